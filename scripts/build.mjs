@@ -1,0 +1,30 @@
+// Builds everything a fresh clone needs:
+//   1. tsc → dist/ (the library, its type declarations, and the modules tests import);
+//   2. esbuild → dist/cli/ (the CLI as one entry plus lazily loaded chunks: a command starts
+//      without resolving hundreds of modules);
+//   3. the oclif manifest.
+import {execFileSync} from 'node:child_process'
+import {rmSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import * as esbuild from 'esbuild'
+
+const require = createRequire(import.meta.url)
+const run = (file, args) => execFileSync(process.execPath, [file, ...args], {stdio: 'inherit'})
+
+rmSync('dist', {recursive: true, force: true})
+run(require.resolve('typescript/bin/tsc'), ['-p', 'tsconfig.json'])
+await esbuild.build({
+  entryPoints: ['src/cli/commands.ts'],
+  outdir: 'dist/cli',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: 'chunks/[name]-[hash]',
+  // sql.js finds its .wasm beside itself; typescript is an optional peer oclif never needs here.
+  external: ['sql.js', 'typescript'],
+  banner: {js: "import {createRequire as __memCreateRequire} from 'node:module'; const require = __memCreateRequire(import.meta.url);"},
+  logLevel: 'warning',
+})
+run(require.resolve('oclif/bin/run.js'), ['manifest'])

@@ -1,0 +1,91 @@
+import {Command, Flags, type Interfaces} from '@oclif/core'
+import {errorBody, MemError} from '../errors.js'
+import {findRepoRoot} from '../config/paths.js'
+import type {MemContext} from '../core/mem-context.js'
+
+export type MemFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof MemCommand)['baseFlags'] & T['flags']>
+
+/**
+ * The one place that knows oclif, the runtime and errors: every command extends it. It opens the
+ * context on demand, finds the repo (--repo, MEM_REPO, or the nearest ancestor with .git/.mem),
+ * maps a MemError to its exit code and a message with a hint (or `{error, code, hint}` under --json),
+ * and closes the context (flushing writes) when the command ends.
+ */
+export abstract class MemCommand extends Command {
+  static enableJsonFlag = true
+
+  static baseFlags = {
+    repo: Flags.string({
+      summary: 'Repository path or repo id (default: the nearest folder with .git or .mem).',
+      env: 'MEM_REPO',
+      helpGroup: 'GLOBAL',
+    }),
+  }
+
+  private ctx: MemContext | undefined
+
+  /** The repository this command works on. */
+  protected repoRef(flags: {repo?: string}): string {
+    return flags.repo && flags.repo.trim() ? flags.repo : findRepoRoot(process.cwd())
+  }
+
+  protected async mem(): Promise<MemContext> {
+    if (!this.ctx) {
+      const {openMem} = await import('../runtime/open-mem.js')
+      this.ctx = openMem({env: process.env, cwd: process.cwd()})
+    }
+    return this.ctx
+  }
+
+  /** Sets the exit code without throwing (for outcomes that are answers, like a rejected store). */
+  protected setExitCode(code: number): void {
+    process.exitCode = code
+  }
+
+  protected override async catch(err: Error & {oclif?: {exit?: number}}): Promise<void> {
+    let error: unknown = err
+    // oclif's own parse errors (unknown flag, missing argument) are invalid input
+    if (!(err instanceof MemError) && err?.oclif && typeof err.message === 'string') {
+      error = new MemError('invalid_input', err.message.replace(/\n\s*See more help with --help$/, ''), {
+        hint: `Run \`mem ${this.id?.replace(/:/g, ' ') ?? ''} --help\` for usage.`,
+      })
+    }
+    const body = errorBody(error)
+    const exit = error instanceof MemError ? error.exitCode : 70
+    process.exitCode = exit
+    if (this.jsonEnabled()) {
+      this.logJson(body)
+    } else {
+      process.stderr.write(`Error: ${body.error}\n${body.hint ? `Hint: ${body.hint}\n` : ''}`)
+    }
+    if (!(error instanceof MemError) && process.env.DEBUG?.includes('mem')) process.stderr.write(`${err?.stack ?? err}\n`)
+  }
+
+  protected override async finally(err: Error | undefined): Promise<void> {
+    const ctx = this.ctx
+    this.ctx = undefined
+    try {
+      await ctx?.close()
+    } catch (closeErr) {
+      if (!err) await this.catch(closeErr as Error)
+    }
+  }
+}
+
+/** `--type` for commands that filter or set a memory type. */
+export const typeFlag = Flags.option({
+  options: ['observation', 'insight', 'procedure', 'heuristic'] as const,
+  char: 't',
+  summary: 'Memory type.',
+})
+
+export function splitTags(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined
+  return value.split(',').map((t) => t.trim()).filter(Boolean)
+}
+
+export function parseNumber(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  return value.trim() === '' ? Number.NaN : n
+}

@@ -1,0 +1,105 @@
+import {z} from 'zod'
+import {heuristicOneLiner} from '../enrich/heuristic.js'
+import {MEMORY_TYPES, TYPE_LETTER, type Memory, type MemoryType} from '../model.js'
+import {contextPriority} from '../search/rank.js'
+import {loadTokenCounter} from '../search/tokens.js'
+import {liveCounts, liveOfTypes} from '../storage/memories.js'
+import type {MemContext} from './mem-context.js'
+import {RepoRef} from './schemas.js'
+import {parseInput} from './validate.js'
+
+export const DEFAULT_CONTEXT_TOKENS = 600
+export const MIN_CONTEXT_TOKENS = 32
+
+export const ContextInput = z.object({
+  repo: RepoRef,
+  tokens: z
+    .number()
+    .int()
+    .min(MIN_CONTEXT_TOKENS, `tokens must be at least ${MIN_CONTEXT_TOKENS}`)
+    .max(100_000, 'tokens must be at most 100,000')
+    .default(DEFAULT_CONTEXT_TOKENS),
+})
+export type ContextInput = z.input<typeof ContextInput>
+
+export interface ContextPreview {
+  repo: string
+  maxTokens: number
+  context: string
+  estimatedTokens: number
+  layers: Array<{id: string; name: string; type: string}>
+  crossRepoScope: string[]
+}
+
+const PLURAL: Record<MemoryType, string> = {observation: 'observations', insight: 'insights', procedure: 'procedures', heuristic: 'heuristics'}
+
+/**
+ * The session context an agent loads at start: a counts line, then one line per memory
+ * (`[I]`, `[P]`, `[H]`; `[O]` only when the others leave room), best first, always under the
+ * token budget as counted by a cl100k BPE tokenizer.
+ */
+export async function context(ctx: MemContext, raw: ContextInput): Promise<{context: string}> {
+  const built = await buildContext(ctx, raw)
+  return {context: built.context}
+}
+
+/** The context with what went into it: the spec's context preview. */
+export async function contextPreview(ctx: MemContext, raw: ContextInput): Promise<ContextPreview> {
+  const input = parseInput(ContextInput, raw)
+  const built = await buildContext(ctx, input)
+  return {
+    repo: input.repo,
+    maxTokens: input.tokens,
+    context: built.context,
+    estimatedTokens: built.tokens,
+    layers: [],
+    crossRepoScope: [],
+  }
+}
+
+async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{context: string; tokens: number}> {
+  const input = parseInput(ContextInput, raw)
+  const handle = await ctx.repo(input.repo)
+  const now = ctx.now()
+  const {counts, primary, observations} = handle.store.read((db) => ({
+    counts: liveCounts(db),
+    primary: liveOfTypes(db, ['insight', 'procedure', 'heuristic']),
+    observations: liveOfTypes(db, ['observation']),
+  }))
+  const count = await loadTokenCounter()
+  const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)
+  const header = `[Memory: ${total} entries, ${MEMORY_TYPES.map((t) => `${counts[t]} ${PLURAL[t]}`).join(', ')}]`
+  const budget = input.tokens
+  const lines = [header]
+  let used = count(header)
+
+  const add = (memories: Memory[]): boolean => {
+    const ranked = memories
+      .map((m) => ({m, p: contextPriority(m, now)}))
+      .sort((a, b) => b.p - a.p || (a.m.createdAt < b.m.createdAt ? 1 : -1))
+    const seen = new Set<string>()
+    for (const {m} of ranked) {
+      const text = (m.oneLiner ?? heuristicOneLiner(m.content)).replace(/\s+/g, ' ').trim()
+      if (!text || seen.has(text)) continue
+      const line = `[${TYPE_LETTER[m.type]}] ${text}`
+      const cost = count(`\n${line}`)
+      if (used + cost >= budget) return true // full: the next best would not fit either way
+      seen.add(text)
+      lines.push(line)
+      used += cost
+    }
+    return false
+  }
+  const full = add(primary)
+  if (!full) add(observations)
+
+  // Line-by-line counts can differ from the whole by a merge at a boundary; check the whole.
+  let text = lines.join('\n')
+  let tokens = count(text)
+  while (tokens >= budget && lines.length > 1) {
+    lines.pop()
+    text = lines.join('\n')
+    tokens = count(text)
+  }
+  return {context: text, tokens}
+}

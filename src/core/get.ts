@@ -1,0 +1,15 @@
+import {z} from 'zod'
+import type {Memory} from '../model.js'
+import type {MemContext} from './mem-context.js'
+import {requireMemory} from './lookup.js'
+import {MemoryId} from './schemas.js'
+import {parseInput} from './validate.js'
+
+export const GetInput = z.object({id: MemoryId, repo: z.string().optional()})
+export type GetInput = z.input<typeof GetInput>
+
+/** The full memory entry, including superseded and forgotten ones (they stay readable by id). */
+export async function get(ctx: MemContext, raw: GetInput): Promise<Memory> {
+  const input = parseInput(GetInput, raw)
+  return (await requireMemory(ctx, input.id, input.repo)).memory
+}

@@ -1,0 +1,22 @@
+import {z} from 'zod'
+import {versionChain} from '../storage/memories.js'
+import type {MemContext} from './mem-context.js'
+import {notFound, repoForId} from './lookup.js'
+import {MemoryId} from './schemas.js'
+import {parseInput} from './validate.js'
+
+export const HistoryInput = z.object({id: MemoryId, repo: z.string().optional()})
+export type HistoryInput = z.input<typeof HistoryInput>
+
+export interface HistoryResult {
+  chain: Array<{id: string; content: string; createdAt: string}>
+}
+
+/** The version chain the memory belongs to, newest first, from any version's id. */
+export async function history(ctx: MemContext, raw: HistoryInput): Promise<HistoryResult> {
+  const input = parseInput(HistoryInput, raw)
+  const handle = await repoForId(ctx, input.id, input.repo)
+  const chain = handle.store.read((db) => versionChain(db, input.id))
+  if (chain.length === 0) throw notFound(input.id)
+  return {chain: chain.reverse().map((m) => ({id: m.id, content: m.content, createdAt: m.createdAt}))}
+}

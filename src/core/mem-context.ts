@@ -1,0 +1,27 @@
+import type {SecretFinding} from '../gates/secrets.js'
+import type {RepoStore} from '../storage/repo-store.js'
+
+/** A repository resolved from the `repo` parameter: its id, where its store lives, and the store. */
+export interface RepoHandle {
+  /** Normalized repo id. */
+  id: string
+  /** Directory that holds (or will hold) `.mem/`. */
+  root: string
+  /** The value the caller passed, as given. */
+  given: string
+  store: RepoStore
+}
+
+/**
+ * What every core operation receives. Only the runtime constructs one; tests build one over a
+ * temp MEM_HOME with a fixed clock. The core reads time and repos only through it.
+ */
+export interface MemContext {
+  now(): Date
+  /** Resolves, registers and opens a repository (cached for the context's lifetime). */
+  repo(ref: string): Promise<RepoHandle>
+  /** Every registered repository. */
+  listRepos(): Promise<Array<{repoId: string; path: string}>>
+  scanSecrets(text: string): Promise<SecretFinding | null>
+  close(): Promise<void>
+}

@@ -1,0 +1,66 @@
+import {z} from 'zod'
+import {capitalizeType} from '../model.js'
+import {searchMemories} from '../search/engine.js'
+import {ageDays, stalenessWarning} from '../search/rank.js'
+import type {MemContext} from './mem-context.js'
+import {MemoryTypeSchema, RepoRef} from './schemas.js'
+import {parseInput} from './validate.js'
+
+export const RecallInput = z.object({
+  repo: RepoRef,
+  q: z.string({error: 'q (the query) is required'}).max(4_000, 'q is longer than 4,000 characters'),
+  limit: z.number().int().min(1, 'limit must be 1 to 100').max(100, 'limit must be 1 to 100').default(10),
+  type: MemoryTypeSchema.optional(),
+})
+export type RecallInput = z.input<typeof RecallInput>
+
+/** One recall result: exactly the fields of the spec's recall item. */
+export interface RecallItem {
+  id: string
+  repoId: string
+  type: string
+  content: string
+  oneLiner: string | null
+  tags: string[]
+  importance: number
+  score: number
+  createdAt: string
+  ageDays: number | null
+  stalenessWarning: string | null
+}
+
+export interface RecallResult {
+  results: RecallItem[]
+}
+
+/**
+ * Ranks the repo's live memories against `q` (see search/engine.ts and search/rank.ts).
+ * A query of only stop words or punctuation yields an empty list. Each recall is recorded on the
+ * returned memories (access count, last accessed) in the background.
+ */
+export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
+  const input = parseInput(RecallInput, raw)
+  const handle = await ctx.repo(input.repo)
+  const now = ctx.now()
+  const hits = handle.store.read((db) =>
+    searchMemories(db, input.q, {limit: input.limit, type: input.type, now, version: handle.store.version}),
+  )
+  if (hits.length > 0) {
+    handle.store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
+  }
+  return {
+    results: hits.map(({memory: m, score}) => ({
+      id: m.id,
+      repoId: m.repoId,
+      type: capitalizeType(m.type),
+      content: m.content,
+      oneLiner: m.oneLiner,
+      tags: m.tags,
+      importance: m.importance,
+      score: Math.round(score * 10_000) / 10_000,
+      createdAt: m.createdAt,
+      ageDays: ageDays(m.createdAt, now),
+      stalenessWarning: stalenessWarning(m, now),
+    })),
+  }
+}

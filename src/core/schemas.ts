@@ -1,0 +1,26 @@
+import {z} from 'zod'
+import {MAX_CONTENT_CHARS, MAX_TAG_CHARS, MAX_TAGS, MEMORY_TYPES} from '../model.js'
+
+export const RepoRef = z.string().trim().min(1, 'repo is required')
+export const MemoryTypeSchema = z.enum(MEMORY_TYPES, {error: 'must be one of observation, insight, procedure, heuristic'})
+export const MEMORY_ID_PATTERN = /^memories\/[^/\s]+\/(observation|insight|procedure|heuristic)\/[0-9a-f]{12}$/
+export const MemoryId = z
+  .string()
+  .trim()
+  .regex(MEMORY_ID_PATTERN, 'must look like memories/<repo-id>/<type>/<12 hex digits>')
+export const Content = z
+  .string({error: 'content is required'})
+  .refine((s) => s.trim().length > 0, 'content is empty')
+  .refine((s) => s.length <= MAX_CONTENT_CHARS, `content is longer than ${MAX_CONTENT_CHARS.toLocaleString('en-US')} characters`)
+export const Importance = z.number({error: 'must be a number from 0.0 to 1.0'}).min(0, 'must be at least 0.0').max(1, 'must be at most 1.0')
+
+/** Tags: trimmed, lower-cased, inner spaces as dashes, empty ones dropped, duplicates removed. */
+export const Tags = z
+  .array(z.string().max(MAX_TAG_CHARS, `a tag is longer than ${MAX_TAG_CHARS} characters`))
+  .max(MAX_TAGS, `at most ${MAX_TAGS} tags`)
+  .transform((tags) => [...new Set(tags.map((t) => t.trim().toLowerCase().replace(/\s+/g, '-')).filter(Boolean))])
+
+/** The repo id a memory id names. */
+export function repoIdOf(id: string): string {
+  return id.split('/')[1]
+}

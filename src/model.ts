@@ -1,0 +1,61 @@
+/**
+ * The memory model shared by every layer: the four types and the full entry shape.
+ * Like errors.ts it imports nothing from src.
+ */
+
+export const MEMORY_TYPES = ['observation', 'insight', 'procedure', 'heuristic'] as const
+export type MemoryType = (typeof MEMORY_TYPES)[number]
+
+export const TYPE_LETTER: Record<MemoryType, string> = {
+  observation: 'O',
+  insight: 'I',
+  procedure: 'P',
+  heuristic: 'H',
+}
+
+export const DEFAULT_IMPORTANCE = 0.5
+export const DEFAULT_SOURCE = 'claude-session'
+export const MAX_CONTENT_CHARS = 16_000
+export const MAX_TAGS = 32
+export const MAX_TAG_CHARS = 64
+
+/** The full memory entry, as `GET /api/mem/{id}` and browse return it. */
+export interface Memory {
+  id: string
+  repoId: string
+  type: MemoryType
+  content: string
+  oneLiner: string | null
+  summary: string | null
+  tags: string[]
+  importance: number
+  source: string
+  sessionId: string | null
+  supersedes: string | null
+  supersededBy: string | null
+  createdAt: string
+  updatedAt: string
+  forgottenAt: string | null
+  forgetReason: string | null
+  expiresAt: string | null
+  accessCount: number
+  lastAccessedAt: string | null
+  usedCount: number
+  unusedCount: number
+  lastUsedAt: string | null
+  derivedFrom: string[]
+  links: MemoryLink[]
+}
+
+export interface MemoryLink {
+  targetId: string
+  relation: string
+}
+
+export function isLive(m: Pick<Memory, 'forgottenAt' | 'supersededBy'>): boolean {
+  return m.forgottenAt === null && m.supersededBy === null
+}
+
+export function capitalizeType(type: MemoryType): string {
+  return type.charAt(0).toUpperCase() + type.slice(1)
+}

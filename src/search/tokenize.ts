@@ -1,0 +1,102 @@
+import {stemmer} from 'stemmer'
+import {STOP_WORDS} from './stopwords.js'
+
+/**
+ * Text analysis shared by the index, the query parser and the duplicate detector, so that a
+ * document and a question about it are reduced to the same terms:
+ * accents and case folded, code-ish tokens (snake_case, camelCase, paths, --flags, versions)
+ * split into their parts and also kept whole, stop words dropped, Latin words Porter-stemmed,
+ * CJK runs turned into character bigrams (they have no spaces to split on).
+ */
+
+// A raw token: letters/digits, joined by the punctuation that glues code identifiers together.
+const RAW_TOKEN = /[\p{L}\p{N}]+(?:[_.\-:/@+#][\p{L}\p{N}]+)*/gu
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu
+const LATIN_WORD = /^[a-z]+$/
+const MAX_TERM_CHARS = 48
+
+/** Folds accents (NFKD, marks dropped) but keeps case, which camelCase splitting needs. */
+export function foldAccents(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}+/gu, '')
+}
+
+function splitParts(raw: string): string[] {
+  return raw
+    .split(/[_.\-:/@+#]+/)
+    .flatMap((piece) =>
+      piece
+        // camelCase and PascalCase boundaries, and acronyms before a word: HTTPServer → HTTP Server
+        .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+        .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+        .split(' '),
+    )
+    .filter(Boolean)
+}
+
+function stemWord(word: string): string {
+  return LATIN_WORD.test(word) && word.length > 2 ? stemmer(word) : word
+}
+
+function cjkBigrams(run: string, out: string[]): void {
+  const chars = [...run]
+  if (chars.length === 1) out.push(chars[0])
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1])
+}
+
+export interface AnalyzeOptions {
+  /** Keep stop words (used when a query has nothing else). */
+  keepStopWords?: boolean
+  /** Stop words to keep all the same (negations, for duplicate detection). */
+  keep?: ReadonlySet<string>
+}
+
+/** Words that flip a statement's meaning: "do X" and "do not X" must never look alike. */
+export const NEGATIONS: ReadonlySet<string> = new Set([
+  'not', 'no', 'nor', 'never', 'cannot', "can't", 'cant', "don't", 'dont', "doesn't", 'doesnt', "didn't", 'didnt',
+  "isn't", 'isnt', "aren't", 'arent', "wasn't", 'wasnt', "won't", 'wont', "shouldn't", 'shouldnt', 'without',
+])
+
+/** Reduces text to index terms, in order, duplicates kept (term frequency matters). */
+export function analyze(text: string, options: AnalyzeOptions = {}): string[] {
+  const out: string[] = []
+  const folded = foldAccents(text)
+  for (const match of folded.matchAll(RAW_TOKEN)) {
+    const raw = match[0]
+    if (CJK.test(raw)) {
+      for (const run of raw.match(CJK_RUN) ?? []) cjkBigrams(run, out)
+      const rest = raw.replace(CJK_RUN, ' ')
+      if (rest.trim()) out.push(...analyze(rest, options))
+      continue
+    }
+    const parts = splitParts(raw)
+    const lowered = parts.map((p) => p.toLowerCase())
+    for (const word of lowered) {
+      if (word.length > MAX_TERM_CHARS) continue
+      if (!options.keepStopWords && STOP_WORDS.has(word) && !options.keep?.has(word)) continue
+      if (word.length === 1 && !/\p{N}/u.test(word)) continue
+      out.push(stemWord(word))
+    }
+    if (parts.length > 1) {
+      const whole = lowered.join('')
+      if (whole.length <= MAX_TERM_CHARS) out.push(whole)
+    }
+  }
+  return out
+}
+
+/** Index text for one field: the analyzed terms joined by spaces. */
+export function indexText(text: string): string {
+  return analyze(text).join(' ')
+}
+
+/**
+ * Text folded for exact-duplicate detection: case, accents, whitespace and punctuation folded,
+ * nothing stemmed or dropped, so only texts that say exactly the same thing collide.
+ */
+export function normalizeForDuplicate(text: string): string {
+  return foldAccents(text)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+}

@@ -1,0 +1,99 @@
+import type {BindParams, Database, SqlValue, Statement} from 'sql.js'
+
+export type Row = Record<string, SqlValue>
+
+/**
+ * A thin wrapper over a sql.js Database: cached prepared statements and row helpers.
+ * sql.js frees every statement and custom function when the database is exported, so the
+ * cache is dropped and `onReopen` hooks run again after each export.
+ */
+export class Db {
+  private statements = new Map<string, Statement>()
+  private reopenHooks: Array<(db: Db) => void> = []
+
+  constructor(readonly raw: Database) {}
+
+  onReopen(hook: (db: Db) => void): void {
+    this.reopenHooks.push(hook)
+    hook(this)
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql)
+    if (!s) {
+      s = this.raw.prepare(sql)
+      this.statements.set(sql, s)
+    }
+    return s
+  }
+
+  run(sql: string, params?: BindParams): void {
+    const s = this.stmt(sql)
+    try {
+      s.run(params ?? undefined)
+    } finally {
+      s.reset()
+    }
+  }
+
+  all<T = Row>(sql: string, params?: BindParams): T[] {
+    const s = this.stmt(sql)
+    const rows: T[] = []
+    try {
+      if (params) s.bind(params)
+      while (s.step()) rows.push(s.getAsObject() as T)
+    } finally {
+      s.reset()
+    }
+    return rows
+  }
+
+  get<T = Row>(sql: string, params?: BindParams): T | undefined {
+    const s = this.stmt(sql)
+    try {
+      if (params) s.bind(params)
+      return s.step() ? (s.getAsObject() as T) : undefined
+    } finally {
+      s.reset()
+    }
+  }
+
+  /** First column of each row. */
+  column<T = SqlValue>(sql: string, params?: BindParams): T[] {
+    const s = this.stmt(sql)
+    const out: T[] = []
+    try {
+      if (params) s.bind(params)
+      while (s.step()) out.push(s.get()[0] as T)
+    } finally {
+      s.reset()
+    }
+    return out
+  }
+
+  exec(sql: string): void {
+    this.raw.exec(sql)
+  }
+
+  changes(): number {
+    return this.raw.getRowsModified()
+  }
+
+  /** Serializes the database. Statements and functions are re-created afterwards. */
+  export(): Uint8Array {
+    this.dropStatements()
+    const bytes = this.raw.export()
+    for (const hook of this.reopenHooks) hook(this)
+    return bytes
+  }
+
+  close(): void {
+    this.dropStatements()
+    this.raw.close()
+  }
+
+  private dropStatements(): void {
+    for (const s of this.statements.values()) s.free()
+    this.statements.clear()
+  }
+}

@@ -1,0 +1,58 @@
+import lockfile from 'proper-lockfile'
+import {join} from 'node:path'
+import {MemError} from '../errors.js'
+
+export type Release = () => Promise<void>
+
+/**
+ * The cross-process writer lock of one repo store (a `write.lock` directory, which mkdir creates
+ * atomically). A holder that dies leaves a lock that goes stale after `staleMs` and is then taken over.
+ */
+export async function acquireWriteLock(dir: string, staleMs = 5_000, waitMs = 30_000): Promise<Release> {
+  let compromised: Error | undefined
+  const deadline = Date.now() + waitMs
+  let delay = 1
+  for (;;) {
+    try {
+      const release = await lockfile.lock(dir, {
+        lockfilePath: join(dir, 'write.lock'),
+        realpath: false,
+        stale: staleMs,
+        update: Math.max(1_000, Math.floor(staleMs / 2)),
+        retries: 0,
+        onCompromised: (err) => {
+          compromised = err
+        },
+      })
+      return async () => {
+        try {
+          await release()
+        } catch (err) {
+          if (!compromised) throw err
+        }
+      }
+    } catch (err) {
+      // Only a lock held by another process is worth waiting for; anything else fails now.
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() > deadline) throw lockError(dir, err)
+      await new Promise((r) => setTimeout(r, delay + Math.random() * delay))
+      delay = Math.min(delay * 1.5, 20)
+    }
+  }
+}
+
+export function lockError(dir: string, err: unknown): MemError {
+  const code = (err as NodeJS.ErrnoException)?.code
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return new MemError('unavailable', `The memory store ${dir} is read-only (${code}); nothing was written.`, {
+      hint: `Make it writable (chmod u+w ${dir}) or point --repo at a repository you can write to.`,
+      cause: err,
+    })
+  }
+  if (code === 'ELOCKED') {
+    return new MemError('unavailable', `The memory store ${dir} stayed locked by another process; nothing was written.`, {
+      hint: 'Try again. If no other mem process is running, the lock goes stale after a few seconds.',
+      cause: err,
+    })
+  }
+  return new MemError('unavailable', `Could not lock the memory store ${dir} for writing (${code ?? String(err)}).`, {cause: err})
+}

@@ -1,0 +1,293 @@
+import {createHash} from 'node:crypto'
+import type {SqlValue} from 'sql.js'
+import type {Memory, MemoryLink, MemoryType} from '../model.js'
+import {indexText, normalizeForDuplicate} from '../search/tokenize.js'
+import type {Db, Row} from './db.js'
+
+/**
+ * The memories repository: every SQL statement about memories, and the journal's mutations.
+ * A mutation (Op) is applied the same way when it is first written and when another process
+ * replays it from the journal, so apply() must be deterministic given the ops alone.
+ */
+
+export type MemoryPatch = Partial<
+  Pick<
+    Memory,
+    | 'oneLiner'
+    | 'summary'
+    | 'tags'
+    | 'importance'
+    | 'supersededBy'
+    | 'forgottenAt'
+    | 'forgetReason'
+    | 'expiresAt'
+    | 'derivedFrom'
+    | 'links'
+    | 'updatedAt'
+  >
+> & {extra?: Record<string, unknown>}
+
+export type Op =
+  | {op: 'insert'; memory: Memory; extra?: Record<string, unknown>}
+  | {op: 'update'; id: string; set: MemoryPatch}
+  /** Recalled: access counters go up (relative, so concurrent writers compose). */
+  | {op: 'touch'; ids: string[]; at: string}
+  | {op: 'feedback'; id: string; used: boolean; at: string}
+  | {op: 'purge'; id: string}
+
+export interface JournalRecord {
+  ops: Op[]
+}
+
+const COLUMNS: Record<keyof MemoryPatch, string> = {
+  oneLiner: 'one_liner',
+  summary: 'summary',
+  tags: 'tags',
+  importance: 'importance',
+  supersededBy: 'superseded_by',
+  forgottenAt: 'forgotten_at',
+  forgetReason: 'forget_reason',
+  expiresAt: 'expires_at',
+  derivedFrom: 'derived_from',
+  links: 'links',
+  updatedAt: 'updated_at',
+  extra: 'extra',
+}
+const JSON_FIELDS = new Set(['tags', 'derivedFrom', 'links', 'extra'])
+
+export function normHash(content: string): string {
+  return createHash('sha256').update(normalizeForDuplicate(content)).digest('hex').slice(0, 32)
+}
+
+export function rowToMemory(row: Row): Memory {
+  return {
+    id: row.id as string,
+    repoId: row.repo_id as string,
+    type: row.type as MemoryType,
+    content: row.content as string,
+    oneLiner: (row.one_liner as string | null) ?? null,
+    summary: (row.summary as string | null) ?? null,
+    tags: JSON.parse(row.tags as string) as string[],
+    importance: row.importance as number,
+    source: row.source as string,
+    sessionId: (row.session_id as string | null) ?? null,
+    supersedes: (row.supersedes as string | null) ?? null,
+    supersededBy: (row.superseded_by as string | null) ?? null,
+    createdAt: row.created_at as string,
+    updatedAt: row.updated_at as string,
+    forgottenAt: (row.forgotten_at as string | null) ?? null,
+    forgetReason: (row.forget_reason as string | null) ?? null,
+    expiresAt: (row.expires_at as string | null) ?? null,
+    accessCount: row.access_count as number,
+    lastAccessedAt: (row.last_accessed_at as string | null) ?? null,
+    usedCount: row.used_count as number,
+    unusedCount: row.unused_count as number,
+    lastUsedAt: (row.last_used_at as string | null) ?? null,
+    derivedFrom: JSON.parse(row.derived_from as string) as string[],
+    links: JSON.parse(row.links as string) as MemoryLink[],
+  }
+}
+
+function ftsInsert(db: Db, seq: number, content: string, tags: string[], oneLiner: string | null): void {
+  db.run(`INSERT INTO memories_fts(docid, body, tags, oneliner) VALUES (?, ?, ?, ?)`, [
+    seq,
+    indexText(content),
+    indexText(tags.join(' ')),
+    indexText(oneLiner ?? ''),
+  ])
+}
+
+function ftsDelete(db: Db, seq: number): void {
+  db.run(`DELETE FROM memories_fts WHERE docid = ?`, [seq])
+}
+
+/** Applies one journal record's mutations. The caller wraps it in a transaction. */
+export function applyOps(db: Db, ops: Op[]): void {
+  for (const op of ops) {
+    switch (op.op) {
+      case 'insert':
+        insertMemory(db, op.memory, op.extra)
+        break
+      case 'update':
+        updateMemory(db, op.id, op.set)
+        break
+      case 'touch':
+        for (const id of op.ids) {
+          db.run(`UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id = ?`, [op.at, id])
+        }
+        break
+      case 'feedback':
+        if (op.used) db.run(`UPDATE memories SET used_count = used_count + 1, last_used_at = ? WHERE id = ?`, [op.at, op.id])
+        else db.run(`UPDATE memories SET unused_count = unused_count + 1 WHERE id = ?`, [op.id])
+        break
+      case 'purge': {
+        const seq = seqOf(db, op.id)
+        if (seq !== undefined) {
+          ftsDelete(db, seq)
+          db.run(`DELETE FROM memories WHERE seq = ?`, [seq])
+        }
+        break
+      }
+      default:
+        throw new Error(`unknown journal op ${(op as {op: string}).op}`)
+    }
+  }
+}
+
+function seqOf(db: Db, id: string): number | undefined {
+  return db.get<{seq: number}>(`SELECT seq FROM memories WHERE id = ?`, [id])?.seq
+}
+
+function insertMemory(db: Db, m: Memory, extra: Record<string, unknown> = {}): void {
+  const live = m.forgottenAt === null && m.supersededBy === null ? 1 : 0
+  db.run(
+    `INSERT INTO memories (id, repo_id, type, content, one_liner, summary, tags, importance, source, session_id,
+      supersedes, superseded_by, created_at, updated_at, forgotten_at, forget_reason, expires_at, access_count,
+      last_accessed_at, used_count, unused_count, last_used_at, derived_from, links, extra, norm_hash, live)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      m.id, m.repoId, m.type, m.content, m.oneLiner, m.summary, JSON.stringify(m.tags), m.importance, m.source,
+      m.sessionId, m.supersedes, m.supersededBy, m.createdAt, m.updatedAt, m.forgottenAt, m.forgetReason,
+      m.expiresAt, m.accessCount, m.lastAccessedAt, m.usedCount, m.unusedCount, m.lastUsedAt,
+      JSON.stringify(m.derivedFrom), JSON.stringify(m.links), JSON.stringify(extra), normHash(m.content), live,
+    ],
+  )
+  if (live) {
+    const seq = db.get<{seq: number}>(`SELECT last_insert_rowid() AS seq`)!.seq
+    ftsInsert(db, seq, m.content, m.tags, m.oneLiner)
+  }
+}
+
+function updateMemory(db: Db, id: string, set: MemoryPatch): void {
+  const before = db.get(`SELECT * FROM memories WHERE id = ?`, [id])
+  if (!before) return // purged meanwhile: nothing to update
+  const sets: string[] = []
+  const params: SqlValue[] = []
+  for (const [key, value] of Object.entries(set) as Array<[keyof MemoryPatch, unknown]>) {
+    if (value === undefined) continue
+    const column = COLUMNS[key]
+    if (!column) throw new Error(`cannot update field ${key}`)
+    sets.push(`${column} = ?`)
+    params.push(JSON_FIELDS.has(key) ? JSON.stringify(value) : (value as SqlValue))
+  }
+  const forgottenAt = set.forgottenAt !== undefined ? set.forgottenAt : (before.forgotten_at as string | null)
+  const supersededBy = set.supersededBy !== undefined ? set.supersededBy : (before.superseded_by as string | null)
+  const live = forgottenAt === null && supersededBy === null ? 1 : 0
+  sets.push('live = ?')
+  params.push(live)
+  db.run(`UPDATE memories SET ${sets.join(', ')} WHERE id = ?`, [...params, id])
+
+  const seq = before.seq as number
+  const wasLive = before.live === 1
+  const indexed = set.tags !== undefined || set.oneLiner !== undefined
+  if (wasLive && !live) ftsDelete(db, seq)
+  else if (live && (!wasLive || indexed)) {
+    if (wasLive) ftsDelete(db, seq)
+    const after = db.get(`SELECT content, tags, one_liner FROM memories WHERE seq = ?`, [seq])!
+    ftsInsert(db, seq, after.content as string, JSON.parse(after.tags as string), after.one_liner as string | null)
+  }
+}
+
+// ---- queries ---------------------------------------------------------------------------------
+
+export function getMemory(db: Db, id: string): Memory | undefined {
+  const row = db.get(`SELECT * FROM memories WHERE id = ?`, [id])
+  return row ? rowToMemory(row) : undefined
+}
+
+export function getExtra(db: Db, id: string): Record<string, unknown> {
+  const row = db.get<{extra: string}>(`SELECT extra FROM memories WHERE id = ?`, [id])
+  return row ? (JSON.parse(row.extra) as Record<string, unknown>) : {}
+}
+
+export function getMemoriesBySeq(db: Db, seqs: number[]): Map<number, Memory> {
+  const out = new Map<number, Memory>()
+  for (const seq of seqs) {
+    const row = db.get(`SELECT * FROM memories WHERE seq = ?`, [seq])
+    if (row) out.set(seq, rowToMemory(row))
+  }
+  return out
+}
+
+export function findLiveByNormHash(db: Db, content: string): string | undefined {
+  return db.get<{id: string}>(`SELECT id FROM memories WHERE norm_hash = ? AND live = 1 LIMIT 1`, [normHash(content)])?.id
+}
+
+/** Live memories whose index holds every one of `terms` (an AND query), at most `limit`. */
+export function liveContaining(db: Db, terms: string[], limit: number): Array<{id: string; content: string}> {
+  if (terms.length === 0) return []
+  const match = terms.map((t) => `"${t}"`).join(' ')
+  return db.all<{id: string; content: string}>(
+    `SELECT id, content FROM memories
+     WHERE seq IN (SELECT docid FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?) AND live = 1`,
+    [match, limit],
+  )
+}
+
+export interface BrowseQuery {
+  type?: MemoryType
+  skip: number
+  take: number
+}
+
+export function browseLive(db: Db, q: BrowseQuery): {count: number; entries: Memory[]} {
+  const where = q.type ? `live = 1 AND type = ?` : `live = 1`
+  const params: SqlValue[] = q.type ? [q.type] : []
+  const count = db.get<{n: number}>(`SELECT count(*) AS n FROM memories WHERE ${where}`, params)!.n
+  const rows = db.all(`SELECT * FROM memories WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?`, [
+    ...params,
+    q.take,
+    q.skip,
+  ])
+  return {count, entries: rows.map(rowToMemory)}
+}
+
+export function liveCounts(db: Db): Record<MemoryType, number> {
+  const out = {observation: 0, insight: 0, procedure: 0, heuristic: 0}
+  for (const row of db.all<{type: MemoryType; n: number}>(`SELECT type, n FROM counts`)) out[row.type] = row.n
+  return out
+}
+
+/** Every live memory of the given types (the context builder ranks them). */
+export function liveOfTypes(db: Db, types: MemoryType[]): Memory[] {
+  const placeholders = types.map(() => '?').join(', ')
+  return db.all(`SELECT * FROM memories WHERE live = 1 AND type IN (${placeholders})`, types).map(rowToMemory)
+}
+
+/** The version chain around `id`, oldest first. */
+export function versionChain(db: Db, id: string): Memory[] {
+  const start = getMemory(db, id)
+  if (!start) return []
+  const chain: Memory[] = [start]
+  const seen = new Set([start.id])
+  let cur = start
+  while (cur.supersedes && !seen.has(cur.supersedes)) {
+    const prev = getMemory(db, cur.supersedes)
+    if (!prev) break
+    chain.unshift(prev)
+    seen.add(prev.id)
+    cur = prev
+  }
+  cur = start
+  while (cur.supersededBy && !seen.has(cur.supersededBy)) {
+    const next = getMemory(db, cur.supersededBy)
+    if (!next) break
+    chain.push(next)
+    seen.add(next.id)
+    cur = next
+  }
+  return chain
+}
+
+export function liveCount(db: Db): number {
+  return db.get<{n: number}>(`SELECT coalesce(sum(n), 0) AS n FROM counts`)!.n
+}
+
+/** Seq, one-liner and tags of every live memory (for the fuzzy fallback index). */
+export function liveShortFields(db: Db): Array<{seq: number; oneLiner: string; tags: string}> {
+  return db
+    .all<{seq: number; one_liner: string | null; content: string; tags: string}>(
+      `SELECT seq, one_liner, substr(content, 1, 120) AS content, tags FROM memories WHERE live = 1`,
+    )
+    .map((r) => ({seq: r.seq, oneLiner: r.one_liner ?? r.content, tags: (JSON.parse(r.tags) as string[]).join(' ')}))
+}

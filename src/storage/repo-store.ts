@@ -1,0 +1,575 @@
+import {randomBytes} from 'node:crypto'
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
+import {join} from 'node:path'
+import type {SqlJsStatic} from 'sql.js'
+import {MemError} from '../errors.js'
+import {Db} from './db.js'
+import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
+import {acquireWriteLock, lockError} from './lock.js'
+import {applyOps, type JournalRecord, type Op} from './memories.js'
+import {getMeta, migrate, setMeta} from './schema.js'
+import {loadSqlJs} from './sqljs.js'
+
+const SQLITE_MAGIC = 'SQLite format 3\0'
+/** Journal size past which a write checkpoints (rewrites the snapshot and starts a new journal). */
+const CHECKPOINT_BYTES = 8 * 1024 * 1024
+/** Journal size past which closing a store checkpoints it. */
+const CLOSE_CHECKPOINT_BYTES = 512 * 1024
+
+const GITIGNORE = `# mem keeps its database local; share memories with packs (mem pack export).
+mem.db
+mem.db.*
+journal
+journal.*
+write.lock
+*.tmp
+`
+
+/** What a write job hands back: the mutations to journal and the value to resolve with. */
+export interface WritePlan<T> {
+  ops: Op[]
+  result: T
+}
+
+interface Job {
+  build: (db: Db) => WritePlan<unknown>
+  resolve: (value: unknown) => void
+  reject: (err: unknown) => void
+}
+
+export interface RepoStoreOptions {
+  /** Milliseconds after which a dead writer's lock is taken over. */
+  lockStaleMs?: number
+  checkpointBytes?: number
+}
+
+/**
+ * One repository's store: a sql.js database in memory, durable through `.mem/journal`.
+ *
+ * Writes go through the queue: under the cross-process lock the store first replays what other
+ * processes appended, then applies each job in a transaction, appends its record and fsyncs once
+ * for the batch, and only then resolves the jobs. Reads first replay what is new (one stat).
+ * Nothing on the write path rewrites mem.db; checkpoints do, through a temp file and a rename.
+ */
+export class RepoStore {
+  readonly dir: string
+  readonly dbPath: string
+  readonly journalPath: string
+  private db!: Db
+  /** Generation of the snapshot this process loaded; null while no store exists on disk. */
+  private generation: string | null = null
+  private journalFd: number | undefined
+  private journalWritable = false
+  private journalIno = 0
+  private journalStart = 0
+  private journalOffset = 0
+  /** The journal on disk belongs to the previous generation (a checkpoint was cut short). */
+  private staleJournal = false
+  private migrated = false
+  private queue: Job[] = []
+  private background: Op[] = []
+  private backgroundTimer: NodeJS.Timeout | undefined
+  private draining: Promise<void> | undefined
+  private closed = false
+  private changeCount = 0
+  private readonly lockStaleMs: number
+  private readonly checkpointBytes: number
+
+  private constructor(
+    readonly root: string,
+    private readonly SQL: SqlJsStatic,
+    options: RepoStoreOptions,
+  ) {
+    this.dir = join(root, '.mem')
+    this.dbPath = join(this.dir, 'mem.db')
+    this.journalPath = join(this.dir, 'journal')
+    this.lockStaleMs = options.lockStaleMs ?? 5_000
+    this.checkpointBytes = options.checkpointBytes ?? CHECKPOINT_BYTES
+  }
+
+  static async open(root: string, options: RepoStoreOptions = {}): Promise<RepoStore> {
+    const store = new RepoStore(root, await loadSqlJs(), options)
+    store.load()
+    return store
+  }
+
+  /** A number that changes whenever the visible data changes (for caches over the store). */
+  get version(): number {
+    return this.changeCount
+  }
+
+  /** True once the store has a snapshot on disk. */
+  get exists(): boolean {
+    return this.generation !== null
+  }
+
+  /** Bytes of journal records not yet folded into the snapshot. */
+  get pendingJournalBytes(): number {
+    return this.journalOffset - this.journalStart
+  }
+
+  /** Runs `fn` on a database that includes every write any process has acknowledged. */
+  read<T>(fn: (db: Db) => T): T {
+    this.assertOpen()
+    this.catchUp()
+    return fn(this.db)
+  }
+
+  /**
+   * Queues a write. `build` runs under the lock on caught-up state and returns the ops to journal;
+   * if it throws, nothing is written and the promise rejects with its error.
+   */
+  write<T>(build: (db: Db) => WritePlan<T>): Promise<T> {
+    this.assertOpen()
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({build, resolve: resolve as (v: unknown) => void, reject})
+      void this.drain()
+    })
+  }
+
+  /**
+   * Queues ops whose loss on a crash costs nothing acknowledged (recall counters): they ride
+   * along with the next write, or are flushed shortly after, in a batch.
+   */
+  writeInBackground(ops: Op[]): void {
+    if (this.closed || ops.length === 0) return
+    this.background.push(...ops)
+    if (!this.backgroundTimer) {
+      this.backgroundTimer = setTimeout(() => {
+        this.backgroundTimer = undefined
+        void this.drain().catch(() => undefined)
+      }, 250)
+      this.backgroundTimer.unref()
+    }
+  }
+
+  /** Flushes queued writes. */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0 || this.background.length > 0 || this.draining) await this.drain()
+  }
+
+  /** Folds the journal into a new snapshot (under the lock). */
+  async checkpoint(): Promise<void> {
+    this.assertOpen()
+    await this.flush()
+    if (!this.exists && !existsSync(this.dbPath)) return
+    const release = await acquireWriteLock(this.dir, this.lockStaleMs)
+    try {
+      this.catchUp()
+      this.checkpointLocked()
+    } finally {
+      await release()
+    }
+  }
+
+  /** Flushes, checkpoints a long journal, and frees the database. */
+  async close(): Promise<void> {
+    if (this.closed) return
+    try {
+      await this.flush().catch(() => undefined)
+      if (this.exists && (this.pendingJournalBytes > CLOSE_CHECKPOINT_BYTES || this.migrated)) {
+        await this.checkpoint().catch(() => undefined)
+      }
+    } finally {
+      this.closed = true
+      if (this.backgroundTimer) clearTimeout(this.backgroundTimer)
+      closeQuietly(this.journalFd)
+      this.journalFd = undefined
+      this.db.close()
+    }
+  }
+
+  // ---- loading and catching up -----------------------------------------------------------------
+
+  private load(): void {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      if (this.tryLoad()) return
+      sleepSync(5 + attempt * 5)
+    }
+    throw new MemError('unavailable', `The journal ${this.journalPath} does not belong to the snapshot ${this.dbPath}.`, {
+      hint: 'Both files were left untouched. If no other mem process is checkpointing, restore them from a backup.',
+    })
+  }
+
+  /** Loads snapshot + journal; false when a concurrent checkpoint made them disagree (retry). */
+  private tryLoad(): boolean {
+    this.resetState()
+    this.changeCount++
+    let snapshot: Buffer | null = null
+    try {
+      snapshot = readFileSync(this.dbPath)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw this.unreadable(this.dbPath, err)
+    }
+    if (snapshot === null) {
+      if (existsSync(this.journalPath)) {
+        // A checkpoint renames the snapshot before the journal, so a journal never outlives it.
+        if (existsSync(this.dbPath)) return false
+        throw new MemError('unavailable', `The memory store ${this.dir} has a journal but no snapshot (mem.db is missing).`, {
+          hint: 'The journal was left untouched. Restore mem.db from a backup, or move the journal aside to start empty.',
+        })
+      }
+      this.db = this.newDb(null)
+      this.migrated = false
+      return true
+    }
+    if (snapshot.length < 100 || snapshot.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC) {
+      throw new MemError('unavailable', `The snapshot ${this.dbPath} is not a SQLite database (corrupt or overwritten).`, {
+        hint: 'It was left untouched for inspection. Restore it from a backup, or move the .mem folder aside to start empty.',
+      })
+    }
+    const db = this.newDb(snapshot)
+    const generation = getMeta(db, 'generation') ?? null
+    const previous = getMeta(db, 'prev_generation') ?? null
+    if (!generation) {
+      db.close()
+      throw new MemError('unavailable', `The snapshot ${this.dbPath} has no generation; it was not written by mem.`, {
+        hint: 'It was left untouched. Move the .mem folder aside to start empty.',
+      })
+    }
+    this.db = db
+    this.generation = generation
+
+    let fd: number
+    try {
+      fd = openSync(this.journalPath, 'r')
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true // first writer creates it
+      throw this.unreadable(this.journalPath, err)
+    }
+    const header = parseHeader(fd, this.journalPath)
+    if (header === null) {
+      closeSync(fd)
+      return true
+    }
+    this.journalFd = fd
+    this.journalIno = fstatSync(fd).ino
+    this.journalStart = header.bytes
+    this.journalOffset = header.bytes
+    if (header.generation === generation) {
+      this.replay()
+      return true
+    }
+    if (header.generation === previous) {
+      // A checkpoint wrote the snapshot but not yet the new journal: the snapshot has it all.
+      this.staleJournal = true
+      this.journalOffset = fstatSync(fd).size
+      return true
+    }
+    db.close()
+    closeQuietly(fd)
+    this.journalFd = undefined
+    return false
+  }
+
+  private newDb(bytes: Uint8Array | null): Db {
+    let raw
+    try {
+      raw = new this.SQL.Database(bytes ?? undefined)
+    } catch (err) {
+      throw this.unreadable(this.dbPath, err)
+    }
+    const db = new Db(raw)
+    db.onReopen((d) => d.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;'))
+    try {
+      this.migrated = migrate(db, this.dbPath)
+    } catch (err) {
+      db.close()
+      if (err instanceof MemError) throw err
+      throw this.unreadable(this.dbPath, err)
+    }
+    return db
+  }
+
+  private resetState(): void {
+    closeQuietly(this.journalFd)
+    this.journalFd = undefined
+    this.journalWritable = false
+    this.journalIno = 0
+    this.journalStart = 0
+    this.journalOffset = 0
+    this.generation = null
+    this.staleJournal = false
+  }
+
+  /** Applies what other processes appended since we last looked. */
+  private catchUp(): void {
+    if (this.generation === null) {
+      if (existsSync(this.dbPath)) this.reload()
+      return
+    }
+    let st
+    try {
+      st = statSync(this.journalPath)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && this.journalFd === undefined) return
+      this.reload()
+      return
+    }
+    if (this.journalFd === undefined || st.ino !== this.journalIno) this.reload()
+    else if (st.size > this.journalOffset && !this.staleJournal) this.replay()
+  }
+
+  private reload(): void {
+    this.db.close()
+    this.load()
+  }
+
+  private replay(): void {
+    const {records, end} = readRecords<JournalRecord>(this.journalFd!, this.journalOffset, this.journalPath)
+    if (records.length > 0) {
+      this.db.exec('BEGIN')
+      try {
+        for (const record of records) applyOps(this.db, record.ops)
+        this.db.exec('COMMIT')
+        this.changeCount++
+      } catch (err) {
+        this.db.exec('ROLLBACK')
+        throw new MemError('unavailable', `A record in ${this.journalPath} could not be applied: ${(err as Error).message}`, {
+          hint: 'The journal was left untouched. It may come from a newer mem; upgrade, or restore from a backup.',
+          cause: err,
+        })
+      }
+    }
+    this.journalOffset = end
+  }
+
+  // ---- writing ---------------------------------------------------------------------------------
+
+  private drain(): Promise<void> {
+    if (this.draining) return this.draining
+    if (this.queue.length === 0 && this.background.length === 0) return Promise.resolve()
+    this.draining = this.drainOnce().finally(() => {
+      this.draining = undefined
+      if (this.queue.length > 0) void this.drain()
+    })
+    return this.draining
+  }
+
+  private async drainOnce(): Promise<void> {
+    let release
+    try {
+      this.prepareDir()
+      release = await acquireWriteLock(this.dir, this.lockStaleMs)
+    } catch (err) {
+      const jobs = this.queue.splice(0)
+      this.background = []
+      for (const job of jobs) job.reject(err)
+      return
+    }
+    try {
+      this.writeBatch()
+    } finally {
+      await release().catch(() => undefined)
+    }
+  }
+
+  /** Runs under the lock: everything here is synchronous, so no other code interleaves. */
+  private writeBatch(): void {
+    const jobs = this.queue.splice(0)
+    const background = this.background.splice(0)
+    try {
+      this.ensureOnDisk()
+      this.catchUp()
+      this.openForWrite()
+    } catch (err) {
+      for (const job of jobs) job.reject(err)
+      return
+    }
+
+    const records: Buffer[] = []
+    const done: Array<{job: Job; result: unknown}> = []
+    const failed: Array<{job: Job; err: unknown}> = []
+    this.db.exec('BEGIN')
+    for (const job of jobs) {
+      this.db.exec('SAVEPOINT job')
+      try {
+        const plan = job.build(this.db)
+        if (plan.ops.length > 0) {
+          applyOps(this.db, plan.ops)
+          records.push(encodeRecord({ops: plan.ops} satisfies JournalRecord))
+        }
+        this.db.exec('RELEASE job')
+        done.push({job, result: plan.result})
+      } catch (err) {
+        this.db.exec('ROLLBACK TO job')
+        this.db.exec('RELEASE job')
+        failed.push({job, err})
+      }
+    }
+    if (background.length > 0) {
+      try {
+        this.db.exec('SAVEPOINT bg')
+        applyOps(this.db, background)
+        records.push(encodeRecord({ops: background} satisfies JournalRecord))
+        this.db.exec('RELEASE bg')
+      } catch {
+        this.db.exec('ROLLBACK TO bg')
+        this.db.exec('RELEASE bg')
+      }
+    }
+    if (records.length > 0) {
+      const bytes = Buffer.concat(records)
+      try {
+        appendDurably(this.journalFd!, this.journalOffset, bytes)
+      } catch (err) {
+        this.db.exec('ROLLBACK')
+        const error = lockError(this.dir, err)
+        for (const {job} of done) job.reject(error)
+        for (const {job, err: e} of failed) job.reject(e)
+        return
+      }
+      this.journalOffset += bytes.length
+    }
+    this.db.exec('COMMIT')
+    if (records.length > 0) this.changeCount++
+    for (const {job, result} of done) job.resolve(result)
+    for (const {job, err} of failed) job.reject(err)
+
+    if (this.pendingJournalBytes > this.checkpointBytes || this.migrated) {
+      try {
+        this.checkpointLocked()
+      } catch {
+        // the journal still holds everything; the next write or close tries again
+      }
+    }
+  }
+
+  private prepareDir(): void {
+    try {
+      mkdirSync(this.dir, {recursive: true})
+      const ignore = join(this.dir, '.gitignore')
+      if (!existsSync(ignore)) writeFileSync(ignore, GITIGNORE)
+    } catch (err) {
+      throw lockError(this.dir, err)
+    }
+  }
+
+  /** Under the lock: the snapshot and a journal of its generation exist on disk. */
+  private ensureOnDisk(): void {
+    if (this.generation === null) {
+      if (existsSync(this.dbPath)) {
+        this.reload()
+      } else {
+        if (existsSync(this.journalPath)) this.load() // reports the orphan journal
+        const generation = newGeneration()
+        setMeta(this.db, 'generation', generation)
+        writeAtomic(this.dbPath, this.db.export())
+        writeAtomic(this.journalPath, encodeHeader(generation))
+        this.generation = generation
+        this.openJournal()
+        return
+      }
+    }
+    if (!existsSync(this.journalPath) || this.staleJournal) {
+      writeAtomic(this.journalPath, encodeHeader(this.generation!))
+      this.staleJournal = false
+      this.openJournal()
+    }
+  }
+
+  private openJournal(): void {
+    closeQuietly(this.journalFd)
+    const fd = openSync(this.journalPath, 'r+')
+    const header = parseHeader(fd, this.journalPath)
+    this.journalFd = fd
+    this.journalWritable = true
+    this.journalIno = fstatSync(fd).ino
+    this.journalStart = header?.bytes ?? 0
+    this.journalOffset = this.journalStart
+    this.replay()
+  }
+
+  /** Reopens the journal for writing and cuts a torn tail left by a writer that crashed. */
+  private openForWrite(): void {
+    if (!this.journalWritable) {
+      const fd = openSync(this.journalPath, 'r+')
+      closeQuietly(this.journalFd)
+      this.journalFd = fd
+      this.journalWritable = true
+      if (fstatSync(fd).ino !== this.journalIno) {
+        this.reload()
+        this.openForWrite()
+        return
+      }
+    }
+    const size = fstatSync(this.journalFd!).size
+    if (size > this.journalOffset) {
+      // We hold the lock, so nobody is appending: these bytes were never acknowledged.
+      ftruncateSync(this.journalFd!, this.journalOffset)
+      fsyncSync(this.journalFd!)
+    }
+  }
+
+  private checkpointLocked(): void {
+    if (this.generation === null) return
+    const previous = this.generation
+    const generation = newGeneration()
+    setMeta(this.db, 'generation', generation)
+    setMeta(this.db, 'prev_generation', previous)
+    try {
+      writeAtomic(this.dbPath, this.db.export())
+    } catch (err) {
+      setMeta(this.db, 'generation', previous)
+      throw lockError(this.dir, err)
+    }
+    this.generation = generation
+    this.migrated = false
+    writeAtomic(this.journalPath, encodeHeader(generation))
+    this.staleJournal = false
+    this.openJournal()
+  }
+
+  private unreadable(path: string, err: unknown): MemError {
+    const code = (err as NodeJS.ErrnoException)?.code
+    return new MemError('unavailable', `Cannot read ${path}${code ? ` (${code})` : ''}: ${(err as Error)?.message ?? err}`, {
+      hint: 'The file was left untouched. Check its permissions, or restore it from a backup.',
+      cause: err,
+    })
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('RepoStore used after close')
+  }
+}
+
+function newGeneration(): string {
+  return `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`
+}
+
+/** Writes a file so that readers see either the old or the new content, never a mix. */
+export function writeAtomic(path: string, bytes: Uint8Array): void {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  const fd = openSync(tmp, 'w')
+  try {
+    let written = 0
+    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  renameSync(tmp, path)
+  const dirFd = openSync(join(path, '..'), 'r')
+  try {
+    fsyncSync(dirFd)
+  } finally {
+    closeSync(dirFd)
+  }
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}

@@ -1,0 +1,96 @@
+import {MemError} from '../errors.js'
+import type {Db} from './db.js'
+
+/**
+ * Numbered schema migrations. A database records the highest one applied in `meta.schema_version`;
+ * opening runs the missing ones in order, and a database from a newer mem is refused, never rewritten.
+ */
+const MIGRATIONS: string[] = [
+  // 1: memories, the full-text index, live counts kept by triggers.
+  `
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE memories (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    repo_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    content TEXT NOT NULL,
+    one_liner TEXT,
+    summary TEXT,
+    tags TEXT NOT NULL DEFAULT '[]',
+    importance REAL NOT NULL,
+    source TEXT NOT NULL,
+    session_id TEXT,
+    supersedes TEXT,
+    superseded_by TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    forgotten_at TEXT,
+    forget_reason TEXT,
+    expires_at TEXT,
+    access_count INTEGER NOT NULL DEFAULT 0,
+    last_accessed_at TEXT,
+    used_count INTEGER NOT NULL DEFAULT 0,
+    unused_count INTEGER NOT NULL DEFAULT 0,
+    last_used_at TEXT,
+    derived_from TEXT NOT NULL DEFAULT '[]',
+    links TEXT NOT NULL DEFAULT '[]',
+    extra TEXT NOT NULL DEFAULT '{}',
+    norm_hash TEXT NOT NULL,
+    live INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE INDEX memories_live_created ON memories(live, created_at);
+  CREATE INDEX memories_live_type_created ON memories(live, type, created_at);
+  CREATE INDEX memories_norm_hash ON memories(norm_hash) WHERE live = 1;
+  CREATE INDEX memories_supersedes ON memories(supersedes) WHERE supersedes IS NOT NULL;
+  CREATE VIRTUAL TABLE memories_fts USING fts4(body, tags, oneliner, tokenize=unicode61 "remove_diacritics=2");
+  CREATE TABLE counts (type TEXT PRIMARY KEY, n INTEGER NOT NULL DEFAULT 0);
+  INSERT INTO counts(type, n) VALUES ('observation', 0), ('insight', 0), ('procedure', 0), ('heuristic', 0);
+  CREATE TRIGGER memories_count_insert AFTER INSERT ON memories WHEN new.live = 1
+    BEGIN UPDATE counts SET n = n + 1 WHERE type = new.type; END;
+  CREATE TRIGGER memories_count_update AFTER UPDATE OF live ON memories WHEN old.live <> new.live
+    BEGIN UPDATE counts SET n = n + new.live - old.live WHERE type = new.type; END;
+  CREATE TRIGGER memories_count_delete AFTER DELETE ON memories WHEN old.live = 1
+    BEGIN UPDATE counts SET n = n - 1 WHERE type = old.type; END;
+  `,
+]
+
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+export function schemaVersion(db: Db): number {
+  const hasMeta = db.get(`SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'meta'`)
+  if (!hasMeta) return 0
+  const row = db.get<{value: string}>(`SELECT value FROM meta WHERE key = 'schema_version'`)
+  return row ? Number(row.value) : 0
+}
+
+/** Brings the database to SCHEMA_VERSION. Returns true when anything was migrated. */
+export function migrate(db: Db, where: string): boolean {
+  const current = schemaVersion(db)
+  if (current > SCHEMA_VERSION) {
+    throw new MemError(
+      'unavailable',
+      `The memory store at ${where} has schema version ${current}, newer than this mem understands (${SCHEMA_VERSION}).`,
+      {hint: 'Upgrade mem (npm install -g mem@latest). The store was left untouched.'},
+    )
+  }
+  if (current === SCHEMA_VERSION) return false
+  db.exec('BEGIN')
+  try {
+    for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v])
+    db.run(`INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)`, [String(SCHEMA_VERSION)])
+    db.exec('COMMIT')
+  } catch (err) {
+    db.exec('ROLLBACK')
+    throw err
+  }
+  return true
+}
+
+export function getMeta(db: Db, key: string): string | undefined {
+  return db.get<{value: string}>(`SELECT value FROM meta WHERE key = ?`, [key])?.value
+}
+
+export function setMeta(db: Db, key: string, value: string): void {
+  db.run(`INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)`, [key, value])
+}

@@ -1,0 +1,33 @@
+// Seeds a repo store quickly for benchmarks: memories go in as large journal batches through the
+// storage layer (the same records a store writes), then a checkpoint folds them into mem.db.
+import {createHash} from 'node:crypto'
+import {RepoStore} from '../../../dist/src/storage/repo-store.js'
+import {heuristicOneLiner} from '../../../dist/src/enrich/heuristic.js'
+import {normalizeRepoId} from '../../../dist/src/config/paths.js'
+import {syntheticMemories} from './corpus.mjs'
+
+export async function seedRepo(root, count, {start = Date.parse('2025-06-01T00:00:00Z'), batch = 2000} = {}) {
+  const repoId = normalizeRepoId(root)
+  const store = await RepoStore.open(root, {checkpointBytes: Number.MAX_SAFE_INTEGER})
+  const all = syntheticMemories(count)
+  for (let i = 0; i < all.length; i += batch) {
+    const ops = all.slice(i, i + batch).map((m, j) => {
+      const createdAt = new Date(start + (i + j) * 60_000).toISOString()
+      const key = createHash('sha256').update(m.content + createdAt).digest('hex').slice(0, 12)
+      return {
+        op: 'insert',
+        memory: {
+          id: `memories/${repoId}/${m.type}/${key}`, repoId, type: m.type, content: m.content,
+          oneLiner: heuristicOneLiner(m.content), summary: null, tags: m.tags, importance: m.importance,
+          source: 'bench', sessionId: null, supersedes: null, supersededBy: null, createdAt, updatedAt: createdAt,
+          forgottenAt: null, forgetReason: null, expiresAt: null, accessCount: 0, lastAccessedAt: null,
+          usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [],
+        },
+      }
+    })
+    await store.write(() => ({ops, result: null}))
+  }
+  await store.checkpoint()
+  await store.close()
+  return repoId
+}

@@ -1,0 +1,35 @@
+import {spawnSync} from 'node:child_process'
+import {mkdirSync, mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
+export const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'run.js')
+
+export function tempRepo(name = 'bench') {
+  const base = mkdtempSync(join(tmpdir(), `mem-bench-${name}-`))
+  const root = join(base, 'repo')
+  mkdirSync(join(root, '.git'), {recursive: true})
+  return {base, root, home: join(base, 'home')}
+}
+
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+export const median = (values) => percentile(values, 50)
+
+/** Wall time of a command, median of `runs` runs after one warm-up (ms). */
+export function wallTime(args, {runs = 7, env = {}, cwd} = {}) {
+  const times = []
+  for (let i = 0; i <= runs; i++) {
+    const t = performance.now()
+    const r = spawnSync(process.execPath, args, {env: {...process.env, ...env}, cwd, encoding: 'utf8'})
+    const ms = performance.now() - t
+    if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`)
+    if (i > 0) times.push(ms)
+  }
+  return median(times)
+}
+
+export const fmt = (n, digits = 1) => Number(n).toFixed(digits)

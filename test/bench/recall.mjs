@@ -1,0 +1,125 @@
+// Recall benchmark (issue 3): quality on the project's evaluation set (recall@5, recall@10, MRR)
+// for mem's recall beside a fuse.js-only baseline and a plain stemmed BM25 baseline (minisearch),
+// then query latency at 10k and 100k memories, context time, and `mem recall` cold start.
+import Fuse from 'fuse.js'
+import MiniSearch from 'minisearch'
+import {stemmer} from 'stemmer'
+import {openMem} from '../../dist/src/runtime/open-mem.js'
+import {store} from '../../dist/src/core/store.js'
+import {recall} from '../../dist/src/core/recall.js'
+import {context} from '../../dist/src/core/context.js'
+import {STOP_WORDS} from '../../dist/src/search/stopwords.js'
+import {loadEvalSet} from './lib/corpus.mjs'
+import {seedRepo} from './lib/seed.mjs'
+import {BIN, fmt, median, percentile, tempRepo, wallTime} from './lib/util.mjs'
+
+const KINDS = ['lexical', 'paraphrase', 'code', 'typo']
+
+function score(questions, rankFn) {
+  const per = {all: {r5: 0, r10: 0, mrr: 0, n: 0}}
+  for (const k of KINDS) per[k] = {r5: 0, r10: 0, mrr: 0, n: 0}
+  for (const q of questions) {
+    const ranked = rankFn(q.q)
+    const rel = new Set(q.relevant)
+    const found = (k) => ranked.slice(0, k).filter((key) => rel.has(key)).length / rel.size
+    const first = ranked.findIndex((key) => rel.has(key))
+    for (const bucket of [per.all, per[q.kind]]) {
+      bucket.r5 += found(5)
+      bucket.r10 += found(10)
+      bucket.mrr += first >= 0 && first < 10 ? 1 / (first + 1) : 0
+      bucket.n++
+    }
+  }
+  for (const b of Object.values(per)) {
+    b.r5 /= b.n || 1
+    b.r10 /= b.n || 1
+    b.mrr /= b.n || 1
+  }
+  return per
+}
+
+export async function benchRecallQuality() {
+  const {memories, questions} = loadEvalSet()
+  const {root, home} = tempRepo('recall-eval')
+  let t = Date.parse('2026-01-01T00:00:00Z')
+  const ctx = openMem({home, cwd: root, now: () => new Date(t)})
+  const keyOf = new Map()
+  for (const m of memories) {
+    t += 3_600_000
+    const r = await store(ctx, {repo: root, content: m.content, type: m.type, tags: m.tags, importance: m.importance})
+    if (!r.success) throw new Error(`eval memory ${m.key} not stored: ${JSON.stringify(r)}`)
+    keyOf.set(r.id, m.key)
+  }
+  const results = {}
+  const memRank = []
+  for (const q of questions) {
+    memRank.push((await recall(ctx, {repo: root, q: q.q, limit: 10})).results.map((r) => keyOf.get(r.id)))
+  }
+  let i = 0
+  results.mem = score(questions, () => memRank[i++])
+
+  const fuse = new Fuse(memories, {keys: ['content', 'tags'], ignoreLocation: true, threshold: 0.6})
+  results['fuse.js only'] = score(questions, (q) => fuse.search(q, {limit: 10}).map((r) => r.item.key))
+
+  const processTerm = (term) => {
+    const t2 = term.toLowerCase()
+    return STOP_WORDS.has(t2) ? null : stemmer(t2)
+  }
+  const mini = new MiniSearch({fields: ['content', 'tags'], idField: 'key', processTerm, extractField: (d, f) => (f === 'tags' ? d.tags.join(' ') : d[f])})
+  mini.addAll(memories)
+  results['BM25 stemmed (minisearch)'] = score(questions, (q) => mini.search(q).slice(0, 10).map((r) => r.id))
+  await ctx.close()
+
+  console.log(`\n== recall quality (issue 3): ${memories.length} memories, ${questions.length} questions ==`)
+  console.log('ranker                      | recall@5 | recall@10 | MRR   | recall@5 by kind (lexical / paraphrase / code / typo)')
+  for (const [name, r] of Object.entries(results)) {
+    console.log(
+      `${name.padEnd(27)} | ${fmt(r.all.r5, 3)}    | ${fmt(r.all.r10, 3)}     | ${fmt(r.all.mrr, 3)} | ${KINDS.map((k) => fmt(r[k].r5, 3)).join(' / ')}`,
+    )
+  }
+  return results
+}
+
+export async function benchRecallLatency(sizes = [10_000, 100_000]) {
+  const {questions} = loadEvalSet()
+  const rows = []
+  for (const size of sizes) {
+    const {root, home} = tempRepo(`recall-${size}`)
+    await seedRepo(root, size)
+    const ctx = openMem({home, cwd: root})
+    for (const q of questions.slice(0, 20)) await recall(ctx, {repo: root, q: q.q})
+    const times = []
+    for (let round = 0; round < 3; round++) {
+      for (const q of questions) {
+        const t = performance.now()
+        await recall(ctx, {repo: root, q: q.q, limit: 10})
+        times.push(performance.now() - t)
+      }
+    }
+    const ctxTimes = []
+    for (let i = 0; i < 12; i++) {
+      const t = performance.now()
+      await context(ctx, {repo: root})
+      if (i >= 2) ctxTimes.push(performance.now() - t)
+    }
+    await ctx.close()
+    const env = {MEM_HOME: home}
+    const nodeMs = wallTime(['-e', '0'])
+    const coldMs = wallTime([BIN, 'recall', 'how do I run the integration tests?', '--json'], {env, cwd: root})
+    rows.push({size, p50: median(times), p95: percentile(times, 95), ctx: median(ctxTimes), nodeMs, coldMs})
+  }
+  console.log('\n== recall latency (issue 3), in process, warm ==')
+  console.log('memories | recall p50 | recall p95 | context (median) | node -e 0 | mem recall cold')
+  for (const r of rows) {
+    console.log(
+      `${String(r.size).padStart(8)} | ${fmt(r.p50, 2)} ms | ${fmt(r.p95, 2)} ms | ${fmt(r.ctx, 1)} ms | ${fmt(r.nodeMs, 0)} ms | ${fmt(r.coldMs, 0)} ms (${fmt(r.coldMs / r.nodeMs)}×)`,
+    )
+  }
+  return rows
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const what = process.argv[2] ?? 'all'
+  if (what === 'all' || what === 'quality') await benchRecallQuality()
+  if (what === 'all' || what === 'latency') await benchRecallLatency(process.argv[3] ? process.argv[3].split(',').map(Number) : undefined)
+}

@@ -1,0 +1,56 @@
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {onTestFinished} from 'vitest'
+import {openMem} from '../../src/runtime/open-mem.js'
+
+export interface Clock {
+  (): Date
+  advance(ms: number): void
+  set(iso: string): void
+}
+
+/** A fixed clock that moves only when told to. */
+export function fixedClock(start = '2026-03-01T12:00:00.000Z'): Clock {
+  let t = Date.parse(start)
+  const clock = (() => new Date(t)) as Clock
+  clock.advance = (ms) => {
+    t += ms
+  }
+  clock.set = (iso) => {
+    t = Date.parse(iso)
+  }
+  return clock
+}
+
+/** A temp directory removed when the test ends. */
+export function tempDir(prefix = 'mem-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  onTestFinished(() => rmSync(dir, {recursive: true, force: true}))
+  return dir
+}
+
+/** Writes an inline file tree under `root`. */
+export function writeTree(root: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(root, path)
+    mkdirSync(dirname(full), {recursive: true})
+    writeFileSync(full, content)
+  }
+}
+
+/**
+ * A temp git-like repo (with `.git/`) and a temp MEM_HOME, and a context over them with a fixed
+ * clock. Everything is closed and removed when the test ends.
+ */
+export function memRepo(files: Record<string, string> = {}, options: {clock?: Clock} = {}) {
+  const base = tempDir()
+  const root = join(base, 'repo')
+  const home = join(base, 'home')
+  mkdirSync(join(root, '.git'), {recursive: true})
+  writeTree(root, files)
+  const clock = options.clock ?? fixedClock()
+  const ctx = openMem({home, cwd: root, now: clock})
+  onTestFinished(() => ctx.close())
+  return {root, home, base, ctx, clock, repo: root}
+}

@@ -1,0 +1,272 @@
+import {appendFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {MemError} from '../../src/errors.js'
+import type {Memory} from '../../src/model.js'
+import {Db} from '../../src/storage/db.js'
+import {encodeRecord} from '../../src/storage/journal.js'
+import {getMemory, liveCounts, type Op} from '../../src/storage/memories.js'
+import {RepoStore} from '../../src/storage/repo-store.js'
+import {SCHEMA_VERSION, setMeta} from '../../src/storage/schema.js'
+import {loadSqlJs} from '../../src/storage/sqljs.js'
+import {tempDir} from '../helpers/mem.js'
+import {makeReadOnly} from '../helpers/readonly.js'
+
+let n = 0
+function memory(content: string, over: Partial<Memory> = {}): Memory {
+  n++
+  const at = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString()
+  return {
+    id: `memories/r/observation/${n.toString(16).padStart(12, '0')}`,
+    repoId: 'r',
+    type: 'observation',
+    content,
+    oneLiner: null,
+    summary: null,
+    tags: [],
+    importance: 0.5,
+    source: 'test',
+    sessionId: null,
+    supersedes: null,
+    supersededBy: null,
+    createdAt: at,
+    updatedAt: at,
+    forgottenAt: null,
+    forgetReason: null,
+    expiresAt: null,
+    accessCount: 0,
+    lastAccessedAt: null,
+    usedCount: 0,
+    unusedCount: 0,
+    lastUsedAt: null,
+    derivedFrom: [],
+    links: [],
+    ...over,
+  }
+}
+
+const insert = (m: Memory) => (): {ops: Op[]; result: string} => ({ops: [{op: 'insert', memory: m}], result: m.id})
+
+async function open(root: string, options = {}): Promise<RepoStore> {
+  const s = await RepoStore.open(root, options)
+  return s
+}
+
+function code(fn: () => unknown): string | undefined {
+  try {
+    fn()
+  } catch (err) {
+    return err instanceof MemError ? err.code : String(err)
+  }
+  return undefined
+}
+
+async function codeAsync(p: Promise<unknown>): Promise<{code?: string; message?: string}> {
+  try {
+    await p
+  } catch (err) {
+    return err instanceof MemError ? {code: err.code, message: err.message} : {code: String(err)}
+  }
+  return {}
+}
+
+describe('RepoStore', () => {
+  it('creates nothing on reads, and .mem with a .gitignore on the first write', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    expect(s.read((db) => liveCounts(db)).observation).toBe(0)
+    expect(existsSync(join(root, '.mem'))).toBe(false)
+    await s.write(insert(memory('first')))
+    expect(existsSync(join(root, '.mem', 'mem.db'))).toBe(true)
+    expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toMatch(/^mem\.db$/m)
+    expect(readFileSync(join(root, '.mem', 'journal'), 'utf8')).toMatch(/^mem-journal 1 /)
+    await s.close()
+  })
+
+  it('writes append to the journal and never rewrite the snapshot', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    await s.write(insert(memory('first')))
+    const before = statSync(join(root, '.mem', 'mem.db'))
+    for (let i = 0; i < 20; i++) await s.write(insert(memory(`note ${i}`)))
+    const after = statSync(join(root, '.mem', 'mem.db'))
+    expect(after.mtimeMs).toBe(before.mtimeMs)
+    expect(after.ino).toBe(before.ino)
+    expect(s.pendingJournalBytes).toBeGreaterThan(0)
+    await s.close()
+  })
+
+  it('another store on the same folder sees writes through the journal (catch-up before reads)', async () => {
+    const root = tempDir()
+    const a = await open(root)
+    const b = await open(root)
+    const m = memory('seen by b')
+    await a.write(insert(m))
+    expect(b.read((db) => getMemory(db, m.id))?.content).toBe('seen by b')
+    const m2 = memory('seen by a')
+    await b.write(insert(m2))
+    expect(a.read((db) => getMemory(db, m2.id))?.content).toBe('seen by a')
+    await a.close()
+    await b.close()
+  })
+
+  it('survives a checkpoint by another process (generation change) and keeps everything', async () => {
+    const root = tempDir()
+    const a = await open(root)
+    const b = await open(root)
+    for (let i = 0; i < 5; i++) await a.write(insert(memory(`a ${i}`)))
+    await a.checkpoint()
+    expect(a.pendingJournalBytes).toBe(0)
+    await a.write(insert(memory('after checkpoint')))
+    expect(b.read((db) => liveCounts(db)).observation).toBe(6)
+    await a.close()
+    await b.close()
+    const c = await open(root)
+    expect(c.read((db) => liveCounts(db)).observation).toBe(6)
+    await c.close()
+  })
+
+  it('checkpoints on its own when the journal passes the threshold', async () => {
+    const root = tempDir()
+    const s = await open(root, {checkpointBytes: 2_000})
+    for (let i = 0; i < 30; i++) await s.write(insert(memory(`note number ${i} with some words`)))
+    expect(s.pendingJournalBytes).toBeLessThan(2_000)
+    await s.close()
+    const t = await open(root)
+    expect(t.read((db) => liveCounts(db)).observation).toBe(30)
+    await t.close()
+  })
+
+  it('drops a torn last record and cuts it before the next append', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    await s.write(insert(memory('kept')))
+    await s.close()
+    const journal = join(root, '.mem', 'journal')
+    const torn = encodeRecord({ops: [{op: 'insert', memory: memory('torn')}]})
+    appendFileSync(journal, torn.subarray(0, torn.length - 10))
+    const t = await open(root)
+    expect(t.read((db) => liveCounts(db)).observation).toBe(1)
+    await t.write(insert(memory('after torn')))
+    await t.close()
+    const u = await open(root)
+    expect(u.read((db) => liveCounts(db)).observation).toBe(2)
+    await u.close()
+  })
+
+  it('drops a complete last line whose checksum fails (torn, zero-filled)', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    await s.write(insert(memory('kept')))
+    await s.close()
+    appendFileSync(join(root, '.mem', 'journal'), Buffer.concat([Buffer.alloc(40), Buffer.from('\n')]))
+    const t = await open(root)
+    expect(t.read((db) => liveCounts(db)).observation).toBe(1)
+    await t.close()
+  })
+
+  it('reports a corrupt record in the middle and leaves the journal untouched', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    await s.write(insert(memory('one')))
+    await s.write(insert(memory('two')))
+    await s.close()
+    const journal = join(root, '.mem', 'journal')
+    const text = readFileSync(journal, 'utf8')
+    const lines = text.split('\n')
+    lines[1] = lines[1].replace('one', 'uno') // same length, wrong checksum
+    writeFileSync(journal, lines.join('\n'))
+    const before = readFileSync(journal)
+    const err = await codeAsync(open(root))
+    expect(err.code).toBe('unavailable')
+    expect(err.message).toMatch(/corrupt/)
+    expect(readFileSync(journal).equals(before)).toBe(true)
+  })
+
+  it('reports a corrupt snapshot and leaves it untouched', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    await s.write(insert(memory('one')))
+    await s.close()
+    const db = join(root, '.mem', 'mem.db')
+    writeFileSync(db, 'this is not a database at all, but it is long enough to pass a size check. '.repeat(3))
+    const before = readFileSync(db)
+    const err = await codeAsync(open(root))
+    expect(err).toMatchObject({code: 'unavailable'})
+    expect(err.message).toMatch(/not a SQLite database/)
+    expect(readFileSync(db).equals(before)).toBe(true)
+  })
+
+  it('refuses a database from a newer mem, without rewriting it', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    await s.write(insert(memory('one')))
+    await s.close()
+    // Make a snapshot that claims a future schema version.
+    const SQL = await loadSqlJs()
+    const path = join(root, '.mem', 'mem.db')
+    const raw = new SQL.Database(readFileSync(path))
+    const db = new Db(raw)
+    setMeta(db, 'schema_version', String(SCHEMA_VERSION + 1))
+    writeFileSync(path, db.export())
+    db.close()
+    const before = readFileSync(path)
+    const err = await codeAsync(open(root))
+    expect(err.code).toBe('unavailable')
+    expect(err.message).toMatch(/newer than this mem/)
+    expect(readFileSync(path).equals(before)).toBe(true)
+  })
+
+  it('a write to a read-only .mem fails clearly, loses nothing, and reads still work', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    const m = memory('kept')
+    await s.write(insert(m))
+    await s.close()
+    const dir = join(root, '.mem')
+    const undo = makeReadOnly([dir, join(dir, 'journal')])
+    try {
+      const t = await open(root)
+      expect(t.read((db) => getMemory(db, m.id))?.content).toBe('kept')
+      const result = await codeAsync(t.write(insert(memory('not written'))))
+      expect(result.code).toBe('unavailable')
+      expect(result.message).toMatch(/read-only/)
+      expect(t.read((db) => liveCounts(db)).observation).toBe(1)
+      await t.close()
+    } finally {
+      undo()
+    }
+    const u = await open(root)
+    expect(u.read((db) => liveCounts(db)).observation).toBe(1)
+    await u.close()
+  })
+
+  it('a failing job rolls back alone; the others in the batch commit', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    const good = memory('good')
+    const results = await Promise.allSettled([
+      s.write(insert(good)),
+      s.write(() => {
+        throw new MemError('conflict', 'no')
+      }),
+      s.write(insert(memory('also good'))),
+    ])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(s.read((db) => liveCounts(db)).observation).toBe(2)
+    await s.close()
+  })
+
+  it('truncating the journal to nothing but the header loses only unacknowledged data', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    await s.write(insert(memory('one')))
+    await s.checkpoint()
+    await s.close()
+    const journal = join(root, '.mem', 'journal')
+    truncateSync(journal, readFileSync(journal, 'utf8').indexOf('\n') + 1)
+    const t = await open(root)
+    expect(t.read((db) => liveCounts(db)).observation).toBe(1)
+    await t.close()
+  })
+})
