@@ -26,11 +26,12 @@ const SKIPPED_SECRETLINT_RULES = new Set([
   // Stored text must not be able to switch the gate off with a `secretlint-disable` comment.
   '@secretlint/secretlint-rule-filter-comments',
   // The own connection-string rule covers every scheme and lets `user:user@` local defaults
-  // through, which these two reject (`postgres://postgres:postgres@localhost`).
+  // through, which these two reject (the docker default user `postgres` with password `postgres`).
   '@secretlint/secretlint-rule-database-connection-string',
   '@secretlint/secretlint-rule-basicauth',
 ])
 const SECRETLINT_RULE_PREFIX = '@secretlint/secretlint-rule-'
+const PRIVATE_KEY_RULE = '@secretlint/secretlint-rule-privatekey'
 
 // --- value heuristics -------------------------------------------------------------------------
 
@@ -47,15 +48,28 @@ const PLACEHOLDER_WORDS = new Set([
   '123456', '12345678', 'abc123', 'abcdef', 'env', 'vault', 'keychain', 'unset', 'set', 'same',
 ])
 
-// Template syntax, shell/env references and "your-..." stand-ins mean the secret lives elsewhere.
-const PLACEHOLDER_SHAPE =
-  /^(?:[*xX•.#_-]+|<.*|\[.*\]|\{.*|\$.*|%.*%|%[sdv]|(?:your|insert|enter|replace)[-_ ]?[a-z].*|(?:my|the|some|new)[-_ ][a-z].*|.*(?:example|placeholder|redacted|xxxx|\.\.\.|\*\*\*|changeme|dummy|fake).*|[a-z_-]*(?:password|passwd|secret|token)[a-z_-]*)$/i
+// Template syntax, shell/env references, YAML tags (`!Ref DbPassword`, `!vault`) and "your-..."
+// stand-ins mean the secret lives elsewhere.
+const PLACEHOLDER_SHAPE = new RegExp(
+  `^(?:${[
+    String.raw`[*xX•.#_-]+`, // ****, xxx, ---
+    String.raw`<.*|\[.*\]|\{.*|\$.*|%.*%|%[sdv]`, // <password>, [token], {{x}}, ${X}, $X, %X%, %s
+    String.raw`![A-Za-z].*`, // YAML tags
+    String.raw`(?:your|insert|enter|replace)[-_ ]?[a-z].*|(?:my|the|some|new)[-_ ][a-z].*`,
+    String.raw`.*(?:example|placeholder|redacted|xxxx|\.\.\.|\*\*\*|changeme|dummy|fake).*`,
+    String.raw`[a-z_-]*(?:password|passwd|secret|token)[a-z_-]*`, // dbpassword, my_secret
+  ].join('|')})$`,
+  'i',
+)
 
 // `os.environ["X"]`, `process.env.X!`, `config.db.password`, `getToken()`: code that fetches a
 // secret from elsewhere. A bare identifier is not enough: `hunter22` is one too.
 const CODE_REFERENCE = /\(|^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*|\[[^\]]*\]?)+[!?]?$/
 
 const PATH_LIKE = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)/
+
+// `password: Option<String>`, `token: Vec<u8>`, `secret: string[]`: type annotations.
+const TYPE_LIKE = /^[A-Za-z_][\w:.]*(?:<.*>?|\[\])$/
 
 function isPlaceholder(value: string): boolean {
   const lower = value.toLowerCase()
@@ -136,13 +150,15 @@ const NON_SECRET_KEY =
  * `key = value`, `key: value`, `"key": "value"`, `key => value`, `key := value`, `--key=value`.
  * The key may carry a `?` (TypeScript optional) and a closing quote. `==`, `!=` comparisons and
  * `=>` arrows without a left-hand key don't match because a key is required right before.
+ * Separators never reach across a line: in a .env file `DB_PASSWORD=` followed by `DB_HOST=db`
+ * on the next line is an empty value, not the password `DB_HOST=db`.
  */
 const ASSIGNMENT =
-  /(?<![\w$-])(?:--)?([A-Za-z_][\w.-]{0,80}?)\??["'`]?(\s*)(=>|:=|=(?!=)|:(?![:/\\]))(\s*)(?:(["'`])([^"'`\n]{1,300}?)\5|([^\s"'`,;]{1,300}))/g
+  /(?<![\w$-])(?:--)?([A-Za-z_][\w.-]{0,80}?)\??["'`]?([ \t]*)(=>|:=|=(?!=)|:(?![:/\\]))([ \t]*)(?:(["'`])([^"'`\n]{1,300}?)\5|([^\s"'`,;]{1,300}))/g
 
 /** `--password hunter2` style CLI flags, which have no `=`. */
 const CLI_FLAG =
-  /(?<![\w-])--(?:[\w-]*-)?(password|passwd|passphrase|token|secret|api-key|apikey|access-key|secret-key|client-secret)\s+([^\s"'`-][^\s"'`]{0,300})/gi
+  /(?<![\w-])--(?:[\w-]{0,40}-)?(password|passwd|passphrase|token|secret|api-key|apikey|access-key|secret-key|client-secret)\s+([^\s"'`-][^\s"'`]{0,300})/gi
 
 type AssignmentKind = 'password' | 'secret' | 'entropy' | null
 
@@ -160,7 +176,9 @@ function trimTrailingPunctuation(value: string): string {
 /** Decides whether one assignment holds a literal secret, and of which kind. */
 function judgeAssignment(key: string, value: string, quoted: boolean, tight: boolean): AssignmentKind {
   if (value.length === 0 || isPlaceholder(value)) return null
-  if (PATH_LIKE.test(value) || value.includes('://') || /^[\d.:_-]+$/.test(value)) return null
+  if (PATH_LIKE.test(value) || TYPE_LIKE.test(value) || value.includes('://') || /^[\d.:_-]+$/.test(value)) {
+    return null
+  }
   const keyClass = classifyKey(key)
 
   if (keyClass === 'password') {
@@ -233,11 +251,20 @@ function hasConnectionPassword(text: string): boolean {
 
 const END = '(?![A-Za-z0-9_-])'
 
-function pattern(source: string, flags = ''): (text: string) => boolean {
-  const re = new RegExp(source, flags)
-  return (text) => re.test(text)
+// Documentation writes `ghp_` + `xxxxxxxx...`, a `your-token` suffix, `sk_test_EXAMPLE...` or
+// `AAAAAAAAAAAA` for a token. Not applied to private keys: real DER bodies are full of `AAAAAA`.
+const DUMMY_TOKEN = /xxxx|example|your[-_]|placeholder|dummy|(.)\1{7}/i
+
+/** A format rule: true when some match of `source` is not an obvious documentation dummy. */
+function pattern(source: string): (text: string) => boolean {
+  const re = new RegExp(source, 'g')
+  return (text) => {
+    for (const [match] of text.matchAll(re)) if (!DUMMY_TOKEN.test(match)) return true
+    return false
+  }
 }
 
+// The AWS docs' AKIAIOSFODNN7EXAMPLE is a dummy like any other (see DUMMY_TOKEN).
 const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g
 
 const JWT = /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/
@@ -253,20 +280,26 @@ function isBasicCredential(value: string): boolean {
   }
 }
 
+/**
+ * Any PEM/OpenSSH/PGP private key header followed by key material, however short; a plain word
+ * after the header ("followed by the body") is prose. Header lines ("Version: ...") each end at a
+ * newline so the match stays linear.
+ */
+const PRIVATE_KEY = new RegExp(
+  String.raw`-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*(?:[A-Za-z-]+: [^\n]*\n\s*)*(?![A-Z]?[a-z]+(?![A-Za-z0-9+/=]))[A-Za-z0-9+/=]{8,}`,
+)
+
 const OWN_RULES: readonly OwnRule[] = [
   {
     id: 'private-key',
     kind: 'a private key',
-    // Any PEM/OpenSSH/PGP private key header followed by key material, however short.
-    hit: pattern(
-      String.raw`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:\s*[A-Za-z-]+:[^\n]*)*\s*(?:\\n)?[A-Za-z0-9+/=]{8,}`,
-    ),
+    hit: (text) => text.includes('PRIVATE KEY') && PRIVATE_KEY.test(text),
   },
   {
     id: 'aws-access-key-id',
     kind: 'an AWS access key id',
     hit: (text) => {
-      for (const [id] of text.matchAll(AWS_KEY_ID)) if (!id.endsWith('EXAMPLE')) return true
+      for (const [id] of text.matchAll(AWS_KEY_ID)) if (!DUMMY_TOKEN.test(id)) return true
       return false
     },
   },
@@ -279,7 +312,7 @@ const OWN_RULES: readonly OwnRule[] = [
     id: 'slack-token',
     kind: 'a Slack token or webhook',
     hit: pattern(
-      String.raw`(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}|https://hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}`,
+      String.raw`(?<![A-Za-z0-9])xox[abposre]-\d+-[A-Za-z0-9-]{8,}|https://hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}`,
     ),
   },
   {
@@ -427,6 +460,10 @@ export async function scanSecrets(text: string): Promise<SecretFinding | null> {
     source: {filePath: 'memory.txt', content: text, ext: '.txt', contentType: 'text'},
     options: {config, noPhysicFilePath: true},
   })
-  const first = result.messages[0]
-  return first ? finding(first.ruleId, describeSecretlintRule(first.ruleId)) : null
+  for (const message of result.messages) {
+    const matched = text.slice(message.range[0], message.range[1])
+    if (message.ruleId !== PRIVATE_KEY_RULE && DUMMY_TOKEN.test(matched)) continue
+    return finding(message.ruleId, describeSecretlintRule(message.ruleId))
+  }
+  return null
 }

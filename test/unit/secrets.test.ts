@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {scanSecrets, type SecretFinding} from '../../src/gates/secrets.js'
 
 // Every fake credential is assembled from pieces so this file never contains one verbatim.
-const b62 = 'aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5'
+const b62 = 'aB3dE5fG7h' + 'I9jK1lM3nO' + '5pQ7rS9tU1' + 'vW3xY5'
 
 interface SecretCase {
   name: string
@@ -23,6 +23,7 @@ const npmToken = 'npm_' + b62
 const jwt = ['eyJhbGciOiJIUzI1NiJ9', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'].join('.')
 const keyBody = 'MIIBOgIBAAJBAK' + 'Zq8Xk2Lm9Pw4Rt7Vb3'
 const pgpBody = 'lQOYBF' + 'Zq8Xk2Lm9Pw4Rt7Vb3Nc6Jd1'
+const opensshBody = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB' + 'Zq8Xk2Lm9Pw4Rt7Vb3Nc6Jd1'
 const openai = 'sk-' + 'proj-' + b62 + 'T3Blbk' + 'FJ' + b62
 const anthropic = 'sk-' + 'ant-api03-' + b62 + b62 + 'Zq8Xk2Lm9AA'
 const gitlab = 'glpat-' + 'Zq8Xk2Lm9Pw4Rt7Vb3Nc'
@@ -52,6 +53,18 @@ const CASES: SecretCase[] = [
     name: 'PGP private key block with headers',
     text: `-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n${pgpBody}`,
     secret: pgpBody,
+    rule: 'private-key',
+  },
+  {
+    name: 'OpenSSH key whose body has long runs of A',
+    text: `-----BEGIN OPENSSH PRIVATE KEY-----\n${opensshBody}\n-----END OPENSSH PRIVATE KEY-----`,
+    secret: opensshBody.slice(52),
+    rule: 'private-key',
+  },
+  {
+    name: 'JSON-escaped PEM key',
+    text: `{"private_key": "-----BEGIN PRIVATE KEY-----\\n${keyBody}\\n-----END PRIVATE KEY-----\\n"}`,
+    secret: keyBody,
     rule: 'private-key',
   },
   {name: 'OpenAI project key', text: `OPENAI=${openai}`, secret: openai, rule: 'openai-api-key'},
@@ -142,7 +155,8 @@ const ORDINARY_MEMORIES = [
   'tenant UUID 123e4567-e89b-12d3-a456-426614174000 is the demo org',
   'request_id: Zx8fK2pQ9mWvL3rT7nYb4Hc was the failing upload',
   'postgres://localhost:5432/app is the local database',
-  'local db: postgres://postgres:postgres@localhost:5432/app (docker default)',
+  // Assembled so repository secret scanners don't trip over this file's documented dummies.
+  'local db: postgres://postgres:' + 'postgres@localhost:5432/app (docker default)',
   'DATABASE_URL=postgres://${DB_USER}:${DB_PASSWORD}@db:5432/app',
   'redis://localhost:6379/0 and amqp://guest:guest@localhost:5672 in docker-compose',
   'https://github.com/org/repo/pull/123#issuecomment-456 explains the revert',
@@ -174,6 +188,11 @@ const ORDINARY_MEMORIES = [
   'The key file starts with -----BEGIN OPENSSH PRIVATE KEY----- and lives in ~/.ssh',
   'AWS docs use AKIAIOSFODNN7EXAMPLE as the sample key id',
   'C:\\Users\\dev\\project: build output goes to dist',
+  'The PEM starts with -----BEGIN PRIVATE KEY----- followed by the base64 body',
+  `docs show tokens as ghp_${'x'.repeat(36)} or xoxb-${'your-token-here'}`,
+  'DB_PASSWORD=\nDB_HOST=db.internal\nDB_PORT=5432',
+  'struct Login { password: Option<String>, token: Vec<u8> }',
+  'MasterUserPassword: !Ref DbPassword in the CloudFormation template',
   'Decision: keep the session context under 600 tokens; token counting uses gpt-tokenizer',
 ]
 
