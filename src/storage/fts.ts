@@ -23,12 +23,22 @@ export function ftsMatchAny(db: Db, terms: string[]): FtsHit[] {
   return rows.map((r) => ({seq: r.seq, info: new Uint32Array(r.mi.buffer, r.mi.byteOffset, r.mi.byteLength / 4)}))
 }
 
-/** Document frequency of each term in the index (how many live memories contain it). */
-export function termDocFrequencies(db: Db, terms: string[]): Map<string, number> {
-  const out = new Map<string, number>()
-  for (const term of terms) {
-    const row = db.get<{n: number}>(`SELECT count(*) AS n FROM memories_fts WHERE memories_fts MATCH ?`, [`"${term.replace(/"/g, '')}"`])
-    out.set(term, row?.n ?? 0)
-  }
-  return out
+
+/** Every indexed term with the number of live memories containing it. */
+export function vocabulary(db: Db): Array<{term: string; df: number}> {
+  return db.all<{term: string; df: number}>(`SELECT term, documents AS df FROM memories_vocab WHERE col = '*'`)
+}
+
+/** Live memory count (the N of IDF). */
+export function indexedCount(db: Db): number {
+  return db.get<{n: number}>(`SELECT count(*) AS n FROM memories WHERE live = 1`)!.n
+}
+
+/** The analyzed body and tags of indexed memories (for pseudo-relevance feedback). */
+export function indexedTerms(db: Db, seqs: number[]): Array<{seq: number; body: string; tags: string}> {
+  if (seqs.length === 0) return []
+  return db.all<{seq: number; body: string; tags: string}>(
+    `SELECT docid AS seq, body, tags FROM memories_fts WHERE docid IN (${seqs.map(() => '?').join(', ')})`,
+    seqs,
+  )
 }

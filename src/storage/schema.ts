@@ -53,6 +53,10 @@ const MIGRATIONS: string[] = [
   CREATE TRIGGER memories_count_delete AFTER DELETE ON memories WHEN old.live = 1
     BEGIN UPDATE counts SET n = n - 1 WHERE type = old.type; END;
   `,
+  // 2: a read-only view of the index vocabulary (typo correction, query expansion statistics).
+  `
+  CREATE VIRTUAL TABLE memories_vocab USING fts4aux(memories_fts);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length
