@@ -3,7 +3,7 @@ import {heuristicOneLiner} from '../enrich/heuristic.js'
 import {MEMORY_TYPES, TYPE_LETTER, type Memory, type MemoryType} from '../model.js'
 import {contextPriority} from '../search/rank.js'
 import {loadTokenCounter} from '../search/tokens.js'
-import {liveCounts, liveOfTypes} from '../storage/memories.js'
+import {liveCounts, topLiveOfTypes} from '../storage/memories.js'
 import type {MemContext} from './mem-context.js'
 import {RepoRef} from './schemas.js'
 import {parseInput} from './validate.js'
@@ -63,8 +63,10 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   const now = ctx.now()
   const {counts, primary, observations} = handle.store.read((db) => ({
     counts: liveCounts(db),
-    primary: liveOfTypes(db, ['insight', 'procedure', 'heuristic']),
-    observations: liveOfTypes(db, ['observation']),
+    // A context line is ≥ 5 tokens, so no budget can hold more than budget / 5 lines; recency
+    // re-orders within this pool.
+    primary: topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], Math.ceil(input.tokens / 5) + 50),
+    observations: topLiveOfTypes(db, ['observation'], Math.ceil(input.tokens / 5) + 50),
   }))
   const count = await loadTokenCounter()
   const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)

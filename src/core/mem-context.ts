@@ -18,6 +18,11 @@ export interface RepoHandle {
  */
 export interface MemContext {
   now(): Date
+  /**
+   * True in processes that answer many requests (the server, MCP, the TUI): they keep in-process
+   * search indexes. A one-shot CLI command asks the on-disk index instead.
+   */
+  readonly longLived: boolean
   /** Resolves, registers and opens a repository (cached for the context's lifetime). */
   repo(ref: string): Promise<RepoHandle>
   /** Every registered repository. */

@@ -43,7 +43,13 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
   const handle = await ctx.repo(input.repo)
   const now = ctx.now()
   const hits = handle.store.read((db) =>
-    searchMemories(db, input.q, {limit: input.limit, type: input.type, now, version: handle.store.version}),
+    searchMemories(db, input.q, {
+      limit: input.limit,
+      type: input.type,
+      now,
+      index: ctx.longLived ? 'memory' : 'fts',
+      version: handle.store.version,
+    }),
   )
   if (hits.length > 0) {
     handle.store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])

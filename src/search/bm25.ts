@@ -1,48 +1,121 @@
-import type {FtsHit} from '../storage/fts.js'
-
 /**
- * BM25F over FTS4's matchinfo('pcnalx'): per-column length normalisation, column weights,
- * then the usual saturation. Layout of the matchinfo array:
- *   p (phrases), c (columns), n (rows), a[c] (average tokens per column), l[c] (this row's tokens),
- *   x[p][c][3] (hits in this row, hits in all rows, rows with a hit).
+ * BM25F: per-field length normalisation and field weights, then one saturation per term.
+ *
+ *   tf'(t, d) = Σ_f w_f · tf(t, d, f) / (1 − b + b · len(d, f) / avglen(f))
+ *   score(d)  = Σ_t qw_t · idf(t) · tf'(t, d) · (k1 + 1) / (tf'(t, d) + k1)
+ *   idf(t)    = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))
+ *
+ * Both retrieval paths (the FTS4 index on disk and the in-process index) feed this one function
+ * the same statistics, so a query ranks the same from the CLI and from the server.
  */
 export interface Bm25Params {
   k1: number
   b: number
-  /** Weight per column: body, tags, one-liner. */
+  /** Weight per field: body, tags, one-liner. */
   weights: readonly number[]
 }
 
 export const DEFAULT_BM25: Bm25Params = {k1: 1.2, b: 0.75, weights: [1, 1.5, 0.5]}
 
-export function bm25(info: Uint32Array, params: Bm25Params = DEFAULT_BM25, termWeights?: readonly number[]): number {
-  const p = info[0]
-  const c = info[1]
-  const n = info[2]
-  const aOff = 3
-  const lOff = 3 + c
-  const xOff = 3 + 2 * c
+export interface CorpusStats {
+  docs: number
+  /** Average tokens per field. */
+  avgLen: readonly number[]
+}
+
+export interface WeightedTerm {
+  term: string
+  weight: number
+  idf: number
+  /** False for terms so common they only score memories that rarer terms already found. */
+  candidate: boolean
+}
+
+export function idf(docs: number, df: number): number {
+  return Math.log(1 + (docs - df + 0.5) / (df + 0.5))
+}
+
+/** One term's contribution, given its frequency per field and the document's field lengths. */
+export function termScore(tf: ArrayLike<number>, len: ArrayLike<number>, stats: CorpusStats, params: Bm25Params): number {
+  let eff = 0
+  for (let f = 0; f < tf.length; f++) {
+    if (tf[f] === 0) continue
+    const avg = stats.avgLen[f] || 1
+    eff += (params.weights[f] ?? 1) * (tf[f] / (1 - params.b + (params.b * len[f]) / avg))
+  }
+  return eff === 0 ? 0 : (eff * (params.k1 + 1)) / (eff + params.k1)
+}
+
+/** One weighted term's contribution to a document, from its frequencies and lengths per field. */
+export function scoreFieldsTf(tf: ArrayLike<number>, len: ArrayLike<number>, t: WeightedTerm, stats: CorpusStats, params: Bm25Params): number {
+  const s = termScore(tf, len, stats, params)
+  return s > 0 ? t.weight * t.idf * s : 0
+}
+
+/** Scores one document given its analyzed fields (space-separated terms). */
+export function scoreFields(fields: readonly string[], terms: WeightedTerm[], stats: CorpusStats, params: Bm25Params): number {
+  const counts = fields.map((f) => {
+    const m = new Map<string, number>()
+    if (f) for (const t of f.split(' ')) m.set(t, (m.get(t) ?? 0) + 1)
+    return m
+  })
+  const len = fields.map((f) => (f ? f.split(' ').length : 0))
   let score = 0
-  for (let i = 0; i < p; i++) {
-    let tf = 0
-    let df = 0
-    for (let j = 0; j < c; j++) {
-      const x = xOff + 3 * (i * c + j)
-      const hits = info[x]
-      const rows = info[x + 2]
-      if (rows > df) df = rows
-      if (hits === 0) continue
-      const avg = info[aOff + j] || 1
-      const len = info[lOff + j]
-      tf += (params.weights[j] ?? 1) * (hits / (1 - params.b + (params.b * len) / avg))
-    }
-    if (tf === 0) continue
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5))
-    score += (termWeights?.[i] ?? 1) * idf * ((tf * (params.k1 + 1)) / (tf + params.k1))
+  const tf = new Array<number>(fields.length).fill(0)
+  for (const t of terms) {
+    for (let f = 0; f < fields.length; f++) tf[f] = counts[f].get(t.term) ?? 0
+    score += scoreFieldsTf(tf, len, t, stats, params)
   }
   return score
 }
 
-export function scoreHits(hits: FtsHit[], params?: Bm25Params, termWeights?: readonly number[]): Array<{seq: number; text: number}> {
-  return hits.map((h) => ({seq: h.seq, text: bm25(h.info, params, termWeights)}))
+/**
+ * Per-term contributions for many documents at once: only the query's terms are counted, so no
+ * per-document maps. `each(seq, contributions)` receives one value per term, in the given order.
+ */
+export function contributions(
+  docs: Iterable<[number, readonly string[]]>,
+  terms: WeightedTerm[],
+  stats: CorpusStats,
+  params: Bm25Params,
+  each: (seq: number, values: Float64Array) => void,
+): void {
+  const index = new Map<string, number>(terms.map((t, i) => [t.term, i]))
+  const perDoc = 3
+  const tf = new Float64Array(terms.length * perDoc)
+  const one = new Float64Array(perDoc)
+  const len = new Float64Array(perDoc)
+  const values = new Float64Array(terms.length)
+  for (const [seq, fields] of docs) {
+    tf.fill(0)
+    for (let f = 0; f < perDoc; f++) {
+      const text = fields[f]
+      if (!text) {
+        len[f] = 0
+        continue
+      }
+      const tokens = text.split(' ')
+      len[f] = tokens.length
+      for (const tok of tokens) {
+        const i = index.get(tok)
+        if (i !== undefined) tf[i * perDoc + f]++
+      }
+    }
+    for (let i = 0; i < terms.length; i++) {
+      for (let f = 0; f < perDoc; f++) one[f] = tf[i * perDoc + f]
+      values[i] = scoreFieldsTf(one, len, terms[i], stats, params)
+    }
+    each(seq, values)
+  }
+}
+
+/** BM25F of many documents (contributions summed term by term, in order). */
+export function scoreMany(docs: Iterable<[number, readonly string[]]>, terms: WeightedTerm[], stats: CorpusStats, params: Bm25Params): Array<{seq: number; text: number}> {
+  const out: Array<{seq: number; text: number}> = []
+  contributions(docs, terms, stats, params, (seq, values) => {
+    let score = 0
+    for (let i = 0; i < values.length; i++) score += values[i]
+    out.push({seq, text: score})
+  })
+  return out
 }

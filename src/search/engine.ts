@@ -1,13 +1,13 @@
 import type {Memory, MemoryType} from '../model.js'
 import type {Db} from '../storage/db.js'
-import {ftsMatchAny, indexedCount, indexedTerms, vocabulary, type FtsHit} from '../storage/fts.js'
+import {indexedFields} from '../storage/fts.js'
 import {getMemoriesBySeq, liveShortFields} from '../storage/memories.js'
-import {bm25, DEFAULT_BM25, type Bm25Params} from './bm25.js'
+import {DEFAULT_BM25, idf, type Bm25Params, type WeightedTerm} from './bm25.js'
 import {FuzzyIndex} from './fuzzy.js'
 import {queryTerms} from './query.js'
 import {blendScore} from './rank.js'
+import {FtsRetriever, MemoryIndex, type Retriever} from './retriever.js'
 import {thesaurusExpansions} from './thesaurus.js'
-import {Vocabulary} from './vocabulary.js'
 
 /**
  * Retrieval settings. Each was kept because the recall benchmark (test/bench/recall.mjs) showed
@@ -15,33 +15,34 @@ import {Vocabulary} from './vocabulary.js'
  */
 export interface Tuning {
   bm25: Bm25Params
+  /** Weight of a developer-thesaurus synonym (thesaurus.ts) relative to a query term; 0 turns it off. */
+  synonymWeight: number
   /** Correct query terms the index has never seen to known terms within 1–2 edits. */
   typoCorrection: boolean
-  /** Weight of a corrected term relative to an original one. */
   correctionWeight: number
   /** Pseudo-relevance feedback: expand the query with terms of the top `prfDocs` results. */
   prfDocs: number
   prfTerms: number
   prfWeight: number
-  /** Weight of a developer-thesaurus synonym (thesaurus.ts) relative to an original term; 0 turns it off. */
-  synonymWeight: number
 }
 
 export const DEFAULT_TUNING: Tuning = {
   bm25: DEFAULT_BM25,
+  synonymWeight: 0.5,
   typoCorrection: true,
   correctionWeight: 0.8,
   prfDocs: 3,
   prfTerms: 8,
   prfWeight: 0.3,
-  synonymWeight: 0.5,
 }
 
 export interface SearchOptions {
   limit: number
   type?: MemoryType
   now: Date
-  /** A key that changes whenever the store changes (for caching derived indexes). */
+  /** 'memory' keeps an in-process index (servers); 'fts' asks the on-disk index (one-shot commands). */
+  index?: 'memory' | 'fts'
+  /** A key that changes whenever the store changes (for caching the fuzzy index). */
   version?: unknown
   tuning?: Partial<Tuning>
 }
@@ -54,105 +55,77 @@ export interface SearchHit {
 /** How many BM25 candidates are re-ranked with the full blend, per requested result. */
 const RERANK_FACTOR = 5
 const RERANK_MIN = 50
-/** A derived index (vocabulary, fuzzy) is rebuilt at most this often while the store keeps changing. */
-const DERIVED_MAX_AGE_MS = 30_000
+const FUZZY_MAX_AGE_MS = 30_000
+/** The best BM25 results kept for re-ranking (enough for limit 100 of one type in most stores). */
+const RERANK_POOL = 2_000
+const COMMON_SHARE = 0.05
+const COMMON_MIN_DOCS = 500
 
-interface Derived<T> {
-  version: unknown
-  builtAt: number
-  value: T
-}
-const vocabCache = new WeakMap<Db, Derived<Vocabulary>>()
-const fuzzyCache = new WeakMap<Db, Derived<FuzzyIndex>>()
-
-function derived<T>(cache: WeakMap<Db, Derived<T>>, db: Db, version: unknown, build: () => T): T {
-  const hit = cache.get(db)
-  const now = Date.now()
-  if (hit && (hit.version === version || (version !== undefined && now - hit.builtAt < DERIVED_MAX_AGE_MS))) return hit.value
-  const value = build()
-  cache.set(db, {version, builtAt: now, value})
-  return value
-}
-
-interface WeightedQuery {
-  terms: string[]
-  weights: number[]
-}
-
-function scoreHits(hits: FtsHit[], q: WeightedQuery, params: Bm25Params): Array<{seq: number; text: number; info: Uint32Array}> {
-  return hits
-    .map((h) => ({seq: h.seq, text: bm25(h.info, params, q.weights), info: h.info}))
-    .sort((a, b) => b.text - a.text || a.seq - b.seq)
-}
-
-/** Terms of the query that no live memory contains, read from matchinfo's per-term row counts. */
-function unknownTerms(hits: FtsHit[], terms: string[]): string[] {
-  if (hits.length === 0) return terms
-  const info = hits[0].info
-  const c = info[1]
-  const xOff = 3 + 2 * c
-  return terms.filter((_, i) => {
-    for (let j = 0; j < c; j++) if (info[xOff + 3 * (i * c + j) + 2] > 0) return false
-    return true
-  })
-}
+const fuzzyCache = new WeakMap<Db, {version: unknown; builtAt: number; index: FuzzyIndex}>()
 
 /**
  * Ranks the live memories of one store against a natural-language query:
- * 1. BM25F over the full-text index (body, tags, one-liner);
- * 2. query terms the index has never seen are corrected to known terms (typos);
- * 3. pseudo-relevance feedback adds the strongest terms of the top results, down-weighted;
- * 4. the top candidates are re-ranked with the blended score (rank.ts);
- * 5. when the index finds fewer than `limit`, fuzzy matching on one-liners and tags fills in.
+ * 1. the query is analyzed like documents and expanded with developer synonyms (thesaurus.ts);
+ * 2. query terms no memory contains are corrected to known terms within 1–2 edits (typos);
+ * 3. BM25F over body, tags and one-liner (bm25.ts) scores every memory matching any term;
+ * 4. pseudo-relevance feedback adds the strongest terms of the top results, down-weighted;
+ * 5. the top candidates are re-ranked with the blended score (rank.ts);
+ * 6. when the index finds fewer than `limit`, fuzzy matching on one-liners and tags fills in.
  */
 export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHit[] {
   const tuning: Tuning = {...DEFAULT_TUNING, ...opts.tuning}
   const original = queryTerms(q)
   if (original.length === 0) return []
-  const query: WeightedQuery = {terms: [...original], weights: original.map(() => 1)}
+  const retriever: Retriever = opts.index === 'memory' ? MemoryIndex.for(db) : new FtsRetriever(db)
+  const stats = retriever.stats()
 
-  if (tuning.synonymWeight > 0) {
-    const synonyms = thesaurusExpansions(original)
-    query.terms.push(...synonyms)
-    query.weights.push(...synonyms.map(() => tuning.synonymWeight))
-  }
-
-  let hits = ftsMatchAny(db, query.terms)
-  const vocab = () => derived(vocabCache, db, opts.version, () => new Vocabulary(vocabulary(db), indexedCount(db)))
+  const weights = new Map<string, number>(original.map((t) => [t, 1]))
+  if (tuning.synonymWeight > 0) for (const s of thesaurusExpansions(original)) if (!weights.has(s)) weights.set(s, tuning.synonymWeight)
+  const df = retriever.docFrequency([...weights.keys()])
 
   if (tuning.typoCorrection) {
-    const added: string[] = []
-    for (const term of unknownTerms(hits, query.terms).filter((t) => original.includes(t))) {
-      if (!/^[a-z]{4,}$/.test(term)) continue
-      for (const fix of vocab().corrections(term, term.length >= 8 ? 2 : 1)) {
-        if (query.terms.includes(fix) || added.includes(fix)) continue
-        added.push(fix)
+    const fixes: string[] = []
+    for (const term of original) {
+      if (df.get(term) !== 0 || !/^[a-z]{4,}$/.test(term)) continue
+      for (const fix of retriever.corrections(term, term.length >= 8 ? 2 : 1).slice(0, 2)) {
+        if (!weights.has(fix)) {
+          weights.set(fix, tuning.correctionWeight)
+          fixes.push(fix)
+        }
       }
     }
-    if (added.length > 0) {
-      query.terms.push(...added)
-      query.weights.push(...added.map(() => tuning.correctionWeight))
-      hits = ftsMatchAny(db, query.terms)
-    }
+    if (fixes.length > 0) for (const [t, n] of retriever.docFrequency(fixes)) df.set(t, n)
   }
 
-  let scored = scoreHits(hits, query, tuning.bm25)
+  // Terms in more than a twentieth of a large store only add to memories rarer terms found.
+  const commonAt = Math.max(COMMON_MIN_DOCS, stats.docs * COMMON_SHARE)
+  const weighted = (): WeightedTerm[] => {
+    const terms = [...weights]
+      .filter(([t]) => (df.get(t) ?? 0) > 0)
+      .map(([term, weight]) => ({term, weight, idf: idf(stats.docs, df.get(term)!), candidate: df.get(term)! <= commonAt}))
+    if (!terms.some((t) => t.candidate)) for (const t of terms) t.candidate = true
+    return [...terms.filter((t) => t.candidate), ...terms.filter((t) => !t.candidate)]
+  }
+  let scored = retriever.score(weighted(), tuning.bm25, RERANK_POOL)
 
   if (tuning.prfDocs > 0 && tuning.prfTerms > 0 && scored.length > 0) {
-    const expansion = feedbackTerms(db, scored.slice(0, tuning.prfDocs), query.terms, tuning.prfTerms, vocab())
+    const expansion = feedbackTerms(db, scored.slice(0, tuning.prfDocs), weights, tuning.prfTerms, retriever, stats.docs)
     if (expansion.length > 0) {
-      query.terms.push(...expansion.map((e) => e.term))
-      query.weights.push(...expansion.map((e) => tuning.prfWeight * e.weight))
-      scored = scoreHits(ftsMatchAny(db, query.terms), query, tuning.bm25)
+      // Feedback terms re-rank what the query found; they do not bring in memories of their own.
+      const edf = retriever.docFrequency(expansion.map((e) => e.term))
+      const extra = expansion
+        .filter((e) => (edf.get(e.term) ?? 0) > 0)
+        .map((e) => ({term: e.term, weight: tuning.prfWeight * e.weight, idf: idf(stats.docs, edf.get(e.term)!), candidate: false}))
+      scored = retriever.rescore(scored, extra, tuning.bm25)
     }
   }
 
   const best = scored[0]?.text || 1
-  const hitsOut: SearchHit[] = []
+  const hits: SearchHit[] = []
   const take = Math.max(RERANK_MIN, opts.limit * RERANK_FACTOR)
   const seen = new Set<number>()
   // Walk down the BM25 order until enough candidates of the wanted type are collected.
-  for (let i = 0; i < scored.length && hitsOut.length < take; i += take) {
+  for (let i = 0; i < scored.length && hits.length < take; i += take) {
     const slice = scored.slice(i, i + take)
     const memories = getMemoriesBySeq(
       db,
@@ -162,54 +135,71 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
       const m = memories.get(s.seq)
       seen.add(s.seq)
       if (!m || (opts.type && m.type !== opts.type)) continue
-      hitsOut.push({memory: m, score: blendScore(s.text / best, m, opts.now)})
+      hits.push({memory: m, score: blendScore(s.text / best, m, opts.now)})
     }
   }
 
-  if (hitsOut.length < opts.limit) {
-    const fuzzy = derived(fuzzyCache, db, opts.version, () => new FuzzyIndex(liveShortFields(db)))
-    for (const f of fuzzy.search(q, opts.limit * 2)) {
+  if (hits.length < opts.limit) {
+    for (const f of fuzzyIndex(db, opts.version).search(q, opts.limit * 2)) {
       if (seen.has(f.seq)) continue
       seen.add(f.seq)
       const m = getMemoriesBySeq(db, [f.seq]).get(f.seq)
       if (!m || (opts.type && m.type !== opts.type)) continue
       // A fuzzy match ranks below any full-text match of the same strength.
-      hitsOut.push({memory: m, score: blendScore(f.relevance * 0.6, m, opts.now)})
+      hits.push({memory: m, score: blendScore(f.relevance * 0.6, m, opts.now)})
     }
   }
 
-  hitsOut.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1))
-  return hitsOut.slice(0, opts.limit)
+  hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : a.memory.createdAt > b.memory.createdAt ? -1 : 0) || (a.memory.id < b.memory.id ? -1 : 1))
+  return hits.slice(0, opts.limit)
+}
+
+function fuzzyIndex(db: Db, version: unknown): FuzzyIndex {
+  const hit = fuzzyCache.get(db)
+  const now = Date.now()
+  if (hit && (hit.version === version || (version !== undefined && now - hit.builtAt < FUZZY_MAX_AGE_MS))) return hit.index
+  const index = new FuzzyIndex(liveShortFields(db))
+  fuzzyCache.set(db, {version, builtAt: now, index})
+  return index
 }
 
 /**
- * Pseudo-relevance feedback: terms that are frequent in the top results and rare in the store,
- * weighted by tf · idf within those results, normalised so the strongest is 1.
+ * Pseudo-relevance feedback: terms frequent in the top results and rare in the store, weighted by
+ * tf · idf within those results and normalised so the strongest is 1.
  */
 function feedbackTerms(
   db: Db,
   top: Array<{seq: number; text: number}>,
-  exclude: string[],
+  exclude: Map<string, number>,
   count: number,
-  vocab: Vocabulary,
+  retriever: Retriever,
+  docs: number,
 ): Array<{term: string; weight: number}> {
-  const skip = new Set(exclude)
-  const score = new Map<string, number>()
   const bestText = top[0]?.text || 1
-  for (const doc of indexedTerms(
+  const tfs: Array<{weight: number; tf: Map<string, number>; len: number}> = []
+  const candidates = new Set<string>()
+  const fields = indexedFields(
     db,
     top.map((t) => t.seq),
-  )) {
-    const docWeight = (top.find((t) => t.seq === doc.seq)?.text ?? 0) / bestText
-    const terms = `${doc.body} ${doc.tags}`.split(' ').filter(Boolean)
+  )
+  for (const doc of top) {
+    const f = fields.get(doc.seq)
+    if (!f) continue
+    const terms = `${f[0]} ${f[1]}`.split(' ').filter(Boolean)
     const tf = new Map<string, number>()
-    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1)
-    for (const [t, n] of tf) {
-      if (skip.has(t) || t.length < 3 || /^\d+$/.test(t)) continue
-      score.set(t, (score.get(t) ?? 0) + docWeight * (n / terms.length) * vocab.idf(t))
+    for (const t of terms) {
+      if (exclude.has(t) || t.length < 3 || /^\d+$/.test(t)) continue
+      tf.set(t, (tf.get(t) ?? 0) + 1)
+      candidates.add(t)
     }
+    tfs.push({weight: doc.text / bestText, tf, len: terms.length || 1})
   }
-  const ranked = [...score].sort((a, b) => b[1] - a[1]).slice(0, count)
+  const df = retriever.docFrequency([...candidates].sort())
+  const score = new Map<string, number>()
+  for (const {weight, tf, len} of tfs) {
+    for (const [t, n] of tf) score.set(t, (score.get(t) ?? 0) + weight * (n / len) * idf(docs, df.get(t) ?? 0))
+  }
+  const ranked = [...score].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, count)
   const max = ranked[0]?.[1] || 1
   return ranked.map(([term, s]) => ({term, weight: s / max}))
 }

@@ -30,13 +30,14 @@ export class Vocabulary {
 
   /**
    * Known terms within `maxEdits` (Damerau–Levenshtein) of an unknown one, most frequent first.
-   * Candidates must share the first letter or the second, which nearly every typo does.
+   * Candidates must share the first letter, as most typos do (and which lets the on-disk index
+   * answer with one range scan).
    */
   corrections(term: string, maxEdits: number, limit = 2): string[] {
     const found: Array<{t: string; d: number; df: number}> = []
     for (let len = term.length - maxEdits; len <= term.length + maxEdits; len++) {
       for (const cand of this.byLength.get(len) ?? []) {
-        if (cand[0] !== term[0] && cand[1] !== term[1]) continue
+        if (cand[0] !== term[0]) continue
         const d = editDistance(term, cand, maxEdits)
         if (d <= maxEdits) found.push({t: cand, d, df: this.docFrequency(cand)})
       }

@@ -1,44 +1,94 @@
 import type {Db} from './db.js'
 
-/** One full-text hit: the memory's seq and FTS4's matchinfo('pcnalx') as 32-bit integers. */
-export interface FtsHit {
-  seq: number
-  info: Uint32Array
-}
-
-/** Columns of memories_fts, in order. */
-export const FTS_COLUMNS = ['body', 'tags', 'oneliner'] as const
-
 /**
- * Every live memory whose index matches any of `terms` (already analyzed), with the statistics
- * BM25 needs. Terms are quoted, so nothing in them is read as FTS query syntax.
+ * The full-text index of live memories (FTS4 over analyzed text, see search/tokenize.ts) and the
+ * statistics BM25 needs. Columns: 0 body, 1 tags, 2 one-liner; each holds space-separated terms.
  */
-export function ftsMatchAny(db: Db, terms: string[]): FtsHit[] {
-  if (terms.length === 0) return []
-  const match = terms.map((t) => `"${t.replace(/"/g, '')}"`).join(' OR ')
-  const rows = db.all<{seq: number; mi: Uint8Array}>(
-    `SELECT docid AS seq, matchinfo(memories_fts, 'pcnalx') AS mi FROM memories_fts WHERE memories_fts MATCH ?`,
-    [match],
-  )
-  return rows.map((r) => ({seq: r.seq, info: new Uint32Array(r.mi.buffer, r.mi.byteOffset, r.mi.byteLength / 4)}))
+export const FTS_COLUMN_COUNT = 3
+
+export type IndexedFields = [body: string, tags: string, oneLiner: string]
+
+function quote(term: string): string {
+  return `"${term.replace(/"/g, '')}"`
 }
 
+/** Live memories whose index holds any of `terms`. */
+export function ftsMatchAny(db: Db, terms: string[]): number[] {
+  if (terms.length === 0) return []
+  return db.column<number>(`SELECT docid FROM memories_fts WHERE memories_fts MATCH ?`, [terms.map(quote).join(' OR ')])
+}
 
-/** Every indexed term with the number of live memories containing it. */
+/** The analyzed fields of indexed memories, by seq (rowid lookups in the index's content table). */
+export function indexedFields(db: Db, seqs: number[]): Map<number, IndexedFields> {
+  const out = new Map<number, IndexedFields>()
+  for (let i = 0; i < seqs.length; i += 500) {
+    const chunk = seqs.slice(i, i + 500)
+    const rows = db.all<{d: number; b: string | null; t: string | null; o: string | null}>(
+      `SELECT docid AS d, c0body AS b, c1tags AS t, c2oneliner AS o FROM memories_fts_content WHERE docid IN (${chunk.map(() => '?').join(',')})`,
+      chunk,
+    )
+    for (const r of rows) out.set(r.d, [r.b ?? '', r.t ?? '', r.o ?? ''])
+  }
+  return out
+}
+
+/** Every indexed memory's analyzed fields (to build an in-process index). */
+export function allIndexedFields(db: Db): Array<[seq: number, ...IndexedFields]> {
+  const result = db.raw.exec(`SELECT docid, c0body, c1tags, c2oneliner FROM memories_fts_content`)
+  return (result[0]?.values ?? []).map((v) => [v[0] as number, (v[1] as string) ?? '', (v[2] as string) ?? '', (v[3] as string) ?? ''])
+}
+
+/** How many live memories contain each term. */
+export function docFrequencies(db: Db, terms: string[]): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const term of terms) {
+    out.set(term, db.get<{n: number}>(`SELECT documents AS n FROM memories_vocab WHERE col = '*' AND term = ?`, [term])?.n ?? 0)
+  }
+  return out
+}
+
+export interface IndexTotals {
+  docs: number
+  tokens: number[]
+}
+
+/** Live memory count and total tokens per column (kept as the index changes). */
+export function indexTotals(db: Db): IndexTotals {
+  const docs = db.get<{n: number}>(`SELECT coalesce(sum(n), 0) AS n FROM counts`)!.n
+  const tokens = [0, 0, 0]
+  for (const r of db.all<{col: number; tokens: number}>(`SELECT col, tokens FROM fts_totals`)) tokens[r.col] = r.tokens
+  return {docs, tokens}
+}
+
+/** Indexed terms starting with `first` (one letter), with their document frequencies. */
+export function vocabularyStartingWith(db: Db, first: string): Array<{term: string; df: number}> {
+  const next = String.fromCodePoint(first.codePointAt(0)! + 1)
+  return db.all<{term: string; df: number}>(
+    `SELECT term, documents AS df FROM memories_vocab WHERE col = '*' AND term >= ? AND term < ?`,
+    [first, next],
+  )
+}
+
 export function vocabulary(db: Db): Array<{term: string; df: number}> {
   return db.all<{term: string; df: number}>(`SELECT term, documents AS df FROM memories_vocab WHERE col = '*'`)
 }
 
-/** Live memory count (the N of IDF). */
-export function indexedCount(db: Db): number {
-  return db.get<{n: number}>(`SELECT count(*) AS n FROM memories WHERE live = 1`)!.n
+/** Index changes after log position `after`: seq, and whether it is now indexed or removed. */
+export function indexChangesSince(db: Db, after: number): Array<{n: number; seq: number; indexed: boolean}> {
+  return db
+    .all<{n: number; docid: number; indexed: number}>(`SELECT n, docid, indexed FROM fts_log WHERE n > ? ORDER BY n`, [after])
+    .map((r) => ({n: r.n, seq: r.docid, indexed: r.indexed === 1}))
 }
 
-/** The analyzed body and tags of indexed memories (for pseudo-relevance feedback). */
-export function indexedTerms(db: Db, seqs: number[]): Array<{seq: number; body: string; tags: string}> {
-  if (seqs.length === 0) return []
-  return db.all<{seq: number; body: string; tags: string}>(
-    `SELECT docid AS seq, body, tags FROM memories_fts WHERE docid IN (${seqs.map(() => '?').join(', ')})`,
-    seqs,
-  )
+/** The newest and oldest change log positions (0 when empty). */
+export function indexLogBounds(db: Db): {first: number; last: number} {
+  // Two queries: SQLite answers a lone min() or max() of the rowid from the b-tree's edge.
+  const last = db.get<{n: number | null}>(`SELECT max(n) AS n FROM fts_log`)!.n ?? 0
+  const first = db.get<{n: number | null}>(`SELECT min(n) AS n FROM fts_log`)!.n ?? 0
+  return {first, last}
+}
+
+/** Drops change log entries older than the newest `keep` (done at checkpoints). */
+export function pruneIndexLog(db: Db, keep = 20_000): void {
+  db.run(`DELETE FROM fts_log WHERE n <= (SELECT max(n) FROM fts_log) - ?`, [keep])
 }

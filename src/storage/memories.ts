@@ -88,17 +88,26 @@ export function rowToMemory(row: Row): Memory {
   }
 }
 
+function tokenCount(text: string): number {
+  return text === '' ? 0 : text.split(' ').length
+}
+
 function ftsInsert(db: Db, seq: number, content: string, tags: string[], oneLiner: string | null): void {
-  db.run(`INSERT INTO memories_fts(docid, body, tags, oneliner) VALUES (?, ?, ?, ?)`, [
-    seq,
-    indexText(content),
-    indexText(tags.join(' ')),
-    indexText(oneLiner ?? ''),
-  ])
+  const fields = [indexText(content), indexText(tags.join(' ')), indexText(oneLiner ?? '')]
+  db.run(`INSERT INTO memories_fts(docid, body, tags, oneliner) VALUES (?, ?, ?, ?)`, [seq, ...fields])
+  fields.forEach((f, col) => db.run(`UPDATE fts_totals SET tokens = tokens + ? WHERE col = ?`, [tokenCount(f), col]))
+  db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 1)`, [seq])
 }
 
 function ftsDelete(db: Db, seq: number): void {
+  const row = db.get<{b: string; t: string; o: string}>(
+    `SELECT c0body AS b, c1tags AS t, c2oneliner AS o FROM memories_fts_content WHERE docid = ?`,
+    [seq],
+  )
+  if (!row) return
+  ;[row.b, row.t, row.o].forEach((f, col) => db.run(`UPDATE fts_totals SET tokens = tokens - ? WHERE col = ?`, [tokenCount(f ?? ''), col]))
   db.run(`DELETE FROM memories_fts WHERE docid = ?`, [seq])
+  db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 0)`, [seq])
 }
 
 /** Applies one journal record's mutations. The caller wraps it in a transaction. */
@@ -202,9 +211,11 @@ export function getExtra(db: Db, id: string): Record<string, unknown> {
 
 export function getMemoriesBySeq(db: Db, seqs: number[]): Map<number, Memory> {
   const out = new Map<number, Memory>()
-  for (const seq of seqs) {
-    const row = db.get(`SELECT * FROM memories WHERE seq = ?`, [seq])
-    if (row) out.set(seq, rowToMemory(row))
+  for (let i = 0; i < seqs.length; i += 500) {
+    const chunk = seqs.slice(i, i + 500)
+    for (const row of db.all(`SELECT * FROM memories WHERE seq IN (${chunk.map(() => '?').join(',')})`, chunk)) {
+      out.set(row.seq as number, rowToMemory(row))
+    }
   }
   return out
 }
@@ -248,10 +259,20 @@ export function liveCounts(db: Db): Record<MemoryType, number> {
   return out
 }
 
-/** Every live memory of the given types (the context builder ranks them). */
-export function liveOfTypes(db: Db, types: MemoryType[]): Memory[] {
+/**
+ * The live memories of the given types that matter most without a query: by importance and
+ * feedback record (a Laplace-smoothed use rate), newest first among equals, at most `limit`.
+ */
+export function topLiveOfTypes(db: Db, types: MemoryType[], limit: number): Memory[] {
   const placeholders = types.map(() => '?').join(', ')
-  return db.all(`SELECT * FROM memories WHERE live = 1 AND type IN (${placeholders})`, types).map(rowToMemory)
+  return db
+    .all(
+      `SELECT * FROM memories WHERE live = 1 AND type IN (${placeholders})
+       ORDER BY 0.55 * importance + 0.3 * (used_count + 1.0) / (used_count + unused_count + 2.0) DESC, created_at DESC
+       LIMIT ?`,
+      [...types, limit],
+    )
+    .map(rowToMemory)
 }
 
 /** The version chain around `id`, oldest first. */

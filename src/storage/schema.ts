@@ -57,6 +57,16 @@ const MIGRATIONS: string[] = [
   `
   CREATE VIRTUAL TABLE memories_vocab USING fts4aux(memories_fts);
   `,
+  // 3: index totals (token counts per column, for BM25's average lengths) and a log of index
+  //    changes that in-process search indexes follow incrementally.
+  `
+  CREATE TABLE fts_totals (col INTEGER PRIMARY KEY, tokens INTEGER NOT NULL);
+  INSERT INTO fts_totals(col, tokens)
+    SELECT 0, coalesce(sum(length(c0body) - length(replace(c0body, ' ', '')) + (c0body <> '')), 0) FROM memories_fts_content
+    UNION ALL SELECT 1, coalesce(sum(length(c1tags) - length(replace(c1tags, ' ', '')) + (c1tags <> '')), 0) FROM memories_fts_content
+    UNION ALL SELECT 2, coalesce(sum(length(c2oneliner) - length(replace(c2oneliner, ' ', '')) + (c2oneliner <> '')), 0) FROM memories_fts_content;
+  CREATE TABLE fts_log (n INTEGER PRIMARY KEY, docid INTEGER NOT NULL, indexed INTEGER NOT NULL);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length
