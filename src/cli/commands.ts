@@ -9,8 +9,12 @@ import Feedback from '../../commands/feedback.js'
 import Forget from '../../commands/forget.js'
 import Get from '../../commands/get.js'
 import History from '../../commands/history.js'
+import KeysCreate from '../../commands/keys/create.js'
+import KeysList from '../../commands/keys/list.js'
+import KeysRevoke from '../../commands/keys/revoke.js'
 import Recall from '../../commands/recall.js'
 import Repos from '../../commands/repos.js'
+import Serve from '../../commands/serve.js'
 import Stats from '../../commands/stats.js'
 import Store from '../../commands/store.js'
 
@@ -22,8 +26,12 @@ export const COMMANDS = {
   forget: Forget,
   get: Get,
   history: History,
+  'keys:create': KeysCreate,
+  'keys:list': KeysList,
+  'keys:revoke': KeysRevoke,
   recall: Recall,
   repos: Repos,
+  serve: Serve,
   stats: Stats,
   store: Store,
 }

@@ -1,7 +1,7 @@
 import {Command, Flags, type Interfaces} from '@oclif/core'
 import {errorBody, MemError} from '../errors.js'
 import {findRepoRoot} from '../config/paths.js'
-import type {MemContext} from '../core/mem-context.js'
+import type {MemRuntime} from '../runtime/open-mem.js'
 
 export type MemFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof MemCommand)['baseFlags'] & T['flags']>
 
@@ -22,19 +22,26 @@ export abstract class MemCommand extends Command {
     }),
   }
 
-  private ctx: MemContext | undefined
+  private ctx: MemRuntime | undefined
 
   /** The repository this command works on. */
   protected repoRef(flags: {repo?: string}): string {
     return flags.repo && flags.repo.trim() ? flags.repo : findRepoRoot(process.cwd())
   }
 
-  protected async mem(): Promise<MemContext> {
+  /** The context, opened on first use; `longLived` for commands that answer many requests (serve). */
+  protected async mem(options: {longLived?: boolean} = {}): Promise<MemRuntime> {
     if (!this.ctx) {
       const {openMem} = await import('../runtime/open-mem.js')
-      this.ctx = openMem({env: process.env, cwd: process.cwd()})
+      this.ctx = openMem({env: process.env, cwd: process.cwd(), longLived: options.longLived})
     }
     return this.ctx
+  }
+
+  /** MEM_HOME: the user config (API keys, update check) and the repo registry live there. */
+  protected async home(): Promise<string> {
+    const {resolveHome} = await import('../config/home.js')
+    return resolveHome(process.env)
   }
 
   /** Sets the exit code without throwing (for outcomes that are answers, like a rejected store). */

@@ -15,8 +15,17 @@ export interface OpenMemOptions {
   /** Fixed clock for tests. */
   now?: () => Date
   store?: RepoStoreOptions
+  /** A server or other process answering many requests (keeps in-process search indexes). */
+  longLived?: boolean
   /** Secret scanner; defaults to the real one (loaded lazily). */
   scanSecrets?: MemContext['scanSecrets']
+}
+
+/** The context plus what only the process that owns it needs: its home and its open stores. */
+export interface MemRuntime extends MemContext {
+  home: string
+  /** The stores opened so far (a long-running server checkpoints them when idle and at exit). */
+  openStores(): Promise<RepoStore[]>
 }
 
 /**
@@ -24,7 +33,7 @@ export interface OpenMemOptions {
  * by the rules of decisions.md (an existing path → its .mem; a registered id → its path; any
  * other id → MEM_HOME/repos/<id>), registered on first touch, and their stores opened once.
  */
-export function openMem(options: OpenMemOptions = {}): MemContext & {home: string} {
+export function openMem(options: OpenMemOptions = {}): MemRuntime {
   const home = options.home ?? resolveHome(options.env ?? {})
   const cwd = options.cwd ?? '.'
   const registry = new Registry(home)
@@ -47,6 +56,7 @@ export function openMem(options: OpenMemOptions = {}): MemContext & {home: strin
   return {
     home,
     now,
+    longLived: options.longLived ?? false,
     async repo(ref: string): Promise<RepoHandle> {
       const {id, root} = await locate(ref)
       let opening = stores.get(root)
@@ -62,6 +72,10 @@ export function openMem(options: OpenMemOptions = {}): MemContext & {home: strin
     async listRepos() {
       const entries = await registry.entries()
       return [...entries].map(([repoId, path]) => ({repoId, path}))
+    },
+    async openStores() {
+      const all = await Promise.all([...stores.values()].map((opening) => opening.catch(() => undefined)))
+      return all.filter((store): store is RepoStore => store !== undefined)
     },
     async scanSecrets(text: string) {
       scanner ??= (await import('../gates/secrets.js')).scanSecrets

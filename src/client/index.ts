@@ -1,0 +1,250 @@
+/**
+ * The typed client of the mem HTTP API (spec section 4, "Client library contract"). It needs only
+ * the global `fetch` (Node 20+, browsers, Deno, Bun): no fastify, no Node modules.
+ *
+ *   using mem = new MemClient()                          // http://127.0.0.1:7373, no key
+ *   const {id} = await mem.store({repo, content, type: 'insight'})
+ *   const results = await mem.recall(repo, 'how do I run the tests?')
+ */
+import type {
+  BrowsePage,
+  ChainItem,
+  ConsolidateResult,
+  ContextPreview,
+  EditOutcome,
+  EditRequest,
+  ErrorBody,
+  Graph,
+  Health,
+  IntakeResult,
+  MemoryEntry,
+  MemoryType,
+  RecallItem,
+  Stats,
+  Status,
+  StoreOutcome,
+  StoreRequest,
+} from './types.js'
+
+export type * from './types.js'
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:7373'
+
+/**
+ * A request that failed: `status` is the HTTP status (0 when no answer came: refused connection,
+ * timeout, closed client) and `body` the parsed error body (`{error, code, hint?}`) or raw text.
+ */
+export class MemApiError extends Error {
+  readonly status: number
+  readonly body: ErrorBody | string | null
+  readonly code: string | undefined
+
+  constructor(status: number, body: ErrorBody | string | null, message?: string, options?: {cause?: unknown}) {
+    const text = message ?? (typeof body === 'object' && body ? body.error : typeof body === 'string' && body ? body : `HTTP ${status}`)
+    super(text, options)
+    this.name = 'MemApiError'
+    this.status = status
+    this.body = body
+    this.code = typeof body === 'object' && body ? body.code : undefined
+  }
+}
+
+export interface MemClientOptions {
+  /** Per-request timeout in milliseconds (default 30,000). */
+  timeoutMs?: number
+  /** A fetch implementation (default: the global one). */
+  fetch?: typeof fetch
+}
+
+// Symbol.dispose where the runtime has it (Node 20+), else the key `using` polyfills agree on.
+const dispose: typeof Symbol.dispose = (Symbol.dispose ?? Symbol.for('Symbol.dispose')) as typeof Symbol.dispose
+
+export class MemClient {
+  readonly baseUrl: string
+  private readonly apiKey: string | undefined
+  private readonly timeoutMs: number
+  private readonly fetchImpl: typeof fetch
+  private readonly closer = new AbortController()
+
+  constructor(baseUrl: string = DEFAULT_BASE_URL, apiKey?: string, options: MemClientOptions = {}) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '')
+    this.apiKey = apiKey || undefined
+    this.timeoutMs = options.timeoutMs ?? 30_000
+    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)
+  }
+
+  // ---- memories ------------------------------------------------------------------------------
+
+  /**
+   * Stores a memory. Never throws for a duplicate (`duplicateId`) or a rejection by the secret
+   * scanner or content gate (`error`); throws MemApiError for invalid input and other failures.
+   */
+  async store(request: StoreRequest): Promise<StoreOutcome> {
+    const res = await this.send('POST', '/api/mem', {body: request, accept: [422]})
+    const body = res.body as StoreOutcome
+    if (res.status === 422) return {success: false, error: body.reason, reason: body.reason}
+    return body
+  }
+
+  /** The memories relevant to `q`, best first. */
+  async recall(repo: string, q: string, limit = 10, type?: MemoryType): Promise<RecallItem[]> {
+    return (await this.getJson<{results: RecallItem[]}>('/api/mem/recall', {repo, q, limit, type})).results
+  }
+
+  /** Recall through the legacy alias `/api/mem/search` (same answer). */
+  async search(repo: string, q: string, limit = 10, type?: MemoryType): Promise<RecallItem[]> {
+    return (await this.getJson<{results: RecallItem[]}>('/api/mem/search', {repo, q, limit, type})).results
+  }
+
+  /** The session context text (a counts line, then one line per memory; under 600 tokens). */
+  async context(repo: string): Promise<string> {
+    return (await this.getJson<{context: string}>('/api/mem/context', {repo})).context
+  }
+
+  /** The context with its token estimate, layers and cross-repo scope. */
+  async contextPreview(repo: string, tokens?: number): Promise<ContextPreview> {
+    return this.getJson('/api/mem/context/preview', {repo, tokens})
+  }
+
+  /** One memory with every field (superseded and forgotten ones too). */
+  async get(id: string): Promise<MemoryEntry> {
+    return this.getJson(`/api/mem/${encodeURIComponent(id)}`)
+  }
+
+  /** New content makes a new version; tags or importance alone change in place. */
+  async edit(id: string, changes: EditRequest): Promise<EditOutcome> {
+    const res = await this.send('PUT', `/api/mem/${encodeURIComponent(id)}`, {body: changes, accept: [422]})
+    const body = res.body as EditOutcome
+    if (res.status === 422) return {success: false, error: body.reason, reason: body.reason}
+    return body
+  }
+
+  /** Soft-deletes a memory; false when it was already forgotten. */
+  async forget(id: string, reason?: string): Promise<boolean> {
+    const res = await this.send('DELETE', `/api/mem/${encodeURIComponent(id)}`, {query: {reason}})
+    return (res.body as {forgotten: boolean}).forgotten
+  }
+
+  /** Reports whether a recalled memory was used; false when it is forgotten or superseded. */
+  async feedback(memoryId: string, wasUsed: boolean): Promise<boolean> {
+    const res = await this.send('POST', '/api/mem/feedback', {body: {memoryId, wasUsed}})
+    return (res.body as {applied: boolean}).applied
+  }
+
+  /** The version chain, newest first, from any version's id. */
+  async history(id: string): Promise<ChainItem[]> {
+    return (await this.getJson<{chain: ChainItem[]}>(`/api/mem/history/${encodeURIComponent(id)}`)).chain
+  }
+
+  async stats(repo: string): Promise<Stats> {
+    return this.getJson('/api/mem/stats', {repo})
+  }
+
+  /** A page of live memories, newest first. */
+  async browse(repo: string, skip = 0, take = 50, type?: MemoryType): Promise<BrowsePage> {
+    return this.getJson('/api/mem/browse', {repo, skip, take, type})
+  }
+
+  /** Memories as nodes and their relations (`derived`, links) as edges. */
+  async graph(repo: string, limit = 200): Promise<Graph> {
+    return this.getJson('/api/mem/graph', {repo, limit})
+  }
+
+  /** The repo ids of every repository the service knows. */
+  async listRepos(): Promise<string[]> {
+    return (await this.getJson<{repos: Array<{repoId: string}>}>('/api/mem/repos')).repos.map((r) => r.repoId)
+  }
+
+  // ---- operations ----------------------------------------------------------------------------
+
+  /** Scans project files and creates seed memories. */
+  async intake(repo: string): Promise<IntakeResult> {
+    return (await this.send('POST', '/api/mem/intake', {query: {repo}})).body as IntakeResult
+  }
+
+  /** Groups related observations into insights (`dryRun` reports candidates and writes nothing). */
+  async consolidate(repo: string, dryRun = false): Promise<ConsolidateResult> {
+    return (await this.send('POST', '/api/mem/consolidate', {query: {repo, dry_run: dryRun}})).body as ConsolidateResult
+  }
+
+  /** The repo's memories as markdown, organized by type. */
+  async exportMarkdown(repo: string): Promise<string> {
+    return (await this.send('GET', '/api/mem/export', {query: {repo}, text: true})).body as string
+  }
+
+  // ---- service -------------------------------------------------------------------------------
+
+  async health(): Promise<Health> {
+    return this.getJson('/api/health')
+  }
+
+  async status(): Promise<Status> {
+    return this.getJson('/api/status')
+  }
+
+  /** True when the service answers its health check; never throws. */
+  async isAvailable(): Promise<boolean> {
+    try {
+      return (await this.health()).status === 'ok'
+    } catch {
+      return false
+    }
+  }
+
+  /** Aborts requests in flight; later calls fail with status 0. */
+  close(): void {
+    this.closer.abort()
+  }
+
+  [dispose](): void {
+    this.close()
+  }
+
+  // ---- plumbing ------------------------------------------------------------------------------
+
+  private async getJson<T>(path: string, query?: Record<string, string | number | boolean | undefined>): Promise<T> {
+    return (await this.send('GET', path, {query})).body as T
+  }
+
+  private async send(
+    method: string,
+    path: string,
+    options: {query?: Record<string, string | number | boolean | undefined>; body?: unknown; accept?: number[]; text?: boolean} = {},
+  ): Promise<{status: number; body: unknown}> {
+    let url = this.baseUrl + path
+    const params = new URLSearchParams()
+    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) params.set(k, String(v))
+    const qs = params.toString()
+    if (qs) url += `?${qs}`
+
+    const headers: Record<string, string> = {accept: options.text ? 'text/markdown, text/plain, application/json' : 'application/json'}
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
+    if (options.body !== undefined) headers['content-type'] = 'application/json'
+
+    let res: Response
+    let text: string
+    try {
+      if (this.closer.signal.aborted) throw new Error('the client is closed')
+      const signal = AbortSignal.any([this.closer.signal, AbortSignal.timeout(this.timeoutMs)])
+      res = await this.fetchImpl(url, {method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal})
+      text = await res.text()
+    } catch (err) {
+      const why = this.closer.signal.aborted ? 'the client is closed' : ((err as Error)?.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : ((err as Error)?.cause as Error)?.message ?? (err as Error)?.message)
+      throw new MemApiError(0, null, `${method} ${url} failed: ${why}`, {cause: err})
+    }
+    const isJson = (res.headers.get('content-type') ?? '').includes('json')
+    let body: unknown = text
+    if (isJson && text) {
+      try {
+        body = JSON.parse(text)
+      } catch {
+        body = text
+      }
+    }
+    if (res.ok || options.accept?.includes(res.status)) {
+      if (options.text && !isJson) return {status: res.status, body: text}
+      return {status: res.status, body}
+    }
+    throw new MemApiError(res.status, body as ErrorBody | string)
+  }
+}

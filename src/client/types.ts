@@ -1,0 +1,175 @@
+/**
+ * The wire shapes of the HTTP API (spec sections 2 and 4, decisions.md), for clients. This file
+ * imports nothing: the client library must load anywhere `fetch` exists. The server checks at
+ * build time that what it sends matches these (src/server/contract-types.ts).
+ */
+
+export type MemoryType = 'observation' | 'insight' | 'procedure' | 'heuristic'
+
+export interface StoreRequest {
+  repo: string
+  content: string
+  type: MemoryType
+  tags?: string[]
+  /** 0.0 to 1.0, default 0.5. */
+  importance?: number
+  /** Default "claude-session". */
+  source?: string
+  sessionId?: string | null
+  /** Id of the memory this one replaces. */
+  supersedes?: string | null
+}
+
+/**
+ * What a store came to. Stored: `success` and `id`. Duplicate: `duplicateId` (nothing stored).
+ * Rejected by the secret scanner or content gate: `error` (= `reason`, nothing stored).
+ */
+export interface StoreOutcome {
+  success: boolean
+  id?: string
+  duplicateId?: string
+  error?: string
+  reason?: string
+}
+
+export interface RecallItem {
+  id: string
+  repoId: string
+  /** Capitalized: Observation, Insight, Procedure, Heuristic. */
+  type: string
+  content: string
+  oneLiner: string | null
+  tags: string[]
+  importance: number
+  /** 0..1 */
+  score: number
+  createdAt: string
+  ageDays: number | null
+  stalenessWarning: string | null
+}
+
+export interface MemoryEntry {
+  id: string
+  repoId: string
+  type: MemoryType
+  content: string
+  oneLiner: string | null
+  summary: string | null
+  tags: string[]
+  importance: number
+  source: string
+  sessionId: string | null
+  supersedes: string | null
+  supersededBy: string | null
+  createdAt: string
+  updatedAt: string
+  forgottenAt: string | null
+  forgetReason: string | null
+  expiresAt: string | null
+  accessCount: number
+  lastAccessedAt: string | null
+  usedCount: number
+  unusedCount: number
+  lastUsedAt: string | null
+  derivedFrom: string[]
+  links: Array<{targetId: string; relation: string}>
+}
+
+export interface EditRequest {
+  content?: string
+  tags?: string[]
+  importance?: number
+}
+
+/** A content edit gives the new `id` and the old one in `superseded`; a metadata edit `superseded: null`. */
+export interface EditOutcome {
+  success: boolean
+  id?: string
+  superseded?: string | null
+  duplicateId?: string
+  error?: string
+  reason?: string
+}
+
+export interface ChainItem {
+  id: string
+  content: string
+  createdAt: string
+}
+
+export interface Stats {
+  repo: string
+  summary: string
+  counts: Record<MemoryType, number>
+  total: number
+}
+
+export interface BrowsePage {
+  repo: string
+  skip: number
+  take: number
+  /** Total matching, not the page size. */
+  count: number
+  entries: MemoryEntry[]
+}
+
+export interface ContextPreview {
+  repo: string
+  maxTokens: number
+  context: string
+  estimatedTokens: number
+  layers: Array<{id: string; name: string; type: string}>
+  crossRepoScope: string[]
+}
+
+export interface GraphNode {
+  id: string
+  type: string
+  label: string
+  importance: number
+  tags: string[]
+}
+
+export interface GraphEdge {
+  from: string
+  to: string
+  relation: string
+}
+
+export interface Graph {
+  nodes: GraphNode[]
+  edges: GraphEdge[]
+}
+
+export interface IntakeResult {
+  newCount: number
+  skippedCount: number
+}
+
+export interface ConsolidateResult {
+  candidates: number
+  insightsCreated: number
+  insightsBoosted: number
+}
+
+export interface Health {
+  status: string
+  version: string
+  latestVersion: string | null
+  updateAvailable: boolean
+}
+
+export interface Status {
+  version: string
+  status: string
+  uptime: string
+  api: string
+}
+
+export interface ErrorBody {
+  error: string
+  code: string
+  hint?: string
+  details?: unknown
+  required?: string
+}

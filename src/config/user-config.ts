@@ -1,0 +1,116 @@
+import {existsSync, mkdirSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import lockfile from 'proper-lockfile'
+import {z} from 'zod'
+import {MemError} from '../errors.js'
+import {writeAtomic} from '../storage/repo-store.js'
+import {loadYaml} from './yaml.js'
+
+export const SCOPES = ['read', 'write', 'admin'] as const
+export type Scope = (typeof SCOPES)[number]
+
+export const DEFAULT_REGISTRY = 'https://registry.npmjs.org'
+
+/** One API key as stored: never the key itself, only its sha-256. */
+export interface ApiKeyRecord {
+  name: string
+  scope: Scope
+  /** sha-256 of the key, hex. */
+  hash: string
+  /** The key's first characters, to tell keys apart in `mem keys list`. */
+  prefix: string
+  created: string
+}
+
+/** The user config (`MEM_HOME/config.yaml`) as the code uses it: every setting resolved. */
+export interface UserConfig {
+  auth: {enabled: boolean; keys: ApiKeyRecord[]}
+  update: {check: boolean; registry: string}
+}
+
+// The file as written: everything optional, unknown keys kept (other features own them).
+const KeyRecordSchema = z.object({
+  name: z.string().min(1),
+  scope: z.enum(SCOPES),
+  hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha-256 in hex'),
+  prefix: z.string().default(''),
+  created: z.string().default(''),
+})
+const WrittenConfig = z.looseObject({
+  auth: z.looseObject({enabled: z.boolean().optional(), keys: z.array(KeyRecordSchema).optional()}).nullish(),
+  update: z.looseObject({check: z.boolean().optional(), registry: z.url().optional()}).nullish(),
+})
+
+export function userConfigPath(home: string): string {
+  return join(home, 'config.yaml')
+}
+
+/**
+ * Reads and resolves the user config. A missing file means every default; an unreadable or
+ * invalid one is an error that names the file (never silently ignored: it holds the API keys).
+ * Auth is on when `auth.enabled` says so, else as soon as a key exists.
+ */
+export async function readUserConfig(home: string): Promise<UserConfig> {
+  return readUserConfigWith(home, (await loadYaml()).parse)
+}
+
+/** `readUserConfig` with the YAML parser at hand: synchronous, for checks on every request. */
+export function readUserConfigWith(home: string, parse: (text: string) => unknown): UserConfig {
+  const file = userConfigPath(home)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return resolveConfig({})
+    throw new MemError('unavailable', `Cannot read ${file}: ${(err as Error).message}`, {hint: 'Check its permissions.'})
+  }
+  let doc: unknown
+  try {
+    doc = parse(text) ?? {}
+  } catch (err) {
+    throw invalidConfig(file, (err as Error).message.split('\n')[0])
+  }
+  const parsed = WrittenConfig.safeParse(doc)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw invalidConfig(file, `${issue.path.join('.')}: ${issue.message}`)
+  }
+  return resolveConfig(parsed.data)
+}
+
+function resolveConfig(written: z.output<typeof WrittenConfig>): UserConfig {
+  const keys = (written.auth?.keys ?? []) as ApiKeyRecord[]
+  return {
+    auth: {enabled: written.auth?.enabled ?? keys.length > 0, keys},
+    update: {check: written.update?.check ?? true, registry: (written.update?.registry ?? DEFAULT_REGISTRY).replace(/\/+$/, '')},
+  }
+}
+
+function invalidConfig(file: string, why: string): MemError {
+  return new MemError('invalid_input', `The config ${file} is not valid: ${why}`, {hint: 'Fix the file by hand; nothing was changed.'})
+}
+
+/**
+ * Changes the user config under a lock, keeping every other setting and comment: `change`
+ * receives the parsed YAML document (the `yaml` package's Document) and edits it in place.
+ * The file is replaced atomically.
+ */
+export async function updateUserConfig<T>(home: string, change: (doc: import('yaml').Document, config: UserConfig) => T): Promise<T> {
+  const file = userConfigPath(home)
+  mkdirSync(home, {recursive: true})
+  if (!existsSync(file)) writeAtomic(file, Buffer.from('# mem user configuration\n'))
+  const release = await lockfile.lock(file, {
+    stale: 5_000,
+    retries: {retries: 100, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true},
+  })
+  try {
+    const config = await readUserConfig(home)
+    const {parseDocument} = await loadYaml()
+    const doc = parseDocument(readFileSync(file, 'utf8'))
+    const result = change(doc, config)
+    writeAtomic(file, Buffer.from(doc.toString()))
+    return result
+  } finally {
+    await release()
+  }
+}

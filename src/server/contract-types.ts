@@ -1,0 +1,49 @@
+/**
+ * Compile-time contract: what the core returns fits the response schemas the routes and OpenAPI
+ * publish, and those fit the client library's types. A change on any side that breaks the chain
+ * fails `tsc` (and so `npm run build`). Nothing here runs.
+ */
+import type {z} from 'zod'
+import type * as Client from '../client/types.js'
+import type {BrowseResult} from '../core/browse.js'
+import type {ContextPreview} from '../core/context.js'
+import type {EditResult} from '../core/edit.js'
+import type {HistoryResult} from '../core/history.js'
+import type {RecallResult} from '../core/recall.js'
+import type {ReposResult} from '../core/repos.js'
+import type {StatsResult} from '../core/stats.js'
+import type {StoreResult} from '../core/store.js'
+import type {Memory} from '../model.js'
+import type * as S from './schemas.js'
+
+type Fits<A, B> = [A] extends [B] ? true : false
+type Chain<Core, Schema extends z.ZodType, Wire> = Fits<Core, z.output<Schema>> extends true ? Fits<z.output<Schema>, Wire> : false
+type StoreSchemas = typeof S.Stored | typeof S.Duplicate | typeof S.Rejected
+
+export const contract: {
+  memory: Chain<Memory, typeof S.MemoryEntry, Client.MemoryEntry>
+  recall: Chain<RecallResult, typeof S.RecallResponse, {results: Client.RecallItem[]}>
+  store: Chain<StoreResult, StoreSchemas, Client.StoreOutcome>
+  edit: Chain<EditResult, typeof S.Edited | StoreSchemas, Client.EditOutcome>
+  preview: Chain<ContextPreview, typeof S.ContextPreviewResponse, Client.ContextPreview>
+  history: Chain<HistoryResult, typeof S.HistoryResponse, {chain: Client.ChainItem[]}>
+  stats: Chain<StatsResult, typeof S.StatsResponse, Client.Stats>
+  browse: Chain<BrowseResult, typeof S.BrowseResponse, Client.BrowsePage>
+  repos: Chain<ReposResult, typeof S.ReposResponse, {repos: Array<{repoId: string}>}>
+  health: Fits<z.output<typeof S.HealthResponse>, Client.Health>
+  status: Fits<z.output<typeof S.StatusResponse>, Client.Status>
+  error: Fits<z.output<typeof S.ErrorResponse>, Client.ErrorBody>
+} = {
+  memory: true,
+  recall: true,
+  store: true,
+  edit: true,
+  preview: true,
+  history: true,
+  stats: true,
+  browse: true,
+  repos: true,
+  health: true,
+  status: true,
+  error: true,
+}
