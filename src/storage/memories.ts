@@ -2,6 +2,8 @@ import {createHash} from 'node:crypto'
 import type {SqlValue} from 'sql.js'
 import type {Memory, MemoryLink, MemoryType} from '../model.js'
 import {indexText, normalizeForDuplicate} from '../search/tokenize.js'
+import {bandKeys} from '../gates/minhash.js'
+import {shingleSet} from '../gates/shingles.js'
 import type {Db, Row} from './db.js'
 
 /**
@@ -99,6 +101,14 @@ function ftsInsert(db: Db, seq: number, content: string, tags: string[], oneLine
   db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 1)`, [seq])
 }
 
+function bandsInsert(db: Db, seq: number, content: string): void {
+  for (const band of bandKeys(shingleSet(content))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
+}
+
+function bandsDelete(db: Db, seq: number, content: string): void {
+  for (const band of bandKeys(shingleSet(content))) db.run(`DELETE FROM dup_bands WHERE band = ? AND seq = ?`, [band, seq])
+}
+
 function ftsDelete(db: Db, seq: number): void {
   const row = db.get<{b: string; t: string; o: string}>(
     `SELECT c0body AS b, c1tags AS t, c2oneliner AS o FROM memories_fts_content WHERE docid = ?`,
@@ -133,6 +143,8 @@ export function applyOps(db: Db, ops: Op[]): void {
         const seq = seqOf(db, op.id)
         if (seq !== undefined) {
           ftsDelete(db, seq)
+          const row = db.get<{content: string; live: number}>(`SELECT content, live FROM memories WHERE seq = ?`, [seq])
+          if (row?.live === 1) bandsDelete(db, seq, row.content)
           db.run(`DELETE FROM memories WHERE seq = ?`, [seq])
         }
         break
@@ -164,6 +176,7 @@ function insertMemory(db: Db, m: Memory, extra: Record<string, unknown> = {}): v
   if (live) {
     const seq = db.get<{seq: number}>(`SELECT last_insert_rowid() AS seq`)!.seq
     ftsInsert(db, seq, m.content, m.tags, m.oneLiner)
+    bandsInsert(db, seq, m.content)
   }
 }
 
@@ -189,6 +202,8 @@ function updateMemory(db: Db, id: string, set: MemoryPatch): void {
   const seq = before.seq as number
   const wasLive = before.live === 1
   const indexed = set.tags !== undefined || set.oneLiner !== undefined
+  if (wasLive && !live) bandsDelete(db, seq, before.content as string)
+  if (!wasLive && live) bandsInsert(db, seq, before.content as string)
   if (wasLive && !live) ftsDelete(db, seq)
   else if (live && (!wasLive || indexed)) {
     if (wasLive) ftsDelete(db, seq)
@@ -224,14 +239,12 @@ export function findLiveByNormHash(db: Db, content: string): string | undefined 
   return db.get<{id: string}>(`SELECT id FROM memories WHERE norm_hash = ? AND live = 1 LIMIT 1`, [normHash(content)])?.id
 }
 
-/** Live memories whose index holds every one of `terms` (an AND query), at most `limit`. */
-export function liveContaining(db: Db, terms: string[], limit: number): Array<{id: string; content: string}> {
-  if (terms.length === 0) return []
-  const match = terms.map((t) => `"${t}"`).join(' ')
+/** Live memories sharing any of the MinHash band `keys`, at most `limit`. */
+export function nearDuplicateCandidates(db: Db, keys: number[], limit: number): Array<{id: string; content: string}> {
+  if (keys.length === 0) return []
   return db.all<{id: string; content: string}>(
-    `SELECT id, content FROM memories
-     WHERE seq IN (SELECT docid FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?) AND live = 1`,
-    [match, limit],
+    `SELECT id, content FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})) AND live = 1 LIMIT ?`,
+    [...keys, limit],
   )
 }
 

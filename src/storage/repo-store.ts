@@ -18,7 +18,7 @@ import type {SqlJsStatic} from 'sql.js'
 import {MemError} from '../errors.js'
 import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
-import {acquireWriteLock, lockError} from './lock.js'
+import {acquireWriteLock, lockError, type Release} from './lock.js'
 import {applyOps, type JournalRecord, type Op} from './memories.js'
 import {getMeta, migrate, setMeta} from './schema.js'
 import {loadSqlJs} from './sqljs.js'
@@ -53,6 +53,11 @@ interface Job {
 export interface RepoStoreOptions {
   /** Milliseconds after which a dead writer's lock is taken over. */
   lockStaleMs?: number
+  /**
+   * How long the writer lock is kept after a write, so that a burst of writes takes it once
+   * (taking it costs ~2 ms). Other processes wait at most this long for it.
+   */
+  lockLingerMs?: number
   checkpointBytes?: number
 }
 
@@ -86,7 +91,11 @@ export class RepoStore {
   private closed = false
   private changeCount = 0
   private readonly lockStaleMs: number
+  private readonly lockLingerMs: number
   private readonly checkpointBytes: number
+  private held: {release: Release; timer?: NodeJS.Timeout} | undefined
+  /** Serializes every section that holds the writer lock within this process. */
+  private lockChain: Promise<unknown> = Promise.resolve()
 
   private constructor(
     readonly root: string,
@@ -97,6 +106,7 @@ export class RepoStore {
     this.dbPath = join(this.dir, 'mem.db')
     this.journalPath = join(this.dir, 'journal')
     this.lockStaleMs = options.lockStaleMs ?? 5_000
+    this.lockLingerMs = options.lockLingerMs ?? 20
     this.checkpointBytes = options.checkpointBytes ?? CHECKPOINT_BYTES
   }
 
@@ -166,13 +176,52 @@ export class RepoStore {
     this.assertOpen()
     await this.flush()
     if (!this.exists && !existsSync(this.dbPath)) return
-    const release = await acquireWriteLock(this.dir, this.lockStaleMs)
-    try {
+    await this.withLock(() => {
       this.catchUp()
       this.checkpointLocked()
-    } finally {
-      await release()
+    })
+  }
+
+  /**
+   * Runs `fn` (synchronous) holding the writer lock. The lock is kept for `lockLingerMs` after,
+   * so that the next write of a burst does not take it again.
+   */
+  private withLock<T>(fn: () => T): Promise<T> {
+    const run = this.lockChain.then(async () => {
+      if (this.held?.timer) {
+        clearTimeout(this.held.timer)
+        this.held.timer = undefined
+      }
+      this.held ??= {release: await acquireWriteLock(this.dir, this.lockStaleMs)}
+      try {
+        return fn()
+      } finally {
+        this.lingerLock()
+      }
+    })
+    this.lockChain = run.catch(() => undefined)
+    return run
+  }
+
+  private lingerLock(): void {
+    const held = this.held
+    if (!held) return
+    if (this.lockLingerMs <= 0 || this.closed) {
+      void this.releaseLock()
+      return
     }
+    held.timer = setTimeout(() => {
+      this.lockChain = this.lockChain.then(() => this.releaseLock())
+    }, this.lockLingerMs)
+    held.timer.unref()
+  }
+
+  private async releaseLock(): Promise<void> {
+    const held = this.held
+    if (!held) return
+    this.held = undefined
+    if (held.timer) clearTimeout(held.timer)
+    await held.release().catch(() => undefined)
   }
 
   /** Flushes, checkpoints a long journal, and frees the database. */
@@ -185,6 +234,7 @@ export class RepoStore {
       }
     } finally {
       this.closed = true
+      await (this.lockChain = this.lockChain.then(() => this.releaseLock()))
       if (this.backgroundTimer) clearTimeout(this.backgroundTimer)
       closeQuietly(this.journalFd)
       this.journalFd = undefined
@@ -360,20 +410,13 @@ export class RepoStore {
   }
 
   private async drainOnce(): Promise<void> {
-    let release
     try {
       this.prepareDir()
-      release = await acquireWriteLock(this.dir, this.lockStaleMs)
+      await this.withLock(() => this.writeBatch())
     } catch (err) {
       const jobs = this.queue.splice(0)
       this.background = []
       for (const job of jobs) job.reject(err)
-      return
-    }
-    try {
-      this.writeBatch()
-    } finally {
-      await release().catch(() => undefined)
     }
   }
 

@@ -1,11 +1,15 @@
 import {MemError} from '../errors.js'
 import type {Db} from './db.js'
+import {bandKeys} from '../gates/minhash.js'
+import {shingleSet} from '../gates/shingles.js'
 
 /**
  * Numbered schema migrations. A database records the highest one applied in `meta.schema_version`;
  * opening runs the missing ones in order, and a database from a newer mem is refused, never rewritten.
  */
-const MIGRATIONS: string[] = [
+type Migration = string | ((db: Db) => void)
+
+const MIGRATIONS: Migration[] = [
   // 1: memories, the full-text index, live counts kept by triggers.
   `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,6 +71,13 @@ const MIGRATIONS: string[] = [
     UNION ALL SELECT 2, coalesce(sum(length(c2oneliner) - length(replace(c2oneliner, ' ', '')) + (c2oneliner <> '')), 0) FROM memories_fts_content;
   CREATE TABLE fts_log (n INTEGER PRIMARY KEY, docid INTEGER NOT NULL, indexed INTEGER NOT NULL);
   `,
+  // 4: MinHash band keys of live memories, for near-duplicate candidates in constant time.
+  (db) => {
+    db.exec(`CREATE TABLE dup_bands (band INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (band, seq)) WITHOUT ROWID`)
+    for (const row of db.all<{seq: number; content: string}>(`SELECT seq, content FROM memories WHERE live = 1`)) {
+      for (const band of bandKeys(shingleSet(row.content))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
+    }
+  },
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length
@@ -91,7 +102,11 @@ export function migrate(db: Db, where: string): boolean {
   if (current === SCHEMA_VERSION) return false
   db.exec('BEGIN')
   try {
-    for (let v = current; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v])
+    for (let v = current; v < SCHEMA_VERSION; v++) {
+      const step = MIGRATIONS[v]
+      if (typeof step === 'string') db.exec(step)
+      else step(db)
+    }
     db.run(`INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)`, [String(SCHEMA_VERSION)])
     db.exec('COMMIT')
   } catch (err) {
