@@ -61,12 +61,12 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   const input = parseInput(ContextInput, raw)
   const handle = await ctx.repo(input.repo)
   const now = ctx.now()
-  const {counts, primary, observations} = handle.store.read((db) => ({
+  // A context line is ≥ 5 tokens, so no budget can hold more than budget / 5 lines; recency
+  // re-orders within this pool.
+  const pool = Math.ceil(input.tokens / 5) + 50
+  const {counts, primary} = handle.store.read((db) => ({
     counts: liveCounts(db),
-    // A context line is ≥ 5 tokens, so no budget can hold more than budget / 5 lines; recency
-    // re-orders within this pool.
-    primary: topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], Math.ceil(input.tokens / 5) + 50),
-    observations: topLiveOfTypes(db, ['observation'], Math.ceil(input.tokens / 5) + 50),
+    primary: topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool),
   }))
   const count = await loadTokenCounter()
   const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)
@@ -93,7 +93,7 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
     return false
   }
   const full = add(primary)
-  if (!full) add(observations)
+  if (!full) add(handle.store.read((db) => topLiveOfTypes(db, ['observation'], pool)))
 
   // Line-by-line counts can differ from the whole by a merge at a boundary; check the whole.
   let text = lines.join('\n')

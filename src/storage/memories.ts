@@ -5,6 +5,7 @@ import {indexText, normalizeForDuplicate} from '../search/tokenize.js'
 import {bandKeys} from '../gates/minhash.js'
 import {shingleSet} from '../gates/shingles.js'
 import type {Db, Row} from './db.js'
+import {CONTEXT_RANK_SQL} from './schema.js'
 
 /**
  * The memories repository: every SQL statement about memories, and the journal's mutations.
@@ -123,6 +124,16 @@ function ftsDelete(db: Db, seq: number): void {
 /** Applies one journal record's mutations. The caller wraps it in a transaction. */
 export function applyOps(db: Db, ops: Op[]): void {
   for (const op of ops) {
+    applyOp(db, op)
+    // keep the context priority in step with importance and feedback
+    if (op.op === 'insert' || op.op === 'feedback' || (op.op === 'update' && op.set.importance !== undefined)) {
+      db.run(`UPDATE memories SET ctx_rank = ${CONTEXT_RANK_SQL} WHERE id = ?`, [op.op === 'insert' ? op.memory.id : op.id])
+    }
+  }
+}
+
+function applyOp(db: Db, op: Op): void {
+  {
     switch (op.op) {
       case 'insert':
         insertMemory(db, op.memory, op.extra)
@@ -281,7 +292,7 @@ export function topLiveOfTypes(db: Db, types: MemoryType[], limit: number): Memo
   return db
     .all(
       `SELECT * FROM memories WHERE live = 1 AND type IN (${placeholders})
-       ORDER BY 0.55 * importance + 0.3 * (used_count + 1.0) / (used_count + unused_count + 2.0) DESC, created_at DESC
+       ORDER BY ctx_rank DESC
        LIMIT ?`,
       [...types, limit],
     )

@@ -9,6 +9,12 @@ import {shingleSet} from '../gates/shingles.js'
  */
 type Migration = string | ((db: Db) => void)
 
+/**
+ * Context priority without recency (which the builder adds for the pool it reads):
+ * importance and a Laplace-smoothed use rate. Kept in `memories.ctx_rank`.
+ */
+export const CONTEXT_RANK_SQL = '0.55 * importance + 0.3 * (used_count + 1.0) / (used_count + unused_count + 2.0)'
+
 const MIGRATIONS: Migration[] = [
   // 1: memories, the full-text index, live counts kept by triggers.
   `
@@ -78,6 +84,12 @@ const MIGRATIONS: Migration[] = [
       for (const band of bandKeys(shingleSet(row.content))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
     }
   },
+  // 5: the session-context priority of each memory, kept as it changes, so the best come off an index.
+  `
+  ALTER TABLE memories ADD COLUMN ctx_rank REAL NOT NULL DEFAULT 0;
+  UPDATE memories SET ctx_rank = ${CONTEXT_RANK_SQL};
+  CREATE INDEX memories_live_ctx_rank ON memories(live, ctx_rank DESC);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -228,6 +228,21 @@ describe('session context', () => {
     expect(def.context.split('\n')[1]).toMatch(/^\[H\] Heuristic number \d*9:/)
   })
 
+  it('feedback reorders the context (the stored priority follows it)', async () => {
+    const {ctx, repo} = memRepo()
+    const [a, b] = await seed(ctx, repo, [
+      {content: 'Prefer feature flags over long-lived branches', type: 'heuristic', importance: 0.6},
+      {content: 'Prefer small commits with one purpose each', type: 'heuristic', importance: 0.6},
+    ])
+    const first = async () => (await context(ctx, {repo})).context.split('\n')[1]
+    const loser = (await first()).includes('feature flags') ? b : a
+    await feedback(ctx, {memoryId: loser, wasUsed: true})
+    await feedback(ctx, {memoryId: loser, wasUsed: true})
+    expect(await first()).toBe(loser === a ? '[H] Prefer feature flags over long-lived branches' : '[H] Prefer small commits with one purpose each')
+    await edit(ctx, {id: loser, importance: 0.1})
+    expect(await first()).not.toBe(loser === a ? '[H] Prefer feature flags over long-lived branches' : '[H] Prefer small commits with one purpose each')
+  })
+
   it('an empty repo gives just the counts line; a budget too small is a clear error', async () => {
     const {ctx, repo} = memRepo()
     expect((await context(ctx, {repo})).context).toBe('[Memory: 0 entries, 0 observations, 0 insights, 0 procedures, 0 heuristics]')
