@@ -25,6 +25,9 @@ await esbuild.build({
   // sql.js finds its .wasm beside itself; typescript is an optional peer oclif never needs here.
   external: ['sql.js', 'typescript'],
   banner: {js: "import {createRequire as __memCreateRequire} from 'node:module'; const require = __memCreateRequire(import.meta.url);"},
+  minify: true,
+  keepNames: true,
+  sourcemap: 'linked',
   logLevel: 'warning',
 })
 run(require.resolve('oclif/bin/run.js'), ['manifest'])

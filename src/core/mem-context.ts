@@ -23,6 +23,8 @@ export interface MemContext {
    * search indexes. A one-shot CLI command asks the on-disk index instead.
    */
   readonly longLived: boolean
+  /** Resolves and registers a repository without opening its store. */
+  locate(ref: string): Promise<{id: string; root: string}>
   /** Resolves, registers and opens a repository (cached for the context's lifetime). */
   repo(ref: string): Promise<RepoHandle>
   /** Every registered repository. */

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {MEMORY_TYPES, type MemoryType} from '../model.js'
 import {liveCounts} from '../storage/memories.js'
+import {RepoStore} from '../storage/repo-store.js'
 import type {MemContext} from './mem-context.js'
 import {RepoRef} from './schemas.js'
 import {parseInput} from './validate.js'
@@ -25,8 +26,9 @@ const PLURAL: Record<MemoryType, string> = {
 /** Live memory counts by type, read from counts kept as memories change (no scan). */
 export async function stats(ctx: MemContext, raw: StatsInput): Promise<StatsResult> {
   const input = parseInput(StatsInput, raw)
-  const handle = await ctx.repo(input.repo)
-  const counts = handle.store.read((db) => liveCounts(db))
+  // Counts change only with writes; a current sidecar answers without loading the database.
+  const where = await ctx.locate(input.repo)
+  const counts = RepoStore.peekCounts(where.root) ?? (await ctx.repo(input.repo)).store.read((db) => liveCounts(db))
   const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)
   return {repo: input.repo, summary: summarize(counts, total), counts, total}
 }

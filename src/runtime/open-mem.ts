@@ -57,6 +57,11 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     home,
     now,
     longLived: options.longLived ?? false,
+    async locate(ref: string) {
+      const where = await locate(ref)
+      await registry.register(where.id, where.root).catch(() => undefined)
+      return where
+    },
     async repo(ref: string): Promise<RepoHandle> {
       const {id, root} = await locate(ref)
       let opening = stores.get(root)

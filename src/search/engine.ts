@@ -56,8 +56,8 @@ export interface SearchHit {
 const RERANK_FACTOR = 5
 const RERANK_MIN = 50
 const FUZZY_MAX_AGE_MS = 30_000
-/** The best BM25 results kept for re-ranking (enough for limit 100 of one type in most stores). */
-const RERANK_POOL = 2_000
+/** The best BM25 results kept for re-ranking and type filtering (limit 100 × 5). */
+const RERANK_POOL = 500
 const COMMON_SHARE = 0.05
 const COMMON_MIN_DOCS = 500
 

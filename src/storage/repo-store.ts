@@ -19,7 +19,8 @@ import {MemError} from '../errors.js'
 import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
 import {acquireWriteLock, lockError, type Release} from './lock.js'
-import {applyOps, type JournalRecord, type Op} from './memories.js'
+import {applyOps, liveCounts, type JournalRecord, type Op} from './memories.js'
+import type {MemoryType} from '../model.js'
 import {getMeta, migrate, setMeta} from './schema.js'
 import {loadSqlJs} from './sqljs.js'
 
@@ -29,11 +30,21 @@ const CHECKPOINT_BYTES = 8 * 1024 * 1024
 /** Journal size past which closing a store checkpoints it. */
 const CLOSE_CHECKPOINT_BYTES = 512 * 1024
 
+const COUNTS_FILE = 'counts.json'
+
+interface CountsSidecar {
+  journalIno: number
+  journalSize: number
+  counts: Record<MemoryType, number>
+}
+
 const GITIGNORE = `# mem keeps its database local; share memories with packs (mem pack export).
 mem.db
 mem.db.*
 journal
 journal.*
+counts.json
+counts.json.*
 write.lock
 *.tmp
 `
@@ -489,6 +500,41 @@ export class RepoStore {
         // the journal still holds everything; the next write or close tries again
       }
     }
+    this.writeCountsSidecar()
+  }
+
+  /**
+   * Writes `.mem/counts.json`: the live counts as of this journal size. Readers that only need the
+   * counts (`mem stats`) use it while the journal is still that size, without loading the database.
+   * Best effort and not fsync'd: a stale or missing file only sends readers the slow way.
+   */
+  private writeCountsSidecar(): void {
+    if (this.journalFd === undefined) return
+    try {
+      const st = fstatSync(this.journalFd)
+      const body: CountsSidecar = {journalIno: st.ino, journalSize: st.size, counts: liveCounts(this.db)}
+      const tmp = `${join(this.dir, COUNTS_FILE)}.${process.pid}.tmp`
+      writeFileSync(tmp, JSON.stringify(body))
+      renameSync(tmp, join(this.dir, COUNTS_FILE))
+    } catch {
+      // a read-only or full disk: the sidecar is an optimisation only
+    }
+  }
+
+  /**
+   * The live counts of the store at `root` if `.mem/counts.json` matches the journal as it is now
+   * (same file, same size), else null. Costs two small reads; loads no database.
+   */
+  static peekCounts(root: string): CountsSidecar['counts'] | null {
+    const dir = join(root, '.mem')
+    try {
+      const side = JSON.parse(readFileSync(join(dir, COUNTS_FILE), 'utf8')) as CountsSidecar
+      const st = statSync(join(dir, 'journal'))
+      if (st.ino !== side.journalIno || st.size !== side.journalSize) return null
+      return side.counts
+    } catch {
+      return null
+    }
   }
 
   private prepareDir(): void {
@@ -574,6 +620,7 @@ export class RepoStore {
     writeAtomic(this.journalPath, encodeHeader(generation))
     this.staleJournal = false
     this.openJournal()
+    this.writeCountsSidecar()
   }
 
   private unreadable(path: string, err: unknown): MemError {

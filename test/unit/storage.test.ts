@@ -257,6 +257,24 @@ describe('RepoStore', () => {
     await s.close()
   })
 
+  it('keeps a counts sidecar that answers only while it matches the journal', async () => {
+    const root = tempDir()
+    expect(RepoStore.peekCounts(root)).toBeNull()
+    const s = await open(root)
+    await s.write(insert(memory('one')))
+    await s.write(insert(memory('two')))
+    expect(RepoStore.peekCounts(root)).toMatchObject({observation: 2, insight: 0})
+    await s.checkpoint()
+    expect(RepoStore.peekCounts(root)).toMatchObject({observation: 2})
+    await s.close()
+    // a record appended by a writer that died before updating the sidecar: the sidecar is stale
+    appendFileSync(join(root, '.mem', 'journal'), encodeRecord({ops: [{op: 'insert', memory: memory('three')}]}))
+    expect(RepoStore.peekCounts(root)).toBeNull()
+    const t = await open(root)
+    expect(t.read((db) => liveCounts(db)).observation).toBe(3)
+    await t.close()
+  })
+
   it('truncating the journal to nothing but the header loses only unacknowledged data', async () => {
     const root = tempDir()
     const s = await open(root)
