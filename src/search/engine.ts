@@ -97,11 +97,13 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
     if (fixes.length > 0) for (const [t, n] of retriever.docFrequency(fixes)) df.set(t, n)
   }
 
-  // Terms in more than a twentieth of a large store only add to memories rarer terms found.
+  // Terms in more than a twentieth of a large store only add to memories rarer terms found;
+  // expansions (synonyms, corrections) that common are dropped: they cost a long scan for little.
   const commonAt = Math.max(COMMON_MIN_DOCS, stats.docs * COMMON_SHARE)
+  const originals = new Set(original)
   const weighted = (): WeightedTerm[] => {
     const terms = [...weights]
-      .filter(([t]) => (df.get(t) ?? 0) > 0)
+      .filter(([t]) => (df.get(t) ?? 0) > 0 && (originals.has(t) || df.get(t)! <= commonAt))
       .map(([term, weight]) => ({term, weight, idf: idf(stats.docs, df.get(term)!), candidate: df.get(term)! <= commonAt}))
     if (!terms.some((t) => t.candidate)) for (const t of terms) t.candidate = true
     return [...terms.filter((t) => t.candidate), ...terms.filter((t) => !t.candidate)]
