@@ -28,6 +28,7 @@ it after checkpointing every open store. The routes are described at /api/openap
       host: flags.host,
       port: flags.port,
       preload: flags.repo?.trim() ? [flags.repo] : [],
+      mcpRepo: this.repoRef(flags),
       onInternalError: (err, req) => process.stderr.write(`mem serve: internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? err}\n`),
       onBackgroundError: (err) => process.stderr.write(`mem serve: background checkpoint failed: ${(err as Error)?.message ?? err}\n`),
     })

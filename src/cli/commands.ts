@@ -12,6 +12,7 @@ import History from '../../commands/history.js'
 import KeysCreate from '../../commands/keys/create.js'
 import KeysList from '../../commands/keys/list.js'
 import KeysRevoke from '../../commands/keys/revoke.js'
+import Mcp from '../../commands/mcp.js'
 import Recall from '../../commands/recall.js'
 import Repos from '../../commands/repos.js'
 import Serve from '../../commands/serve.js'
@@ -29,6 +30,7 @@ export const COMMANDS = {
   'keys:create': KeysCreate,
   'keys:list': KeysList,
   'keys:revoke': KeysRevoke,
+  mcp: Mcp,
   recall: Recall,
   repos: Repos,
   serve: Serve,

@@ -1,6 +1,7 @@
 import Fastify, {type FastifyInstance, type FastifyRequest} from 'fastify'
 import type {KeyRing} from '../config/api-keys.js'
 import type {MemContext} from '../core/mem-context.js'
+import {mcpRoutes} from '../mcp/http.js'
 import {BODY_LIMIT_BYTES, errorHandler, notFoundHandler} from './errors.js'
 import {authGuard, localGuard} from './guard.js'
 import {openApiDocument} from './openapi.js'
@@ -27,6 +28,8 @@ export interface BuildServerOptions {
   now?: () => number
   /** The address shown by /api/status; by default the one the server listens on. */
   address?: () => string
+  /** The repository MCP tools use when a call names none and `/mcp?repo=` is not given. */
+  mcpRepo?: string
   /** Called with every internal (500) error; the client never sees its details. */
   onInternalError?: (err: unknown, req: FastifyRequest) => void
 }
@@ -82,6 +85,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
   })
   memoryRoutes(app, routes, options.ctx)
+  mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, onInternalError: options.onInternalError})
 
   let document: Record<string, unknown> | undefined
   routes.add(app, {

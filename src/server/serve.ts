@@ -21,6 +21,8 @@ export interface StartServerOptions {
   port?: number
   /** Repos to open (and register) before the first request. */
   preload?: string[]
+  /** The repository MCP tools on /mcp use when a call names none (see buildServer). */
+  mcpRepo?: string
   /**
    * The update check. By default it follows the user config (`update.check`, `update.registry`);
    * `false` turns it off whatever the config says.
@@ -83,6 +85,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     loopbackOnly,
     version: info.version,
     updates: () => updates.status(),
+    mcpRepo: options.mcpRepo,
     onInternalError: options.onInternalError,
   })
 

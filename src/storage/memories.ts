@@ -336,3 +336,168 @@ export function liveShortFields(db: Db): Array<{seq: number; oneLiner: string; t
     )
     .map((r) => ({seq: r.seq, oneLiner: r.one_liner ?? r.content, tags: (JSON.parse(r.tags) as string[]).join(' ')}))
 }
+
+// ---- maintenance and consolidation queries (src/ops) -----------------------------------------
+
+/** A live memory reduced to what clustering and dedup compare. */
+export interface MemoryBrief {
+  seq: number
+  id: string
+  type: MemoryType
+  content: string
+  tags: string[]
+  importance: number
+  createdAt: string
+  derivedFrom: string[]
+  extra: Record<string, unknown>
+}
+
+function rowToBrief(r: Row): MemoryBrief {
+  return {
+    seq: r.seq as number,
+    id: r.id as string,
+    type: r.type as MemoryType,
+    content: r.content as string,
+    tags: JSON.parse(r.tags as string) as string[],
+    importance: r.importance as number,
+    createdAt: r.created_at as string,
+    derivedFrom: JSON.parse(r.derived_from as string) as string[],
+    extra: JSON.parse(r.extra as string) as Record<string, unknown>,
+  }
+}
+
+const BRIEF_COLUMNS = `seq, id, type, content, tags, importance, created_at, derived_from, extra`
+
+/** Live memories of one type, oldest first. */
+export function liveBriefsOfType(db: Db, type: MemoryType): MemoryBrief[] {
+  return db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE live = 1 AND type = ? ORDER BY created_at, seq`, [type]).map(rowToBrief)
+}
+
+/** Live memories by seq (missing or no longer live ones are left out). */
+export function liveBriefsBySeq(db: Db, seqs: number[]): MemoryBrief[] {
+  const out: MemoryBrief[] = []
+  for (let i = 0; i < seqs.length; i += 500) {
+    const chunk = seqs.slice(i, i + 500)
+    const rows = db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE live = 1 AND seq IN (${chunk.map(() => '?').join(',')})`, chunk)
+    for (const row of rows) out.push(rowToBrief(row))
+  }
+  return out
+}
+
+/** Live memories by id (missing or no longer live ones are left out). */
+export function liveBriefsById(db: Db, ids: string[]): MemoryBrief[] {
+  const out: MemoryBrief[] = []
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500)
+    const rows = db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE live = 1 AND id IN (${chunk.map(() => '?').join(',')})`, chunk)
+    for (const row of rows) out.push(rowToBrief(row))
+  }
+  return out
+}
+
+/** Ids (and expiry) of live memories whose `expiresAt` is at or before `at`. */
+export function liveExpiredAt(db: Db, at: string): Array<{id: string; expiresAt: string}> {
+  return db
+    .all<{id: string; expires_at: string}>(
+      `SELECT id, expires_at FROM memories WHERE live = 1 AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY seq`,
+      [at],
+    )
+    .map((r) => ({id: r.id, expiresAt: r.expires_at}))
+}
+
+/**
+ * Live observations created before `createdBefore` with no use (recalled or reported used)
+ * since `unusedSince`.
+ */
+export function liveObservationsUnused(db: Db, createdBefore: string, unusedSince: string): Array<{id: string; createdAt: string; lastUse: string | null}> {
+  return db
+    .all<{id: string; created_at: string; last_use: string | null}>(
+      `SELECT id, created_at, max(coalesce(last_used_at, ''), coalesce(last_accessed_at, '')) AS last_use
+       FROM memories
+       WHERE live = 1 AND type = 'observation' AND created_at < ?
+         AND coalesce(last_used_at, '') < ? AND coalesce(last_accessed_at, '') < ?
+       ORDER BY seq`,
+      [createdBefore, unusedSince, unusedSince],
+    )
+    .map((r) => ({id: r.id, createdAt: r.created_at, lastUse: r.last_use || null}))
+}
+
+/** Groups (of seqs, ascending) of live memories with the same normalized text. */
+export function liveNormHashGroups(db: Db): number[][] {
+  return db
+    .column<string>(`SELECT group_concat(seq) FROM memories WHERE live = 1 GROUP BY norm_hash HAVING count(*) > 1`)
+    .map((s) => s.split(',').map(Number).sort((a, b) => a - b))
+}
+
+/** Groups (of seqs) of live memories sharing a MinHash band key: near-duplicate candidates. */
+export function dupBandGroups(db: Db): number[][] {
+  return db
+    .column<string>(`SELECT group_concat(seq) FROM dup_bands GROUP BY band HAVING count(*) > 1`)
+    .map((s) => s.split(',').map(Number).sort((a, b) => a - b))
+}
+
+/** What decay needs of a live memory. */
+export interface DecayRow {
+  id: string
+  type: MemoryType
+  importance: number
+  createdAt: string
+  updatedAt: string
+  lastUsedAt: string | null
+  lastAccessedAt: string | null
+  extra: Record<string, unknown>
+}
+
+function rowToDecay(r: Row): DecayRow {
+  return {
+    id: r.id as string,
+    type: r.type as MemoryType,
+    importance: r.importance as number,
+    createdAt: r.created_at as string,
+    updatedAt: r.updated_at as string,
+    lastUsedAt: (r.last_used_at as string | null) ?? null,
+    lastAccessedAt: (r.last_accessed_at as string | null) ?? null,
+    extra: JSON.parse(r.extra as string) as Record<string, unknown>,
+  }
+}
+
+const DECAY_COLUMNS = `id, type, importance, created_at, updated_at, last_used_at, last_accessed_at, extra`
+
+/** Live memories with importance above `floor`, in seq order. */
+export function liveDecayRows(db: Db, floor: number): DecayRow[] {
+  return db.all(`SELECT ${DECAY_COLUMNS} FROM memories WHERE live = 1 AND importance > ? ORDER BY seq`, [floor]).map(rowToDecay)
+}
+
+/** The same rows for the given ids (left out when gone or no longer live). */
+export function liveDecayRowsById(db: Db, ids: string[]): DecayRow[] {
+  const out: DecayRow[] = []
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500)
+    for (const row of db.all(`SELECT ${DECAY_COLUMNS} FROM memories WHERE live = 1 AND id IN (${chunk.map(() => '?').join(',')})`, chunk)) {
+      out.push(rowToDecay(row))
+    }
+  }
+  return out
+}
+
+/** Ids of memories forgotten before `before`, oldest first. */
+export function forgottenBefore(db: Db, before: string): string[] {
+  return db.column<string>(`SELECT id FROM memories WHERE forgotten_at IS NOT NULL AND forgotten_at < ? ORDER BY forgotten_at, seq`, [before])
+}
+
+/** Every id named in a live memory's `derivedFrom`. */
+export function liveDerivedFromIds(db: Db): Set<string> {
+  const out = new Set<string>()
+  for (const s of db.column<string>(`SELECT derived_from FROM memories WHERE live = 1 AND derived_from <> '[]'`)) {
+    for (const id of JSON.parse(s) as string[]) out.add(id)
+  }
+  return out
+}
+
+/** Live memories without a one-liner (null or empty) after `afterSeq`, in seq order, at most `limit`. */
+export function liveWithoutOneLiner(db: Db, afterSeq: number, limit: number): Array<{seq: number; id: string; content: string}> {
+  return db.all<{seq: number; id: string; content: string}>(
+    `SELECT seq, id, content FROM memories WHERE live = 1 AND (one_liner IS NULL OR one_liner = '') AND seq > ? ORDER BY seq LIMIT ?`,
+    [afterSeq, limit],
+  )
+}

@@ -1,0 +1,33 @@
+import {z} from 'zod'
+import {withMaintenanceLock} from '../ops/maintenance/lock.js'
+import {runConsolidation, type ConsolidateOptions, type ConsolidateResult} from '../ops/consolidate.js'
+import type {MemContext} from './mem-context.js'
+import {RepoRef} from './schemas.js'
+import {parseInput} from './validate.js'
+
+export const ConsolidateInput = z.object({
+  repo: RepoRef,
+  dryRun: z.boolean().default(false).describe('Report the candidate clusters and write nothing.'),
+})
+export type ConsolidateInput = z.input<typeof ConsolidateInput>
+export type {ConsolidateResult, CandidateCluster} from '../ops/consolidate.js'
+
+/**
+ * Groups related live observations (≥ 3 sharing a tag or mutually similar) into insights that
+ * keep `derivedFrom`. `candidates` counts the clusters considered; a cluster that would only
+ * restate one of its observations is counted and skipped; a live insight that already says it is
+ * boosted instead of duplicated; a converged corpus answers all zeros. With `dryRun` nothing is
+ * written and `clusters` lists each candidate and what a run would do with it.
+ * Holds the repo's maintenance lock (a conflict while a maintenance pass runs elsewhere).
+ */
+export async function consolidate(
+  ctx: MemContext,
+  raw: ConsolidateInput,
+  options: Pick<ConsolidateOptions, 'writer' | 'signal' | 'onProgress'> = {},
+): Promise<ConsolidateResult> {
+  const input = parseInput(ConsolidateInput, raw)
+  const repo = await ctx.repo(input.repo)
+  const run = () => runConsolidation(ctx, repo, {...options, dryRun: input.dryRun})
+  if (input.dryRun || !repo.store.exists) return run()
+  return withMaintenanceLock(repo.store.dir, run)
+}

@@ -1,0 +1,544 @@
+import {heuristicOneLiner} from '../enrich/heuristic.js'
+import {MemError} from '../errors.js'
+import {jaccard, shingleSet} from '../gates/shingles.js'
+import type {MemContext, RepoHandle} from '../core/mem-context.js'
+import {planStore} from '../core/store.js'
+import {analyze, normalizeForDuplicate} from '../search/tokenize.js'
+import type {Db} from '../storage/db.js'
+import {getExtra, getMemory, liveBriefsById, liveBriefsOfType, type MemoryBrief, type Op} from '../storage/memories.js'
+
+/**
+ * Consolidation: groups of related live observations become insights.
+ *
+ * 1. Observations that already fed a live insight (its `derivedFrom`) or whose cluster was found
+ *    to restate one of them are left out, so a converged corpus yields no candidates.
+ * 2. Each remaining observation becomes a tf-idf vector (terms from the search analyzer, idf over
+ *    all live observations so that it does not move between runs). Related pairs are found by
+ *    blocking, never by comparing every pair: an inverted index over the terms that are rare
+ *    enough to say something (document frequency ≤ MAX_DF), plus the members of small tag groups.
+ *    A pair is related when its cosine similarity reaches TEXT_SIM, or TAG_SIM when the two share
+ *    a tag, or when they share a tag that at most SMALL_TAG_GROUP observations carry.
+ * 3. Clusters are stars: the best-connected free observation and its free related neighbours (at
+ *    most MAX_CLUSTER in all); a star of fewer than MIN_CLUSTER observations is no cluster.
+ * 4. Each cluster is summarised (extractively by default: the sentences that best cover the
+ *    cluster's terms, redundant ones dropped; or by a language-model writer when configured).
+ *    If that text only restates one member, the cluster is counted and skipped (its members are
+ *    marked so that it does not come back); if a live insight already says it, that insight is
+ *    boosted and gains the sources; otherwise a new insight is stored with `derivedFrom`.
+ */
+
+export const MIN_CLUSTER = 3
+export const MAX_CLUSTER = 12
+const TEXT_SIM = 0.3
+const TAG_SIM = 0.15
+const SMALL_TAG_GROUP = 6
+const BOOST_SIM = 0.6
+const RESTATE_SIM = 0.9
+const MAX_NEIGHBOURS = 32
+const MAX_SENTENCES = 4
+const MAX_BODY_CHARS = 900
+const WRITE_CHUNK = 200
+
+/** A language-model writer for a cluster's insight; null falls back to the extractive text. */
+export type InsightWriter = (cluster: {members: Array<{id: string; content: string}>; tags: string[]}) => Promise<{content: string; oneLiner?: string} | null>
+
+export interface ConsolidationProgress {
+  phase: 'analyze' | 'cluster' | 'write'
+  done: number
+  total: number
+}
+
+export interface ConsolidateOptions {
+  /** Plan only: report the candidate clusters and what would happen to each; write nothing. */
+  dryRun?: boolean
+  /** Writes the insight text through a language model (enrichment configured); default extractive. */
+  writer?: InsightWriter
+  signal?: AbortSignal
+  onProgress?: (p: ConsolidationProgress) => void
+}
+
+export type ClusterOutcome = 'create' | 'boost' | 'restates'
+
+export interface CandidateCluster {
+  memberIds: string[]
+  tags: string[]
+  oneLiner: string
+  content: string
+  importance: number
+  outcome: ClusterOutcome
+  /** The insight boosted (outcome boost) or the observation restated (outcome restates). */
+  target?: string
+}
+
+export interface ConsolidateResult {
+  candidates: number
+  insightsCreated: number
+  insightsBoosted: number
+  /** Only with `dryRun`: the candidate clusters and what a real run would do with each. */
+  clusters?: CandidateCluster[]
+}
+
+// ---- vectors -----------------------------------------------------------------------------------
+
+/** A sparse L2-normalised tf-idf vector, term ids ascending. */
+interface Vec {
+  ids: Int32Array
+  w: Float32Array
+}
+
+function dot(a: Vec, b: Vec): number {
+  let i = 0
+  let j = 0
+  let s = 0
+  while (i < a.ids.length && j < b.ids.length) {
+    const x = a.ids[i]
+    const y = b.ids[j]
+    if (x === y) s += a.w[i++] * b.w[j++]
+    else if (x < y) i++
+    else j++
+  }
+  return s
+}
+
+class Vocabulary {
+  private readonly ids = new Map<string, number>()
+  df: number[] = []
+  docs = 0
+
+  termIds(text: string): Map<number, number> {
+    const tf = new Map<number, number>()
+    for (const term of analyze(text)) {
+      let id = this.ids.get(term)
+      if (id === undefined) {
+        id = this.ids.size
+        this.ids.set(term, id)
+        this.df.push(0)
+      }
+      tf.set(id, (tf.get(id) ?? 0) + 1)
+    }
+    return tf
+  }
+
+  count(tf: Map<number, number>): void {
+    this.docs++
+    for (const id of tf.keys()) this.df[id]++
+  }
+
+  idf(id: number): number {
+    return Math.log(1 + (this.docs + 1) / ((this.df[id] ?? 0) + 1))
+  }
+
+  vector(tf: Map<number, number>): Vec {
+    const ids = [...tf.keys()].sort((a, b) => a - b)
+    const w = new Float32Array(ids.length)
+    let norm = 0
+    ids.forEach((id, k) => {
+      const v = (1 + Math.log(tf.get(id)!)) * this.idf(id)
+      w[k] = v
+      norm += v * v
+    })
+    norm = Math.sqrt(norm) || 1
+    for (let k = 0; k < w.length; k++) w[k] /= norm
+    return {ids: Int32Array.from(ids), w}
+  }
+}
+
+/** Inverted index over vectors, limited to terms at most `maxDf` documents carry. */
+class Postings {
+  private readonly lists = new Map<number, number[]>()
+  constructor(
+    private readonly vectors: Vec[],
+    private readonly maxDf: number,
+  ) {
+    vectors.forEach((v, doc) => {
+      for (const id of v.ids) {
+        let list = this.lists.get(id)
+        if (!list) this.lists.set(id, (list = []))
+        list.push(doc)
+      }
+    })
+    for (const [id, list] of this.lists) if (list.length > maxDf) this.lists.delete(id)
+  }
+
+  /** Documents sharing a blocking term with `v`, with the partial dot product over those terms. */
+  candidates(v: Vec, acc: Float64Array, touched: number[], minDoc = -1): void {
+    for (let k = 0; k < v.ids.length; k++) {
+      const list = this.lists.get(v.ids[k])
+      if (!list) continue
+      for (const doc of list) {
+        if (doc <= minDoc) continue
+        if (acc[doc] === 0) touched.push(doc)
+        acc[doc] += v.w[k] * (this.vectors[doc].w[indexOf(this.vectors[doc].ids, v.ids[k])] ?? 0)
+      }
+    }
+  }
+}
+
+function indexOf(ids: Int32Array, id: number): number {
+  let lo = 0
+  let hi = ids.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (ids[mid] === id) return mid
+    if (ids[mid] < id) lo = mid + 1
+    else hi = mid - 1
+  }
+  return -1
+}
+
+function maxDfFor(docs: number): number {
+  return Math.min(300, Math.max(30, Math.floor(docs * 0.05)))
+}
+
+// ---- clustering --------------------------------------------------------------------------------
+
+interface Planned {
+  members: MemoryBrief[]
+  centroid: Vec
+}
+
+function sharesTag(a: MemoryBrief, b: MemoryBrief): boolean {
+  if (a.tags.length === 0 || b.tags.length === 0) return false
+  return a.tags.some((t) => b.tags.includes(t))
+}
+
+/** Observations consolidation must leave alone: sources of live insights and marked restatements. */
+function settledIds(observations: MemoryBrief[], insights: MemoryBrief[]): Set<string> {
+  const settled = new Set<string>()
+  for (const insight of insights) for (const id of insight.derivedFrom) settled.add(id)
+  for (const o of observations) if (o.extra.consolidation !== undefined) settled.add(o.id)
+  return settled
+}
+
+function clusterObservations(obs: MemoryBrief[], vecs: Vec[], report: (done: number) => void): Planned[] {
+  const n = obs.length
+  const neighbours: Array<Array<{j: number; sim: number}>> = Array.from({length: n}, () => [])
+  const link = (i: number, j: number, sim: number) => {
+    neighbours[i].push({j, sim})
+    neighbours[j].push({j: i, sim})
+  }
+
+  // pairs inside small tag groups are related whatever their wording
+  const byTag = new Map<string, number[]>()
+  obs.forEach((o, i) => {
+    for (const t of o.tags) {
+      let list = byTag.get(t)
+      if (!list) byTag.set(t, (list = []))
+      list.push(i)
+    }
+  })
+  const tagLinked = new Set<number>() // i * n + j, i < j
+  for (const list of byTag.values()) {
+    if (list.length < MIN_CLUSTER || list.length > SMALL_TAG_GROUP) continue
+    for (let a = 0; a < list.length; a++) {
+      for (let b = a + 1; b < list.length; b++) {
+        const key = list[a] * n + list[b]
+        if (tagLinked.has(key)) continue
+        tagLinked.add(key)
+        link(list[a], list[b], Math.max(TAG_SIM, dot(vecs[list[a]], vecs[list[b]])))
+      }
+    }
+  }
+
+  // text-similar pairs through the inverted index
+  const postings = new Postings(vecs, maxDfFor(n))
+  const acc = new Float64Array(n)
+  const touched: number[] = []
+  for (let i = 0; i < n; i++) {
+    postings.candidates(vecs[i], acc, touched, i)
+    for (const j of touched) {
+      const partial = acc[j]
+      acc[j] = 0
+      if (partial < TAG_SIM / 2 || tagLinked.has(i * n + j)) continue
+      const sim = dot(vecs[i], vecs[j])
+      if (sim >= TEXT_SIM || (sim >= TAG_SIM && sharesTag(obs[i], obs[j]))) link(i, j, sim)
+    }
+    touched.length = 0
+    if (i % 2000 === 0) report(i)
+  }
+  for (const list of neighbours) {
+    list.sort((a, b) => b.sim - a.sim || a.j - b.j)
+    if (list.length > MAX_NEIGHBOURS) list.length = MAX_NEIGHBOURS
+  }
+
+  // stars around the best-connected free observations
+  const order = obs.map((_, i) => i)
+  order.sort((a, b) => neighbours[b].length - neighbours[a].length || obs[b].importance - obs[a].importance || obs[a].seq - obs[b].seq)
+  const taken = new Uint8Array(n)
+  const clusters: Planned[] = []
+  for (const centre of order) {
+    if (taken[centre]) continue
+    const members = [centre]
+    for (const {j} of neighbours[centre]) {
+      if (members.length >= MAX_CLUSTER) break
+      if (!taken[j]) members.push(j)
+    }
+    if (members.length < MIN_CLUSTER) continue
+    for (const m of members) taken[m] = 1
+    clusters.push({members: members.map((m) => obs[m]), centroid: centroidOf(members.map((m) => vecs[m]))})
+  }
+  return clusters
+}
+
+function centroidOf(vecs: Vec[]): Vec {
+  const sum = new Map<number, number>()
+  for (const v of vecs) for (let k = 0; k < v.ids.length; k++) sum.set(v.ids[k], (sum.get(v.ids[k]) ?? 0) + v.w[k])
+  const ids = [...sum.keys()].sort((a, b) => a - b)
+  const w = Float32Array.from(ids.map((id) => sum.get(id)!))
+  const norm = Math.sqrt(w.reduce((s, x) => s + x * x, 0)) || 1
+  for (let k = 0; k < w.length; k++) w[k] /= norm
+  return {ids: Int32Array.from(ids), w}
+}
+
+// ---- the insight text --------------------------------------------------------------------------
+
+const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z0-9`"'(])/
+
+function sentencesOf(content: string): string[] {
+  return content
+    .split(/\n+/)
+    .flatMap((line) => line.split(SENTENCE_END))
+    .map((s) => s.replace(/^\s*(?:[-*+]|\d+\.)\s+/, '').replace(/\s+/g, ' ').trim())
+    .filter((s) => /[\p{L}\p{N}]/u.test(s))
+}
+
+interface Summary {
+  content: string
+  oneLiner: string
+  /** The member this text only restates, if any. */
+  restates?: string
+}
+
+/**
+ * The extractive insight: the sentences that best cover the cluster's terms (tf-idf against the
+ * centroid), each one that mostly repeats a chosen sentence skipped, at most MAX_SENTENCES.
+ */
+function extractiveSummary(planned: Planned, vocab: Vocabulary): Summary {
+  const bySentence = new Map<string, {text: string; vec: Vec; owners: Set<string>}>()
+  for (const m of planned.members) {
+    for (const text of sentencesOf(m.content)) {
+      const key = normalizeForDuplicate(text)
+      let entry = bySentence.get(key)
+      if (!entry) bySentence.set(key, (entry = {text, vec: vocab.vector(vocab.termIds(text)), owners: new Set()}))
+      entry.owners.add(m.id)
+    }
+  }
+  const scored = [...bySentence.values()]
+    .map((s) => ({...s, score: dot(s.vec, planned.centroid) * (1 + 0.1 * (s.owners.size - 1))}))
+    .sort((a, b) => b.score - a.score || a.text.localeCompare(b.text))
+  const chosen: typeof scored = []
+  let chars = 0
+  for (const s of scored) {
+    if (chosen.length >= MAX_SENTENCES) break
+    if (chosen.some((c) => dot(c.vec, s.vec) >= 0.5)) continue
+    if (chosen.length > 0 && chars + s.text.length > MAX_BODY_CHARS) continue
+    chosen.push(s)
+    chars += s.text.length
+  }
+  const content = chosen.length === 1 ? chosen[0].text : chosen.map((s) => `- ${s.text}`).join('\n')
+  // every chosen sentence comes from one and the same member: the merge adds nothing to it
+  let common: Set<string> | undefined
+  for (const s of chosen) common = common ? new Set([...common].filter((id) => s.owners.has(id))) : new Set(s.owners)
+  const restates = common && common.size > 0 ? [...common].sort()[0] : undefined
+  return {content, oneLiner: heuristicOneLiner(chosen[0]?.text ?? content), restates}
+}
+
+/** The member whose text `content` only restates (near-duplicate or contained in it), if any. */
+function restatedMember(content: string, members: MemoryBrief[]): string | undefined {
+  const body = normalizeForDuplicate(content)
+  const shingles = shingleSet(content)
+  for (const m of members) {
+    const norm = normalizeForDuplicate(m.content)
+    if (norm.includes(body) || jaccard(shingles, shingleSet(m.content)) >= RESTATE_SIM) return m.id
+  }
+  return undefined
+}
+
+function clusterTags(members: MemoryBrief[]): string[] {
+  const counts = new Map<string, number>()
+  for (const m of members) for (const t of m.tags) counts.set(t, (counts.get(t) ?? 0) + 1)
+  return [...counts]
+    .filter(([, c]) => c >= 2 && c * 2 >= members.length)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 8)
+    .map(([t]) => t)
+}
+
+/** Importance from the sources: the highest, raised a little for each confirming observation. */
+export function insightImportance(members: Array<{importance: number}>): number {
+  const top = Math.max(...members.map((m) => m.importance))
+  return round3(Math.min(1, top + Math.min(0.2, 0.05 * (members.length - 1))))
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000
+}
+
+// ---- the operation -----------------------------------------------------------------------------
+
+function aborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new MemError('unavailable', 'Consolidation was stopped before it finished (the service is shutting down).', {hint: 'Run it again.'})
+}
+
+/**
+ * Consolidates one repository's live observations into insights (see the module comment).
+ * Reads a snapshot to plan, then writes in chunks, re-checking under the writer lock that every
+ * member is still live. The caller holds the maintenance lock (see `core/consolidate.ts`).
+ */
+export async function runConsolidation(ctx: MemContext, repo: RepoHandle, options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
+  const progress = options.onProgress ?? (() => undefined)
+  const {observations, insights} = repo.store.read((db) => ({
+    observations: liveBriefsOfType(db, 'observation'),
+    insights: liveBriefsOfType(db, 'insight'),
+  }))
+  aborted(options.signal)
+
+  // idf over every live observation: it stays put between runs, so clusters do too
+  const vocab = new Vocabulary()
+  const obsTf = observations.map((o) => vocab.termIds(o.content))
+  for (const tf of obsTf) vocab.count(tf)
+  progress({phase: 'analyze', done: observations.length, total: observations.length})
+
+  const settled = settledIds(observations, insights)
+  const free: MemoryBrief[] = []
+  const freeVecs: Vec[] = []
+  observations.forEach((o, i) => {
+    if (settled.has(o.id)) return
+    free.push(o)
+    freeVecs.push(vocab.vector(obsTf[i]))
+  })
+  const planned = clusterObservations(free, freeVecs, (done) => progress({phase: 'cluster', done, total: free.length}))
+  progress({phase: 'cluster', done: free.length, total: free.length})
+  aborted(options.signal)
+
+  const insightVecs = insights.map((m) => vocab.vector(vocab.termIds(m.content)))
+  const insightIndex = new Postings(insightVecs, maxDfFor(insights.length))
+  const acc = new Float64Array(insights.length)
+  const touched: number[] = []
+  const existingInsight = (v: Vec): MemoryBrief | undefined => {
+    insightIndex.candidates(v, acc, touched)
+    let best: {doc: number; sim: number} | undefined
+    for (const doc of touched) {
+      acc[doc] = 0
+      const sim = dot(v, insightVecs[doc])
+      if (sim >= BOOST_SIM && (!best || sim > best.sim)) best = {doc, sim}
+    }
+    touched.length = 0
+    return best ? insights[best.doc] : undefined
+  }
+
+  const clusters: CandidateCluster[] = []
+  for (const p of planned) {
+    let summary = extractiveSummary(p, vocab)
+    if (options.writer) {
+      const written = await options.writer({members: p.members.map((m) => ({id: m.id, content: m.content})), tags: clusterTags(p.members)}).catch(() => null)
+      // the model's output is data: length-limited and scanned like any stored text
+      if (written && written.content.trim() && !(await ctx.scanSecrets(written.content))) {
+        const content = written.content.trim().slice(0, 4000)
+        summary = {content, oneLiner: heuristicOneLiner(written.oneLiner?.trim() || content)}
+      }
+    }
+    const restates = summary.restates ?? restatedMember(summary.content, p.members)
+    const base = {
+      memberIds: p.members.map((m) => m.id),
+      tags: clusterTags(p.members),
+      oneLiner: summary.oneLiner,
+      content: summary.content,
+      importance: insightImportance(p.members),
+    }
+    if (restates) {
+      clusters.push({...base, outcome: 'restates', target: restates})
+      continue
+    }
+    const twin = existingInsight(vocab.vector(vocab.termIds(summary.content)))
+    clusters.push(twin ? {...base, outcome: 'boost', target: twin.id} : {...base, outcome: 'create'})
+  }
+
+  const result: ConsolidateResult = {candidates: clusters.length, insightsCreated: 0, insightsBoosted: 0}
+  if (options.dryRun) {
+    result.insightsCreated = clusters.filter((c) => c.outcome === 'create').length
+    result.insightsBoosted = clusters.filter((c) => c.outcome === 'boost').length
+    result.clusters = clusters
+    return result
+  }
+
+  for (let i = 0; i < clusters.length; i += WRITE_CHUNK) {
+    aborted(options.signal)
+    const chunk = clusters.slice(i, i + WRITE_CHUNK)
+    const now = ctx.now().toISOString()
+    const counts = await repo.store.write((db) => applyClusters(db, repo, chunk, now))
+    result.insightsCreated += counts.created
+    result.insightsBoosted += counts.boosted
+    progress({phase: 'write', done: Math.min(clusters.length, i + WRITE_CHUNK), total: clusters.length})
+  }
+  return result
+}
+
+/** Under the writer lock: the ops of a chunk of clusters, each re-checked against current state. */
+function applyClusters(db: Db, repo: RepoHandle, chunk: CandidateCluster[], now: string) {
+  const ops: Op[] = []
+  let created = 0
+  let boosted = 0
+  const newIds = new Set<string>()
+  const newBodies = new Set<string>()
+  const boostedHere = new Map<string, {importance: number; derivedFrom: string[]}>()
+
+  const markRestated = (members: MemoryBrief[], target: string) => {
+    for (const m of members) {
+      ops.push({op: 'update', id: m.id, set: {extra: {...getExtra(db, m.id), consolidation: {restates: target, at: now}}}})
+    }
+  }
+  const boost = (targetId: string, c: CandidateCluster, members: MemoryBrief[]): boolean => {
+    const prior = boostedHere.get(targetId)
+    const target = prior ? undefined : getMemory(db, targetId)
+    if (!prior && (!target || target.forgottenAt || target.supersededBy)) return false
+    const state = prior ?? {importance: target!.importance, derivedFrom: target!.derivedFrom}
+    const derivedFrom = [...new Set([...state.derivedFrom, ...members.map((m) => m.id)])]
+    const importance = round3(Math.min(1, Math.max(state.importance, c.importance) + 0.05))
+    boostedHere.set(targetId, {importance, derivedFrom})
+    ops.push({op: 'update', id: targetId, set: {importance, derivedFrom, updatedAt: now}})
+    return true
+  }
+
+  for (const c of chunk) {
+    const members = liveBriefsById(db, c.memberIds).filter((m) => m.type === 'observation' && m.extra.consolidation === undefined)
+    if (members.length < MIN_CLUSTER) continue // changed since planning: next run looks again
+    if (c.outcome === 'restates') {
+      markRestated(members, c.target!)
+      continue
+    }
+    if (c.outcome === 'boost') {
+      if (boost(c.target!, c, members)) boosted++
+      continue
+    }
+    const body = normalizeForDuplicate(c.content)
+    if (newBodies.has(body)) continue
+    const plan = planStore(db, repo, {
+      content: c.content,
+      type: 'insight',
+      tags: c.tags,
+      importance: c.importance,
+      source: 'consolidation',
+      sessionId: null,
+      supersedes: null,
+      createdAt: now,
+      derivedFrom: members.map((m) => m.id),
+      oneLiner: c.oneLiner,
+    })
+    const r = plan.result
+    if (r.success) {
+      if (newIds.has(r.id)) continue
+      newIds.add(r.id)
+      newBodies.add(body)
+      ops.push(...plan.ops)
+      created++
+    } else if ('duplicateId' in r) {
+      // a live memory already says exactly this: an insight (or procedure, heuristic) is boosted;
+      // an observation means the merge restates it
+      const twin = getMemory(db, r.duplicateId)
+      if (twin && twin.type !== 'observation' && boost(twin.id, c, members)) boosted++
+      else markRestated(members, r.duplicateId)
+    }
+  }
+  return {ops, result: {created, boosted}}
+}

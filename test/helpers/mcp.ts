@@ -1,0 +1,57 @@
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
+import {onTestFinished} from 'vitest'
+import {BIN} from './cli.js'
+
+export type ToolResult = CallToolResult & {structuredContent?: any}
+
+/** An SDK client connected to `POST /mcp` of a running server, closed when the test ends. */
+export async function httpMcpClient(url: string, options: {apiKey?: string; query?: string; capabilities?: Client['_options']} = {}) {
+  const client = new Client({name: 'mem-test', version: '1.0.0'}, {capabilities: {}})
+  const headers: Record<string, string> = options.apiKey ? {authorization: `Bearer ${options.apiKey}`} : {}
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp${options.query ?? ''}`), {requestInit: {headers}})
+  onTestFinished(() => client.close())
+  await client.connect(transport)
+  return client
+}
+
+/**
+ * The built `mem mcp` spawned as a client spawns it, with a private MEM_HOME; stderr is collected.
+ * `roots` makes the client declare the roots capability and answer roots/list with those paths.
+ */
+export async function stdioMcpClient(options: {args?: string[]; cwd: string; home: string; roots?: string[]; env?: Record<string, string>}) {
+  const {ListRootsRequestSchema} = await import('@modelcontextprotocol/sdk/types.js')
+  const {pathToFileURL} = await import('node:url')
+  const client = new Client({name: 'mem-test', version: '1.0.0'}, {capabilities: options.roots ? {roots: {listChanged: true}} : {}})
+  if (options.roots) {
+    const roots = options.roots
+    client.setRequestHandler(ListRootsRequestSchema, () => ({roots: roots.map((p) => ({uri: pathToFileURL(p).href, name: 'workspace'}))}))
+  }
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...(options.args ?? [])],
+    cwd: options.cwd,
+    env: {PATH: process.env.PATH ?? '', MEM_HOME: options.home, NO_COLOR: '1', ...options.env},
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+  const errors: Error[] = []
+  client.onerror = (err) => errors.push(err)
+  onTestFinished(() => client.close())
+  await client.connect(transport)
+  return {client, transport, stderr: () => stderr, errors}
+}
+
+/** Calls a tool and returns its result typed loosely for assertions. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+  return (await client.callTool({name, arguments: args})) as ToolResult
+}
+
+export function text(result: ToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
+}
