@@ -7,6 +7,7 @@ import {stemmer} from 'stemmer'
 import {openMem} from '../../dist/src/runtime/open-mem.js'
 import {store} from '../../dist/src/core/store.js'
 import {recall} from '../../dist/src/core/recall.js'
+import {searchMemories} from '../../dist/src/search/engine.js'
 import {context} from '../../dist/src/core/context.js'
 import {STOP_WORDS} from '../../dist/src/search/stopwords.js'
 import {loadEvalSet} from './lib/corpus.mjs'
@@ -65,6 +66,14 @@ export async function benchRecallQuality() {
   }
   results['mem, even questions'] = half(0)
   results['mem, odd questions'] = half(1)
+  // Ablations: what each retrieval step is worth on this set.
+  const handle = await ctx.repo(root)
+  const now = new Date(t)
+  const ablate = (tuning) =>
+    score(questions, (q) => handle.store.read((db) => searchMemories(db, q, {limit: 10, now, tuning})).map((h) => keyOf.get(h.memory.id)))
+  results['  without thesaurus'] = ablate({synonymWeight: 0})
+  results['  without typo correction'] = ablate({typoCorrection: false})
+  results['  with feedback expansion'] = ablate({prfDocs: 3})
 
   const fuseDefault = new Fuse(memories, {keys: ['content', 'tags']})
   results['fuse.js only (defaults)'] = score(questions, (q) => fuseDefault.search(q, {limit: 10}).map((r) => r.item.key))
