@@ -123,7 +123,7 @@ describe('parity: `mem … --json` and HTTP give the same body', () => {
     await same(['forget', ids[2]], `/api/mem/${encodeURIComponent(ids[4])}`, {method: 'DELETE'}) // both already forgotten
     await same(['get', ids[1]], `/api/mem/${encodeURIComponent(ids[1])}`)
     await same(['stats'], `/api/mem/stats?repo=${q}`)
-  })
+  }, 180_000) // some 50 CLI runs
 
   it('the server sees what the CLI (another process) wrote meanwhile, without a restart', async () => {
     const {root, home, mem} = setup()
@@ -151,7 +151,7 @@ describe('parity: `mem … --json` and HTTP give the same body', () => {
   })
 })
 
-describe('mem serve (the built CLI)', () => {
+describe('mem serve (the built CLI)', {timeout: 90_000}, () => {
   function serve(home: string, root: string, args: string[] = []) {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', ...args], {
       cwd: root,
