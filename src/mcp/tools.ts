@@ -15,6 +15,8 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js'
+import {AjvJsonSchemaValidator} from '@modelcontextprotocol/sdk/validation/ajv'
+import type {jsonSchemaValidator} from '@modelcontextprotocol/sdk/validation'
 import {errorBody, MemError} from '../errors.js'
 import type {MemContext} from '../core/mem-context.js'
 import {findTool, TOOLS, toolListing} from './catalog.js'
@@ -41,6 +43,11 @@ export interface BuildMcpServerOptions {
   /** Sees every tool call while it runs (stdio waits for them before closing the context). */
   track?: (call: Promise<unknown>) => void
 }
+
+// The Server builds a JSON Schema validator (a new Ajv) per instance, and HTTP builds a server per
+// request; it is only used for elicitation, which mem never asks for: one shared, made on demand.
+let ajv: AjvJsonSchemaValidator | undefined
+const sharedValidator: jsonSchemaValidator = {getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema)}
 
 let listing: ReturnType<typeof toolListing>[] | undefined
 
@@ -80,7 +87,11 @@ export async function callTool(ctx: MemContext, binding: McpBinding, name: strin
 
 /** An MCP server (not yet connected) answering the catalog for `ctx` and `binding`. */
 export function buildMcpServer(ctx: MemContext, binding: McpBinding, options: BuildMcpServerOptions): Server {
-  const server = new Server({name: SERVER_NAME, title: 'mem: memory for coding agents', version: options.version}, {capabilities: {tools: {}}, instructions: INSTRUCTIONS})
+  const server = new Server({name: SERVER_NAME, title: 'mem: memory for coding agents', version: options.version}, {
+    capabilities: {tools: {}},
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: sharedValidator,
+  })
   server.setRequestHandler(ListToolsRequestSchema, () => ({tools: listTools()}))
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const call = callTool(ctx, binding, req.params.name, req.params.arguments, options.onInternalError)

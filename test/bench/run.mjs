@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, printing figures. Nothing here asserts a timing.
 import {benchStorage} from './storage.mjs'
 import {benchRecallLatency, benchRecallQuality} from './recall.mjs'
+import {benchMcp} from './mcp.mjs'
 import {benchServer} from './server.mjs'
 
 const started = performance.now()
@@ -9,4 +10,5 @@ await benchRecallQuality()
 await benchStorage()
 await benchRecallLatency()
 await benchServer()
+await benchMcp()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)
