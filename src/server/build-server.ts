@@ -6,6 +6,9 @@ import {BODY_LIMIT_BYTES, errorHandler, notFoundHandler} from './errors.js'
 import {authGuard, localGuard} from './guard.js'
 import {openApiDocument} from './openapi.js'
 import {RouteTable, validatorCompiler} from './route.js'
+import {MaintenanceRuns} from '../ops/maintenance/runs.js'
+import type {Scheduler} from '../ops/scheduler.js'
+import {maintenanceRoutes} from './routes/maintenance.js'
 import {memoryRoutes} from './routes/memories.js'
 import {systemRoutes} from './routes/system.js'
 import type {UpdateStatus} from './update-check.js'
@@ -32,6 +35,10 @@ export interface BuildServerOptions {
   mcpRepo?: string
   /** Called with every internal (500) error; the client never sees its details. */
   onInternalError?: (err: unknown, req: FastifyRequest) => void
+  /** Maintenance runs (shared with the scheduler); by default a registry of this server's own. */
+  maintenance?: MaintenanceRuns
+  /** The scheduler whose tasks `GET /api/mem/scheduled-tasks` lists. */
+  scheduler?: Scheduler
 }
 
 /**
@@ -85,6 +92,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
   })
   memoryRoutes(app, routes, options.ctx)
+  maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
   mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, onInternalError: options.onInternalError})
 
   let document: Record<string, unknown> | undefined

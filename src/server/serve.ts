@@ -1,3 +1,4 @@
+import {join} from 'node:path'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Socket} from 'node:net'
 import type {FastifyInstance, FastifyRequest} from 'fastify'
@@ -9,6 +10,8 @@ import type {RepoStore} from '../storage/repo-store.js'
 import {buildServer} from './build-server.js'
 import {isLoopback} from './guard.js'
 import {UpdateChecker} from './update-check.js'
+import {MaintenanceRuns} from '../ops/maintenance/runs.js'
+import {Scheduler} from '../ops/scheduler.js'
 import {packageInfo} from './version.js'
 
 export const DEFAULT_HOST = '127.0.0.1'
@@ -33,6 +36,11 @@ export interface StartServerOptions {
   onInternalError?: (err: unknown, req: FastifyRequest) => void
   /** Problems in background work (an idle checkpoint that failed): reported, never thrown. */
   onBackgroundError?: (err: unknown) => void
+  /**
+   * Maintenance: the synchronous window of POST /api/maintenance (30 s) and the scheduler
+   * (every 24 h per registered repo; `schedule: false` turns it off).
+   */
+  maintenance?: {windowMs?: number; schedule?: boolean; intervalMs?: number; firstRunDelayMs?: number; tickMs?: number}
 }
 
 export interface RunningServer {
@@ -78,7 +86,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     intervalMs: 'intervalMs' in update ? update.intervalMs : undefined,
   })
 
+  const maintenanceOptions = options.maintenance ?? {}
+  const runs = new MaintenanceRuns({ctx: runtime, windowMs: maintenanceOptions.windowMs})
+  const scheduler = new Scheduler({
+    ctx: runtime,
+    runs,
+    intervalMs: maintenanceOptions.intervalMs,
+    firstRunDelayMs: maintenanceOptions.firstRunDelayMs,
+    tickMs: maintenanceOptions.tickMs,
+    statePath: join(runtime.home, 'scheduler.json'),
+    external: [() => updates.task()],
+    onError: options.onBackgroundError,
+  })
+
   const app = buildServer({
+    maintenance: runs,
+    scheduler,
     ctx: runtime,
     keys,
     requireAuth: !loopbackOnly,
@@ -107,6 +130,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const actualPort = bound && typeof bound === 'object' ? bound.port : port
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
   updates.start()
+  if (maintenanceOptions.schedule !== false) scheduler.start()
 
   const connections = trackConnections(app)
   const idle = idleCheckpointer(runtime, options.idleCheckpointMs ?? IDLE_CHECKPOINT_MS, options.onBackgroundError ?? (() => undefined))
@@ -122,10 +146,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       (closing ??= (async () => {
         idle.stop()
         updates.stop()
+        // a running pass stops between two journaled chunks; nothing half-written remains
+        const maintenanceStopped = Promise.all([scheduler.stop(), runs.close()])
         const closed = app.close()
         connections.closing()
         await closed
         await idle.drain()
+        await maintenanceStopped
         await checkpointAll(await runtime.openStores())
       })()),
   }

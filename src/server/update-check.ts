@@ -42,6 +42,10 @@ export class UpdateChecker {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<boolean> | undefined
   private stopped = false
+  /** For the scheduler's task list: when the next check is due, the last attempt and its error. */
+  private nextAt: number | null = null
+  private lastAttemptAt: string | null = null
+  private lastError: string | null = null
   private readonly file: string
   private readonly intervalMs: number
   private readonly now: () => number
@@ -79,8 +83,23 @@ export class UpdateChecker {
     return this.running
   }
 
+  /** The update check as a row of `GET /api/mem/scheduled-tasks`. */
+  task(): {id: string; type: 'update-check'; intervalHours: number; lastRunAt: string | null; nextRunAt: string | null; status: 'idle' | 'running' | 'ok' | 'failed' | 'disabled'; lastError: string | null} {
+    const enabled = this.options.enabled
+    return {
+      id: 'update-check',
+      type: 'update-check',
+      intervalHours: Math.round((this.intervalMs / (60 * 60 * 1000)) * 1000) / 1000,
+      lastRunAt: this.lastAttemptAt ?? this.cache?.checkedAt ?? null,
+      nextRunAt: enabled && !this.stopped && this.nextAt !== null ? new Date(this.nextAt).toISOString() : null,
+      status: !enabled ? 'disabled' : this.running ? 'running' : this.lastError ? 'failed' : this.lastAttemptAt || this.cache ? 'ok' : 'idle',
+      lastError: this.lastError,
+    }
+  }
+
   private schedule(delay: number): void {
     if (this.stopped) return
+    this.nextAt = this.now() + delay
     if (this.timer) clearTimeout(this.timer)
     this.timer = setTimeout(() => {
       void this.check().then((ok) => this.schedule(ok ? this.intervalMs : RETRY_MS))
@@ -91,6 +110,7 @@ export class UpdateChecker {
   private async fetchLatest(): Promise<boolean> {
     const {registry, packageName} = this.options
     const url = `${registry.replace(/\/+$/, '')}/${packageName.replace('/', '%2F')}/latest`
+    this.lastAttemptAt = new Date(this.now()).toISOString()
     try {
       const res = await (this.options.fetch ?? fetch)(url, {
         headers: {accept: 'application/json'},
@@ -106,8 +126,10 @@ export class UpdateChecker {
       } catch {
         // a read-only home keeps the result in memory only
       }
+      this.lastError = null
       return true
-    } catch {
+    } catch (err) {
+      this.lastError = `update check failed: ${(err as Error)?.message ?? err}`
       return false
     }
   }

@@ -21,7 +21,9 @@ export async function acquireMaintenanceLock(memDir: string): Promise<ReleaseMai
     throw new MemError('unavailable', `Cannot create ${memDir} (${(err as NodeJS.ErrnoException).code ?? err}).`, {cause: err})
   }
   try {
-    const release = await lockfile.lock(memDir, {
+    // proper-lockfile keys its held locks by the locked path: the store's writer lock already uses
+    // `memDir`, so this lock takes its own key or the two would overwrite each other's state
+    const release = await lockfile.lock(join(memDir, 'maintenance'), {
       lockfilePath: join(memDir, 'maintenance.lock'),
       realpath: false,
       stale: STALE_MS,
