@@ -230,6 +230,8 @@ export class RepoStore {
   private async releaseLock(): Promise<void> {
     const held = this.held
     if (!held) return
+    // once per burst of writes, while still holding the lock
+    if (this.generation !== null) this.writeCountsSidecar()
     this.held = undefined
     if (held.timer) clearTimeout(held.timer)
     await held.release().catch(() => undefined)
@@ -503,7 +505,6 @@ export class RepoStore {
         // the journal still holds everything; the next write or close tries again
       }
     }
-    this.writeCountsSidecar()
   }
 
   /**

@@ -260,7 +260,8 @@ describe('RepoStore', () => {
   it('keeps a counts sidecar that answers only while it matches the journal', async () => {
     const root = tempDir()
     expect(RepoStore.peekCounts(root)).toBeNull()
-    const s = await open(root)
+    // the sidecar is written when the lock is released; without lingering that is after each write
+    const s = await open(root, {lockLingerMs: 0})
     await s.write(insert(memory('one')))
     await s.write(insert(memory('two')))
     expect(RepoStore.peekCounts(root)).toMatchObject({observation: 2, insight: 0})
