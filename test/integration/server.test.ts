@@ -334,6 +334,28 @@ describe('HTTP API through the client library', () => {
     expect((await trailing.health()).status).toBe('ok')
   })
 
+  it('consolidate through the client: dry_run writes nothing; a second run on the same corpus answers zeros', async () => {
+    const {client, repo} = await memServer()
+    const mem = client()
+    for (const text of [
+      'The checkout flow times out when the payment provider is slow',
+      'Checkout requests time out while the payment provider answers slowly',
+      'A slow payment provider makes the checkout flow time out',
+      'Checkout times out whenever the payment provider responds slowly',
+    ]) {
+      expect((await mem.store({repo, content: text, type: 'observation', tags: ['checkout']})).success).toBe(true)
+    }
+    const before = (await mem.stats(repo)).total
+    const dry = await mem.consolidate(repo, true)
+    for (const key of ['candidates', 'insightsCreated', 'insightsBoosted'] as const) expect(Number.isInteger(dry[key]), key).toBe(true)
+    expect((await mem.stats(repo)).total).toBe(before)
+    const run = await mem.consolidate(repo)
+    expect(run.candidates).toBe(dry.candidates)
+    expect(await mem.consolidate(repo)).toMatchObject({candidates: 0, insightsCreated: 0, insightsBoosted: 0})
+    const bad = await apiError(() => mem.consolidate(''))
+    expect([bad.status, bad.code]).toEqual([400, 'invalid_input'])
+  })
+
   it('/api/openapi.json describes every route with its parameters, bodies and responses', async () => {
     const {client, url} = await memServer()
     const doc = (await rawRequest(`${url}/api/openapi.json`)).json()
