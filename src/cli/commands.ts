@@ -3,6 +3,7 @@
  * entry (plus lazily loaded chunks) so a command starts without resolving hundreds of modules.
  */
 import Browse from '../../commands/browse.js'
+import Consolidate from '../../commands/consolidate.js'
 import Context from '../../commands/context.js'
 import Edit from '../../commands/edit.js'
 import Feedback from '../../commands/feedback.js'
@@ -12,6 +13,7 @@ import History from '../../commands/history.js'
 import KeysCreate from '../../commands/keys/create.js'
 import KeysList from '../../commands/keys/list.js'
 import KeysRevoke from '../../commands/keys/revoke.js'
+import Maintain from '../../commands/maintain.js'
 import Mcp from '../../commands/mcp.js'
 import Recall from '../../commands/recall.js'
 import Repos from '../../commands/repos.js'
@@ -21,6 +23,7 @@ import Store from '../../commands/store.js'
 
 export const COMMANDS = {
   browse: Browse,
+  consolidate: Consolidate,
   context: Context,
   edit: Edit,
   feedback: Feedback,
@@ -30,6 +33,7 @@ export const COMMANDS = {
   'keys:create': KeysCreate,
   'keys:list': KeysList,
   'keys:revoke': KeysRevoke,
+  maintain: Maintain,
   mcp: Mcp,
   recall: Recall,
   repos: Repos,

@@ -5,7 +5,7 @@ import type {MemContext, RepoHandle} from '../core/mem-context.js'
 import {planStore} from '../core/store.js'
 import {analyze, normalizeForDuplicate} from '../search/tokenize.js'
 import type {Db} from '../storage/db.js'
-import {getExtra, getMemory, liveBriefsById, liveBriefsOfType, type MemoryBrief, type Op} from '../storage/memories.js'
+import {getExtra, getMemory, liveBriefsById, liveBriefsOfType, liveDerivedFromIds, type MemoryBrief, type Op} from '../storage/memories.js'
 
 /**
  * Consolidation: groups of related live observations become insights.
@@ -34,7 +34,6 @@ const TAG_SIM = 0.15
 const SMALL_TAG_GROUP = 6
 const BOOST_SIM = 0.6
 const RESTATE_SIM = 0.9
-const MAX_NEIGHBOURS = 32
 const MAX_SENTENCES = 4
 const MAX_BODY_CHARS = 900
 const WRITE_CHUNK = 200
@@ -143,21 +142,25 @@ class Vocabulary {
   }
 }
 
-/** Inverted index over vectors, limited to terms at most `maxDf` documents carry. */
+/**
+ * Inverted index over vectors, limited to the blocking terms `blocking(termId)` accepts. Callers
+ * decide blocking terms by document frequency over a population that does not change between
+ * runs (every live observation), so the candidate pairs of a run do not depend on which
+ * observations earlier runs consolidated.
+ */
 class Postings {
-  private readonly lists = new Map<number, number[]>()
-  constructor(
-    private readonly vectors: Vec[],
-    private readonly maxDf: number,
-  ) {
+  private readonly lists = new Map<number, {docs: number[]; weights: number[]}>()
+  constructor(vectors: Vec[], blocking: (termId: number) => boolean) {
     vectors.forEach((v, doc) => {
-      for (const id of v.ids) {
+      for (let k = 0; k < v.ids.length; k++) {
+        const id = v.ids[k]
+        if (!blocking(id)) continue
         let list = this.lists.get(id)
-        if (!list) this.lists.set(id, (list = []))
-        list.push(doc)
+        if (!list) this.lists.set(id, (list = {docs: [], weights: []}))
+        list.docs.push(doc)
+        list.weights.push(v.w[k])
       }
     })
-    for (const [id, list] of this.lists) if (list.length > maxDf) this.lists.delete(id)
   }
 
   /** Documents sharing a blocking term with `v`, with the partial dot product over those terms. */
@@ -165,25 +168,16 @@ class Postings {
     for (let k = 0; k < v.ids.length; k++) {
       const list = this.lists.get(v.ids[k])
       if (!list) continue
-      for (const doc of list) {
+      const w = v.w[k]
+      const {docs, weights} = list
+      for (let p = 0; p < docs.length; p++) {
+        const doc = docs[p]
         if (doc <= minDoc) continue
         if (acc[doc] === 0) touched.push(doc)
-        acc[doc] += v.w[k] * (this.vectors[doc].w[indexOf(this.vectors[doc].ids, v.ids[k])] ?? 0)
+        acc[doc] += w * weights[p]
       }
     }
   }
-}
-
-function indexOf(ids: Int32Array, id: number): number {
-  let lo = 0
-  let hi = ids.length - 1
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1
-    if (ids[mid] === id) return mid
-    if (ids[mid] < id) lo = mid + 1
-    else hi = mid - 1
-  }
-  return -1
 }
 
 function maxDfFor(docs: number): number {
@@ -202,15 +196,23 @@ function sharesTag(a: MemoryBrief, b: MemoryBrief): boolean {
   return a.tags.some((t) => b.tags.includes(t))
 }
 
-/** Observations consolidation must leave alone: sources of live insights and marked restatements. */
-function settledIds(observations: MemoryBrief[], insights: MemoryBrief[]): Set<string> {
-  const settled = new Set<string>()
-  for (const insight of insights) for (const id of insight.derivedFrom) settled.add(id)
+/**
+ * Observations consolidation must leave alone: sources of any live memory (an insight, or a
+ * procedure or heuristic that a cluster boosted) and observations marked as restated.
+ */
+function settledIds(observations: MemoryBrief[], derivedFrom: Set<string>): Set<string> {
+  const settled = new Set(derivedFrom)
   for (const o of observations) if (o.extra.consolidation !== undefined) settled.add(o.id)
   return settled
 }
 
-function clusterObservations(obs: MemoryBrief[], vecs: Vec[], report: (done: number) => void): Planned[] {
+function clusterObservations(
+  obs: MemoryBrief[],
+  vecs: Vec[],
+  tagCounts: Map<string, number>,
+  blocking: (termId: number) => boolean,
+  report: (done: number) => void,
+): Planned[] {
   const n = obs.length
   const neighbours: Array<Array<{j: number; sim: number}>> = Array.from({length: n}, () => [])
   const link = (i: number, j: number, sim: number) => {
@@ -218,7 +220,8 @@ function clusterObservations(obs: MemoryBrief[], vecs: Vec[], report: (done: num
     neighbours[j].push({j: i, sim})
   }
 
-  // pairs inside small tag groups are related whatever their wording
+  // pairs inside small tag groups are related whatever their wording; a group's size counts every
+  // live observation (settled ones too), so it does not shrink into "small" on a later run
   const byTag = new Map<string, number[]>()
   obs.forEach((o, i) => {
     for (const t of o.tags) {
@@ -228,8 +231,8 @@ function clusterObservations(obs: MemoryBrief[], vecs: Vec[], report: (done: num
     }
   })
   const tagLinked = new Set<number>() // i * n + j, i < j
-  for (const list of byTag.values()) {
-    if (list.length < MIN_CLUSTER || list.length > SMALL_TAG_GROUP) continue
+  for (const [tag, list] of byTag) {
+    if (list.length < MIN_CLUSTER || (tagCounts.get(tag) ?? 0) > SMALL_TAG_GROUP) continue
     for (let a = 0; a < list.length; a++) {
       for (let b = a + 1; b < list.length; b++) {
         const key = list[a] * n + list[b]
@@ -241,7 +244,7 @@ function clusterObservations(obs: MemoryBrief[], vecs: Vec[], report: (done: num
   }
 
   // text-similar pairs through the inverted index
-  const postings = new Postings(vecs, maxDfFor(n))
+  const postings = new Postings(vecs, blocking)
   const acc = new Float64Array(n)
   const touched: number[] = []
   for (let i = 0; i < n; i++) {
@@ -256,10 +259,8 @@ function clusterObservations(obs: MemoryBrief[], vecs: Vec[], report: (done: num
     touched.length = 0
     if (i % 2000 === 0) report(i)
   }
-  for (const list of neighbours) {
-    list.sort((a, b) => b.sim - a.sim || a.j - b.j)
-    if (list.length > MAX_NEIGHBOURS) list.length = MAX_NEIGHBOURS
-  }
+  // never truncated: a cluster left out of a capped list would only show up on the next run
+  for (const list of neighbours) list.sort((a, b) => b.sim - a.sim || a.j - b.j)
 
   // stars around the best-connected free observations
   const order = obs.map((_, i) => i)
@@ -343,13 +344,16 @@ function extractiveSummary(planned: Planned, vocab: Vocabulary): Summary {
   return {content, oneLiner: heuristicOneLiner(chosen[0]?.text ?? content), restates}
 }
 
-/** The member whose text `content` only restates (near-duplicate or contained in it), if any. */
-function restatedMember(content: string, members: MemoryBrief[]): string | undefined {
+/**
+ * The member whose text `content` only restates, if any: contained in it, or (with `similar`, for
+ * text not made of the members' own sentences) a near-duplicate of it by word shingles.
+ */
+function restatedMember(content: string, members: MemoryBrief[], similar: boolean): string | undefined {
   const body = normalizeForDuplicate(content)
-  const shingles = shingleSet(content)
+  const shingles = similar ? shingleSet(content) : undefined
   for (const m of members) {
-    const norm = normalizeForDuplicate(m.content)
-    if (norm.includes(body) || jaccard(shingles, shingleSet(m.content)) >= RESTATE_SIM) return m.id
+    if (normalizeForDuplicate(m.content).includes(body)) return m.id
+    if (shingles && jaccard(shingles, shingleSet(m.content)) >= RESTATE_SIM) return m.id
   }
   return undefined
 }
@@ -387,9 +391,10 @@ function aborted(signal?: AbortSignal): void {
  */
 export async function runConsolidation(ctx: MemContext, repo: RepoHandle, options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
   const progress = options.onProgress ?? (() => undefined)
-  const {observations, insights} = repo.store.read((db) => ({
+  const {observations, insights, derivedFrom} = repo.store.read((db) => ({
     observations: liveBriefsOfType(db, 'observation'),
     insights: liveBriefsOfType(db, 'insight'),
+    derivedFrom: liveDerivedFromIds(db),
   }))
   aborted(options.signal)
 
@@ -399,7 +404,7 @@ export async function runConsolidation(ctx: MemContext, repo: RepoHandle, option
   for (const tf of obsTf) vocab.count(tf)
   progress({phase: 'analyze', done: observations.length, total: observations.length})
 
-  const settled = settledIds(observations, insights)
+  const settled = settledIds(observations, derivedFrom)
   const free: MemoryBrief[] = []
   const freeVecs: Vec[] = []
   observations.forEach((o, i) => {
@@ -407,12 +412,19 @@ export async function runConsolidation(ctx: MemContext, repo: RepoHandle, option
     free.push(o)
     freeVecs.push(vocab.vector(obsTf[i]))
   })
-  const planned = clusterObservations(free, freeVecs, (done) => progress({phase: 'cluster', done, total: free.length}))
+  const tagCounts = new Map<string, number>()
+  for (const o of observations) for (const t of o.tags) tagCounts.set(t, (tagCounts.get(t) ?? 0) + 1)
+  const maxDf = maxDfFor(vocab.docs)
+  const observationDf = vocab.df.slice()
+  const planned = clusterObservations(free, freeVecs, tagCounts, (id) => observationDf[id] <= maxDf, (done) => progress({phase: 'cluster', done, total: free.length}))
   progress({phase: 'cluster', done: free.length, total: free.length})
   aborted(options.signal)
 
   const insightVecs = insights.map((m) => vocab.vector(vocab.termIds(m.content)))
-  const insightIndex = new Postings(insightVecs, maxDfFor(insights.length))
+  const insightDf = new Map<number, number>()
+  for (const v of insightVecs) for (const id of v.ids) insightDf.set(id, (insightDf.get(id) ?? 0) + 1)
+  const insightMaxDf = maxDfFor(insights.length)
+  const insightIndex = new Postings(insightVecs, (id) => (insightDf.get(id) ?? 0) <= insightMaxDf)
   const acc = new Float64Array(insights.length)
   const touched: number[] = []
   const existingInsight = (v: Vec): MemoryBrief | undefined => {
@@ -430,15 +442,18 @@ export async function runConsolidation(ctx: MemContext, repo: RepoHandle, option
   const clusters: CandidateCluster[] = []
   for (const p of planned) {
     let summary = extractiveSummary(p, vocab)
+    let fromWriter = false
     if (options.writer) {
       const written = await options.writer({members: p.members.map((m) => ({id: m.id, content: m.content})), tags: clusterTags(p.members)}).catch(() => null)
       // the model's output is data: length-limited and scanned like any stored text
       if (written && written.content.trim() && !(await ctx.scanSecrets(written.content))) {
         const content = written.content.trim().slice(0, 4000)
         summary = {content, oneLiner: heuristicOneLiner(written.oneLiner?.trim() || content)}
+        fromWriter = true
       }
     }
-    const restates = summary.restates ?? restatedMember(summary.content, p.members)
+    // extractive text is made of whole member sentences, whose owners were already checked
+    const restates = summary.restates ?? restatedMember(summary.content, p.members, fromWriter)
     const base = {
       memberIds: p.members.map((m) => m.id),
       tags: clusterTags(p.members),
@@ -480,7 +495,7 @@ function applyClusters(db: Db, repo: RepoHandle, chunk: CandidateCluster[], now:
   let created = 0
   let boosted = 0
   const newIds = new Set<string>()
-  const newBodies = new Set<string>()
+  const newBodies = new Map<string, string>()
   const boostedHere = new Map<string, {importance: number; derivedFrom: string[]}>()
 
   const markRestated = (members: MemoryBrief[], target: string) => {
@@ -507,12 +522,17 @@ function applyClusters(db: Db, repo: RepoHandle, chunk: CandidateCluster[], now:
       markRestated(members, c.target!)
       continue
     }
-    if (c.outcome === 'boost') {
-      if (boost(c.target!, c, members)) boosted++
+    if (c.outcome === 'boost' && boost(c.target!, c, members)) {
+      boosted++
       continue
     }
+    // (an insight to boost that is gone meanwhile: the cluster becomes a new insight)
     const body = normalizeForDuplicate(c.content)
-    if (newBodies.has(body)) continue
+    const twinHere = newBodies.get(body)
+    if (twinHere) {
+      markRestated(members, twinHere) // another cluster of this chunk already wrote exactly this
+      continue
+    }
     const plan = planStore(db, repo, {
       content: c.content,
       type: 'insight',
@@ -527,9 +547,12 @@ function applyClusters(db: Db, repo: RepoHandle, chunk: CandidateCluster[], now:
     })
     const r = plan.result
     if (r.success) {
-      if (newIds.has(r.id)) continue
+      if (newIds.has(r.id)) {
+        markRestated(members, r.id)
+        continue
+      }
       newIds.add(r.id)
-      newBodies.add(body)
+      newBodies.set(body, r.id)
       ops.push(...plan.ops)
       created++
     } else if ('duplicateId' in r) {

@@ -375,12 +375,12 @@ export function liveBriefsOfType(db: Db, type: MemoryType): MemoryBrief[] {
   return db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE live = 1 AND type = ? ORDER BY created_at, seq`, [type]).map(rowToBrief)
 }
 
-/** Live memories by seq (missing or no longer live ones are left out). */
+/** Live memories by seq (missing or no longer live ones are left out). `+live` keeps the key index in use. */
 export function liveBriefsBySeq(db: Db, seqs: number[]): MemoryBrief[] {
   const out: MemoryBrief[] = []
   for (let i = 0; i < seqs.length; i += 500) {
     const chunk = seqs.slice(i, i + 500)
-    const rows = db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE live = 1 AND seq IN (${chunk.map(() => '?').join(',')})`, chunk)
+    const rows = db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE +live = 1 AND seq IN (${chunk.map(() => '?').join(',')})`, chunk)
     for (const row of rows) out.push(rowToBrief(row))
   }
   return out
@@ -391,7 +391,7 @@ export function liveBriefsById(db: Db, ids: string[]): MemoryBrief[] {
   const out: MemoryBrief[] = []
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500)
-    const rows = db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE live = 1 AND id IN (${chunk.map(() => '?').join(',')})`, chunk)
+    const rows = db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE +live = 1 AND id IN (${chunk.map(() => '?').join(',')})`, chunk)
     for (const row of rows) out.push(rowToBrief(row))
   }
   return out
@@ -475,7 +475,7 @@ export function liveDecayRowsById(db: Db, ids: string[]): DecayRow[] {
   const out: DecayRow[] = []
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500)
-    for (const row of db.all(`SELECT ${DECAY_COLUMNS} FROM memories WHERE live = 1 AND id IN (${chunk.map(() => '?').join(',')})`, chunk)) {
+    for (const row of db.all(`SELECT ${DECAY_COLUMNS} FROM memories WHERE +live = 1 AND id IN (${chunk.map(() => '?').join(',')})`, chunk)) {
       out.push(rowToDecay(row))
     }
   }

@@ -3,6 +3,7 @@ import {benchStorage} from './storage.mjs'
 import {benchRecallLatency, benchRecallQuality} from './recall.mjs'
 import {benchMcp} from './mcp.mjs'
 import {benchServer} from './server.mjs'
+import {benchMaintenance} from './maintenance.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -11,4 +12,5 @@ await benchStorage()
 await benchRecallLatency()
 await benchServer()
 await benchMcp()
+await benchMaintenance()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)

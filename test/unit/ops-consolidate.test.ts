@@ -59,6 +59,23 @@ describe('consolidate', () => {
     expect(await consolidate(ctx, {repo})).toEqual({candidates: 0, insightsCreated: 0, insightsBoosted: 0})
   })
 
+  it('converges even when settling a cluster shrinks a tag group below the small-group size', async () => {
+    const {ctx, repo} = memRepo()
+    // seven observations share the tag "infra": too many for the tag alone to make a cluster
+    for (const text of FLAKY) await obs(ctx, repo, text, ['infra'])
+    for (const text of [
+      'Terraform plans run in the infra pipeline on every merge.',
+      'The VPN config lives in the infra repository under vpn/.',
+      'DNS records are managed by external-dns from the cluster.',
+      'Grafana dashboards are provisioned from JSON files.',
+    ]) {
+      await obs(ctx, repo, text, ['infra'])
+    }
+    expect(await consolidate(ctx, {repo})).toEqual({candidates: 1, insightsCreated: 1, insightsBoosted: 0})
+    // four observations of the tag remain unconsolidated; the group is still the seven it was
+    expect(await consolidate(ctx, {repo})).toEqual({candidates: 0, insightsCreated: 0, insightsBoosted: 0})
+  })
+
   it('dry run lists the candidate clusters with their outcome and writes nothing', async () => {
     const {ctx, repo} = memRepo()
     for (const [i, text] of FLAKY.entries()) await obs(ctx, repo, text, ['e2e'], 0.3 + i * 0.1)

@@ -43,3 +43,61 @@ export function syntheticMemories(count, seed = 7) {
   }
   return out
 }
+
+/**
+ * A store as it looks after months of use (for the maintenance benchmark): the synthetic
+ * memories spread over `spanDays` before `now`, with realistic redundancy and debris:
+ * exact duplicates (case and punctuation changed, as imports and older stores let through),
+ * near duplicates (a word appended), memories whose `expiresAt` passed, entries forgotten
+ * long ago, entries without a one-liner, some recalled and used recently, and families of
+ * related observations (the synthetic corpus varies ~600 base texts) for consolidation.
+ * Rates are per memory; returns memory-shaped objects (without id and repoId).
+ */
+export function realisticStore(count, {now = Date.parse('2026-03-01T12:00:00Z'), spanDays = 200, seed = 11} = {}) {
+  const rand = rng(seed)
+  const DAY = 86_400_000
+  const base = syntheticMemories(count, seed)
+  const out = []
+  for (let i = 0; i < count; i++) {
+    const m = base[i]
+    const createdMs = now - Math.floor(rand() * spanDays * DAY)
+    const entry = {
+      ...m,
+      type: rand() < 0.55 ? 'observation' : m.type,
+      createdAt: new Date(createdMs).toISOString(),
+      oneLiner: undefined,
+      expiresAt: null,
+      forgottenAt: null,
+      forgetReason: null,
+      lastAccessedAt: null,
+      lastUsedAt: null,
+      usedCount: 0,
+    }
+    const r = rand()
+    if (r < 0.05 && out.length > 0) {
+      // exact duplicate of an earlier memory
+      const of = out[Math.floor(rand() * out.length)]
+      entry.content = `${of.content.toUpperCase()}!`
+    } else if (r < 0.08 && out.length > 0) {
+      const of = out[Math.floor(rand() * out.length)]
+      entry.content = `${of.content} again`
+    } else if (r < 0.10) {
+      entry.expiresAt = new Date(createdMs + Math.floor(rand() * 60) * DAY).toISOString()
+    } else if (r < 0.12) {
+      entry.forgottenAt = new Date(createdMs + Math.floor(rand() * 10) * DAY).toISOString()
+      entry.forgetReason = 'forgotten by request'
+    }
+    if (rand() < 0.05) entry.oneLiner = null
+    if (rand() < 0.1) {
+      entry.lastAccessedAt = new Date(now - Math.floor(rand() * 60) * DAY).toISOString()
+      if (rand() < 0.5) {
+        entry.lastUsedAt = entry.lastAccessedAt
+        entry.usedCount = 1
+      }
+    }
+    out.push(entry)
+  }
+  // duplicates must be created after what they duplicate
+  out.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+  return out
+}
