@@ -52,23 +52,6 @@ export function scoreFieldsTf(tf: ArrayLike<number>, len: ArrayLike<number>, t: 
   return s > 0 ? t.weight * t.idf * s : 0
 }
 
-/** Scores one document given its analyzed fields (space-separated terms). */
-export function scoreFields(fields: readonly string[], terms: WeightedTerm[], stats: CorpusStats, params: Bm25Params): number {
-  const counts = fields.map((f) => {
-    const m = new Map<string, number>()
-    if (f) for (const t of f.split(' ')) m.set(t, (m.get(t) ?? 0) + 1)
-    return m
-  })
-  const len = fields.map((f) => (f ? f.split(' ').length : 0))
-  let score = 0
-  const tf = new Array<number>(fields.length).fill(0)
-  for (const t of terms) {
-    for (let f = 0; f < fields.length; f++) tf[f] = counts[f].get(t.term) ?? 0
-    score += scoreFieldsTf(tf, len, t, stats, params)
-  }
-  return score
-}
-
 /**
  * Per-term contributions for many documents at once: only the query's terms are counted, so no
  * per-document maps. `each(seq, contributions)` receives one value per term, in the given order.

@@ -69,10 +69,6 @@ export function vocabularyStartingWith(db: Db, first: string): Array<{term: stri
   )
 }
 
-export function vocabulary(db: Db): Array<{term: string; df: number}> {
-  return db.all<{term: string; df: number}>(`SELECT term, documents AS df FROM memories_vocab WHERE col = '*'`)
-}
-
 /** Index changes after log position `after`: seq, and whether it is now indexed or removed. */
 export function indexChangesSince(db: Db, after: number): Array<{n: number; seq: number; indexed: boolean}> {
   return db

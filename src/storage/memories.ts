@@ -326,9 +326,6 @@ export function versionChain(db: Db, id: string): Memory[] {
   return chain
 }
 
-export function liveCount(db: Db): number {
-  return db.get<{n: number}>(`SELECT coalesce(sum(n), 0) AS n FROM counts`)!.n
-}
 
 /** Seq, one-liner and tags of every live memory (for the fuzzy fallback index). */
 export function liveShortFields(db: Db): Array<{seq: number; oneLiner: string; tags: string}> {

@@ -20,6 +20,7 @@ import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
 import {acquireWriteLock, lockError, type Release} from './lock.js'
 import {applyOps, liveCounts, type JournalRecord, type Op} from './memories.js'
+import {pruneIndexLog} from './fts.js'
 import type {MemoryType} from '../model.js'
 import {getMeta, migrate, setMeta} from './schema.js'
 import {loadSqlJs} from './sqljs.js'
@@ -611,6 +612,8 @@ export class RepoStore {
     if (this.generation === null) return
     const previous = this.generation
     const generation = newGeneration()
+    // the index change log only serves in-process indexes catching up: keep its recent end
+    pruneIndexLog(this.db)
     setMeta(this.db, 'generation', generation)
     setMeta(this.db, 'prev_generation', previous)
     try {
