@@ -1,7 +1,7 @@
 import type {Memory, MemoryType} from '../model.js'
 import type {Db} from '../storage/db.js'
 import {indexedFields} from '../storage/fts.js'
-import {getMemoriesBySeq, liveShortFields} from '../storage/memories.js'
+import {getMemoriesBySeq, liveShortFields, rankFieldsBySeq} from '../storage/memories.js'
 import {DEFAULT_BM25, idf, type Bm25Params, type WeightedTerm} from './bm25.js'
 import {FuzzyIndex} from './fuzzy.js'
 import {queryTerms} from './query.js'
@@ -124,37 +124,51 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
   }
 
   const best = scored[0]?.text || 1
-  const hits: SearchHit[] = []
+  // Rank on the few fields the blend needs; read whole memories only for the ones returned.
+  const ranked: Array<{seq: number; createdAt: string; score: number}> = []
   const take = Math.max(RERANK_MIN, opts.limit * RERANK_FACTOR)
   const seen = new Set<number>()
   // Walk down the BM25 order until enough candidates of the wanted type are collected.
-  for (let i = 0; i < scored.length && hits.length < take; i += take) {
+  for (let i = 0; i < scored.length && ranked.length < take; i += take) {
     const slice = scored.slice(i, i + take)
-    const memories = getMemoriesBySeq(
+    const fields = rankFieldsBySeq(
       db,
       slice.map((s) => s.seq),
     )
     for (const s of slice) {
-      const m = memories.get(s.seq)
+      const m = fields.get(s.seq)
       seen.add(s.seq)
       if (!m || (opts.type && m.type !== opts.type)) continue
-      hits.push({memory: m, score: blendScore(s.text / best, m, opts.now)})
+      ranked.push({seq: s.seq, createdAt: m.createdAt, score: blendScore(s.text / best, m, opts.now)})
     }
   }
 
-  if (hits.length < opts.limit) {
-    for (const f of fuzzyIndex(db, opts.version).search(q, opts.limit * 2)) {
-      if (seen.has(f.seq)) continue
-      seen.add(f.seq)
-      const m = getMemoriesBySeq(db, [f.seq]).get(f.seq)
+  if (ranked.length < opts.limit) {
+    const fuzzy = fuzzyIndex(db, opts.version)
+      .search(q, opts.limit * 2)
+      .filter((f) => !seen.has(f.seq))
+    const fields = rankFieldsBySeq(
+      db,
+      fuzzy.map((f) => f.seq),
+    )
+    for (const f of fuzzy) {
+      const m = fields.get(f.seq)
       if (!m || (opts.type && m.type !== opts.type)) continue
       // A fuzzy match ranks below any full-text match of the same strength.
-      hits.push({memory: m, score: blendScore(f.relevance * 0.6, m, opts.now)})
+      ranked.push({seq: f.seq, createdAt: m.createdAt, score: blendScore(f.relevance * 0.6, m, opts.now)})
     }
   }
 
-  hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : a.memory.createdAt > b.memory.createdAt ? -1 : 0) || (a.memory.id < b.memory.id ? -1 : 1))
-  return hits.slice(0, opts.limit)
+  ranked.sort((a, b) => b.score - a.score || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || a.seq - b.seq)
+  const top = ranked.slice(0, opts.limit)
+  const memories = getMemoriesBySeq(
+    db,
+    top.map((r) => r.seq),
+  )
+  return top.flatMap((r) => {
+    const memory = memories.get(r.seq)
+    return memory ? [{memory, score: r.score}] : []
+  })
 }
 
 function fuzzyIndex(db: Db, version: unknown): FuzzyIndex {

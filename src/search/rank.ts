@@ -38,7 +38,12 @@ export function feedbackScore(m: Pick<Memory, 'usedCount' | 'unusedCount'>): num
   return (m.usedCount + 1) / (m.usedCount + m.unusedCount + 2)
 }
 
-export function blendScore(relevance: number, m: Memory, now: Date, layerWeight = 1): number {
+export function blendScore(
+  relevance: number,
+  m: Pick<Memory, 'type' | 'importance' | 'createdAt' | 'lastUsedAt' | 'usedCount' | 'unusedCount'>,
+  now: Date,
+  layerWeight = 1,
+): number {
   const s =
     BLEND.relevance * relevance +
     BLEND.importance * m.importance +

@@ -323,9 +323,35 @@ export function topK<T extends {seq: number; text: number}>(items: T[], k: numbe
 function topSeqs(seqs: number[], acc: Float64Array, k: number): Array<{seq: number; text: number}> {
   if (seqs.length <= k) return seqs.map((seq) => ({seq, text: acc[seq]})).sort(byText)
   // The k-th best score is a threshold: only items at or above it can be in the top k.
-  const scores = Float64Array.from(seqs, (s) => acc[s]).sort()
-  const threshold = scores[scores.length - k]
+  const threshold = kthLargest(Float64Array.from(seqs, (s) => acc[s]), k)
   const pool: Array<{seq: number; text: number}> = []
   for (const seq of seqs) if (acc[seq] >= threshold) pool.push({seq, text: acc[seq]})
   return topK(pool, k)
+}
+
+/** The k-th largest value (1-based), by quickselect; reorders `a`. */
+function kthLargest(a: Float64Array, k: number): number {
+  let lo = 0
+  let hi = a.length - 1
+  const target = a.length - k // index of the k-th largest in ascending order
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]
+    let i = lo
+    let j = hi
+    while (i <= j) {
+      while (a[i] < pivot) i++
+      while (a[j] > pivot) j--
+      if (i <= j) {
+        const t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i++
+        j--
+      }
+    }
+    if (target <= j) hi = j
+    else if (target >= i) lo = i
+    else return a[target]
+  }
+  return a[target]
 }

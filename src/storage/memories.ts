@@ -246,6 +246,25 @@ export function getMemoriesBySeq(db: Db, seqs: number[]): Map<number, Memory> {
   return out
 }
 
+/** What the recall blend needs of a memory (rank.ts), without the text and JSON fields. */
+export type RankFields = Pick<Memory, 'type' | 'importance' | 'createdAt' | 'lastUsedAt' | 'usedCount' | 'unusedCount'>
+
+export function rankFieldsBySeq(db: Db, seqs: number[]): Map<number, RankFields> {
+  const out = new Map<number, RankFields>()
+  for (let i = 0; i < seqs.length; i += 500) {
+    const chunk = seqs.slice(i, i + 500)
+    const rows = db.all<{seq: number; type: MemoryType; importance: number; c: string; u: string | null; n: number; x: number}>(
+      `SELECT seq, type, importance, created_at AS c, last_used_at AS u, used_count AS n, unused_count AS x
+       FROM memories WHERE seq IN (${chunk.map(() => '?').join(',')})`,
+      chunk,
+    )
+    for (const r of rows) {
+      out.set(r.seq, {type: r.type, importance: r.importance, createdAt: r.c, lastUsedAt: r.u, usedCount: r.n, unusedCount: r.x})
+    }
+  }
+  return out
+}
+
 export function findLiveByNormHash(db: Db, content: string): string | undefined {
   // INDEXED BY: without it SQLite picks an index on `live` and scans every live memory (10 ms at 10k)
   return db.get<{id: string}>(`SELECT id FROM memories INDEXED BY memories_norm_hash WHERE norm_hash = ? AND live = 1 LIMIT 1`, [normHash(content)])?.id
