@@ -1,7 +1,7 @@
 import {z} from 'zod'
 import {MAX_CONTENT_CHARS, MAX_TAG_CHARS, MAX_TAGS, MEMORY_TYPES} from '../model.js'
 
-export const RepoRef = z.string().trim().min(1, 'repo is required')
+export const RepoRef = z.string({error: 'repo is required'}).trim().min(1, 'repo is required')
 export const MemoryTypeSchema = z.enum(MEMORY_TYPES, {error: 'must be one of observation, insight, procedure, heuristic'})
 export const MEMORY_ID_PATTERN = /^memories\/[^/\s]+\/(observation|insight|procedure|heuristic)\/[0-9a-f]{12}$/
 export const MemoryId = z

@@ -39,7 +39,7 @@ interface CountsSidecar {
   counts: Record<MemoryType, number>
 }
 
-const GITIGNORE = `# mem keeps its database local; share memories with packs (mem pack export).
+const GITIGNORE = `# mem keeps its database, journal and locks out of git.
 mem.db
 mem.db.*
 journal
@@ -47,6 +47,7 @@ journal.*
 counts.json
 counts.json.*
 write.lock
+maintenance.lock
 *.tmp
 `
 

@@ -140,6 +140,7 @@ describe('store', () => {
     await rejects(store(ctx, {repo, content: 'a'.repeat(16_001), type: 'insight'}), 'invalid_input', /16,000/)
     await rejects(store(ctx, {repo, content: 'x y z', type: 'insight', supersedes: 'nope'}), 'invalid_input', /supersedes/)
     await rejects(store(ctx, {repo: '', content: 'x y z', type: 'insight'}), 'invalid_input', /repo/)
+    await rejects(store(ctx, {content: 'x y z', type: 'insight'} as never), 'invalid_input', /^Invalid repo: repo is required$/)
     expect((await stats(ctx, {repo})).total).toBe(0)
   })
 
