@@ -2,6 +2,8 @@ import type {BindParams, Database, SqlValue, Statement} from 'sql.js'
 
 export type Row = Record<string, SqlValue>
 
+const IN_CHUNK = 500
+
 /**
  * A thin wrapper over a sql.js Database: cached prepared statements and row helpers.
  * sql.js frees every statement and custom function when the database is exported, so the
@@ -56,6 +58,19 @@ export class Db {
     } finally {
       s.reset()
     }
+  }
+
+  /**
+   * Rows of a query with one `IN (…)` list over `values`, run in chunks that stay under SQLite's
+   * parameter limit. `sql` receives the placeholder list, e.g. `?,?,?`.
+   */
+  allIn<T = Row>(sql: (list: string) => string, values: SqlValue[]): T[] {
+    const rows: T[] = []
+    for (let i = 0; i < values.length; i += IN_CHUNK) {
+      const chunk = values.slice(i, i + IN_CHUNK)
+      rows.push(...this.all<T>(sql(chunk.map(() => '?').join(',')), chunk))
+    }
+    return rows
   }
 
   /** First column of each row. */

@@ -21,14 +21,11 @@ export function ftsMatchAny(db: Db, terms: string[]): number[] {
 /** The analyzed fields of indexed memories, by seq (rowid lookups in the index's content table). */
 export function indexedFields(db: Db, seqs: number[]): Map<number, IndexedFields> {
   const out = new Map<number, IndexedFields>()
-  for (let i = 0; i < seqs.length; i += 500) {
-    const chunk = seqs.slice(i, i + 500)
-    const rows = db.all<{d: number; b: string | null; t: string | null; o: string | null}>(
-      `SELECT docid AS d, c0body AS b, c1tags AS t, c2oneliner AS o FROM memories_fts_content WHERE docid IN (${chunk.map(() => '?').join(',')})`,
-      chunk,
-    )
-    for (const r of rows) out.set(r.d, [r.b ?? '', r.t ?? '', r.o ?? ''])
-  }
+  const rows = db.allIn<{d: number; b: string | null; t: string | null; o: string | null}>(
+    (list) => `SELECT docid AS d, c0body AS b, c1tags AS t, c2oneliner AS o FROM memories_fts_content WHERE docid IN (${list})`,
+    seqs,
+  )
+  for (const r of rows) out.set(r.d, [r.b ?? '', r.t ?? '', r.o ?? ''])
   return out
 }
 

@@ -237,12 +237,7 @@ export function getExtra(db: Db, id: string): Record<string, unknown> {
 
 export function getMemoriesBySeq(db: Db, seqs: number[]): Map<number, Memory> {
   const out = new Map<number, Memory>()
-  for (let i = 0; i < seqs.length; i += 500) {
-    const chunk = seqs.slice(i, i + 500)
-    for (const row of db.all(`SELECT * FROM memories WHERE seq IN (${chunk.map(() => '?').join(',')})`, chunk)) {
-      out.set(row.seq as number, rowToMemory(row))
-    }
-  }
+  for (const row of db.allIn((list) => `SELECT * FROM memories WHERE seq IN (${list})`, seqs)) out.set(row.seq as number, rowToMemory(row))
   return out
 }
 
@@ -251,17 +246,12 @@ export type RankFields = Pick<Memory, 'type' | 'importance' | 'createdAt' | 'las
 
 export function rankFieldsBySeq(db: Db, seqs: number[]): Map<number, RankFields> {
   const out = new Map<number, RankFields>()
-  for (let i = 0; i < seqs.length; i += 500) {
-    const chunk = seqs.slice(i, i + 500)
-    const rows = db.all<{seq: number; type: MemoryType; importance: number; c: string; u: string | null; n: number; x: number}>(
-      `SELECT seq, type, importance, created_at AS c, last_used_at AS u, used_count AS n, unused_count AS x
-       FROM memories WHERE seq IN (${chunk.map(() => '?').join(',')})`,
-      chunk,
-    )
-    for (const r of rows) {
-      out.set(r.seq, {type: r.type, importance: r.importance, createdAt: r.c, lastUsedAt: r.u, usedCount: r.n, unusedCount: r.x})
-    }
-  }
+  const rows = db.allIn<{seq: number; type: MemoryType; importance: number; c: string; u: string | null; n: number; x: number}>(
+    (list) => `SELECT seq, type, importance, created_at AS c, last_used_at AS u, used_count AS n, unused_count AS x
+       FROM memories WHERE seq IN (${list})`,
+    seqs,
+  )
+  for (const r of rows) out.set(r.seq, {type: r.type, importance: r.importance, createdAt: r.c, lastUsedAt: r.u, usedCount: r.n, unusedCount: r.x})
   return out
 }
 
@@ -393,24 +383,12 @@ export function liveBriefsOfType(db: Db, type: MemoryType): MemoryBrief[] {
 
 /** Live memories by seq (missing or no longer live ones are left out). `+live` keeps the key index in use. */
 export function liveBriefsBySeq(db: Db, seqs: number[]): MemoryBrief[] {
-  const out: MemoryBrief[] = []
-  for (let i = 0; i < seqs.length; i += 500) {
-    const chunk = seqs.slice(i, i + 500)
-    const rows = db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE +live = 1 AND seq IN (${chunk.map(() => '?').join(',')})`, chunk)
-    for (const row of rows) out.push(rowToBrief(row))
-  }
-  return out
+  return db.allIn((list) => `SELECT ${BRIEF_COLUMNS} FROM memories WHERE +live = 1 AND seq IN (${list})`, seqs).map(rowToBrief)
 }
 
 /** Live memories by id (missing or no longer live ones are left out). */
 export function liveBriefsById(db: Db, ids: string[]): MemoryBrief[] {
-  const out: MemoryBrief[] = []
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500)
-    const rows = db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE +live = 1 AND id IN (${chunk.map(() => '?').join(',')})`, chunk)
-    for (const row of rows) out.push(rowToBrief(row))
-  }
-  return out
+  return db.allIn((list) => `SELECT ${BRIEF_COLUMNS} FROM memories WHERE +live = 1 AND id IN (${list})`, ids).map(rowToBrief)
 }
 
 /** Ids (and expiry) of live memories whose `expiresAt` is at or before `at`. */
@@ -488,14 +466,7 @@ export function liveDecayRows(db: Db, floor: number): DecayRow[] {
 
 /** The same rows for the given ids (left out when gone or no longer live). */
 export function liveDecayRowsById(db: Db, ids: string[]): DecayRow[] {
-  const out: DecayRow[] = []
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500)
-    for (const row of db.all(`SELECT ${DECAY_COLUMNS} FROM memories WHERE +live = 1 AND id IN (${chunk.map(() => '?').join(',')})`, chunk)) {
-      out.push(rowToDecay(row))
-    }
-  }
-  return out
+  return db.allIn((list) => `SELECT ${DECAY_COLUMNS} FROM memories WHERE +live = 1 AND id IN (${list})`, ids).map(rowToDecay)
 }
 
 /** Ids of memories forgotten before `before`, oldest first. */

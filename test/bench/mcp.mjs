@@ -7,29 +7,15 @@
 // For comparison, the reference MCP memory server (@modelcontextprotocol/server-memory, which
 // rewrites its whole JSON file per call) can be measured side by side over stdio: install it
 // outside this repo and point MEM_BENCH_REFERENCE at its dist/index.js.
-import {spawn} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {createInterface} from 'node:readline'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import {loadEvalSet, syntheticMemories} from './lib/corpus.mjs'
 import {seedRepo} from './lib/seed.mjs'
-import {BIN, fmt, percentile, tempRepo} from './lib/util.mjs'
+import {fmt, percentile, startServe, tempRepo} from './lib/util.mjs'
 
-function startServe(home, root) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--repo', root], {
-    env: {...process.env, MEM_HOME: home, MEM_REPO: ''},
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
-  const started = new Promise((resolve, reject) => {
-    createInterface({input: child.stdout}).once('line', (line) => resolve(JSON.parse(line)))
-    child.once('exit', (code) => reject(new Error(`mem serve exited ${code}`)))
-  })
-  return {child, started, exited}
-}
 
 async function connect(url) {
   const client = new Client({name: 'mem-bench', version: '1.0.0'})

@@ -2,29 +2,15 @@
 // 10k-memory repo, driven by autocannon from this process. Recall requests/s and latency
 // percentiles; durable stores/s with 4 concurrent clients, then every acknowledged store is
 // looked up in the store files after the server has stopped. Prints figures; asserts nothing.
-import {spawn} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {createInterface} from 'node:readline'
 import autocannon from 'autocannon'
 import {openMem} from '../../dist/src/runtime/open-mem.js'
 import {get} from '../../dist/src/core/get.js'
 import {loadEvalSet, syntheticMemories} from './lib/corpus.mjs'
 import {seedRepo} from './lib/seed.mjs'
-import {BIN, fmt, percentile, tempRepo} from './lib/util.mjs'
+import {fmt, percentile, startServe, tempRepo} from './lib/util.mjs'
 
-function startServe(home, root) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--repo', root], {
-    env: {...process.env, MEM_HOME: home, MEM_REPO: ''},
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
-  const started = new Promise((resolve, reject) => {
-    createInterface({input: child.stdout}).once('line', (line) => resolve(JSON.parse(line)))
-    child.once('exit', (code) => reject(new Error(`mem serve exited ${code}`)))
-  })
-  return {child, started, exited}
-}
 
 /** Runs autocannon and collects every response time (autocannon's own table has no p95). */
 function load(options) {

@@ -1,4 +1,5 @@
-import {spawnSync} from 'node:child_process'
+import {spawn, spawnSync} from 'node:child_process'
+import {createInterface} from 'node:readline'
 import {mkdirSync, mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -33,3 +34,17 @@ export function wallTime(args, {runs = 7, env = {}, cwd} = {}) {
 }
 
 export const fmt = (n, digits = 1) => Number(n).toFixed(digits)
+
+/** Starts the built `mem serve` on a free loopback port; `started` resolves to its --json line. */
+export function startServe(home, root) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--repo', root], {
+    env: {...process.env, MEM_HOME: home, MEM_REPO: ''},
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+  const started = new Promise((resolve, reject) => {
+    createInterface({input: child.stdout}).once('line', (line) => resolve(JSON.parse(line)))
+    child.once('exit', (code) => reject(new Error(`mem serve exited ${code}`)))
+  })
+  return {child, started, exited}
+}
