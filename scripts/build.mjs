@@ -2,11 +2,13 @@
 //   1. tsc → dist/ (the library, its type declarations, and the modules tests import);
 //   2. esbuild → dist/cli/ (the CLI as one entry plus lazily loaded chunks: a command starts
 //      without resolving hundreds of modules);
-//   3. the oclif manifest.
+//   3. the oclif manifest;
+//   4. esbuild → dist/ui/ (the web UI served by `mem serve` under /ui; see scripts/build-ui.mjs).
 import {execFileSync} from 'node:child_process'
 import {rmSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import * as esbuild from 'esbuild'
+import {buildUi} from './build-ui.mjs'
 
 const require = createRequire(import.meta.url)
 const run = (file, args) => execFileSync(process.execPath, [file, ...args], {stdio: 'inherit'})
@@ -31,3 +33,4 @@ await esbuild.build({
   logLevel: 'warning',
 })
 run(require.resolve('oclif/bin/run.js'), ['manifest'])
+await buildUi()

@@ -11,6 +11,7 @@ import type {Scheduler} from '../ops/scheduler.js'
 import {maintenanceRoutes} from './routes/maintenance.js'
 import {memoryRoutes} from './routes/memories.js'
 import {systemRoutes} from './routes/system.js'
+import {uiRoutes} from './ui.js'
 import type {UpdateStatus} from './update-check.js'
 import {packageInfo} from './version.js'
 
@@ -39,6 +40,8 @@ export interface BuildServerOptions {
   maintenance?: MaintenanceRuns
   /** The scheduler whose tasks `GET /api/mem/scheduled-tasks` lists. */
   scheduler?: Scheduler
+  /** The built web UI served under /ui (dist/ui by default; false: none, /ui answers 503). */
+  uiDir?: string | false
 }
 
 /**
@@ -94,6 +97,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   memoryRoutes(app, routes, options.ctx)
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
   mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, onInternalError: options.onInternalError})
+  void app.register(async (scope) => uiRoutes(scope, {dir: options.uiDir}))
 
   let document: Record<string, unknown> | undefined
   routes.add(app, {

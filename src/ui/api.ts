@@ -1,0 +1,151 @@
+// The one way the UI talks to the service: same-origin fetch of /api/*, with the API key (when the
+// service asks for one) kept in sessionStorage for this browser session only.
+
+const KEY_STORAGE = 'mem.apiKey'
+const AUTH_EVENT = 'mem:auth-required'
+
+/** An answer that was not 2xx, with the service's `{error, code, hint}` body when it sent one. */
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly hint?: string
+  readonly required?: string
+  readonly path: string
+  constructor(status: number, path: string, body: {error?: string; reason?: string; code?: string; hint?: string; required?: string} | undefined, fallback: string) {
+    super(body?.error ?? body?.reason ?? fallback)
+    this.name = 'ApiError'
+    this.status = status
+    this.code = body?.code ?? (status === 0 ? 'network' : 'http_' + status)
+    this.hint = body?.hint
+    this.required = body?.required
+    this.path = path
+  }
+
+  /** The service has no such route (an older or smaller server): a 404 naming the route itself. */
+  get missingRoute(): boolean {
+    return this.status === 404 && /^No route /.test(this.message)
+  }
+}
+
+/** The key kept for this session (a page where storage is refused keeps it in memory only). */
+let memoryKey: string | null = null
+
+export function apiKey(): string | null {
+  try {
+    return sessionStorage.getItem(KEY_STORAGE) ?? memoryKey
+  } catch {
+    return memoryKey
+  }
+}
+
+export function setApiKey(key: string | null): void {
+  memoryKey = key
+  try {
+    if (key) sessionStorage.setItem(KEY_STORAGE, key)
+    else sessionStorage.removeItem(KEY_STORAGE)
+  } catch {
+    // storage refused: memoryKey serves
+  }
+}
+
+/** Listens for answers that need a key (401); returns the unsubscribe. */
+export function onAuthRequired(listener: (error: ApiError) => void): () => void {
+  const handler = (e: Event) => listener((e as CustomEvent<ApiError>).detail)
+  window.addEventListener(AUTH_EVENT, handler)
+  return () => window.removeEventListener(AUTH_EVENT, handler)
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null>
+
+export function withQuery(path: string, query?: Query): string {
+  if (!query) return path
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v))
+  const s = params.toString()
+  return s ? `${path}?${s}` : path
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  query?: Query
+  body?: unknown
+  signal?: AbortSignal
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = {accept: 'application/json'}
+  const key = apiKey()
+  if (key) headers.authorization = `Bearer ${key}`
+  let body: string | undefined
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json'
+    body = JSON.stringify(options.body)
+  }
+  const url = withQuery(path, options.query)
+  let res: Response
+  try {
+    res = await fetch(url, {method: options.method ?? 'GET', headers, body, signal: options.signal, credentials: 'omit', cache: 'no-store'})
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err
+    throw new ApiError(0, path, undefined, `The service did not answer (${(err as Error).message}). Is mem serve still running?`)
+  }
+  if (!res.ok) {
+    let parsed: Record<string, string> | undefined
+    try {
+      parsed = (await res.json()) as Record<string, string>
+    } catch {
+      parsed = undefined
+    }
+    const error = new ApiError(res.status, path, parsed, `${res.status} ${res.statusText}`)
+    if (res.status === 401) window.dispatchEvent(new CustomEvent(AUTH_EVENT, {detail: error}))
+    throw error
+  }
+  return res
+}
+
+/** A JSON request; throws ApiError for any non-2xx answer. */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const res = await send(path, options)
+  return (await res.json()) as T
+}
+
+/** A request whose answer is a file (markdown export, pack): the bytes and the suggested name. */
+export async function apiFile(path: string, options: RequestOptions = {}): Promise<{blob: Blob; filename: string | null; status: number}> {
+  const res = await send(path, {...options})
+  const disposition = res.headers.get('content-disposition') ?? ''
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)
+  return {blob: await res.blob(), filename: match ? decodeURIComponent(match[1]) : null, status: res.status}
+}
+
+/** A JSON request that also reports the status (maintenance answers 200 or 202). */
+export async function apiWithStatus<T>(path: string, options: RequestOptions = {}): Promise<{status: number; body: T}> {
+  const res = await send(path, options)
+  return {status: res.status, body: (await res.json()) as T}
+}
+
+/** `/api/mem/<id>` with the id as one encoded path segment (ids contain `/`). */
+export function memoryPath(id: string, suffix = ''): string {
+  return `/api/mem/${encodeURIComponent(id)}${suffix}`
+}
+
+/** Saves bytes as a file through a temporary object URL. */
+export function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob)
+  const a = document.createElement('a')
+  a.href = url
+  a.download = filename
+  a.rel = 'noopener'
+  document.body.append(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
+/** A file's bytes as base64 (the pack import's `data`). */
+export async function fileToBase64(file: Blob): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  let binary = ''
+  const chunk = 0x8000
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk))
+  return btoa(binary)
+}

@@ -1,0 +1,78 @@
+import {createContext, useCallback, useContext, useEffect, useRef, useState} from 'react'
+
+export type Async<T> =
+  | {state: 'loading'}
+  | {state: 'ok'; data: T}
+  | {state: 'error'; error: unknown}
+
+/**
+ * Runs `load` when a dependency changes (or the app's auth epoch moves), aborting the previous
+ * run; `reload()` runs it again. A late answer of an aborted run is dropped.
+ */
+export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): Async<T> & {reload: () => void} {
+  const {epoch} = useApp()
+  const [result, setResult] = useState<Async<T>>({state: 'loading'})
+  const [tick, setTick] = useState(0)
+  const loadRef = useRef(load)
+  loadRef.current = load
+  useEffect(() => {
+    const controller = new AbortController()
+    setResult((r) => (r.state === 'loading' ? r : {state: 'loading'}))
+    loadRef.current(controller.signal).then(
+      (data) => {
+        if (!controller.signal.aborted) setResult({state: 'ok', data})
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) setResult({state: 'error', error})
+      },
+    )
+    return () => controller.abort()
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, epoch, tick])
+  const reload = useCallback(() => setTick((t) => t + 1), [])
+  return {...result, reload}
+}
+
+export interface Route {
+  page: string
+  params: URLSearchParams
+}
+
+export function parseHash(hash: string): Route {
+  const h = hash.replace(/^#\/?/, '')
+  const q = h.indexOf('?')
+  const page = (q >= 0 ? h.slice(0, q) : h) || 'dashboard'
+  return {page, params: new URLSearchParams(q >= 0 ? h.slice(q + 1) : '')}
+}
+
+export function hrefFor(page: string, params?: Record<string, string | undefined>): string {
+  const p = new URLSearchParams()
+  for (const [k, v] of Object.entries(params ?? {})) if (v !== undefined && v !== '') p.set(k, v)
+  const s = p.toString()
+  return `#/${page}${s ? `?${s}` : ''}`
+}
+
+export function useHashRoute(): Route {
+  const [route, setRoute] = useState(() => parseHash(window.location.hash))
+  useEffect(() => {
+    const onChange = () => setRoute(parseHash(window.location.hash))
+    window.addEventListener('hashchange', onChange)
+    return () => window.removeEventListener('hashchange', onChange)
+  }, [])
+  return route
+}
+
+export interface AppState {
+  /** The selected repository id ('' while none is known). */
+  repo: string
+  /** Moves when the API key changes: every view reloads. */
+  epoch: number
+  navigate: (page: string, params?: Record<string, string | undefined>) => void
+  askKey: () => void
+}
+
+export const AppContext = createContext<AppState>({repo: '', epoch: 0, navigate: () => undefined, askKey: () => undefined})
+
+export function useApp(): AppState {
+  return useContext(AppContext)
+}
