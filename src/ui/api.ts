@@ -40,6 +40,7 @@ export function apiKey(): string | null {
 
 export function setApiKey(key: string | null): void {
   memoryKey = key
+  routes = null
   try {
     if (key) sessionStorage.setItem(KEY_STORAGE, key)
     else sessionStorage.removeItem(KEY_STORAGE)
@@ -72,7 +73,43 @@ export interface RequestOptions {
   signal?: AbortSignal
 }
 
+/**
+ * Routes other issues add (graph, usage, quality, portal, intake, export, packs, …): a server
+ * without them is an older or smaller one. The OpenAPI document says which it has, so the UI shows
+ * "not available" without sending a request bound to fail.
+ */
+const OPTIONAL_ROUTE = /^\/api\/mem\/(?:portal|quality|usage(?:\/timeseries|\/hourly)?|graph|intake|export|packs\/(?:export|import)|layers|links|enrich)$/
+
+let routes: Promise<Set<string> | null> | null = null
+
+/** `METHOD /path` of every route the server documents; null when the document cannot be read. */
+function serverRoutes(): Promise<Set<string> | null> {
+  routes ??= (async () => {
+    try {
+      const key = apiKey()
+      const res = await fetch('/api/openapi.json', {headers: key ? {authorization: `Bearer ${key}`} : {}, credentials: 'omit'})
+      if (!res.ok) {
+        routes = null // asked again once a key is given
+        return null
+      }
+      const doc = (await res.json()) as {paths?: Record<string, Record<string, unknown>>}
+      const set = new Set<string>()
+      for (const [p, ops] of Object.entries(doc.paths ?? {})) for (const m of Object.keys(ops)) set.add(`${m.toUpperCase()} ${p}`)
+      return set
+    } catch {
+      routes = null
+      return null
+    }
+  })()
+  return routes
+}
+
 async function send(path: string, options: RequestOptions): Promise<Response> {
+  const method = options.method ?? 'GET'
+  if (OPTIONAL_ROUTE.test(path)) {
+    const known = await serverRoutes()
+    if (known && !known.has(`${method} ${path}`)) throw new ApiError(404, path, {error: `No route ${method} ${path}.`, code: 'not_found'}, '')
+  }
   const headers: Record<string, string> = {accept: 'application/json'}
   const key = apiKey()
   if (key) headers.authorization = `Bearer ${key}`
@@ -84,7 +121,7 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   const url = withQuery(path, options.query)
   let res: Response
   try {
-    res = await fetch(url, {method: options.method ?? 'GET', headers, body, signal: options.signal, credentials: 'omit', cache: 'no-store'})
+    res = await fetch(url, {method, headers, body, signal: options.signal, credentials: 'omit', cache: 'no-store'})
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err
     throw new ApiError(0, path, undefined, `The service did not answer (${(err as Error).message}). Is mem serve still running?`)

@@ -1,0 +1,86 @@
+// Headless Chromium (Debian's `chromium`, driven by playwright-core) for the web UI tests, with
+// the page's console errors collected, axe-core run inside the page, and screenshots saved.
+import {execFileSync} from 'node:child_process'
+import {mkdirSync, readFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {join} from 'node:path'
+import {type Browser, type BrowserContext, chromium, type Page} from 'playwright-core'
+
+const require = createRequire(import.meta.url)
+export const SCREENSHOTS = join(import.meta.dirname, 'screenshots')
+
+/** The chromium binary: CHROMIUM_PATH, else the first of chromium / chromium-browser on PATH. */
+export function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      return execFileSync('which', [name], {encoding: 'utf8'}).trim()
+    } catch {
+      // next
+    }
+  }
+  throw new Error('No chromium found: install it (apt-get install -y chromium) or set CHROMIUM_PATH.')
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  })
+}
+
+export interface WatchedPage {
+  page: Page
+  context: BrowserContext
+  /** Console errors and uncaught exceptions seen so far (CSP violations show up here too). */
+  errors: string[]
+  /** Every /api request the page made: method, path and the status it got. */
+  requests: Array<{method: string; path: string; status: number}>
+}
+
+export async function openPage(browser: Browser, options: {colorScheme?: 'light' | 'dark'} = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}, acceptDownloads: true, colorScheme: options.colorScheme ?? 'light', reducedMotion: 'reduce'})
+  const page = await context.newPage()
+  const errors: string[] = []
+  const requests: WatchedPage['requests'] = []
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text())
+  })
+  page.on('pageerror', (err) => errors.push(`uncaught: ${err.message}`))
+  page.on('response', (res) => {
+    const url = new URL(res.url())
+    if (url.pathname.startsWith('/api/')) requests.push({method: res.request().method(), path: url.pathname + url.search, status: res.status()})
+  })
+  return {page, context, errors, requests}
+}
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
+
+export interface AxeViolation {
+  id: string
+  impact: string | null
+  help: string
+  nodes: string[]
+}
+
+/**
+ * Runs axe-core in the page (evaluated through the devtools protocol, so the page's CSP, which
+ * forbids inline script, does not block it) and returns the serious and critical violations.
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE)
+  const result = (await page.evaluate(async () => {
+    const axe = (window as unknown as {axe: {run: (ctx: Document, opts: unknown) => Promise<{violations: Array<{id: string; impact: string | null; help: string; nodes: Array<{target: string[]}>}>}>}}).axe
+    const r = await axe.run(document, {resultTypes: ['violations']})
+    return r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' '))}))
+  })) as AxeViolation[]
+  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, {recursive: true})
+  const path = join(SCREENSHOTS, `${name}.png`)
+  await page.screenshot({path, fullPage: true})
+  return path
+}
