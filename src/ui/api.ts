@@ -104,6 +104,12 @@ function serverRoutes(): Promise<Set<string> | null> {
   return routes
 }
 
+/** Whether the server has a route: true/false from its OpenAPI document, null when unknown. */
+export async function routeAvailable(method: string, path: string): Promise<boolean | null> {
+  const known = await serverRoutes()
+  return known ? known.has(`${method} ${path}`) : null
+}
+
 async function send(path: string, options: RequestOptions): Promise<Response> {
   const method = options.method ?? 'GET'
   if (OPTIONAL_ROUTE.test(path)) {

@@ -7,6 +7,7 @@
 // shape checks what the UI does with it).
 import type {Browser, Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {MemClient} from '../../src/client/index.js'
 import {launch, openPage, screenshot, seriousViolations, type WatchedPage} from './browser.js'
 import {type Fixture, startFixture} from './fixture.js'
 
@@ -174,7 +175,7 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
       await expect.poll(() => detail.getAttribute('data-id')).toBe(target)
 
       // feedback
-      await w.page.getByRole('button', {name: /Used/}).first().click()
+      await w.page.getByRole('button', {name: 'Used', exact: true}).click()
       await expect.poll(() => w.page.getByTestId('feedback-counts').textContent()).toBe('used 1, not used 0')
       expect((await fx.client.get(target)).usedCount).toBe(before.usedCount + 1)
 
@@ -283,6 +284,263 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
       expect(w.errors).toEqual([])
     } finally {
       await w.context.close()
+    }
+  })
+})
+
+/** Adds routes to the OpenAPI document the page reads, as a server that has them would list them. */
+async function announceRoutes(page: Page, extra: Array<[method: string, path: string]>) {
+  await page.route('**/api/openapi.json', async (route) => {
+    const res = await route.fetch()
+    const doc = (await res.json()) as {paths: Record<string, Record<string, unknown>>}
+    for (const [method, path] of extra) (doc.paths[path] ??= {})[method.toLowerCase()] = {summary: 'stand-in'}
+    await route.fulfill({response: res, json: doc})
+  })
+}
+
+describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
+  it('graph (real route): draws the node count the server answers, or says the route is missing', async () => {
+    const w = await openPage(browser)
+    try {
+      await visit(w, 'graph')
+      if (has('GET /api/mem/graph')) {
+        const graph = (await (await fetch(`${fx.url}/api/mem/graph?repo=${encodeURIComponent(fx.repo)}&limit=200`)).json()) as {nodes: unknown[]; edges: unknown[]}
+        const svg = w.page.getByTestId('graph')
+        await expect.poll(() => svg.getAttribute('data-node-count')).toBe(String(graph.nodes.length))
+        expect(await svg.locator('g.node').count()).toBe(graph.nodes.length)
+      } else {
+        await expect(w.page.locator('.state.unavailable').textContent()).resolves.toContain('/api/mem/graph')
+        expect(w.requests.some((r) => r.path.startsWith('/api/mem/graph'))).toBe(false)
+      }
+      expect(w.errors).toEqual([])
+    } finally {
+      await w.context.close()
+    }
+  })
+
+  it('graph (agreed shape): one node per memory, coloured by type, edges by relation; zoom; clicking a node opens it', async () => {
+    const w = await openPage(browser)
+    try {
+      const page = await fx.client.browse(fx.repo, 0, 37)
+      const nodes = page.entries.map((e) => ({id: e.id, type: e.type, label: e.oneLiner ?? e.content.slice(0, 80), importance: e.importance, tags: e.tags}))
+      const edges = [
+        {from: nodes[0].id, to: nodes[1].id, relation: 'derived'},
+        {from: nodes[0].id, to: nodes[2].id, relation: 'derived'},
+        {from: nodes[3].id, to: nodes[4].id, relation: 'supersedes'},
+        {from: nodes[5].id, to: nodes[6].id, relation: 'relates-to'},
+        {from: nodes[7].id, to: 'memories/elsewhere/insight/000000000000', relation: 'derived'},
+      ]
+      await announceRoutes(w.page, [['GET', '/api/mem/graph']])
+      let asked = ''
+      await w.page.route(/\/api\/mem\/graph\?/, (route) => {
+        asked = route.request().url()
+        return route.fulfill({json: {repo: fx.repoId, nodes, edges}})
+      })
+      await visit(w, 'graph')
+      const svg = w.page.getByTestId('graph')
+      await svg.waitFor()
+      expect(new URL(asked).searchParams.get('limit')).toBe('200')
+      expect(new URL(asked).searchParams.get('repo')).toBe(fx.repoId)
+      expect(await svg.getAttribute('data-node-count')).toBe('37')
+      expect(await svg.locator('g.node').count()).toBe(37)
+      // an edge to a node outside the set is not drawn
+      expect(await svg.getAttribute('data-edge-count')).toBe('4')
+      expect(await svg.locator('line.edge.derived').count()).toBe(2)
+      expect(await svg.locator('line.edge.supersedes').count()).toBe(1)
+      expect(await svg.locator('line.edge.link').count()).toBe(1)
+      for (const type of ['observation', 'insight', 'procedure', 'heuristic']) {
+        expect(await svg.locator(`g.node.type-${type}`).count(), type).toBe(nodes.filter((n) => n.type === type).length)
+      }
+      // size by importance
+      const radius = async (id: string) => Number(await svg.locator(`g.node[data-id="${id}"] circle`).getAttribute('r'))
+      const sorted = [...nodes].sort((a, b) => a.importance - b.importance)
+      expect(await radius(sorted[0].id)).toBeLessThan(await radius(sorted.at(-1)!.id))
+      await svg.locator('[data-settled="true"]').or(w.page.locator('[data-testid="graph"][data-settled="true"]')).first().waitFor()
+      // every node was laid out inside the drawing
+      const positions = await svg.locator('g.node').evaluateAll((gs) => gs.map((g) => g.getAttribute('transform')))
+      expect(positions.every((t) => /^translate\(-?\d+(\.\d+)?,-?\d+(\.\d+)?\)$/.test(t ?? ''))).toBe(true)
+      // zoom changes the view transform
+      await w.page.getByRole('button', {name: 'Zoom in'}).click()
+      expect(await svg.locator(':scope > g').getAttribute('transform')).toMatch(/scale\(1\.25\)/)
+      await w.page.getByRole('button', {name: 'Reset view'}).click()
+      expect(await svg.locator(':scope > g').getAttribute('transform')).toBe('translate(0,0) scale(1)')
+      expect(await seriousViolations(w.page)).toEqual([])
+      await screenshot(w.page, 'graph-standin-light')
+      // click a node: the browser opens that memory
+      await svg.locator(`g.node[data-id="${nodes[10].id}"]`).click()
+      await expect.poll(() => w.page.getByTestId('memory-detail').getAttribute('data-id')).toBe(nodes[10].id)
+      expect(w.errors).toEqual([])
+    } finally {
+      await w.context.close()
+    }
+  })
+
+  it('dashboard (agreed portal shape): quality score, usage chart and tasks from one portal request', async () => {
+    const w = await openPage(browser)
+    try {
+      const recent = (await fx.client.browse(fx.repo, 0, 10)).entries
+      const s = await stats()
+      const days = Array.from({length: 30}, (_, i) => ({date: `2026-02-${String(i + 1).padStart(2, '0')}`.replace('2026-02-29', '2026-03-01').replace('2026-02-30', '2026-03-02'), count: i % 5, byOperation: {recall: i % 5}}))
+      const portal = {
+        repo: fx.repoId,
+        repoId: fx.repoId,
+        generatedAt: '2026-03-11T12:00:00.000Z',
+        counts: s.counts,
+        total: s.total,
+        recent,
+        quality: {repo: fx.repoId, totalMemories: s.total, recalled: 12, echoRatio: 0.5, fizzleRatio: 0.25, staleCount: 3, deadCount: 1, issues: [{kind: 'stale', severity: 'warning', count: 3, exampleIds: [recent[0].id], advice: 'Review or forget memories not recalled in 30 days.'}], score: 72},
+        usage: {days: 30, total: 60, operations: [{operation: 'recall', count: 60, avgDurationMs: 1.2, p95DurationMs: 3.4, avgResults: 5}], timeseries: days},
+        tasks: [{id: 'maintenance:app', type: 'maintenance', repo: fx.repoId, intervalHours: 24, lastRunAt: null, nextRunAt: '2026-03-12T00:00:00.000Z', status: 'idle', lastError: null}],
+      }
+      await announceRoutes(w.page, [['GET', '/api/mem/portal']])
+      await w.page.route(/\/api\/mem\/portal\?/, (route) => route.fulfill({json: portal}))
+      await visit(w, 'dashboard')
+      await expect.poll(() => w.page.getByTestId('counts').getAttribute('data-total')).toBe(String(s.total))
+      await expect(w.page.locator('[data-testid="quality"] .score-value').textContent()).resolves.toBe('72')
+      await expect(w.page.locator('[data-testid="quality"] .issues').textContent()).resolves.toContain('Review or forget')
+      expect(await w.page.locator('[data-testid="usage"] svg.sparkline rect').count()).toBe(30)
+      await expect(w.page.getByTestId('tasks').textContent()).resolves.toContain('maintenance')
+      // one request answered the whole dashboard
+      expect(w.requests.filter((r) => /^\/api\/mem\/(stats|browse|quality|usage)/.test(r.path))).toEqual([])
+      expect(await seriousViolations(w.page)).toEqual([])
+      await screenshot(w.page, 'dashboard-portal-light')
+      expect(w.errors).toEqual([])
+    } finally {
+      await w.context.close()
+    }
+  })
+
+  it('export and import (real routes): downloads equal the API answer, or the page says the routes are missing', async () => {
+    const w = await openPage(browser)
+    try {
+      await visit(w, 'settings')
+      await w.page.getByTestId('status').waitFor()
+      const transfer = w.page.locator('[data-section="transfer"]')
+      if (has('GET /api/mem/export')) {
+        const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download markdown export'}).click()])
+        const expected = await (await fetch(`${fx.url}/api/mem/export?repo=${encodeURIComponent(fx.repoId)}`)).text()
+        const {readFileSync} = await import('node:fs')
+        expect(readFileSync((await download.path())!, 'utf8')).toBe(expected)
+      } else {
+        await expect.poll(() => transfer.textContent()).toContain('no GET /api/mem/export route')
+        expect(await w.page.getByRole('button', {name: 'Download markdown export'}).isDisabled()).toBe(true)
+      }
+      if (has('POST /api/mem/packs/export') && has('POST /api/mem/packs/import')) {
+        const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download pack (.mem)'}).click()])
+        expect(download.suggestedFilename()).toBe(`${fx.repoId}.mem`)
+        const file = (await download.path())!
+        await w.page.getByLabel('Repository').selectOption((await fx.client.browse(fx.otherRepo, 0, 1)).repo)
+        await w.page.getByLabel('Import a pack (.mem)').setInputFiles(file)
+        await w.page.getByRole('button', {name: 'Import pack'}).click()
+        await expect.poll(() => transfer.textContent()).toMatch(/Imported \d+ memories/)
+      } else {
+        await expect.poll(() => transfer.textContent()).toContain('/api/mem/packs/')
+        expect(await w.page.getByRole('button', {name: 'Import pack'}).isDisabled()).toBe(true)
+      }
+      if (!has('POST /api/mem/intake')) {
+        await expect(w.page.locator('[data-section="intake"]').textContent()).resolves.toContain('no POST /api/mem/intake route')
+      }
+      expect(w.errors).toEqual([])
+    } finally {
+      await w.context.close()
+    }
+  })
+
+  it('export and import (agreed shapes): markdown and pack downloads, pack upload as base64, intake counts', async () => {
+    const w = await openPage(browser)
+    try {
+      const markdown = `# Memories of ${fx.repoId}\n\n## Procedures\n\n- Run the linters with npm run lint:all\n`
+      const packBytes = Buffer.from(Array.from({length: 70_000}, (_, i) => (i * 31 + 7) % 256))
+      let imported: {repo?: string; data?: string} | undefined
+      await announceRoutes(w.page, [
+        ['GET', '/api/mem/export'],
+        ['POST', '/api/mem/packs/export'],
+        ['POST', '/api/mem/packs/import'],
+        ['POST', '/api/mem/intake'],
+      ])
+      await w.page.route(/\/api\/mem\/export\?/, (route) => route.fulfill({status: 200, contentType: 'text/markdown; charset=utf-8', body: markdown}))
+      await w.page.route(/\/api\/mem\/packs\/export\?/, (route) =>
+        route.fulfill({status: 200, contentType: 'application/octet-stream', headers: {'content-disposition': `attachment; filename="${fx.repoId}.mem"`}, body: packBytes}),
+      )
+      await w.page.route(/\/api\/mem\/packs\/import$/, (route) => {
+        imported = route.request().postDataJSON()
+        return route.fulfill({json: {imported: 3, skipped: 1, packId: 'p-1', name: 'team-pack', version: '1.0.0'}})
+      })
+      await w.page.route(/\/api\/mem\/intake\?/, (route) => route.fulfill({json: {newCount: 4, skippedCount: 2}}))
+      await visit(w, 'settings')
+      await w.page.getByTestId('status').waitFor()
+
+      const [md] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download markdown export'}).click()])
+      expect(md.suggestedFilename()).toBe(`${fx.repoId}.md`)
+      const {readFileSync} = await import('node:fs')
+      expect(readFileSync((await md.path())!, 'utf8')).toBe(markdown)
+
+      const [pack] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download pack (.mem)'}).click()])
+      expect(pack.suggestedFilename()).toBe(`${fx.repoId}.mem`)
+      expect(readFileSync((await pack.path())!).equals(packBytes)).toBe(true)
+
+      await w.page.getByLabel('Import a pack (.mem)').setInputFiles({name: 'team.mem', mimeType: 'application/octet-stream', buffer: packBytes})
+      await w.page.getByRole('button', {name: 'Import pack'}).click()
+      await w.page.getByText('Imported 3 memories from team-pack 1.0.0 (1 skipped as duplicates).').waitFor()
+      expect(imported?.repo).toBe(fx.repoId)
+      expect(Buffer.from(imported!.data!, 'base64').equals(packBytes)).toBe(true)
+
+      await w.page.getByRole('button', {name: 'Run intake'}).click()
+      await w.page.getByText('4 new, 2 skipped.').waitFor()
+      expect(w.errors).toEqual([])
+    } finally {
+      await w.context.close()
+    }
+  })
+})
+
+describe('web UI with API keys on', {timeout: 120_000}, () => {
+  it('asks for a key once, shows 401 and 403 as such, keeps the key for the session', async () => {
+    const keyed = await startFixture({withKeys: true})
+    const w = await openPage(browser)
+    try {
+      await w.page.goto(`${keyed.url}/ui/#/dashboard`)
+      const dialog = w.page.getByRole('dialog', {name: 'API key'})
+      await dialog.waitFor()
+      await expect(dialog.textContent()).resolves.toContain('Authentication required')
+      // behind the dialog the page says what happened, not a blank page
+      await expect(w.page.locator('main [data-status="401"]').textContent()).resolves.toContain('401 Unauthorized')
+
+      await dialog.getByLabel('Key').fill('mem_not-a-real-key')
+      await dialog.getByRole('button', {name: 'Use key'}).click()
+      await expect.poll(() => dialog.textContent()).toContain('The key was refused: Invalid API key')
+
+      await dialog.getByLabel('Key').fill(keyed.keys!.read)
+      await dialog.getByRole('button', {name: 'Use key'}).click()
+      await dialog.waitFor({state: 'detached'})
+      const reader = new MemClient(keyed.url, keyed.keys!.read)
+      const total = (await reader.stats(keyed.repo)).total
+      reader.close()
+      expect(total).toBeGreaterThan(0)
+      await expect.poll(() => w.page.getByTestId('counts').getAttribute('data-total')).toBe(String(total))
+
+      // a read key cannot run maintenance: 403 named, with the scope it needs
+      await w.page.getByRole('navigation', {name: 'Pages'}).getByRole('link', {name: 'Settings'}).click()
+      await w.page.getByRole('button', {name: 'Run maintenance'}).click()
+      const forbidden = w.page.locator('[data-testid="maintenance"] [data-status="403"]')
+      await forbidden.waitFor()
+      await expect(forbidden.textContent()).resolves.toMatch(/403 Forbidden.*needs admin/)
+
+      // another key, then the run goes through; the key survives a reload (same session)
+      await forbidden.getByRole('button', {name: 'Use another key'}).click()
+      await dialog.getByLabel('Key').fill(keyed.keys!.admin)
+      await dialog.getByRole('button', {name: 'Use key'}).click()
+      await w.page.getByRole('button', {name: 'Run maintenance'}).click()
+      await expect.poll(() => w.page.getByTestId('maintenance').getAttribute('data-status'), {timeout: 60_000}).toBe('completed')
+      await w.page.reload()
+      await w.page.getByTestId('status').waitFor()
+      expect(await dialog.count()).toBe(0)
+      expect(await w.page.evaluate(() => sessionStorage.getItem('mem.apiKey'))).toBe(keyed.keys!.admin)
+      // the only console errors are the refused requests themselves
+      expect(w.errors.filter((e) => !/status of 40[13]/.test(e))).toEqual([])
+    } finally {
+      await w.context.close()
+      await keyed.close()
     }
   })
 })

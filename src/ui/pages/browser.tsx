@@ -203,10 +203,10 @@ function MemoryDetail({id, onChanged}: {id: string; onChanged: () => void}) {
                   </button>
                   <span className="sep" aria-hidden="true" />
                   <button type="button" onClick={() => void sendFeedback(true)}>
-                    👍 Used
+                    Used
                   </button>
                   <button type="button" onClick={() => void sendFeedback(false)}>
-                    👎 Not used
+                    Not used
                   </button>
                 </div>
               ) : null}

@@ -107,7 +107,7 @@ function CountsView({counts}: {counts: Counts}) {
 function RecentView({recent}: {recent: Memory[]}) {
   if (recent.length === 0) return <Empty>Nothing stored yet.</Empty>
   return (
-    <ul className="memory-list compact">
+    <ul className="memory-list compact recent">
       {recent.map((m) => (
         <li key={m.id}>
           <a href={hrefFor('browse', {id: m.id})}>

@@ -1,5 +1,5 @@
 import {type FormEvent, type ReactNode, useEffect, useRef, useState} from 'react'
-import {api, apiFile, apiKey, apiWithStatus, fileToBase64, saveFile, setApiKey} from '../api.js'
+import {api, apiFile, apiKey, apiWithStatus, fileToBase64, routeAvailable, saveFile, setApiKey} from '../api.js'
 import {ErrorView, formatDate, Loading, Message, Section, Show} from '../components.js'
 import {useApp, useAsync} from '../hooks.js'
 import type {ConsolidateResult, Health, IntakeResult, MaintenanceReport, MaintenanceRun, PackImportResult, Status} from '../types.js'
@@ -103,6 +103,30 @@ function KeySection() {
   )
 }
 
+/** Whether the server has the route an action needs (false: say so instead of offering the button). */
+function useRoute(method: string, path: string): boolean | null {
+  const {epoch} = useApp()
+  const [available, setAvailable] = useState<boolean | null>(null)
+  useEffect(() => {
+    let live = true
+    void routeAvailable(method, path).then((a) => {
+      if (live) setAvailable(a)
+    })
+    return () => {
+      live = false
+    }
+  }, [method, path, epoch])
+  return available
+}
+
+function Unavailable({route}: {route: string}) {
+  return (
+    <p className="state unavailable" role="note">
+      Not available: this server has no <code>{route}</code> route (it comes with a newer version of mem).
+    </p>
+  )
+}
+
 /** One button's run: busy while it runs, then its result or its error. */
 function useAction<T>() {
   const [state, setState] = useState<{busy: boolean; result?: T; error?: unknown}>({busy: false})
@@ -124,10 +148,12 @@ function Outcome({error, children}: {error?: unknown; children?: ReactNode}) {
 
 function IntakeSection({repo}: {repo: string}) {
   const action = useAction<IntakeResult>()
+  const available = useRoute('POST', '/api/mem/intake')
   return (
     <Section title="Intake" id="intake">
       <p>Scan the repository's project files (README, agent instructions, package.json, …) for seed memories.</p>
-      <button type="button" disabled={action.busy} onClick={() => void action.run(() => api<IntakeResult>('/api/mem/intake', {method: 'POST', query: {repo}}))}>
+      {available === false ? <Unavailable route="POST /api/mem/intake" /> : null}
+      <button type="button" disabled={action.busy || available === false} onClick={() => void action.run(() => api<IntakeResult>('/api/mem/intake', {method: 'POST', query: {repo}}))}>
         {action.busy ? 'Scanning…' : 'Run intake'}
       </button>
       <Outcome error={action.error}>
@@ -296,6 +322,9 @@ function TransferSection({repo}: {repo: string}) {
   const imp = useAction<PackImportResult>()
   const [file, setFile] = useState<File | null>(null)
   const inputRef = useRef<HTMLInputElement>(null)
+  const canExport = useRoute('GET', '/api/mem/export')
+  const canPack = useRoute('POST', '/api/mem/packs/export')
+  const canImport = useRoute('POST', '/api/mem/packs/import')
 
   const upload = (e: FormEvent) => {
     e.preventDefault()
@@ -311,10 +340,12 @@ function TransferSection({repo}: {repo: string}) {
 
   return (
     <Section title="Export and import" id="transfer">
+      {canExport === false ? <Unavailable route="GET /api/mem/export" /> : null}
+      {canPack === false ? <Unavailable route="POST /api/mem/packs/export" /> : null}
       <div className="actions">
         <button
           type="button"
-          disabled={md.busy}
+          disabled={md.busy || canExport === false}
           onClick={() =>
             void md.run(async () => {
               const f = await apiFile('/api/mem/export', {query: {repo}})
@@ -328,7 +359,7 @@ function TransferSection({repo}: {repo: string}) {
         </button>
         <button
           type="button"
-          disabled={pack.busy}
+          disabled={pack.busy || canPack === false}
           onClick={() =>
             void pack.run(async () => {
               const f = await apiFile('/api/mem/packs/export', {method: 'POST', query: {repo}})
@@ -343,10 +374,11 @@ function TransferSection({repo}: {repo: string}) {
       </div>
       <Outcome error={md.error}>{md.result ? <Message kind="ok">Saved {md.result}.</Message> : null}</Outcome>
       <Outcome error={pack.error}>{pack.result ? <Message kind="ok">Saved {pack.result}.</Message> : null}</Outcome>
+      {canImport === false ? <Unavailable route="POST /api/mem/packs/import" /> : null}
       <form className="import" onSubmit={upload}>
         <label htmlFor="pack-file">Import a pack (.mem)</label>
-        <input id="pack-file" ref={inputRef} type="file" accept=".mem,application/octet-stream" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
-        <button type="submit" disabled={!file || imp.busy}>
+        <input id="pack-file" ref={inputRef} type="file" disabled={canImport === false} accept=".mem,application/octet-stream" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        <button type="submit" disabled={!file || imp.busy || canImport === false}>
           {imp.busy ? 'Importing…' : 'Import pack'}
         </button>
       </form>
