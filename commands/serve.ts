@@ -35,6 +35,7 @@ it after checkpointing every open store. The routes are described at /api/openap
     const started = {api: server.url, status: 'listening', authEnabled: server.authEnabled, pid: process.pid}
     if (this.jsonEnabled()) process.stdout.write(`${JSON.stringify(started)}\n`)
     else this.log(`mem listening on ${server.url} (API key auth ${server.authEnabled ? 'on' : 'off'}; Ctrl-C stops)`)
+    if (!this.jsonEnabled()) this.log(`web UI: ${server.url}/ui`)
 
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'))

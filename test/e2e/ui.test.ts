@@ -359,11 +359,21 @@ describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
       // every node was laid out inside the drawing
       const positions = await svg.locator('g.node').evaluateAll((gs) => gs.map((g) => g.getAttribute('transform')))
       expect(positions.every((t) => /^translate\(-?\d+(\.\d+)?,-?\d+(\.\d+)?\)$/.test(t ?? ''))).toBe(true)
-      // zoom changes the view transform
+      // the view fits every node; zoom changes it, reset fits again
+      const view = svg.locator(':scope > g')
+      const fitted = (await view.getAttribute('transform'))!
+      const box = await svg.boundingBox()
+      for (const b of await svg.locator('g.node circle').evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect().toJSON()))) {
+        expect(b.left).toBeGreaterThanOrEqual(box!.x - 1)
+        expect(b.right).toBeLessThanOrEqual(box!.x + box!.width + 1)
+        expect(b.top).toBeGreaterThanOrEqual(box!.y - 1)
+        expect(b.bottom).toBeLessThanOrEqual(box!.y + box!.height + 1)
+      }
+      const scale = (t: string) => Number(/scale\(([\d.]+)\)/.exec(t)![1])
       await w.page.getByRole('button', {name: 'Zoom in'}).click()
-      expect(await svg.locator(':scope > g').getAttribute('transform')).toMatch(/scale\(1\.25\)/)
+      expect(scale((await view.getAttribute('transform'))!)).toBeCloseTo(scale(fitted) * 1.25, 5)
       await w.page.getByRole('button', {name: 'Reset view'}).click()
-      expect(await svg.locator(':scope > g').getAttribute('transform')).toBe('translate(0,0) scale(1)')
+      expect(await view.getAttribute('transform')).toBe(fitted)
       expect(await seriousViolations(w.page)).toEqual([])
       await screenshot(w.page, 'graph-standin-light')
       // click a node: the browser opens that memory

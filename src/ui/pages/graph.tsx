@@ -1,4 +1,4 @@
-import {forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation, type SimulationLinkDatum, type SimulationNodeDatum} from 'd3-force'
+import {forceCenter, forceCollide, forceLink, forceManyBody, forceSimulation, forceX, forceY, type SimulationLinkDatum, type SimulationNodeDatum} from 'd3-force'
 import {useEffect, useMemo, useRef, useState} from 'react'
 import {api} from '../api.js'
 import {Empty, Show} from '../components.js'
@@ -76,6 +76,9 @@ function ForceGraph({graph}: {graph: Graph}) {
       .force('charge', forceManyBody().strength(-60))
       .force('center', forceCenter(WIDTH / 2, HEIGHT / 2))
       .force('collide', forceCollide<SimNode>().radius((d) => d.r + 2))
+      // unlinked memories are pulled gently to the middle instead of drifting out of view
+      .force('x', forceX(WIDTH / 2).strength(0.05))
+      .force('y', forceY(HEIGHT / 2).strength(0.08))
       .stop()
     const draw = () => {
       for (const n of nodes) nodeRefs.current.get(n.id)?.setAttribute('transform', `translate(${n.x!.toFixed(1)},${n.y!.toFixed(1)})`)
@@ -94,13 +97,17 @@ function ForceGraph({graph}: {graph: Graph}) {
     sim.tick(30)
     draw()
     const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches
+    const settle = () => {
+      fit()
+      setSettled(true)
+    }
     if (reduced) {
       sim.tick(270)
       draw()
-      setSettled(true)
+      settle()
       return () => void sim.stop()
     }
-    sim.on('tick', draw).on('end', () => setSettled(true)).restart()
+    sim.on('tick', draw).on('end', settle).restart()
     return () => void sim.stop()
   }, [nodes, links])
 
@@ -160,8 +167,22 @@ function ForceGraph({graph}: {graph: Graph}) {
     t.k = k
     applyView()
   }
-  const reset = () => {
-    transform.current = {x: 0, y: 0, k: 1}
+  /** Scales and centres the view on the laid-out nodes (at most 1:1). */
+  const fit = () => {
+    if (nodes.length === 0) return
+    let x0 = Infinity
+    let y0 = Infinity
+    let x1 = -Infinity
+    let y1 = -Infinity
+    for (const n of nodes) {
+      x0 = Math.min(x0, n.x! - n.r)
+      y0 = Math.min(y0, n.y! - n.r)
+      x1 = Math.max(x1, n.x! + n.r)
+      y1 = Math.max(y1, n.y! + n.r)
+    }
+    const pad = 20
+    const k = Math.min(1, (WIDTH - 2 * pad) / Math.max(1, x1 - x0), (HEIGHT - 2 * pad) / Math.max(1, y1 - y0))
+    transform.current = {k, x: WIDTH / 2 - ((x0 + x1) / 2) * k, y: HEIGHT / 2 - ((y0 + y1) / 2) * k}
     applyView()
   }
 
@@ -177,7 +198,7 @@ function ForceGraph({graph}: {graph: Graph}) {
         <button type="button" onClick={() => zoomAt(WIDTH / 2, HEIGHT / 2, 0.8)} aria-label="Zoom out">
           −
         </button>
-        <button type="button" onClick={reset}>
+        <button type="button" onClick={fit}>
           Reset view
         </button>
         <span className="muted" role="status">
