@@ -1,7 +1,6 @@
 import {existsSync, mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import lockfile from 'proper-lockfile'
-import {writeAtomic} from '../storage/repo-store.js'
+import {writeAtomic} from '../storage/files.js'
 import {loadYaml} from './yaml.js'
 
 /**
@@ -57,6 +56,8 @@ export class Registry {
     if (this.has(id, path)) return
     mkdirSync(this.home, {recursive: true})
     if (!existsSync(this.file)) writeAtomic(this.file, Buffer.from('# mem: repositories this user has stored memories for (repo id: path)\n'))
+    // loaded only when the registry changes: most commands find their entry already there
+    const {default: lockfile} = await import('proper-lockfile')
     const release = await lockfile.lock(this.file, {
       stale: 5_000,
       retries: {retries: 200, factor: 1.2, minTimeout: 2, maxTimeout: 50, randomize: true},

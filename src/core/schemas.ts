@@ -14,6 +14,9 @@ export const Content = z
   .refine((s) => s.length <= MAX_CONTENT_CHARS, `content is longer than ${MAX_CONTENT_CHARS.toLocaleString('en-US')} characters`)
 export const Importance = z.number({error: 'must be a number from 0.0 to 1.0'}).min(0, 'must be at least 0.0').max(1, 'must be at most 1.0')
 
+/** The input of `stats` (the core checks it by hand, to start without zod). */
+export const StatsInput = z.object({repo: RepoRef})
+
 /** Tags: trimmed, lower-cased, inner spaces as dashes, empty ones dropped, duplicates removed. */
 export const Tags = z
   .array(z.string().max(MAX_TAG_CHARS, `a tag is longer than ${MAX_TAG_CHARS} characters`))

@@ -1,13 +1,12 @@
-import {z} from 'zod'
+import {MemError} from '../errors.js'
 import {MEMORY_TYPES, type MemoryType} from '../model.js'
-import {liveCounts} from '../storage/memories.js'
-import {RepoStore} from '../storage/repo-store.js'
+import {peekCounts} from '../storage/counts-file.js'
 import type {MemContext} from './mem-context.js'
-import {RepoRef} from './schemas.js'
-import {parseInput} from './validate.js'
 
-export const StatsInput = z.object({repo: RepoRef})
-export type StatsInput = z.input<typeof StatsInput>
+/** The HTTP and MCP schema of this input is `StatsInput` in schemas.ts; see `stats` for why it is not used here. */
+export interface StatsInput {
+  repo: string
+}
 
 export interface StatsResult {
   repo: string
@@ -25,10 +24,19 @@ const PLURAL: Record<MemoryType, string> = {
 
 /** Live memory counts by type, read from counts kept as memories change (no scan). */
 export async function stats(ctx: MemContext, raw: StatsInput): Promise<StatsResult> {
-  const input = parseInput(StatsInput, raw)
+  // `mem stats` is the command people and prompts run most, so its path loads neither zod nor the
+  // store: the one field is checked by hand, with the same message as the RepoRef schema.
+  const repo = typeof raw?.repo === 'string' ? raw.repo.trim() : ''
+  if (!repo) throw new MemError('invalid_input', 'Invalid repo: repo is required', {details: [{path: 'repo', message: 'repo is required'}], hint: 'Pass the repository as a path or repo id.'})
+  const input = {repo}
   // Counts change only with writes; a current sidecar answers without loading the database.
   const where = await ctx.locate(input.repo)
-  const counts = RepoStore.peekCounts(where.root) ?? (await ctx.repo(input.repo)).store.read((db) => liveCounts(db))
+  const counts =
+    peekCounts(where.root) ??
+    (await (async () => {
+      const {liveCounts} = await import('../storage/memories.js')
+      return (await ctx.repo(input.repo)).store.read((db) => liveCounts(db))
+    })())
   const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)
   return {repo: input.repo, summary: summarize(counts, total), counts, total}
 }

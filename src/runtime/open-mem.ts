@@ -3,7 +3,7 @@ import {resolveHome} from '../config/home.js'
 import {isDirectory, looksLikePath, normalizeRepoId} from '../config/paths.js'
 import {Registry} from '../config/registry.js'
 import type {MemContext, RepoHandle} from '../core/mem-context.js'
-import {RepoStore, type RepoStoreOptions} from '../storage/repo-store.js'
+import type {RepoStore, RepoStoreOptions} from '../storage/repo-store.js'
 
 export interface OpenMemOptions {
   /** Environment to read MEM_HOME from (the CLI passes process.env; tests pass their own). */
@@ -66,7 +66,8 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       const {id, root} = await locate(ref)
       let opening = stores.get(root)
       if (!opening) {
-        opening = RepoStore.open(root, options.store)
+        // the store (sql.js, search, locks) is loaded only by commands that open one
+        opening = import('../storage/repo-store.js').then(({RepoStore}) => RepoStore.open(root, options.store))
         stores.set(root, opening)
         opening.catch(() => stores.delete(root))
       }

@@ -12,7 +12,7 @@ import {ContextInput} from '../core/context.js'
 import {FeedbackInput} from '../core/feedback.js'
 import {RecallInput} from '../core/recall.js'
 import {Content, Importance, MemoryId, Tags} from '../core/schemas.js'
-import {StatsInput} from '../core/stats.js'
+import {StatsInput} from '../core/schemas.js'
 import {StoreInput} from '../core/store.js'
 
 // ---- requests ----------------------------------------------------------------------------------

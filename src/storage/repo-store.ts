@@ -22,7 +22,11 @@ import {acquireWriteLock, lockError, type Release} from './lock.js'
 import {applyOps, liveCounts, type JournalRecord, type Op} from './memories.js'
 import {pruneIndexLog} from './fts.js'
 import type {MemoryType} from '../model.js'
+import {COUNTS_FILE, type CountsSidecar, peekCounts} from './counts-file.js'
+import {writeAtomic} from './files.js'
 import {getMeta, migrate, setMeta} from './schema.js'
+
+export {writeAtomic}
 import {loadSqlJs} from './sqljs.js'
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
@@ -31,13 +35,6 @@ const CHECKPOINT_BYTES = 8 * 1024 * 1024
 /** Journal size past which closing a store checkpoints it. */
 const CLOSE_CHECKPOINT_BYTES = 512 * 1024
 
-const COUNTS_FILE = 'counts.json'
-
-interface CountsSidecar {
-  journalIno: number
-  journalSize: number
-  counts: Record<MemoryType, number>
-}
 
 const GITIGNORE = `# mem keeps its database, journal and locks out of git.
 mem.db
@@ -527,20 +524,9 @@ export class RepoStore {
     }
   }
 
-  /**
-   * The live counts of the store at `root` if `.mem/counts.json` matches the journal as it is now
-   * (same file, same size), else null. Costs two small reads; loads no database.
-   */
-  static peekCounts(root: string): CountsSidecar['counts'] | null {
-    const dir = join(root, '.mem')
-    try {
-      const side = JSON.parse(readFileSync(join(dir, COUNTS_FILE), 'utf8')) as CountsSidecar
-      const st = statSync(join(dir, 'journal'))
-      if (st.ino !== side.journalIno || st.size !== side.journalSize) return null
-      return side.counts
-    } catch {
-      return null
-    }
+  /** The live counts of the store at `root` from its counts sidecar, if current (see counts-file.ts). */
+  static peekCounts(root: string): Record<MemoryType, number> | null {
+    return peekCounts(root)
   }
 
   private prepareDir(): void {
@@ -646,26 +632,6 @@ export class RepoStore {
 
 function newGeneration(): string {
   return `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`
-}
-
-/** Writes a file so that readers see either the old or the new content, never a mix. */
-export function writeAtomic(path: string, bytes: Uint8Array): void {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-  const fd = openSync(tmp, 'w')
-  try {
-    let written = 0
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-  renameSync(tmp, path)
-  const dirFd = openSync(join(path, '..'), 'r')
-  try {
-    fsyncSync(dirFd)
-  } finally {
-    closeSync(dirFd)
-  }
 }
 
 function sleepSync(ms: number): void {

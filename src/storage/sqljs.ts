@@ -8,7 +8,9 @@ let loading: Promise<SqlJsStatic> | undefined
 export function loadSqlJs(): Promise<SqlJsStatic> {
   loading ??= (async () => {
     const require = createRequire(import.meta.url)
-    const {default: initSqlJs} = await import('sql.js')
+    // require, not import: an ESM import of this CommonJS file first runs the CJS export lexer over
+    // its ~100 kB of emscripten glue (~9 ms of every cold command)
+    const initSqlJs = require('sql.js') as (config?: {wasmBinary?: ArrayBuffer}) => Promise<SqlJsStatic>
     const wasmBinary = readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'))
     return initSqlJs({wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer})
   })()

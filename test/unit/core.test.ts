@@ -1,4 +1,7 @@
+import {existsSync, rmSync} from 'node:fs'
+import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {openMem} from '../../src/runtime/open-mem.js'
 import {MemError} from '../../src/errors.js'
 import {browse} from '../../src/core/browse.js'
 import {edit} from '../../src/core/edit.js'
@@ -243,6 +246,26 @@ describe('stats, browse, get', () => {
     expect(s.counts).toEqual({observation: 1, insight: 1, procedure: 1, heuristic: 0})
     expect(s.total).toBe(3)
     expect(s.summary).toBe('3 memories: 1 observation, 1 insight, 1 procedure.')
+  })
+
+  it('refuses a blank or missing repo in stats like every other operation', async () => {
+    const {ctx} = memRepo()
+    await rejects(stats(ctx, {repo: '  '}), 'invalid_input', /repo is required/)
+    await rejects(stats(ctx, {} as never), 'invalid_input', /repo is required/)
+  })
+
+  it('counts from the database when the counts file is stale or missing', async () => {
+    const {ctx, repo, home} = memRepo()
+    await store(ctx, {repo, content: 'Heuristic: prefer small pull requests', type: 'heuristic'})
+    await ctx.close()
+    expect(existsSync(join(repo, '.mem', 'counts.json'))).toBe(true)
+    rmSync(join(repo, '.mem', 'counts.json'))
+    const reopened = openMem({home, cwd: repo})
+    try {
+      expect((await stats(reopened, {repo})).counts).toEqual({observation: 0, insight: 0, procedure: 0, heuristic: 1})
+    } finally {
+      await reopened.close()
+    }
   })
 
   it('browses newest first with skip, take, type and a total count', async () => {
