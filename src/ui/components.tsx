@@ -128,9 +128,10 @@ export function Sparkline({values, label, height = 40}: {values: Array<{x: strin
   return (
     <svg className="sparkline" role="img" aria-label={label} viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" width="100%" height={height}>
       {values.map((v, i) => {
-        const h = (v.y / max) * (height - 2)
+        // a zero still shows as a baseline tick, so the days without activity read as days
+        const h = Math.max(1, (v.y / max) * (height - 2))
         return (
-          <rect key={v.x} x={i * w + 0.5} y={height - h} width={Math.max(1, w - 1)} height={h}>
+          <rect key={v.x} className={v.y === 0 ? 'zero' : undefined} x={i * w + 0.5} y={height - h} width={Math.max(1, w - 1)} height={h}>
             <title>{`${v.x}: ${v.y}`}</title>
           </rect>
         )

@@ -439,16 +439,25 @@ describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
         const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download pack (.mem)'}).click()])
         expect(download.suggestedFilename()).toBe(`${fx.repoId}.mem`)
         const file = (await download.path())!
+        const before = (await stats(fx.otherRepo)).total
         await w.page.getByLabel('Repository').selectOption((await fx.client.browse(fx.otherRepo, 0, 1)).repo)
         await w.page.getByLabel('Import a pack (.mem)').setInputFiles(file)
         await w.page.getByRole('button', {name: 'Import pack'}).click()
         await expect.poll(() => transfer.textContent()).toMatch(/Imported \d+ memories/)
+        const imported = Number(/Imported (\d+) memories/.exec((await transfer.textContent())!)![1])
+        expect(imported).toBeGreaterThan(0)
+        expect((await stats(fx.otherRepo)).total).toBe(before + imported)
       } else {
         await expect.poll(() => transfer.textContent()).toContain('/api/mem/packs/')
         expect(await w.page.getByRole('button', {name: 'Import pack'}).isDisabled()).toBe(true)
       }
-      if (!has('POST /api/mem/intake')) {
-        await expect(w.page.locator('[data-section="intake"]').textContent()).resolves.toContain('no POST /api/mem/intake route')
+      const intake = w.page.locator('[data-section="intake"]')
+      if (has('POST /api/mem/intake')) {
+        await w.page.getByRole('button', {name: 'Run intake'}).click()
+        await expect.poll(() => intake.textContent()).toMatch(/\d+ new, \d+ skipped/)
+      } else {
+        await expect(intake.textContent()).resolves.toContain('no POST /api/mem/intake route')
+        expect(await w.page.getByRole('button', {name: 'Run intake'}).isDisabled()).toBe(true)
       }
       expect(w.errors).toEqual([])
     } finally {
