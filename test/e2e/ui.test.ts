@@ -231,6 +231,55 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
     }
   })
 
+  it('keyboard: skip link, page navigation, opening a memory, and the forget dialog without a mouse', async () => {
+    const w = await openPage(browser)
+    try {
+      await visit(w, 'dashboard')
+      await w.page.getByTestId('counts').waitFor()
+      const active = () => w.page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null
+        return el ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}:${(el.textContent ?? '').trim().slice(0, 40)}` : ''
+      })
+      await w.page.keyboard.press('Tab')
+      expect(await active()).toBe('a:Skip to content')
+      await w.page.keyboard.press('Enter')
+      expect(await active()).toMatch(/^main#main:/)
+      // from the top: skip link, the pages in order, then the repository selector
+      await w.page.reload()
+      await w.page.getByTestId('counts').waitFor()
+      const seen: string[] = []
+      for (let i = 0; i < 7; i++) {
+        await w.page.keyboard.press('Tab')
+        seen.push(await active())
+      }
+      expect(seen.slice(0, 6)).toEqual(['a:Skip to content', 'a:Dashboard', 'a:Browser', 'a:Graph', 'a:Timeline', 'a:Settings'])
+      expect(seen[6]).toMatch(/^select#repo-select:/)
+      await w.page.keyboard.press('Shift+Tab')
+      await w.page.keyboard.press('Enter')
+      await w.page.getByTestId('status').waitFor()
+
+      // the browser: focus the first memory's link, Enter opens it
+      await visit(w, 'browse')
+      const first = w.page.locator('[data-testid="memory-list"] li a').first()
+      await first.focus()
+      const href = decodeURIComponent((await first.getAttribute('href'))!.split('id=')[1])
+      await w.page.keyboard.press('Enter')
+      await expect.poll(() => w.page.getByTestId('memory-detail').getAttribute('data-id')).toBe(href)
+      // the forget dialog opens from the keyboard and Escape closes it without forgetting
+      await w.page.getByRole('button', {name: 'Forget…'}).focus()
+      await w.page.keyboard.press('Enter')
+      const dialog = w.page.getByRole('dialog', {name: 'Forget this memory?'})
+      await dialog.waitFor()
+      expect(await active()).toBe('input#forget-reason:')
+      await w.page.keyboard.press('Escape')
+      await dialog.waitFor({state: 'detached'})
+      expect((await fx.client.get(href)).forgottenAt).toBeNull()
+      expect(w.errors).toEqual([])
+    } finally {
+      await w.context.close()
+    }
+  })
+
   it('timeline: grouped by day, newest first, with a type filter', async () => {
     const w = await openPage(browser)
     try {
@@ -376,7 +425,13 @@ describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
       expect(await view.getAttribute('transform')).toBe(fitted)
       expect(await seriousViolations(w.page)).toEqual([])
       await screenshot(w.page, 'graph-standin-light')
-      // click a node: the browser opens that memory
+      // Enter on a focused node opens it; so does a click
+      await svg.locator(`g.node[data-id="${nodes[3].id}"]`).focus()
+      await w.page.keyboard.press('Enter')
+      await expect.poll(() => w.page.getByTestId('memory-detail').getAttribute('data-id')).toBe(nodes[3].id)
+      await w.page.goBack()
+      await svg.waitFor()
+      await w.page.locator('[data-testid="graph"][data-settled="true"]').waitFor()
       await svg.locator(`g.node[data-id="${nodes[10].id}"]`).click()
       await expect.poll(() => w.page.getByTestId('memory-detail').getAttribute('data-id')).toBe(nodes[10].id)
       expect(w.errors).toEqual([])
