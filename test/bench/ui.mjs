@@ -91,6 +91,7 @@ export async function benchUi({size = 10_000, runs = 7} = {}) {
       `dashboard first render  median ${fmt(median(marks), 0)} ms after navigation start (min ${fmt(Math.min(...marks), 0)}, max ${fmt(Math.max(...marks), 0)}; ` +
         `${runs} fresh contexts, no cache); goto → counts visible median ${fmt(median(walls), 0)} ms; the page showed ${Number(total).toLocaleString('en-US')} memories`,
     )
+    await benchGraph(browser, api, root)
   } finally {
     await browser.close()
     server.child.kill('SIGTERM')
@@ -100,3 +101,55 @@ export async function benchUi({size = 10_000, runs = 7} = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchUi()
+
+/**
+ * The graph page at 200 nodes (the default limit): time until the force layout settles, and the
+ * frame intervals while it animates (requestAnimationFrame in the page). The server's own graph
+ * route when it has one; otherwise a stand-in in the agreed shape built from the repo's top 200
+ * memories, answered by the browser (so the figure is the UI's cost, not the route's).
+ */
+async function benchGraph(browser, api, root) {
+  const doc = await (await fetch(`${api}/api/openapi.json`)).json()
+  const real = Boolean(doc.paths['/api/mem/graph']?.get)
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}})
+  const page = await context.newPage()
+  if (!real) {
+    const browse = await (await fetch(`${api}/api/mem/browse?repo=${encodeURIComponent(root)}&take=200`)).json()
+    const nodes = browse.entries.map((e) => ({id: e.id, type: e.type, label: e.oneLiner ?? e.content.slice(0, 80), importance: e.importance, tags: e.tags}))
+    const edges = []
+    for (let i = 1; i < nodes.length; i++) if (i % 4 !== 0) edges.push({from: nodes[i].id, to: nodes[(i * 7) % i].id, relation: i % 3 ? 'derived' : 'supersedes'})
+    await page.route('**/api/openapi.json', async (route) => {
+      const res = await route.fetch()
+      const json = await res.json()
+      json.paths['/api/mem/graph'] = {get: {summary: 'stand-in'}}
+      await route.fulfill({response: res, json})
+    })
+    await page.route(/\/api\/mem\/graph\?/, (route) => route.fulfill({json: {repo: browse.repo, nodes, edges}}))
+  }
+  await page.addInitScript(() => {
+    window.__frames = []
+    let last = performance.now()
+    const loop = (t) => {
+      window.__frames.push(t - last)
+      last = t
+      if (!document.querySelector('[data-testid="graph"][data-settled="true"]')) requestAnimationFrame(loop)
+    }
+    requestAnimationFrame(loop)
+  })
+  const t = performance.now()
+  await page.goto(`${api}/ui/#/graph`)
+  await page.locator('[data-testid="graph"]').waitFor()
+  const drawn = performance.now() - t
+  await page.locator('[data-testid="graph"][data-settled="true"]').waitFor({timeout: 60_000})
+  const settled = performance.now() - t
+  const count = await page.locator('[data-testid="graph"]').getAttribute('data-node-count')
+  const edges = await page.locator('[data-testid="graph"]').getAttribute('data-edge-count')
+  const frames = (await page.evaluate(() => window.__frames)).slice(1)
+  await context.close()
+  const sorted = [...frames].sort((a, b) => a - b)
+  const p = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
+  console.log(
+    `graph ${count} nodes, ${edges} edges (${real ? 'the server\'s graph route' : 'stand-in in the agreed shape'}): first drawing ${fmt(drawn, 0)} ms after goto, ` +
+      `layout settled ${fmt(settled, 0)} ms; ${frames.length} animation frames, interval p50 ${fmt(p(0.5))} ms, p95 ${fmt(p(0.95))} ms, max ${fmt(sorted.at(-1) ?? NaN)} ms`,
+  )
+}
