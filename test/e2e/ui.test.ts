@@ -312,11 +312,24 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
       await expect.poll(() => w.page.getByTestId('version').textContent()).toBe(health.version)
 
       const preview = await (await fetch(`${fx.url}/api/mem/consolidate?repo=${encodeURIComponent(fx.repo)}&dry_run=true`, {method: 'POST'})).json()
+      const before = await stats()
       await w.page.getByRole('button', {name: 'Preview (dry run)'}).click()
       await expect
         .poll(() => w.page.getByTestId('consolidate-preview').textContent())
         .toContain(`Dry run: ${preview.candidates} candidate cluster${preview.candidates === 1 ? '' : 's'} — would create ${preview.insightsCreated}, boost ${preview.insightsBoosted}.`)
-      expect((await stats()).total, 'a dry run writes nothing').toBe((await stats()).total)
+      expect(await stats(), 'a dry run writes nothing').toEqual(before)
+      expect(w.requests.filter((r) => r.path.startsWith('/api/mem/consolidate'))).toEqual([
+        {method: 'POST', path: `/api/mem/consolidate?repo=${encodeURIComponent(fx.repoId)}&dry_run=true`, status: 200},
+      ])
+
+
+      // the fixture's flaky-test observations make at least one cluster; applying writes the insights
+      expect(preview.candidates).toBeGreaterThanOrEqual(1)
+      await w.page.getByRole('button', {name: 'Consolidate now'}).click()
+      await w.page.getByText(/^Consolidated: /).waitFor()
+      const applied = /Consolidated: (\d+) insights? created, (\d+) boosted/.exec((await w.page.getByText(/^Consolidated: /).textContent())!)!
+      expect(Number(applied[1])).toBe(preview.insightsCreated)
+      expect((await stats()).counts.insight).toBe((before.counts.insight ?? 0) + preview.insightsCreated)
 
       const maintenance = w.page.getByTestId('maintenance')
       await w.page.getByRole('button', {name: 'Run maintenance'}).click()
