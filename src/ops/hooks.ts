@@ -170,7 +170,22 @@ export function installHooks(options: {repo: string; hooksPath: string; root: st
     chmodSync(path, 0o755)
     hooks.push({name, action: 'wrapped'})
   }
+  ignoreHookLog(root)
   return {repo: options.repo, hooksPath, hooks}
+}
+
+/** The hooks' log stays out of git: `.mem/.gitignore` (written by the store) gains its lines. */
+function ignoreHookLog(root: string): void {
+  const dir = join(root, '.mem')
+  const ignore = join(dir, '.gitignore')
+  try {
+    mkdirSync(dir, {recursive: true})
+    const text = existsSync(ignore) ? readFileSync(ignore, 'utf8') : '# mem keeps its database, journal and locks out of git.\nmem.db\nmem.db.*\njournal\njournal.*\ncounts.json\ncounts.json.*\nwrite.lock\nmaintenance.lock\n*.tmp\n'
+    if (/^hooks\.log$/m.test(text)) return
+    writeFileSync(ignore, `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}hooks.log\nhooks.log.*\n`)
+  } catch {
+    // a read-only .mem only means the log may show up in `git status`
+  }
 }
 
 export function uninstallHooks(options: {repo: string; hooksPath: string}): HooksUninstallResult {

@@ -137,10 +137,13 @@ export function commandsIn(block: MdBlock): string[] {
   const shellish = SHELL_LANGS.has(block.lang ?? '')
   if (!shellish && block.lang) return []
   const out: string[] = []
+  // with prompts in the block, only the prompted lines are commands (the rest is their output)
+  const hasPrompts = block.text.split('\n').some((l) => /^\s*[$%]\s+/.test(l))
   for (const raw of block.text.split('\n')) {
     const line = raw.trim()
     if (!line || line.startsWith('#') || line.startsWith('//')) continue
     const prompted = /^[$>%]\s+/.test(line)
+    if (hasPrompts && !prompted) continue
     // a trailing ` # comment` explains the command; it is not part of it
     const cmd = line.replace(/^[$>%]\s+/, '').replace(/\s+#\s.*$/, '').trim()
     if (prompted || isCommand(cmd) || (shellish && block.lang !== 'console' && /^[\w./-]+(\s|$)/.test(cmd) && cmd.length < 200)) {
