@@ -76,6 +76,12 @@ describe('mem hooks', () => {
     // a branch checkout runs it too
     await git('checkout', '-q', '-b', 'feature')
     await eventually(() => /post-checkout: exit 0/.test(hookLog(root)), 30_000)
+    // and a merge: the merged README change reaches the seeds
+    await commit({'README.md': '# Shop\n\nA small web shop that demos checkout, refunds and invoices.\n'}, 'readme')
+    await git('checkout', '-q', 'main')
+    await git('merge', '-q', '--no-ff', '-m', 'merge feature', 'feature')
+    await eventually(() => /post-merge: exit 0/.test(hookLog(root)), 30_000)
+    await eventually(() => seeds(cli).some((m) => m.content.includes('refunds and invoices')), 30_000)
 
     const removed = cli(['hooks', 'uninstall', '--json'])
     expect(removed.code).toBe(0)

@@ -90,6 +90,10 @@ describe('HTTP and client: intake, export, graph', () => {
     expect(raw.status).toBe(200)
     expect(raw.headers['content-type']).toBe('text/markdown; charset=utf-8')
     expect(raw.text).toBe(md)
+    const doc = (await rawRequest(`${url}/api/openapi.json`)).json()
+    expect(Object.keys(doc.paths['/api/mem/export'].get.responses['200'].content)).toEqual(['text/markdown'])
+    expect(doc.paths['/api/mem/graph'].get['x-mem-scope']).toBe('read')
+    expect(doc.paths['/api/mem/intake'].post['x-mem-scope']).toBe('write')
     // the same document the CLI prints
     expect(runCli(['export'], {cwd: root, home: join(root, '..', 'home')}).stdout).toBe(md)
 

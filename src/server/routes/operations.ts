@@ -1,4 +1,5 @@
 import type {FastifyInstance} from 'fastify'
+import {z} from 'zod'
 import {exportMarkdown} from '../../core/export.js'
 import {graph} from '../../core/graph.js'
 import {intake} from '../../core/intake.js'
@@ -32,7 +33,7 @@ export function operationRoutes(app: FastifyInstance, routes: RouteTable, ctx: M
     summary: 'The memories as markdown, organised by type',
     description: 'Procedures, heuristics, insights, observations; each in creation order. The same store gives the same bytes.',
     query: S.ExportQuery,
-    responses: {200: {description: 'Markdown', contentType: 'text/markdown'}, ...ERRORS},
+    responses: {200: {description: 'Markdown', contentType: 'text/markdown', schema: z.string()}, ...ERRORS},
     handler: async (req, reply) => {
       const result = await exportMarkdown(ctx, req.query)
       return reply.type('text/markdown; charset=utf-8').send(result.markdown)
