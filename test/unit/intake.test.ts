@@ -10,7 +10,7 @@ import {history} from '../../src/core/history.js'
 import {intake} from '../../src/core/intake.js'
 import {store} from '../../src/core/store.js'
 import {parseMarkdown, commandsIn} from '../../src/ops/intake/markdown.js'
-import {editorconfig, hasSecretAssignment, packageJson, pyproject, stripEnvLines, targetsExtractor, tsconfig, cargoToml, goMod, instructionFile} from '../../src/ops/intake/extract.js'
+import {editorconfig, hasSecretAssignment, packageJson, pyproject, stripEnvLines, targetsExtractor, tsconfig, cargoToml, goMod, instructionFile, readme} from '../../src/ops/intake/extract.js'
 import {memRepo, tempDir, writeTree} from '../helpers/mem.js'
 
 const AGENTS = `# Agent guide
@@ -53,6 +53,11 @@ describe('intake extractors', () => {
     const style = sections[2]
     expect(style.blocks.filter((b) => b.kind === 'bullet').map((b) => b.text)).toEqual(['Prefer small pure functions over classes.'])
     expect(commandsIn(style.blocks.find((b) => b.kind === 'code')!)).toEqual(['make test'])
+  })
+
+  it('README: badges are not the project description', () => {
+    const text = '# Shop\n\n[![CI](https://ci.example.com/badge.svg)](https://ci.example.com) [![npm](https://img.shields.io/npm/v/shop.svg)](https://npm.im/shop)\n\nShop is a small web shop that demos the checkout flow.\n'
+    expect(readme('README.md', text, {has: () => false})[0].content).toBe('Shop: Shop is a small web shop that demos the checkout flow. (README.md)')
   })
 
   it('types seeds: commands → procedure, rules → heuristic, facts → observation', () => {

@@ -29,6 +29,7 @@ export function plainInline(text: string): string {
   return text
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[\s*\]\([^)]*\)/g, '') // what is left of a badge: a link around an image
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
     .replace(/<\/?[a-z][^>]*>/gi, '')

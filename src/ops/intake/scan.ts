@@ -4,7 +4,7 @@
  * walks the tree only for nested agent instruction files (monorepo packages), skipping
  * dependency, build and hidden folders.
  */
-import {readdirSync, readFileSync, statSync} from 'node:fs'
+import {readdirSync, readFileSync, realpathSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {
   cargoToml,
@@ -130,9 +130,20 @@ export function scanProject(root: string, signal?: AbortSignal): ScannedFile[] {
   const markers = new Set(MARKERS.filter((m) => exists(join(root, m))))
   const ctx: ExtractContext = {has: (p) => markers.has(p)}
   const out: ScannedFile[] = []
+  const seen = new Set<string>()
   const take = (path: string, extractor: Extractor) => {
-    const text = readText(join(root, ...path.split('/')))
+    const abs = join(root, ...path.split('/'))
+    const text = readText(abs)
     if (text === undefined) return
+    // one file under two names (justfile and Justfile on a case-insensitive disk) is read once
+    let real = abs
+    try {
+      real = realpathSync.native(abs)
+    } catch {
+      // keep the path as given
+    }
+    if (seen.has(real)) return
+    seen.add(real)
     let seeds: Seed[]
     try {
       // prose and command files: their `.env`-style lines are dropped before anything is read
