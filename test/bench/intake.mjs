@@ -4,7 +4,7 @@
 // nothing), and a run after one file changed (replaces its seeds), in process through the core,
 // plus the wall time of the CLI command a git hook runs. Prints figures; asserts nothing.
 import {execFileSync, spawnSync} from 'node:child_process'
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {cpus, loadavg} from 'node:os'
 import {dirname, join} from 'node:path'
 import {BIN, fmt, median, tempRepo} from './lib/util.mjs'
@@ -83,6 +83,41 @@ function report(name, files, runs, cliMs) {
   console.log(`  CLI \`mem intake --json\` (what a hook runs; nothing to write): ${fmt(cliMs, 0)} ms wall, median of 5`)
 }
 
+/** Wall time of `git commit` without mem's hooks and with them (they only start intake in the background). */
+async function hookOverhead(runs = 7) {
+  const {root, home} = tempRepo('intake-hooks')
+  execFileSync('rm', ['-rf', join(root, '.git')])
+  const env = {...process.env, MEM_HOME: home, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1'}
+  const git = (...args) => execFileSync('git', args, {cwd: root, env, stdio: ['ignore', 'pipe', 'pipe']})
+  git('init', '-q', '-b', 'main')
+  git('config', 'user.name', 'Bench')
+  git('config', 'user.email', 'bench@example.com')
+  write(root, 'README.md', '# Bench\n\nA repository for timing git commits with and without the hooks.\n')
+  write(root, 'package.json', JSON.stringify({name: 'bench', scripts: {test: 'node --test'}}))
+  let n = 0
+  const log = join(root, '.mem', 'hooks.log')
+  const finished = () => (existsSync(log) ? (readFileSync(log, 'utf8').match(/: exit \d+/g) ?? []).length : 0)
+  const commits = async (hooks) => {
+    const times = []
+    for (let i = 0; i < runs; i++) {
+      write(root, `notes/${n}.txt`, `note ${n++}\n`)
+      git('add', '-A')
+      const before = finished()
+      const t = performance.now()
+      git('commit', '-q', '-m', `note ${n}`)
+      times.push(performance.now() - t)
+      // let the background intake finish, so it does not slow the next commit being timed
+      for (const deadline = Date.now() + 30_000; hooks && finished() === before && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50))
+    }
+    return median(times)
+  }
+  const without = await commits(false)
+  const r = spawnSync(process.execPath, [BIN, 'hooks', 'install', '--repo', root], {cwd: root, env, encoding: 'utf8'})
+  if (r.status !== 0) throw new Error(`mem hooks install failed: ${r.stderr}`)
+  const withHooks = await commits(true)
+  console.log(`git commit, median of ${runs}: ${fmt(without, 0)} ms without mem's hooks, ${fmt(withHooks, 0)} ms with them (intake runs after, in the background)`)
+}
+
 export async function benchIntake() {
   console.log('\n== intake (issue 7) ==')
   {
@@ -99,6 +134,7 @@ export async function benchIntake() {
     const runs = await inProcess(root, home, () => write(root, 'Makefile', Array.from({length: 20}, (_, i) => `target${i}: ## Build part ${i} (changed)\n\tnode build.mjs ${i}\n`).join('\n')))
     report('synthetic monorepo', files, runs, cliWall(root, home))
   }
+  await hookOverhead()
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchIntake()
+if (import.meta.url === `file://${process.argv[1]}`) await (process.argv[2] === "--hooks" ? hookOverhead() : benchIntake())
