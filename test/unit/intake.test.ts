@@ -55,6 +55,15 @@ describe('intake extractors', () => {
     expect(commandsIn(style.blocks.find((b) => b.kind === 'code')!)).toEqual(['make test'])
   })
 
+  it('rules files that are not markdown: one rule per line', () => {
+    const seeds = instructionFile('.cursorrules', 'You are an expert in TypeScript and React.\nAlways use functional components.\nNever use any.\n', {has: () => false})
+    expect(seeds.map((s) => [s.type, s.content])).toEqual([
+      ['observation', '.cursorrules: You are an expert in TypeScript and React.'],
+      ['heuristic', '.cursorrules: Always use functional components.'],
+      ['heuristic', '.cursorrules: Never use any.'],
+    ])
+  })
+
   it('README: badges are not the project description', () => {
     const text = '# Shop\n\n[![CI](https://ci.example.com/badge.svg)](https://ci.example.com) [![npm](https://img.shields.io/npm/v/shop.svg)](https://npm.im/shop)\n\nShop is a small web shop that demos the checkout flow.\n'
     expect(readme('README.md', text, {has: () => false})[0].content).toBe('Shop: Shop is a small web shop that demos the checkout flow. (README.md)')

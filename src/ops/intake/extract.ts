@@ -92,7 +92,7 @@ function commandSeed(path: string, section: MdSection, cmds: string[], importanc
  */
 export const instructionFile: Extractor = (path, text) => {
   const seeds: Seed[] = []
-  for (const section of parseMarkdown(text)) {
+  for (const section of parseMarkdown(/\.(md|mdc|markdown)$/i.test(path) ? text : linesAsItems(text))) {
     const cmds = sectionCommands(section)
     if (cmds.length) seeds.push(commandSeed(path, section, cmds, 0.7))
     for (const block of section.blocks) {
@@ -110,6 +110,22 @@ export const instructionFile: Extractor = (path, text) => {
     }
   }
   return seeds
+}
+
+/**
+ * Rules files that are not markdown (.cursorrules, .windsurfrules, .clinerules) often hold one
+ * rule per line with no blank lines between: each such line becomes an item of its own.
+ */
+function linesAsItems(text: string): string {
+  let fenced = false
+  return text
+    .split(/\r?\n/)
+    .map((line) => {
+      if (/^\s{0,3}(`{3,}|~{3,})/.test(line)) fenced = !fenced
+      if (fenced || !line.trim() || /^\s*([-*+>#|]|\d{1,3}[.)]\s|`{3,}|~{3,})/.test(line)) return line
+      return `- ${line.trim()}`
+    })
+    .join('\n')
 }
 
 const COMMAND_SECTION = /\b(install|installation|build|building|test|tests|testing|develop|development|usage|getting started|quick ?start|run|running|setup|set up|lint|deploy|release|contribut\w*|commands?|scripts?|local)\b/i

@@ -190,8 +190,10 @@ function planFile(db: Db, byId: Map<string, IntakeRow>, path: string, fresh: See
 }
 
 function seedTags(path: string, seed: Seed): string[] {
-  const source = `source:${path}`.slice(0, MAX_TAG_CHARS)
-  return [...new Set(['intake', source, ...seed.tags].map((t) => t.toLowerCase()))].slice(0, MAX_TAGS)
+  // the same normalisation the store's tag schema applies (lower case, spaces as dashes)
+  const norm = (t: string) => t.trim().toLowerCase().replace(/\s+/g, '-')
+  const source = norm(`source:${path}`).slice(0, MAX_TAG_CHARS)
+  return [...new Set(['intake', source, ...seed.tags.map(norm)])].slice(0, MAX_TAGS)
 }
 
 /** Scans `repo.root` and writes its seeds. See the module comment for the matching rules. */
