@@ -6,10 +6,14 @@ import Browse from '../../commands/browse.js'
 import Consolidate from '../../commands/consolidate.js'
 import Context from '../../commands/context.js'
 import Edit from '../../commands/edit.js'
+import Export from '../../commands/export.js'
 import Feedback from '../../commands/feedback.js'
 import Forget from '../../commands/forget.js'
 import Get from '../../commands/get.js'
 import History from '../../commands/history.js'
+import HooksInstall from '../../commands/hooks/install.js'
+import HooksUninstall from '../../commands/hooks/uninstall.js'
+import Intake from '../../commands/intake.js'
 import KeysCreate from '../../commands/keys/create.js'
 import KeysList from '../../commands/keys/list.js'
 import KeysRevoke from '../../commands/keys/revoke.js'
@@ -26,10 +30,14 @@ export const COMMANDS = {
   consolidate: Consolidate,
   context: Context,
   edit: Edit,
+  export: Export,
   feedback: Feedback,
   forget: Forget,
   get: Get,
   history: History,
+  'hooks:install': HooksInstall,
+  'hooks:uninstall': HooksUninstall,
+  intake: Intake,
   'keys:create': KeysCreate,
   'keys:list': KeysList,
   'keys:revoke': KeysRevoke,

@@ -137,13 +137,19 @@ export interface GraphEdge {
 }
 
 export interface Graph {
+  repo: string
   nodes: GraphNode[]
   edges: GraphEdge[]
 }
 
 export interface IntakeResult {
+  /** Memories written: new seeds and new versions of changed ones. */
   newCount: number
+  /** Seeds that wrote nothing: unchanged, duplicates, rejected by the secret scanner. */
   skippedCount: number
+  /** Of newCount, those that superseded an older seed. */
+  replacedCount?: number
+  files?: Array<{path: string; seeds: number; newCount: number; skippedCount: number; replacedCount: number; removedCount: number; rejectedCount: number}>
 }
 
 export interface ConsolidateResult {

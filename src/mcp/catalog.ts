@@ -8,6 +8,9 @@ import {z} from 'zod'
 import {browse, BrowseInput} from '../core/browse.js'
 import {context, ContextInput} from '../core/context.js'
 import {edit, EditInput} from '../core/edit.js'
+import {exportMarkdown, ExportInput} from '../core/export.js'
+import {graph, GraphInput} from '../core/graph.js'
+import {intake, IntakeInput} from '../core/intake.js'
 import {feedback, FeedbackInput} from '../core/feedback.js'
 import {forget, ForgetInput} from '../core/forget.js'
 import {get, GetInput} from '../core/get.js'
@@ -19,6 +22,7 @@ import {StatsInput} from '../core/schemas.js'
 import {stats} from '../core/stats.js'
 import {isRejected, store, StoreInput} from '../core/store.js'
 import * as S from '../server/schemas.js'
+import * as SO from '../server/schemas-ops.js'
 import * as R from './render.js'
 
 export type JsonSchema = Record<string, unknown>
@@ -213,6 +217,51 @@ export const TOOLS: ToolDef[] = [
     annotations: READ,
     run: (ctx) => repos(ctx),
     render: (r) => R.renderRepos(r.repos),
+  }),
+  tool({
+    name: 'memory_intake',
+    title: 'Seed memories from the project files',
+    description:
+      'Read this repository\'s project files (AGENTS.md, CLAUDE.md, README.md, CONTRIBUTING.md, package.json scripts, Makefile targets, tsconfig, pyproject.toml, Cargo.toml, go.mod, .editorconfig, …) and store what an agent needs from them as small seed memories: build and test commands as procedures, conventions as heuristics, project facts as observations. Safe to call again: unchanged files write nothing (skippedCount), changed ones replace their old seeds. Call it once in a new repository, or after its docs or scripts changed.',
+    input: IntakeInput,
+    output: SO.IntakeResponse,
+    repo: 'bound',
+    annotations: {readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false},
+    run: (ctx, args) => intake(ctx, args as never),
+    render: (r) =>
+      `Intake: ${r.newCount} new (${r.replacedCount} replacing changed seeds), ${r.skippedCount} skipped.` +
+      r.files.map((f) => `\n- ${f.path}: ${f.seeds} seeds, ${f.newCount} new, ${f.skippedCount} skipped${f.removedCount ? `, ${f.removedCount} removed` : ''}`).join(''),
+  }),
+  tool({
+    name: 'memory_graph',
+    title: 'Knowledge graph of the memories',
+    description:
+      'The most important memories of this repository as graph nodes (id, type, label, importance, tags) and their relations as edges: derived (an insight and the observations it was drawn from) and supersedes (a newer version and the one it replaced, with history true). Use it to see how lessons connect; use memory_recall to find something specific.',
+    input: GraphInput,
+    argNotes: {limit: 'How many memories (1 to 2000, default 200).', history: 'Also include earlier versions, so supersedes edges show.'},
+    output: SO.GraphResponse,
+    repo: 'bound',
+    annotations: READ,
+    run: (ctx, args) => graph(ctx, args as never),
+    render: (r) => {
+      const byId = new Map(r.nodes.map((n) => [n.id, n.label]))
+      const lines = [`${r.nodes.length} memories, ${r.edges.length} relations.`]
+      for (const e of r.edges.slice(0, 50)) lines.push(`- ${byId.get(e.from)} —${e.relation}→ ${byId.get(e.to)}`)
+      if (r.edges.length > 50) lines.push(`… and ${r.edges.length - 50} more`)
+      return lines.join('\n')
+    },
+  }),
+  tool({
+    name: 'memory_export',
+    title: 'Export the memories as markdown',
+    description:
+      'Every live memory of this repository as one markdown document, organised by type (procedures, heuristics, insights, observations), in a stable order. Use it to review everything at once or to hand the knowledge to a person; for a question, memory_recall is cheaper.',
+    input: ExportInput,
+    output: SO.ExportResponse,
+    repo: 'bound',
+    annotations: READ,
+    run: (ctx, args) => exportMarkdown(ctx, args as never),
+    render: (r) => r.markdown,
   }),
 ]
 

@@ -10,6 +10,7 @@ import {MaintenanceRuns} from '../ops/maintenance/runs.js'
 import type {Scheduler} from '../ops/scheduler.js'
 import {maintenanceRoutes} from './routes/maintenance.js'
 import {memoryRoutes} from './routes/memories.js'
+import {operationRoutes} from './routes/operations.js'
 import {systemRoutes} from './routes/system.js'
 import {uiRoutes} from './ui.js'
 import type {UpdateStatus} from './update-check.js'
@@ -95,6 +96,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
   })
   memoryRoutes(app, routes, options.ctx)
+  operationRoutes(app, routes, options.ctx)
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
   mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, onInternalError: options.onInternalError})
   void app.register(async (scope) => uiRoutes(scope, {dir: options.uiDir}))

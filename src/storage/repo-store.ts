@@ -46,6 +46,8 @@ counts.json.*
 write.lock
 maintenance.lock
 *.tmp
+hooks.log
+hooks.log.*
 `
 
 /** What a write job hands back: the mutations to journal and the value to resolve with. */

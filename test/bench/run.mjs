@@ -5,6 +5,7 @@ import {benchMcp} from './mcp.mjs'
 import {benchServer} from './server.mjs'
 import {benchMaintenance} from './maintenance.mjs'
 import {benchUi} from './ui.mjs'
+import {benchIntake} from './intake.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -15,4 +16,5 @@ await benchServer()
 await benchMcp()
 await benchMaintenance()
 await benchUi()
+await benchIntake()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)

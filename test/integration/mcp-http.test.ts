@@ -11,7 +11,7 @@ import {call, httpMcpClient, text} from '../helpers/mcp.js'
 import {memServer, rawRequest} from '../helpers/server.js'
 
 const TOKEN = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'
-const TOOL_NAMES = ['memory_context', 'memory_recall', 'memory_store', 'memory_feedback', 'memory_get', 'memory_edit', 'memory_forget', 'memory_history', 'memory_browse', 'memory_stats', 'memory_repos']
+const TOOL_NAMES = ['memory_context', 'memory_recall', 'memory_store', 'memory_feedback', 'memory_get', 'memory_edit', 'memory_forget', 'memory_history', 'memory_browse', 'memory_stats', 'memory_repos', 'memory_intake', 'memory_graph', 'memory_export']
 
 /** A raw HTTP API call: status and the JSON body exactly as served. */
 async function api(url: string, method: string, path: string, body?: unknown) {

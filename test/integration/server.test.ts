@@ -386,6 +386,9 @@ describe('HTTP API through the client library', () => {
         'GET /api/maintenance/runs/{id}',
         'GET /api/mem/scheduled-tasks',
         'GET /api/openapi.json',
+        'POST /api/mem/intake',
+        'GET /api/mem/export',
+        'GET /api/mem/graph',
       ].sort(),
     )
     const recall = doc.paths['/api/mem/recall'].get
