@@ -57,7 +57,8 @@ export async function contextPreview(ctx: MemContext, raw: ContextInput): Promis
     maxTokens: input.tokens,
     context: built.context,
     estimatedTokens: built.tokens,
-    layers: layers.map((l) => ({id: l.id, name: l.name, type: l.type})),
+    // the layers read besides the repo's own store (which `mem layers list` shows as `local`)
+    layers: layers.filter((l) => l.type !== 'local').map((l) => ({id: l.id, name: l.name, type: l.type})),
     crossRepoScope: others.map((o) => o.id),
   }
 }

@@ -10,6 +10,7 @@ import {MaintenanceRuns} from '../ops/maintenance/runs.js'
 import type {Scheduler} from '../ops/scheduler.js'
 import {maintenanceRoutes} from './routes/maintenance.js'
 import {memoryRoutes} from './routes/memories.js'
+import {sharingRoutes} from './routes/sharing.js'
 import {systemRoutes} from './routes/system.js'
 import type {UpdateStatus} from './update-check.js'
 import {packageInfo} from './version.js'
@@ -91,6 +92,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     address,
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
   })
+  sharingRoutes(app, routes, options.ctx)
   memoryRoutes(app, routes, options.ctx)
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
   mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, onInternalError: options.onInternalError})

@@ -88,10 +88,7 @@ describe('shared layers synced through git', () => {
     expect(mixed.map((h) => h.content)).toContain('deploys of this service need the VPN')
 
     const preview = await contextPreview(ctx, {repo})
-    expect(preview.layers).toEqual([
-      {id: 'local', name: listed.repo, type: 'local'},
-      {id: 'team', name: 'team', type: 'shared'},
-    ])
+    expect(preview.layers).toEqual([{id: 'team', name: 'team', type: 'shared'}])
     expect(preview.crossRepoScope).toEqual(['team'])
     expect(preview.context).toMatch(/^\[Memory: 4 entries/)
     expect(preview.context).toContain('[H] prefer feature flags over long-lived branches')
