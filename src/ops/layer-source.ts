@@ -65,11 +65,28 @@ export async function classifySource(source: string): Promise<SourceKind> {
       hint: 'Put the pack in a directory (or a git repository) and mount that; or import the file once with `mem pack import`.',
     })
   }
-  if ((await git(['ls-remote', '--', source, 'HEAD'])).ok) return 'git'
+  if ((await git(['ls-remote', '--', source, 'HEAD'])).ok) {
+    // a local repository can be looked into now: it must have packs committed
+    const {execa} = await import('execa')
+    const tree = await execa('git', ['-C', source, 'ls-tree', '-r', '--name-only', 'HEAD'], {reject: false, timeout: GIT_TIMEOUT_MS, stdin: 'ignore'})
+    const committed = tree.exitCode === 0 ? String(tree.stdout).split('\n').filter(isPackPath) : []
+    if (committed.length === 0) {
+      throw new MemError('invalid_input', `The git repository ${source} has no .mem packs committed${tree.exitCode === 0 ? '' : ' (it has no commits)'}.`, {
+        hint: 'Export a pack into it (`mem pack export --out REPO/packs/name.mem`), commit it, then mount again.',
+      })
+    }
+    return 'git'
+  }
   if (findPacks(source).length > 0) return 'dir'
   throw new MemError('invalid_input', `The layer source ${source} is neither a git repository nor a directory holding .mem packs.`, {
     hint: 'Export a pack into it (`mem pack export --out DIR/name.mem`), or give a git repository that holds packs.',
   })
+}
+
+/** A path in a git tree that findPacks would read (a .mem file outside dot-folders and node_modules). */
+function isPackPath(path: string): boolean {
+  const parts = path.split('/')
+  return path.endsWith('.mem') && parts.length <= MAX_DEPTH + 1 && !parts.some((p) => p.startsWith('.') || p === 'node_modules')
 }
 
 /** The `.mem` pack files under `dir` (dot-folders and node_modules skipped), sorted by path. */

@@ -144,7 +144,7 @@ describe('shared layers synced through git', () => {
   })
 
   it('refuses bad sources, types and ids with clear errors', async () => {
-    const {ctx, repo, base, remote} = await setup()
+    const {ctx, repo, base, remote, publish} = await setup()
     await refused(mountLayer(ctx, {repo, layerId: 'x', type: 'shared', source: join(base, 'nowhere')}), 'invalid_input', /does not exist/)
     const plain = join(base, 'plain')
     mkdirSync(plain)
@@ -157,13 +157,18 @@ describe('shared layers synced through git', () => {
     await refused(mountLayer(ctx, {repo, layerId: '../escape', type: 'shared', source: remote}), 'invalid_input', /layerId/)
     await refused(mountLayer(ctx, {repo, layerId: 'x', type: 'shared'}), 'invalid_input', /source/)
     await refused(syncLayer(ctx, {repo, layerId: 'ghost'}), 'not_found', /No layer ghost/)
-    // a git repository without packs mounts, but its sync says what is missing
-    await mountLayer(ctx, {repo, layerId: 'empty', type: 'shared', source: remote})
-    await refused(mountLayer(ctx, {repo, layerId: 'empty', type: 'shared', source: remote}), 'conflict', /already mounted/)
+    // a local git repository must have packs committed; one whose packs went away refuses to sync
+    await refused(mountLayer(ctx, {repo, layerId: 'empty', type: 'shared', source: remote}), 'invalid_input', /no \.mem packs committed \(it has no commits\)/)
     writeFileSync(join(remote, 'README.md'), 'no packs here')
     await git(remote, 'add', '-A')
     await git(remote, 'commit', '--quiet', '-m', 'readme')
-    await refused(syncLayer(ctx, {repo, layerId: 'empty'}), 'invalid_input', /holds no \.mem packs/)
+    await refused(mountLayer(ctx, {repo, layerId: 'empty', type: 'shared', source: remote}), 'invalid_input', /no \.mem packs committed\./)
+    await publish('a pack')
+    await mountLayer(ctx, {repo, layerId: 'empty', type: 'shared', source: remote})
+    await refused(mountLayer(ctx, {repo, layerId: 'empty', type: 'shared', source: remote}), 'conflict', /already mounted/)
+    await git(remote, 'rm', '--quiet', '-r', 'packs')
+    await git(remote, 'commit', '--quiet', '-m', 'no packs')
+    await refused(syncLayer(ctx, {repo, layerId: 'empty'}), 'invalid_input', /no \.mem packs committed/)
     expect((await listLayers(ctx, {repo})).layers.map((l) => l.id)).toEqual(['local', 'empty'])
   })
 })
