@@ -386,6 +386,16 @@ describe('HTTP API through the client library', () => {
         'GET /api/maintenance/runs/{id}',
         'GET /api/mem/scheduled-tasks',
         'GET /api/openapi.json',
+        'POST /api/mem/packs/export',
+        'POST /api/mem/packs/import',
+        'GET /api/mem/layers',
+        'POST /api/mem/layers/mount',
+        'POST /api/mem/layers/sync',
+        'DELETE /api/mem/layers/{layerId}',
+        'GET /api/mem/links',
+        'POST /api/mem/links',
+        'POST /api/mem/{id}/links',
+        'DELETE /api/mem/{id}/links',
       ].sort(),
     )
     const recall = doc.paths['/api/mem/recall'].get
