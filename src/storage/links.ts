@@ -7,7 +7,7 @@ export const LINK_SOURCE = 'mem-links'
 export function liveRepoLinks(db: Db, tag: string): Array<{id: string; content: string; createdAt: string; extra: Record<string, unknown>}> {
   return db
     .all<{id: string; content: string; created_at: string; tags: string; extra: string}>(
-      `SELECT id, content, created_at, tags, extra FROM memories WHERE source = '${LINK_SOURCE}' AND live = 1 ORDER BY created_at DESC, seq DESC`,
+      `SELECT id, content, created_at, tags, extra FROM memories INDEXED BY memories_repo_links WHERE source = '${LINK_SOURCE}' AND +live = 1 ORDER BY created_at DESC, seq DESC`,
     )
     .filter((r) => (JSON.parse(r.tags) as string[]).includes(tag))
     .map((r) => ({id: r.id, content: r.content, createdAt: r.created_at, extra: JSON.parse(r.extra) as Record<string, unknown>}))
