@@ -243,3 +243,10 @@ export async function layerSources(ctx: MemContext, handle: RepoHandle): Promise
   }
   return out
 }
+
+/** The store of mounted layer `id` of a repo as a handle (its memories have repoId layer-<id>), or undefined. */
+export async function layerHandle(ctx: MemContext, handle: RepoHandle, id: string): Promise<RepoHandle | undefined> {
+  if (!handle.store.read((db) => getLayer(db, id))) return undefined
+  const root = layerStoreRoot(handle, id)
+  return {id: `layer-${id}`, root, given: id, store: await ctx.storeAt(root)}
+}

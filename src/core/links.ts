@@ -130,6 +130,14 @@ export async function linkedRepos(ctx: MemContext, handle: RepoHandle): Promise<
   return [...new Set(links.map((l) => l.to))].filter((to) => to !== handle.id && registered.has(to))
 }
 
+function readOnlyLayer(handle: RepoHandle): void {
+  if (handle.id.startsWith('layer-')) {
+    throw new MemError('conflict', `${handle.id.slice('layer-'.length)} is a read-only layer; its memories cannot be changed here.`, {
+      hint: 'Change the memory in the repository its pack comes from, export and commit the pack, then sync.',
+    })
+  }
+}
+
 /**
  * Attaches a link `{targetId, relation}` to a live memory (a second link to the same target
  * replaces the relation). The target must exist: in this repo, or in a registered repo this repo
@@ -139,6 +147,7 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
   const input = parseInput(LinkMemoryInput, raw)
   if (input.id === input.targetId) throw new MemError('invalid_input', 'A memory cannot link to itself.', {hint: 'Give another memory as targetId.'})
   const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
+  readOnlyLayer(handle)
   const targetRepo = repoIdOf(input.targetId)
   let target = handle
   if (targetRepo !== handle.id) {
@@ -169,6 +178,7 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
 export async function unlinkMemory(ctx: MemContext, raw: UnlinkMemoryInput): Promise<{removed: boolean}> {
   const input = parseInput(UnlinkMemoryInput, raw)
   const {handle} = await requireMemory(ctx, input.id, input.repo)
+  readOnlyLayer(handle)
   const now = ctx.now().toISOString()
   return handle.store.write<{removed: boolean}>((db) => {
     const m = getMemory(db, input.id)

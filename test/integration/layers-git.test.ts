@@ -6,6 +6,8 @@ import {MemError} from '../../src/errors.js'
 import {contextPreview, context} from '../../src/core/context.js'
 import {edit} from '../../src/core/edit.js'
 import {forget} from '../../src/core/forget.js'
+import {get} from '../../src/core/get.js'
+import {linkMemory} from '../../src/core/links.js'
 import {listLayers, mountLayer, syncLayer, unmountLayer} from '../../src/core/layers.js'
 import {packExport} from '../../src/core/pack-export.js'
 import {recall} from '../../src/core/recall.js'
@@ -86,6 +88,10 @@ describe('shared layers synced through git', () => {
     expect(layered.repoId).toBe('layer-team')
     expect(layered.score).toBeCloseTo(fromTeam.score * 0.8, 3)
     expect(mixed.map((h) => h.content)).toContain('deploys of this service need the VPN')
+    // a layer hit reads by id through the repo that mounts it, and stays read-only
+    expect(await get(ctx, {id: layered.id, repo})).toMatchObject({id: layered.id, repoId: 'layer-team', content: fromTeam.content})
+    const local = mixed.find((h) => h.repoId !== 'layer-team')!
+    await refused(linkMemory(ctx, {id: layered.id, targetId: local.id, repo}), 'conflict', /read-only layer/)
 
     const preview = await contextPreview(ctx, {repo})
     expect(preview.layers).toEqual([{id: 'team', name: 'team', type: 'shared'}])

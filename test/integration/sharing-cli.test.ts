@@ -159,3 +159,27 @@ describe('mem layers and mem links', () => {
     expect(runCli(['links', 'attach', a, 'memories/x/insight/000000000000'], {cwd: app, home}).code).toBe(3)
   })
 })
+
+describe('sharing commands help', () => {
+  it('every pack, layers and links command has a summary, examples and --json', async () => {
+    const base = tempDir()
+    const home = join(base, 'home')
+    for (const cmd of [
+      ['pack', 'export'],
+      ['pack', 'import'],
+      ['layers', 'list'],
+      ['layers', 'mount'],
+      ['layers', 'sync'],
+      ['layers', 'unmount'],
+      ['links', 'list'],
+      ['links', 'add'],
+      ['links', 'attach'],
+      ['links', 'remove'],
+    ]) {
+      const r = runCli([...cmd, '--help'], {cwd: base, home})
+      expect(r.code, cmd.join(' ')).toBe(0)
+      expect(r.stdout, cmd.join(' ')).toMatch(/EXAMPLES/)
+      expect(r.stdout, cmd.join(' ')).toMatch(/--json/)
+    }
+  })
+})

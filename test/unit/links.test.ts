@@ -102,6 +102,12 @@ describe('memory links', () => {
     expect((await get(ctx, {id: a})).links).toEqual([{targetId: b, relation: 'explained-by'}])
     expect(await linkMemory(ctx, {id: a, targetId: b})).toEqual({linked: true})
     expect((await get(ctx, {id: a})).links).toEqual([{targetId: b, relation: 'related'}])
+    // a content edit makes a new version that keeps the links
+    const c = storedId(await store(ctx, {repo, content: 'tsc writes the type declarations', type: 'observation'}))
+    await linkMemory(ctx, {id: b, targetId: c, relation: 'includes'})
+    const newer = await edit(ctx, {id: b, content: 'npm run build runs tsc, then esbuild, then the oclif manifest'})
+    if (!newer.success) throw new Error('edit failed')
+    expect((await get(ctx, {id: newer.id})).links).toEqual([{targetId: c, relation: 'includes'}])
     expect(await unlinkMemory(ctx, {id: a, targetId: b})).toEqual({removed: true})
     expect(await unlinkMemory(ctx, {id: a, targetId: b})).toEqual({removed: false})
     expect((await get(ctx, {id: a})).links).toEqual([])
