@@ -2,7 +2,7 @@ import {join} from 'node:path'
 import {z} from 'zod'
 import {MemError} from '../errors.js'
 import {MEMORY_TYPES} from '../model.js'
-import {classifySource, fetchPacks, prepareLayersDir, removeLayerCache} from '../ops/layer-source.js'
+import {acquireSyncLock, classifySource, fetchPacks, prepareLayersDir, removeLayerCache} from '../ops/layer-source.js'
 import {getLayer, layerMemoryRows, listLayers as listLayerRows, type LayerRecord} from '../storage/layers.js'
 import {liveCounts, type Op} from '../storage/memories.js'
 import type {RepoStore} from '../storage/repo-store.js'
@@ -136,6 +136,15 @@ export async function syncLayer(ctx: MemContext, raw: LayerRefInput): Promise<Sy
   if (!layer) throw unknownLayer(handle, input.layerId)
 
   prepareLayersDir(layersDir(handle))
+  const release = await acquireSyncLock(join(layersDir(handle), layer.id), layer.id)
+  try {
+    return await syncLocked(ctx, handle, layer)
+  } finally {
+    await release()
+  }
+}
+
+async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecord): Promise<SyncResult> {
   const files = await fetchPacks(layer.source, join(layersDir(handle), layer.id))
   const packs: Array<{path: string; pack: DecodedPack}> = []
   for (const f of files) {

@@ -13,6 +13,8 @@ export type SourceKind = 'git' | 'dir'
 
 const GIT_TIMEOUT_MS = 120_000
 const MAX_PACKS = 200
+/** All packs of one layer together: they are read into memory and checked before anything is written. */
+export const MAX_LAYER_BYTES = 256 * 1024 * 1024
 const MAX_DEPTH = 4
 
 export function looksLikeRemote(source: string): boolean {
@@ -150,13 +152,20 @@ export async function fetchPacks(source: string, cacheDir: string): Promise<Arra
     })
   }
   if (packs.length > MAX_PACKS) throw new MemError('payload_too_large', `The layer source ${source} holds ${packs.length} packs; the limit is ${MAX_PACKS}.`)
-  return packs.map((p) => {
+  let total = 0
+  for (const p of packs) {
     const size = statSync(p).size
     if (size > MAX_PACK_BYTES) {
       throw new MemError('payload_too_large', `The pack ${relative(dir, p)} is ${size.toLocaleString('en-US')} bytes; the limit is ${MAX_PACK_BYTES.toLocaleString('en-US')}.`)
     }
-    return {path: relative(dir, p), bytes: new Uint8Array(readFileSync(p))}
-  })
+    total += size
+  }
+  if (total > MAX_LAYER_BYTES) {
+    throw new MemError('payload_too_large', `The packs of ${source} add up to ${total.toLocaleString('en-US')} bytes; a layer holds at most ${MAX_LAYER_BYTES.toLocaleString('en-US')}.`, {
+      hint: 'Split them into several layers (one source each).',
+    })
+  }
+  return packs.map((p) => ({path: relative(dir, p), bytes: new Uint8Array(readFileSync(p))}))
 }
 
 function syncFailed(source: string, stderr: string): MemError {
@@ -174,4 +183,31 @@ export function prepareLayersDir(dir: string): void {
 
 export function removeLayerCache(dir: string): void {
   rmSync(dir, {recursive: true, force: true})
+}
+
+/**
+ * One sync per layer at a time, across processes (a hook, the CLI, the server): `sync.lock` in the
+ * layer's cache folder, refreshed while held; a holder that died loses it after 60 s.
+ */
+export async function acquireSyncLock(layerDir: string, layerId: string): Promise<() => Promise<void>> {
+  const {default: lockfile} = await import('proper-lockfile')
+  mkdirSync(layerDir, {recursive: true})
+  try {
+    const release = await lockfile.lock(join(layerDir, 'sync'), {
+      lockfilePath: join(layerDir, 'sync.lock'),
+      realpath: false,
+      stale: 60_000,
+      update: 20_000,
+      retries: 0,
+      onCompromised: () => undefined,
+    })
+    return async () => {
+      await release().catch(() => undefined)
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
+      throw new MemError('conflict', `Layer ${layerId} is being synced already (by this or another mem process).`, {hint: 'Wait for that sync to finish; it reports what changed.'})
+    }
+    throw new MemError('unavailable', `Cannot lock ${layerDir} for syncing (${(err as NodeJS.ErrnoException).code ?? err}).`, {cause: err})
+  }
 }

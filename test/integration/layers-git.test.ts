@@ -145,7 +145,15 @@ describe('shared layers synced through git', () => {
     mkdirSync(dir)
     writeFileSync(join(dir, 'team.mem'), (await packExport(ctx, {repo: team})).data)
     await mountLayer(ctx, {repo, layerId: 'org', type: 'base', source: dir})
-    expect(await syncLayer(ctx, {repo, layerId: 'org'})).toEqual({layerId: 'org', added: 1, updated: 0, removed: 0})
+    // two syncs at once: one runs, the other is told a sync is running
+    const both = await Promise.allSettled([syncLayer(ctx, {repo, layerId: 'org'}), syncLayer(ctx, {repo, layerId: 'org'})])
+    const ran = both.filter((r) => r.status === 'fulfilled')
+    expect(ran).toHaveLength(1)
+    expect((ran[0] as PromiseFulfilledResult<unknown>).value).toEqual({layerId: 'org', added: 1, updated: 0, removed: 0})
+    const busy = both.find((r) => r.status === 'rejected') as PromiseRejectedResult
+    expect(busy.reason).toBeInstanceOf(MemError)
+    expect(busy.reason.code).toBe('conflict')
+    expect(await syncLayer(ctx, {repo, layerId: 'org'})).toEqual({layerId: 'org', added: 0, updated: 0, removed: 0})
     expect((await recall(ctx, {repo, q: 'pnpm workspaces'})).results[0].repoId).toBe('layer-org')
   })
 
