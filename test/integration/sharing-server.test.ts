@@ -168,3 +168,35 @@ describe('layers and links over HTTP', () => {
     expect(doc.paths['/api/mem/layers/mount'].post.responses['201']).toBeDefined()
   })
 })
+
+describe('sharing tools over MCP', () => {
+  it('links repos and memories and lists layers through the tools; errors are tool errors', async () => {
+    const {httpMcpClient} = await import('../helpers/mcp.js')
+    const {client, repo, url, base} = await memServer()
+    const mem = client()
+    const api = join(base, 'api')
+    mkdirSync(join(api, '.git'), {recursive: true})
+    await mem.stats(api)
+    const apiId = (await mem.listRepos()).find((id) => id.endsWith('-api'))!
+    const mcp = await httpMcpClient(url, {query: `?repo=${encodeURIComponent(repo)}`})
+    const call = (name: string, args: Record<string, unknown> = {}) => mcp.callTool({name, arguments: args}) as Promise<{isError?: boolean; structuredContent?: any; content: Array<{text: string}>}>
+
+    const unknown = await call('memory_link_repo', {targetRepo: 'nobody-knows', note: 'x'})
+    expect(unknown.isError).toBe(true)
+    expect(unknown.content[0].text).toMatch(/Unknown repository nobody-knows/)
+    const linked = await call('memory_link_repo', {targetRepo: apiId, note: 'the app calls it'})
+    expect(linked.isError).toBeFalsy()
+    expect(linked.structuredContent).toMatchObject({to: apiId, note: 'the app calls it'})
+    expect((await call('memory_links')).structuredContent.links).toHaveLength(1)
+
+    const a = (await mem.store({repo, content: 'orders are archived after 90 days', type: 'insight'})).id!
+    const b = (await mem.store({repo, content: 'the archive job runs at 03:00 UTC', type: 'observation'})).id!
+    expect((await call('memory_link', {id: a, targetId: b, relation: 'explained-by'})).structuredContent).toEqual({linked: true})
+    expect((await mem.get(a)).links).toEqual([{targetId: b, relation: 'explained-by'}])
+    expect((await call('memory_unlink', {id: a, targetId: b})).structuredContent).toEqual({removed: true})
+    expect((await call('memory_layers')).structuredContent.layers.map((l: {id: string}) => l.id)).toEqual(['local'])
+    const ghost = await call('memory_layer_sync', {layerId: 'ghost'})
+    expect(ghost.isError).toBe(true)
+    expect(ghost.content[0].text).toMatch(/No layer ghost/)
+  })
+})
