@@ -156,19 +156,22 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
     }
   }
 
-  // What the layer should hold: one entry per (pack name, lineage); the first pack wins a tie.
-  const wanted = new Map<string, {entry: DecodedPack['entries'][number]; fingerprint: string}>()
-  for (const {pack} of packs) {
-    for (const entry of pack.entries) {
-      const key = `${pack.manifest.name}\n${entry.lineage}`
-      if (!wanted.has(key) && !(await entryRejected(ctx, entry))) wanted.set(key, {entry, fingerprint: entryFingerprint(entry)})
-    }
-  }
-
   const store = await ctx.storeAt(layerStoreRoot(handle, layer.id))
   const layerHandle: RepoHandle = {id: `layer-${layer.id}`, root: layerStoreRoot(handle, layer.id), given: layer.id, store}
   const now = ctx.now()
   const current = new Map(store.read((db) => layerMemoryRows(db)).map((r) => [r.key, r]))
+
+  // What the layer should hold: one entry per (pack name, lineage); the first pack wins a tie.
+  // An entry the layer already holds unchanged passed the gates when it came in.
+  const wanted = new Map<string, {entry: DecodedPack['entries'][number]; fingerprint: string}>()
+  for (const {pack} of packs) {
+    for (const entry of pack.entries) {
+      const key = `${pack.manifest.name}\n${entry.lineage}`
+      if (wanted.has(key)) continue
+      const fingerprint = entryFingerprint(entry)
+      if (current.get(key)?.fingerprint === fingerprint || !(await entryRejected(ctx, entry))) wanted.set(key, {entry, fingerprint})
+    }
+  }
   const jobs: Array<Promise<'added' | 'updated' | 'removed' | null>> = []
   for (const [key, {entry, fingerprint}] of wanted) {
     const old = current.get(key)

@@ -12,6 +12,7 @@ import {listLayers, mountLayer, syncLayer, unmountLayer} from '../../src/core/la
 import {packExport} from '../../src/core/pack-export.js'
 import {recall} from '../../src/core/recall.js'
 import {store, type StoreResult} from '../../src/core/store.js'
+import {entriesChecksum, type PackEntry, writePackFile} from '../../src/storage/pack-file.js'
 import {memRepo} from '../helpers/mem.js'
 
 function storedId(r: StoreResult): string {
@@ -155,6 +156,24 @@ describe('shared layers synced through git', () => {
     expect(busy.reason.code).toBe('conflict')
     expect(await syncLayer(ctx, {repo, layerId: 'org'})).toEqual({layerId: 'org', added: 0, updated: 0, removed: 0})
     expect((await recall(ctx, {repo, q: 'pnpm workspaces'})).results[0].repoId).toBe('layer-org')
+  })
+
+  it('leaves out entries the secret scanner flags', async () => {
+    const {ctx, repo, remote} = await setup()
+    const entries: PackEntry[] = [
+      {type: 'procedure', content: 'rotate the staging certificates every 60 days', oneLiner: null, tags: [], importance: 0.5, source: 's', createdAt: '2026-01-01T00:00:00.000Z', lineage: 'a'},
+      {type: 'procedure', content: 'ci token ghp_1234567890abcdefghijklmnopqrstuvwxyzAB for the bot', oneLiner: null, tags: [], importance: 0.5, source: 's', createdAt: '2026-01-01T00:00:00.000Z', lineage: 'b'},
+    ]
+    const data = await writePackFile(
+      {format: 'mem-pack', formatVersion: 1, packId: 'pack-x', name: 'crafted', version: '1', sourceRepo: 'elsewhere', createdAt: '2026-01-01T00:00:00.000Z', entryCount: 2, entriesSha256: entriesChecksum(entries)},
+      entries,
+    )
+    writeFileSync(join(remote, 'crafted.mem'), data)
+    await git(remote, 'add', '-A')
+    await git(remote, 'commit', '--quiet', '-m', 'crafted')
+    await mountLayer(ctx, {repo, layerId: 'crafted', type: 'shared', source: remote})
+    expect(await syncLayer(ctx, {repo, layerId: 'crafted'})).toEqual({layerId: 'crafted', added: 1, updated: 0, removed: 0})
+    expect((await recall(ctx, {repo, q: 'ci token bot'})).results.some((h) => h.content.includes('ghp_'))).toBe(false)
   })
 
   it('refuses bad sources, types and ids with clear errors', async () => {
