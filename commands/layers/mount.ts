@@ -13,7 +13,7 @@ context then read the layer read-only, ranked below this repository's own memori
   ]
   static args = {
     layerId: Args.string({required: true, description: 'An id for the layer (letters, digits, - and _).'}),
-    source: Args.string({required: true, description: 'A git remote (URL or local repository) or a directory holding .mem packs.'}),
+    source: Args.string({required: false, description: 'A git remote (URL or local repository) or a directory holding .mem packs (without one the layer stays empty).'}),
   }
   static flags = {
     type: Flags.option({options: ['shared', 'base'] as const, default: 'shared' as const, summary: 'Layer type: shared (team) or base (organisation baseline). Both are read-only.'})(),
@@ -25,9 +25,13 @@ context then read the layer read-only, ranked below this repository's own memori
     const {resolve} = await import('node:path')
     const {looksLikeRemote} = await import('../../src/ops/layer-source.js')
     const {mountLayer} = await import('../../src/core/layers.js')
-    const source = looksLikeRemote(args.source) ? args.source : resolve(process.cwd(), args.source)
+    const source = args.source === undefined || looksLikeRemote(args.source) ? args.source : resolve(process.cwd(), args.source)
     const layer = await mountLayer(await this.mem(), {repo: this.repoRef(flags), layerId: args.layerId, type: flags.type, source, name: flags.name})
-    this.log(`Mounted ${layer.type} layer ${layer.id} from ${layer.source}. Run \`mem layers sync ${layer.id}\` to fetch its memories.`)
+    this.log(
+      layer.source
+        ? `Mounted ${layer.type} layer ${layer.id} from ${layer.source}. Run \`mem layers sync ${layer.id}\` to fetch its memories.`
+        : `Mounted ${layer.type} layer ${layer.id} without a source: it stays empty (unmount and mount it again with a source).`,
+    )
     return layer
   }
 }

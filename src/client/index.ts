@@ -195,7 +195,7 @@ export class MemClient {
   }
 
   /** Mounts a shared or base layer from a directory of packs or a git remote. */
-  async mountLayer(repo: string, layerId: string, type: 'shared' | 'base', source: string, name?: string): Promise<Layer> {
+  async mountLayer(repo: string, layerId: string, type: 'shared' | 'base', source?: string, name?: string): Promise<Layer> {
     return (await this.send('POST', '/api/mem/layers/mount', {body: {repo, layerId, type, source, name}})).body as Layer
   }
 

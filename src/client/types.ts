@@ -190,7 +190,8 @@ export interface Layer {
   name: string
   /** `local` is the repo itself (read-write); `shared` and `base` are mounted, read-only. */
   type: 'local' | 'shared' | 'base'
-  source: string
+  /** Null for a layer mounted without a source. */
+  source: string | null
   mountedAt: string | null
   lastSyncAt: string | null
   memoryCount: number

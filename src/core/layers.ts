@@ -29,7 +29,7 @@ export const MountLayerInput = z.object({
   repo: RepoRef,
   layerId: LayerId,
   type: z.enum(LAYER_TYPES, {error: 'type must be shared or base (local is the repo itself)'}),
-  source: z.string().trim().min(1, 'source is required').max(2_000).optional().describe('A directory holding .mem packs, or a git remote (URL or local repository).'),
+  source: z.string().trim().min(1, 'source is empty').max(2_000).optional().describe('A directory holding .mem packs, or a git remote (URL or local repository). Without one the layer stays empty until a source is mounted.'),
   name: z.string().trim().min(1).max(200).optional().describe('A display name (default: the layer id).'),
 })
 export type MountLayerInput = z.input<typeof MountLayerInput>
@@ -41,7 +41,8 @@ export interface Layer {
   id: string
   name: string
   type: 'local' | 'shared' | 'base'
-  source: string
+  /** Null for a layer mounted without a source (the spec's mount body has none): nothing to sync. */
+  source: string | null
   mountedAt: string | null
   lastSyncAt: string | null
   memoryCount: number
@@ -97,20 +98,19 @@ export async function mountLayer(ctx: MemContext, raw: MountLayerInput): Promise
     })
   }
   if (input.layerId === 'local') throw new MemError('invalid_input', 'The layer id local is reserved for the repository itself.', {hint: 'Choose another layerId.'})
-  if (!input.source) throw new MemError('invalid_input', 'Invalid source: a shared or base layer needs a source (a directory of packs or a git remote).', {details: [{path: 'source', message: 'source is required'}]})
   const handle = await ctx.repo(input.repo)
   const existing = handle.store.read((db) => getLayer(db, input.layerId))
   if (existing) {
-    throw new MemError('conflict', `A layer ${input.layerId} is already mounted in ${handle.id} (source ${existing.source}).`, {
+    throw new MemError('conflict', `A layer ${input.layerId} is already mounted in ${handle.id}${existing.source ? ` (source ${existing.source})` : ''}.`, {
       hint: `Unmount it first (mem layers unmount ${input.layerId}) or choose another layerId.`,
     })
   }
-  await classifySource(input.source)
+  if (input.source) await classifySource(input.source)
   const layer: LayerRecord = {
     id: input.layerId,
     name: input.name ?? input.layerId,
     type: input.type,
-    source: input.source,
+    source: input.source ?? null,
     mountedAt: ctx.now().toISOString(),
     lastSyncAt: null,
     memoryCount: 0,
@@ -145,6 +145,8 @@ export async function syncLayer(ctx: MemContext, raw: LayerRefInput): Promise<Sy
 }
 
 async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecord): Promise<SyncResult> {
+  // the spec syncs "with its remote source, if one is configured": without one there is nothing to do
+  if (layer.source === null) return {layerId: layer.id, added: 0, updated: 0, removed: 0}
   const files = await fetchPacks(layer.source, join(layersDir(handle), layer.id))
   const packs: Array<{path: string; pack: DecodedPack}> = []
   for (const f of files) {

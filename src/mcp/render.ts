@@ -67,10 +67,10 @@ export function renderRepos(repos: Array<{repoId: string; path: string}>): strin
   return repos.map((r) => `- ${r.repoId}  ${r.path}`).join('\n')
 }
 
-export function renderLayers(r: {repo: string; layers: Array<{id: string; name: string; type: string; source: string; lastSyncAt: string | null; memoryCount: number}>}): string {
+export function renderLayers(r: {repo: string; layers: Array<{id: string; name: string; type: string; source: string | null; lastSyncAt: string | null; memoryCount: number}>}): string {
   return [
     `${r.repo}: ${r.layers.length} ${r.layers.length === 1 ? 'layer' : 'layers'}`,
-    ...r.layers.map((l) => `- ${l.id} (${l.type}${l.type === 'local' ? ', read-write' : ', read-only'}): ${l.memoryCount} memories${l.type === 'local' ? '' : `, source ${l.source}, ${l.lastSyncAt ? `synced ${l.lastSyncAt}` : 'never synced'}`}`),
+    ...r.layers.map((l) => `- ${l.id} (${l.type}${l.type === 'local' ? ', read-write' : ', read-only'}): ${l.memoryCount} memories${l.type === 'local' ? '' : `, source ${l.source ?? 'none'}, ${l.lastSyncAt ? `synced ${l.lastSyncAt}` : 'never synced'}`}`),
   ].join('\n')
 }
 

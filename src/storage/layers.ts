@@ -9,7 +9,8 @@ export interface LayerRecord {
   id: string
   name: string
   type: 'shared' | 'base'
-  source: string
+  /** Null when mounted without a source. */
+  source: string | null
   mountedAt: string
   lastSyncAt: string | null
   memoryCount: number
@@ -28,7 +29,7 @@ export function deleteLayer(db: Db, id: string): void {
 
 export function listLayers(db: Db): LayerRecord[] {
   return db
-    .all<{id: string; name: string; type: LayerRecord['type']; source: string; mounted_at: string; last_sync_at: string | null; memory_count: number}>(
+    .all<{id: string; name: string; type: LayerRecord['type']; source: string | null; mounted_at: string; last_sync_at: string | null; memory_count: number}>(
       `SELECT * FROM layers ORDER BY mounted_at, id`,
     )
     .map((r) => ({id: r.id, name: r.name, type: r.type, source: r.source, mountedAt: r.mounted_at, lastSyncAt: r.last_sync_at, memoryCount: r.memory_count}))

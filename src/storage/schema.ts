@@ -97,7 +97,7 @@ const MIGRATIONS: Migration[] = [
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
     type TEXT NOT NULL,
-    source TEXT NOT NULL,
+    source TEXT,
     mounted_at TEXT NOT NULL,
     last_sync_at TEXT,
     memory_count INTEGER NOT NULL DEFAULT 0

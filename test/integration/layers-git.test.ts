@@ -188,7 +188,11 @@ describe('shared layers synced through git', () => {
     await refused(mountLayer(ctx, {repo, layerId: 'x', type: 'team' as never, source: remote}), 'invalid_input', /type must be shared or base/)
     await refused(mountLayer(ctx, {repo, layerId: 'x', type: 'local', source: remote}), 'invalid_input', /local layer/)
     await refused(mountLayer(ctx, {repo, layerId: '../escape', type: 'shared', source: remote}), 'invalid_input', /layerId/)
-    await refused(mountLayer(ctx, {repo, layerId: 'x', type: 'shared'}), 'invalid_input', /source/)
+    await refused(mountLayer(ctx, {repo, layerId: 'x', type: 'shared', source: 'relative/path'}), 'invalid_input', /absolute path or a git URL/)
+    // the spec's mount body has no source: such a layer mounts, and its sync has nothing to do
+    expect(await mountLayer(ctx, {repo, layerId: 'bare', type: 'shared'})).toMatchObject({id: 'bare', source: null, memoryCount: 0})
+    expect(await syncLayer(ctx, {repo, layerId: 'bare'})).toEqual({layerId: 'bare', added: 0, updated: 0, removed: 0})
+    expect(await unmountLayer(ctx, {repo, layerId: 'bare'})).toEqual({unmounted: true})
     await refused(syncLayer(ctx, {repo, layerId: 'ghost'}), 'not_found', /No layer ghost/)
     // a local git repository must have packs committed; one whose packs went away refuses to sync
     await refused(mountLayer(ctx, {repo, layerId: 'empty', type: 'shared', source: remote}), 'invalid_input', /no \.mem packs committed \(it has no commits\)/)

@@ -120,6 +120,11 @@ describe('layers and links over HTTP', () => {
       S.ErrorResponse.parse(r.json())
     }
     expect((await json(`${url}/api/mem/layers/sync`, 'POST', {repo, layerId: 'ghost'})).status).toBe(404)
+    // exactly the spec's mount body, {repo, layerId, type}
+    const bare = await json(`${url}/api/mem/layers/mount`, 'POST', {repo, layerId: 'bare', type: 'shared'})
+    expect(bare.status).toBe(201)
+    expect(Share.LayerSchema.parse(bare.json())).toMatchObject({id: 'bare', source: null})
+    expect(await mem.syncLayer(repo, 'bare')).toEqual({layerId: 'bare', added: 0, updated: 0, removed: 0})
     expect(await mem.unmountLayer(repo, 'team')).toBe(true)
     expect((await apiError(() => mem.unmountLayer(repo, 'team'))).status).toBe(404)
   })

@@ -33,7 +33,7 @@ export const LayerSchema = z
     id: z.string(),
     name: z.string(),
     type: z.enum(['local', 'shared', 'base']),
-    source: z.string().describe('A directory of packs or a git remote; for `local`, the repo root'),
+    source: z.string().nullable().describe('A directory of packs or a git remote; for `local`, the repo root; null when mounted without a source'),
     mountedAt: Iso.nullable(),
     lastSyncAt: Iso.nullable(),
     memoryCount: z.number().int(),
