@@ -17,6 +17,16 @@ import Intake from '../../commands/intake.js'
 import KeysCreate from '../../commands/keys/create.js'
 import KeysList from '../../commands/keys/list.js'
 import KeysRevoke from '../../commands/keys/revoke.js'
+import LayersList from '../../commands/layers/list.js'
+import LayersMount from '../../commands/layers/mount.js'
+import LayersSync from '../../commands/layers/sync.js'
+import LayersUnmount from '../../commands/layers/unmount.js'
+import LinksAdd from '../../commands/links/add.js'
+import LinksAttach from '../../commands/links/attach.js'
+import LinksList from '../../commands/links/list.js'
+import LinksRemove from '../../commands/links/remove.js'
+import PackExport from '../../commands/pack/export.js'
+import PackImport from '../../commands/pack/import.js'
 import Maintain from '../../commands/maintain.js'
 import Mcp from '../../commands/mcp.js'
 import Recall from '../../commands/recall.js'
@@ -41,6 +51,16 @@ export const COMMANDS = {
   'keys:create': KeysCreate,
   'keys:list': KeysList,
   'keys:revoke': KeysRevoke,
+  'layers:list': LayersList,
+  'layers:mount': LayersMount,
+  'layers:sync': LayersSync,
+  'layers:unmount': LayersUnmount,
+  'links:add': LinksAdd,
+  'links:attach': LinksAttach,
+  'links:list': LinksList,
+  'links:remove': LinksRemove,
+  'pack:export': PackExport,
+  'pack:import': PackImport,
   maintain: Maintain,
   mcp: Mcp,
   recall: Recall,

@@ -17,6 +17,10 @@ import type {
   Graph,
   Health,
   IntakeResult,
+  Layer,
+  LayerSync,
+  PackImportResult,
+  RepoLink,
   MemoryEntry,
   MemoryType,
   RecallItem,
@@ -172,6 +176,58 @@ export class MemClient {
     return (await this.send('GET', '/api/mem/export', {query: {repo}, text: true})).body as string
   }
 
+  // ---- sharing: packs, layers, links ---------------------------------------------------------
+
+  /** The repo's live memories as a `.mem` pack file (bytes). */
+  async packExport(repo: string, options: {name?: string; version?: string} = {}): Promise<Uint8Array> {
+    return (await this.send('POST', '/api/mem/packs/export', {query: {repo, ...options}, binary: true})).body as Uint8Array
+  }
+
+  /** Imports a `.mem` pack (bytes, or base64 text) into a repo. A damaged or foreign pack throws (400). */
+  async packImport(repo: string, data: Uint8Array | string): Promise<PackImportResult> {
+    const base64 = typeof data === 'string' ? data : bytesToBase64(data)
+    return (await this.send('POST', '/api/mem/packs/import', {body: {repo, data: base64}})).body as PackImportResult
+  }
+
+  /** The repo itself (`local`) and its mounted layers. */
+  async layers(repo: string): Promise<Layer[]> {
+    return (await this.getJson<{layers: Layer[]}>('/api/mem/layers', {repo})).layers
+  }
+
+  /** Mounts a shared or base layer from a directory of packs or a git remote. */
+  async mountLayer(repo: string, layerId: string, type: 'shared' | 'base', source?: string, name?: string): Promise<Layer> {
+    return (await this.send('POST', '/api/mem/layers/mount', {body: {repo, layerId, type, source, name}})).body as Layer
+  }
+
+  /** Pulls a mounted layer's source and reports what changed. */
+  async syncLayer(repo: string, layerId: string): Promise<LayerSync> {
+    return (await this.send('POST', '/api/mem/layers/sync', {body: {repo, layerId}})).body as LayerSync
+  }
+
+  async unmountLayer(repo: string, layerId: string): Promise<boolean> {
+    return ((await this.send('DELETE', `/api/mem/layers/${encodeURIComponent(layerId)}`, {query: {repo}})).body as {unmounted: boolean}).unmounted
+  }
+
+  /** The repo's cross-repo links. */
+  async links(repo: string): Promise<RepoLink[]> {
+    return (await this.getJson<{links: RepoLink[]}>('/api/mem/links', {repo})).links
+  }
+
+  /** Links the repo to another registered repo (an unknown one throws 404). */
+  async linkRepo(repo: string, targetRepo: string, note = ''): Promise<Omit<RepoLink, 'createdAt'>> {
+    return (await this.send('POST', '/api/mem/links', {body: {repo, targetRepo, note}})).body as Omit<RepoLink, 'createdAt'>
+  }
+
+  /** Attaches a link to a memory (a second link to the same target replaces the relation). */
+  async linkMemory(id: string, targetId: string, relation = 'related'): Promise<boolean> {
+    return ((await this.send('POST', `/api/mem/${encodeURIComponent(id)}/links`, {body: {targetId, relation}})).body as {linked: boolean}).linked
+  }
+
+  /** Removes a memory's link; false when there was none. */
+  async unlinkMemory(id: string, targetId: string): Promise<boolean> {
+    return ((await this.send('DELETE', `/api/mem/${encodeURIComponent(id)}/links`, {body: {targetId}})).body as {removed: boolean}).removed
+  }
+
   // ---- service -------------------------------------------------------------------------------
 
   async health(): Promise<Health> {
@@ -209,7 +265,7 @@ export class MemClient {
   private async send(
     method: string,
     path: string,
-    options: {query?: Record<string, string | number | boolean | undefined>; body?: unknown; accept?: number[]; text?: boolean} = {},
+    options: {query?: Record<string, string | number | boolean | undefined>; body?: unknown; accept?: number[]; text?: boolean; binary?: boolean} = {},
   ): Promise<{status: number; body: unknown}> {
     let url = this.baseUrl + path
     const params = new URLSearchParams()
@@ -217,7 +273,9 @@ export class MemClient {
     const qs = params.toString()
     if (qs) url += `?${qs}`
 
-    const headers: Record<string, string> = {accept: options.text ? 'text/markdown, text/plain, application/json' : 'application/json'}
+    const headers: Record<string, string> = {
+      accept: options.binary ? 'application/octet-stream, application/json' : options.text ? 'text/markdown, text/plain, application/json' : 'application/json',
+    }
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
     if (options.body !== undefined) headers['content-type'] = 'application/json'
 
@@ -227,6 +285,7 @@ export class MemClient {
       if (this.closer.signal.aborted) throw new Error('the client is closed')
       const signal = AbortSignal.any([this.closer.signal, AbortSignal.timeout(this.timeoutMs)])
       res = await this.fetchImpl(url, {method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal})
+      if (options.binary && res.ok) return {status: res.status, body: new Uint8Array(await res.arrayBuffer())}
       text = await res.text()
     } catch (err) {
       const why = this.closer.signal.aborted ? 'the client is closed' : ((err as Error)?.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : ((err as Error)?.cause as Error)?.message ?? (err as Error)?.message)
@@ -247,4 +306,11 @@ export class MemClient {
     }
     throw new MemApiError(res.status, body as ErrorBody | string)
   }
+}
+
+/** Base64 of bytes without Node's Buffer (the client runs wherever fetch does). */
+function bytesToBase64(bytes: Uint8Array): string {
+  let out = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) out += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(out)
 }

@@ -179,3 +179,41 @@ export interface ErrorBody {
   details?: unknown
   required?: string
 }
+
+// ---- sharing: packs, layers, links ---------------------------------------------------------
+
+export interface PackImportResult {
+  imported: number
+  /** Duplicates and entries the secret scanner or content gate flagged: not written. */
+  skipped: number
+  packId: string
+  name: string
+  version: string
+}
+
+export interface Layer {
+  id: string
+  name: string
+  /** `local` is the repo itself (read-write); `shared` and `base` are mounted, read-only. */
+  type: 'local' | 'shared' | 'base'
+  /** Null for a layer mounted without a source. */
+  source: string | null
+  mountedAt: string | null
+  lastSyncAt: string | null
+  memoryCount: number
+}
+
+export interface LayerSync {
+  layerId: string
+  added: number
+  updated: number
+  removed: number
+}
+
+export interface RepoLink {
+  id: string
+  from: string
+  to: string
+  note: string
+  createdAt: string
+}

@@ -4,7 +4,9 @@ import {MEMORY_TYPES, TYPE_LETTER, type Memory, type MemoryType} from '../model.
 import {contextPriority} from '../search/rank.js'
 import {loadTokenCounter} from '../search/tokens.js'
 import {liveCounts, topLiveOfTypes} from '../storage/memories.js'
+import {layerSources, listLayers} from './layers.js'
 import type {MemContext} from './mem-context.js'
+import {readOnlySources} from './scope.js'
 import {RepoRef} from './schemas.js'
 import {parseInput} from './validate.js'
 
@@ -47,13 +49,17 @@ export async function context(ctx: MemContext, raw: ContextInput): Promise<{cont
 export async function contextPreview(ctx: MemContext, raw: ContextInput): Promise<ContextPreview> {
   const input = parseInput(ContextInput, raw)
   const built = await buildContext(ctx, input)
+  const handle = await ctx.repo(input.repo)
+  const {layers} = await listLayers(ctx, {repo: input.repo})
+  const others = await readOnlySources(ctx, handle)
   return {
     repo: input.repo,
     maxTokens: input.tokens,
     context: built.context,
     estimatedTokens: built.tokens,
-    layers: [],
-    crossRepoScope: [],
+    // the layers read besides the repo's own store (which `mem layers list` shows as `local`)
+    layers: layers.filter((l) => l.type !== 'local').map((l) => ({id: l.id, name: l.name, type: l.type})),
+    crossRepoScope: others.map((o) => o.id),
   }
 }
 
@@ -66,8 +72,17 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   const pool = Math.ceil(input.tokens / 5) + 50
   const {counts, primary} = handle.store.read((db) => ({
     counts: liveCounts(db),
-    primary: topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool),
+    primary: topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool).map((m) => ({m, w: 1})),
   }))
+  // Synced layers add their best memories, weighted below local ones, and count in the header.
+  const layers = await layerSources(ctx, handle)
+  for (const layer of layers) {
+    layer.store.read((db) => {
+      const c = liveCounts(db)
+      for (const t of MEMORY_TYPES) counts[t] += c[t]
+      for (const m of topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool)) primary.push({m, w: layer.weight})
+    })
+  }
   const count = await loadTokenCounter()
   const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)
   const header = `[Memory: ${total} entries, ${MEMORY_TYPES.map((t) => `${counts[t]} ${PLURAL[t]}`).join(', ')}]`
@@ -75,9 +90,9 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   const lines = [header]
   let used = count(header)
 
-  const add = (memories: Memory[]): boolean => {
+  const add = (memories: Array<{m: Memory; w: number}>): boolean => {
     const ranked = memories
-      .map((m) => ({m, p: contextPriority(m, now)}))
+      .map(({m, w}) => ({m, p: contextPriority(m, now) * w}))
       .sort((a, b) => b.p - a.p || (a.m.createdAt < b.m.createdAt ? 1 : -1))
     const seen = new Set<string>()
     for (const {m} of ranked) {
@@ -93,7 +108,11 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
     return false
   }
   const full = add(primary)
-  if (!full) add(handle.store.read((db) => topLiveOfTypes(db, ['observation'], pool)))
+  if (!full) {
+    const observations = handle.store.read((db) => topLiveOfTypes(db, ['observation'], pool)).map((m) => ({m, w: 1}))
+    for (const layer of layers) observations.push(...layer.store.read((db) => topLiveOfTypes(db, ['observation'], pool)).map((m) => ({m, w: layer.weight})))
+    add(observations)
+  }
 
   // Line-by-line counts can differ from the whole by a merge at a boundary; check the whole.
   let text = lines.join('\n')

@@ -59,6 +59,9 @@ export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult>
         supersedes: old.id,
         createdAt: now,
       })
+      // the new version keeps the old one's links to other memories
+      const insert = plan.ops[0]
+      if (insert?.op === 'insert' && old.links.length > 0) insert.memory.links = old.links
       const r = plan.result
       const result: EditResult = r.success ? {success: true, id: r.id, superseded: old.id} : r
       return {ops: plan.ops, result}

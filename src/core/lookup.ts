@@ -22,6 +22,13 @@ export function notFound(id: string): MemError {
 
 /** The memory with `id`, live or not; a 404 when it does not exist. */
 export async function requireMemory(ctx: MemContext, id: string, repo?: string): Promise<{handle: RepoHandle; memory: Memory}> {
+  // a recall hit from a mounted layer (repoId layer-<id>) is read from that layer of `repo`
+  if (repo && repoIdOf(id).startsWith('layer-')) {
+    const {layerHandle} = await import('./layers.js')
+    const layer = await layerHandle(ctx, await ctx.repo(repo), repoIdOf(id).slice('layer-'.length))
+    const memory = layer?.store.read((db) => getMemory(db, id))
+    if (layer && memory) return {handle: layer, memory}
+  }
   const handle = await repoForId(ctx, id, repo)
   const memory = handle.store.read((db) => getMemory(db, id))
   if (!memory) throw notFound(id)

@@ -27,6 +27,13 @@ export interface MemContext {
   locate(ref: string): Promise<{id: string; root: string}>
   /** Resolves, registers and opens a repository (cached for the context's lifetime). */
   repo(ref: string): Promise<RepoHandle>
+  /**
+   * Opens (once, cached) the store kept under `root`/.mem that is not a repository of its own:
+   * a mounted layer's store. It is not registered.
+   */
+  storeAt(root: string): Promise<RepoStore>
+  /** Closes the store `storeAt(root)` opened (if any) and forgets it, before its files are removed. */
+  dropStoreAt(root: string): Promise<void>
   /** Every registered repository. */
   listRepos(): Promise<Array<{repoId: string; path: string}>>
   scanSecrets(text: string): Promise<SecretFinding | null>

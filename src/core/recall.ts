@@ -2,6 +2,8 @@ import {z} from 'zod'
 import {capitalizeType} from '../model.js'
 import {searchMemories} from '../search/engine.js'
 import {ageDays, stalenessWarning} from '../search/rank.js'
+import type {RepoStore} from '../storage/repo-store.js'
+import {readOnlySources} from './scope.js'
 import type {MemContext} from './mem-context.js'
 import {MemoryTypeSchema, RepoRef} from './schemas.js'
 import {parseInput} from './validate.js'
@@ -34,7 +36,8 @@ export interface RecallResult {
 }
 
 /**
- * Ranks the repo's live memories against `q` (see search/engine.ts and search/rank.ts).
+ * Ranks the repo's live memories against `q` (see search/engine.ts and search/rank.ts), and those
+ * of its synced layers and linked repos (read-only, weighted 0.8).
  * A query of only stop words or punctuation yields an empty list. Each recall is recorded on the
  * returned memories (access count, last accessed) in the background.
  */
@@ -42,17 +45,27 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
   const input = parseInput(RecallInput, raw)
   const handle = await ctx.repo(input.repo)
   const now = ctx.now()
-  const hits = handle.store.read((db) =>
-    searchMemories(db, input.q, {
-      limit: input.limit,
-      type: input.type,
-      now,
-      index: ctx.longLived ? 'memory' : 'fts',
-      version: handle.store.version,
-    }),
-  )
+  const search = (store: RepoStore) =>
+    store.read((db) =>
+      searchMemories(db, input.q, {
+        limit: input.limit,
+        type: input.type,
+        now,
+        index: ctx.longLived ? 'memory' : 'fts',
+        version: store.version,
+      }),
+    )
+  let hits = search(handle.store)
   if (hits.length > 0) {
     handle.store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
+  }
+  // Mounted layers and linked repos are read, never written (no touch), and weighted below local hits.
+  const others = await readOnlySources(ctx, handle)
+  if (others.length > 0) {
+    for (const source of others) {
+      hits = hits.concat(search(source.store).map((h) => ({memory: h.memory, score: h.score * source.weight})))
+    }
+    hits = hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
   }
   return {
     results: hits.map(({memory: m, score}) => ({

@@ -23,6 +23,9 @@ import {stats} from '../core/stats.js'
 import {isRejected, store, StoreInput} from '../core/store.js'
 import * as S from '../server/schemas.js'
 import * as SO from '../server/schemas-ops.js'
+import {listLayers, ListLayersInput, syncLayer, LayerRefInput} from '../core/layers.js'
+import {linkMemory, LinkMemoryInput, linkRepo, LinkRepoInput, listLinks, ListLinksInput, unlinkMemory, UnlinkMemoryInput} from '../core/links.js'
+import * as Share from '../server/routes/sharing.js'
 import * as R from './render.js'
 
 export type JsonSchema = Record<string, unknown>
@@ -262,6 +265,79 @@ export const TOOLS: ToolDef[] = [
     annotations: READ,
     run: (ctx, args) => exportMarkdown(ctx, args as never),
     render: (r) => r.markdown,
+  }),
+  // ---- sharing (packs are files: `mem pack export|import` and the HTTP routes carry them) ----
+  tool({
+    name: 'memory_layers',
+    title: 'List memory layers',
+    description:
+      'The layers this repository reads: itself (local, read-write) and mounted shared or base layers (read-only team or organisation memories synced from git), with their memory counts and last sync. Layer memories come back in memory_recall with repoId layer-<id>, ranked below local ones.',
+    input: ListLayersInput,
+    output: Share.LayersResponse,
+    repo: 'bound',
+    annotations: READ,
+    run: (ctx, args) => listLayers(ctx, args as never),
+    render: (r) => R.renderLayers(r),
+  }),
+  tool({
+    name: 'memory_layer_sync',
+    title: 'Sync a memory layer',
+    description: 'Pull a mounted shared or base layer from its source (git) so recall sees the team\'s latest memories. Reports how many memories were added, updated and removed.',
+    input: LayerRefInput,
+    argNotes: {layerId: 'The layer id, as memory_layers lists it.'},
+    output: Share.SyncResponse,
+    repo: 'bound',
+    annotations: {readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false},
+    run: (ctx, args) => syncLayer(ctx, args as never),
+    render: (r) => `Layer ${r.layerId} synced: ${r.added} added, ${r.updated} updated, ${r.removed} removed.`,
+  }),
+  tool({
+    name: 'memory_links',
+    title: 'List linked repositories',
+    description: 'The repositories this one is linked to (cross-repo links). Memories of a linked, registered repository come back in memory_recall, ranked below local ones.',
+    input: ListLinksInput,
+    output: Share.LinksResponse,
+    repo: 'bound',
+    annotations: READ,
+    run: (ctx, args) => listLinks(ctx, args as never),
+    render: (r) => R.renderLinks(r),
+  }),
+  tool({
+    name: 'memory_link_repo',
+    title: 'Link another repository',
+    description:
+      'Link this repository to another one mem already knows (memory_repos lists them), with a note on how they relate (e.g. "the app calls this API"). Afterwards recall here also searches that repository. An unknown repository is refused.',
+    input: LinkRepoInput,
+    argNotes: {targetRepo: 'The repo id (or absolute path) of the repository to link.', note: 'How the repositories relate.'},
+    output: Share.LinkCreated,
+    repo: 'bound',
+    annotations: WRITE,
+    run: (ctx, args) => linkRepo(ctx, args as never),
+    render: (r) => `Linked ${r.from} → ${r.to} (${r.id}).`,
+  }),
+  tool({
+    name: 'memory_link',
+    title: 'Link two memories',
+    description:
+      'Record that one memory relates to another (e.g. an insight explained-by a procedure, a fix depends-on a decision). The link shows in memory_get under links and in the knowledge graph. A second link to the same target replaces its relation.',
+    input: LinkMemoryInput,
+    argNotes: {targetId: 'The memory this one links to.', relation: 'One word for the relation (default "related"), e.g. depends-on, explains, contradicts.'},
+    output: Share.LinkedResponse,
+    repo: 'hint',
+    annotations: {...WRITE, idempotentHint: true},
+    run: (ctx, args) => linkMemory(ctx, args as never),
+    render: (_r, args) => `Linked ${args.id} → ${args.targetId} (${args.relation ?? 'related'}).`,
+  }),
+  tool({
+    name: 'memory_unlink',
+    title: 'Remove a memory link',
+    description: 'Remove the link from one memory to another. Answers removed: false when there was no such link.',
+    input: UnlinkMemoryInput,
+    output: Share.RemovedResponse,
+    repo: 'hint',
+    annotations: {readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false},
+    run: (ctx, args) => unlinkMemory(ctx, args as never),
+    render: (r, args) => (r.removed ? `Removed the link ${args.id} → ${args.targetId}.` : `${args.id} had no link to ${args.targetId}.`),
   }),
 ]
 

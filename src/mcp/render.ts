@@ -66,3 +66,15 @@ export function renderRepos(repos: Array<{repoId: string; path: string}>): strin
   if (repos.length === 0) return 'No repositories yet.'
   return repos.map((r) => `- ${r.repoId}  ${r.path}`).join('\n')
 }
+
+export function renderLayers(r: {repo: string; layers: Array<{id: string; name: string; type: string; source: string | null; lastSyncAt: string | null; memoryCount: number}>}): string {
+  return [
+    `${r.repo}: ${r.layers.length} ${r.layers.length === 1 ? 'layer' : 'layers'}`,
+    ...r.layers.map((l) => `- ${l.id} (${l.type}${l.type === 'local' ? ', read-write' : ', read-only'}): ${l.memoryCount} memories${l.type === 'local' ? '' : `, source ${l.source ?? 'none'}, ${l.lastSyncAt ? `synced ${l.lastSyncAt}` : 'never synced'}`}`),
+  ].join('\n')
+}
+
+export function renderLinks(r: {repo: string; links: Array<{id: string; to: string; note: string}>}): string {
+  if (r.links.length === 0) return `${r.repo} is linked to no other repository.`
+  return [`${r.repo} is linked to:`, ...r.links.map((l) => `- ${l.to}${l.note ? `: ${l.note}` : ''} (${l.id})`)].join('\n')
+}

@@ -53,6 +53,17 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     return {id, root: join(home, 'repos', id)}
   }
 
+  function openStore(root: string): Promise<RepoStore> {
+    let opening = stores.get(root)
+    if (!opening) {
+      // the store (sql.js, search, locks) is loaded only by commands that open one
+      opening = import('../storage/repo-store.js').then(({RepoStore}) => RepoStore.open(root, options.store))
+      stores.set(root, opening)
+      opening.catch(() => stores.delete(root))
+    }
+    return opening
+  }
+
   return {
     home,
     now,
@@ -64,16 +75,17 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     },
     async repo(ref: string): Promise<RepoHandle> {
       const {id, root} = await locate(ref)
-      let opening = stores.get(root)
-      if (!opening) {
-        // the store (sql.js, search, locks) is loaded only by commands that open one
-        opening = import('../storage/repo-store.js').then(({RepoStore}) => RepoStore.open(root, options.store))
-        stores.set(root, opening)
-        opening.catch(() => stores.delete(root))
-      }
-      const store = await opening
+      const store = await openStore(root)
       await registry.register(id, root).catch(() => undefined) // a read-only home must not block reads
       return {id, root, given: ref, store}
+    },
+    storeAt: (root: string) => openStore(resolve(root)),
+    async dropStoreAt(root: string) {
+      const key = resolve(root)
+      const opening = stores.get(key)
+      stores.delete(key)
+      const store = await opening?.catch(() => undefined)
+      await store?.close()
     },
     async listRepos() {
       const entries = await registry.entries()

@@ -11,6 +11,7 @@ import type {Scheduler} from '../ops/scheduler.js'
 import {maintenanceRoutes} from './routes/maintenance.js'
 import {memoryRoutes} from './routes/memories.js'
 import {operationRoutes} from './routes/operations.js'
+import {sharingRoutes} from './routes/sharing.js'
 import {systemRoutes} from './routes/system.js'
 import {uiRoutes} from './ui.js'
 import type {UpdateStatus} from './update-check.js'
@@ -95,6 +96,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     address,
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
   })
+  sharingRoutes(app, routes, options.ctx)
   memoryRoutes(app, routes, options.ctx)
   operationRoutes(app, routes, options.ctx)
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)

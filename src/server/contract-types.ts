@@ -15,6 +15,10 @@ import type {StatsResult} from '../core/stats.js'
 import type {StoreResult} from '../core/store.js'
 import type {Memory} from '../model.js'
 import type * as S from './schemas.js'
+import type * as Share from './routes/sharing.js'
+import type {Layer, SyncResult} from '../core/layers.js'
+import type {RepoLink} from '../core/links.js'
+import type {PackImportResult} from '../core/pack-import.js'
 
 type Fits<A, B> = [A] extends [B] ? true : false
 type Chain<Core, Schema extends z.ZodType, Wire> = Fits<Core, z.output<Schema>> extends true ? Fits<z.output<Schema>, Wire> : false
@@ -33,6 +37,10 @@ export const contract: {
   health: Fits<z.output<typeof S.HealthResponse>, Client.Health>
   status: Fits<z.output<typeof S.StatusResponse>, Client.Status>
   error: Fits<z.output<typeof S.ErrorResponse>, Client.ErrorBody>
+  layers: Chain<{repo: string; layers: Layer[]}, typeof Share.LayersResponse, {repo: string; layers: Client.Layer[]}>
+  sync: Chain<SyncResult, typeof Share.SyncResponse, Client.LayerSync>
+  links: Chain<{repo: string; links: RepoLink[]}, typeof Share.LinksResponse, {repo: string; links: Client.RepoLink[]}>
+  packImport: Chain<PackImportResult, typeof Share.PackImportResponse, Client.PackImportResult>
 } = {
   memory: true,
   recall: true,
@@ -46,4 +54,8 @@ export const contract: {
   health: true,
   status: true,
   error: true,
+  layers: true,
+  sync: true,
+  links: true,
+  packImport: true,
 }

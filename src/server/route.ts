@@ -39,6 +39,8 @@ export interface RouteDef<Q extends z.ZodObject | undefined = z.ZodObject | unde
   params?: P
   body?: B
   responses: Record<number, RouteResponse>
+  /** A body limit of its own (bytes), for a route that takes a file (pack import). */
+  bodyLimit?: number
   handler: (req: FastifyRequest<{Querystring: Input<Q>; Params: Input<P>; Body: Input<B>}>, reply: FastifyReply) => Promise<unknown>
 }
 
@@ -85,7 +87,7 @@ export class RouteTable {
     if (def.query) schema.querystring = jsonSchema(def.query, 'input').schema
     if (def.params) schema.params = jsonSchema(def.params, 'input').schema
     if (def.body) schema.body = jsonSchema(def.body, 'input').schema
-    app.route({method: def.method, url: def.url, schema, handler: def.handler as RouteDef['handler']})
+    app.route({method: def.method, url: def.url, schema, handler: def.handler as RouteDef['handler'], ...(def.bodyLimit ? {bodyLimit: def.bodyLimit} : {})})
   }
 }
 

@@ -6,6 +6,7 @@ import {bandKeys} from '../gates/minhash.js'
 import {shingleSet} from '../gates/shingles.js'
 import type {Db, Row} from './db.js'
 import {CONTEXT_RANK_SQL} from './schema.js'
+import {deleteLayer, putLayer, type LayerRecord} from './layers.js'
 
 /**
  * The memories repository: every SQL statement about memories, and the journal's mutations.
@@ -37,6 +38,9 @@ export type Op =
   | {op: 'touch'; ids: string[]; at: string}
   | {op: 'feedback'; id: string; used: boolean; at: string}
   | {op: 'purge'; id: string}
+  /** A mounted layer added or changed (storage/layers.ts). */
+  | {op: 'layer-put'; layer: LayerRecord}
+  | {op: 'layer-delete'; id: string}
 
 export interface JournalRecord {
   ops: Op[]
@@ -160,6 +164,12 @@ function applyOp(db: Db, op: Op): void {
         }
         break
       }
+      case 'layer-put':
+        putLayer(db, op.layer)
+        break
+      case 'layer-delete':
+        deleteLayer(db, op.id)
+        break
       default:
         throw new Error(`unknown journal op ${(op as {op: string}).op}`)
     }

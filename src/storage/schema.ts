@@ -90,6 +90,20 @@ const MIGRATIONS: Migration[] = [
   UPDATE memories SET ctx_rank = ${CONTEXT_RANK_SQL};
   CREATE INDEX memories_live_ctx_rank ON memories(live, ctx_rank DESC);
   `,
+  // 6 (share): the shared and base layers mounted in this repo (their memories live in stores of their own),
+  //    and an index that finds cross-repo link memories (source mem-links) without a scan, on every recall.
+  `
+  CREATE TABLE layers (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    source TEXT,
+    mounted_at TEXT NOT NULL,
+    last_sync_at TEXT,
+    memory_count INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX memories_repo_links ON memories(seq) WHERE source = 'mem-links';
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -6,6 +6,7 @@ import {benchServer} from './server.mjs'
 import {benchMaintenance} from './maintenance.mjs'
 import {benchUi} from './ui.mjs'
 import {benchIntake} from './intake.mjs'
+import {benchPacks} from './packs.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -17,4 +18,5 @@ await benchMcp()
 await benchMaintenance()
 await benchUi()
 await benchIntake()
+await benchPacks()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)

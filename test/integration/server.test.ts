@@ -389,6 +389,16 @@ describe('HTTP API through the client library', () => {
         'POST /api/mem/intake',
         'GET /api/mem/export',
         'GET /api/mem/graph',
+        'POST /api/mem/packs/export',
+        'POST /api/mem/packs/import',
+        'GET /api/mem/layers',
+        'POST /api/mem/layers/mount',
+        'POST /api/mem/layers/sync',
+        'DELETE /api/mem/layers/{layerId}',
+        'GET /api/mem/links',
+        'POST /api/mem/links',
+        'POST /api/mem/{id}/links',
+        'DELETE /api/mem/{id}/links',
       ].sort(),
     )
     const recall = doc.paths['/api/mem/recall'].get

@@ -1,0 +1,190 @@
+import {z} from 'zod'
+import {normalizeRepoId} from '../config/paths.js'
+import {MemError} from '../errors.js'
+import {getMemory} from '../storage/memories.js'
+import {LINK_SOURCE, liveRepoLinks} from '../storage/links.js'
+import type {MemContext, RepoHandle} from './mem-context.js'
+import {notFound, requireMemory} from './lookup.js'
+import {MemoryId, RepoRef, repoIdOf} from './schemas.js'
+import {gate, planStore} from './store.js'
+import {parseInput} from './validate.js'
+
+/** The tag of the memories that link this repo to another (spec: "a memory tagged cross-repo-link"). */
+export const CROSS_REPO_LINK_TAG = 'cross-repo-link'
+
+export const LinkRepoInput = z.object({
+  repo: RepoRef,
+  targetRepo: z.string({error: 'targetRepo is required'}).trim().min(1, 'targetRepo is required').max(1_000),
+  note: z.string().trim().max(2_000, 'note is longer than 2,000 characters').default(''),
+})
+export type LinkRepoInput = z.input<typeof LinkRepoInput>
+
+export const ListLinksInput = z.object({repo: RepoRef})
+export type ListLinksInput = z.input<typeof ListLinksInput>
+
+export const Relation = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'relation must be a word of letters, digits, - or _ (at most 40), e.g. related, depends-on, explains')
+
+export const LinkMemoryInput = z.object({
+  id: MemoryId,
+  targetId: MemoryId,
+  relation: Relation.default('related'),
+  repo: z.string().optional(),
+})
+export type LinkMemoryInput = z.input<typeof LinkMemoryInput>
+
+export const UnlinkMemoryInput = z.object({id: MemoryId, targetId: MemoryId, repo: z.string().optional()})
+export type UnlinkMemoryInput = z.input<typeof UnlinkMemoryInput>
+
+export interface RepoLink {
+  id: string
+  from: string
+  to: string
+  note: string
+  createdAt: string
+}
+
+/** The registered repo a value names (a repo id or an absolute path), or a 404 naming the fix. */
+async function registeredRepo(ctx: MemContext, value: string): Promise<string> {
+  const trimmed = value.trim().replace(/[\\/]+$/, '')
+  const id = normalizeRepoId(trimmed)
+  const match = (await ctx.listRepos()).find((r) => r.repoId === id || r.path === trimmed)
+  if (!match) {
+    throw new MemError('not_found', `Unknown repository ${value}: mem has no store registered for it.`, {
+      hint: 'Link only repositories mem knows (`mem repos` lists them); run any mem command there first, e.g. `mem stats --repo PATH`.',
+    })
+  }
+  return match.repoId
+}
+
+function noteOf(content: string): string {
+  const i = content.indexOf(': ')
+  return i >= 0 ? content.slice(i + 2) : ''
+}
+
+function linkItems(handle: RepoHandle): RepoLink[] {
+  return handle.store.read((db) => liveRepoLinks(db, CROSS_REPO_LINK_TAG)).flatMap((m) => {
+    const to = (m.extra.link as {to?: unknown} | undefined)?.to
+    return typeof to === 'string' ? [{id: m.id, from: handle.id, to, note: noteOf(m.content), createdAt: m.createdAt}] : []
+  })
+}
+
+/**
+ * Links this repo to another registered repository: stores a memory tagged `cross-repo-link`.
+ * An unknown repo (404), the repo itself (400) or a second link to the same repo (409) is refused;
+ * a note the secret scanner flags is refused (422) and written nowhere.
+ */
+export async function linkRepo(ctx: MemContext, raw: LinkRepoInput): Promise<{id: string; from: string; to: string; note: string}> {
+  const input = parseInput(LinkRepoInput, raw)
+  const handle = await ctx.repo(input.repo)
+  const to = await registeredRepo(ctx, input.targetRepo)
+  if (to === handle.id) throw new MemError('invalid_input', `A repository cannot link to itself (${to}).`, {hint: 'Name another repository in targetRepo.'})
+  if (input.note) {
+    const rejected = await gate(ctx, input.note)
+    if (rejected) throw new MemError('unprocessable', `The note was not stored. ${rejected.reason}`, {hint: 'Describe the relation without secrets.'})
+  }
+  const existing = linkItems(handle).find((l) => l.to === to)
+  if (existing) {
+    throw new MemError('conflict', `${handle.id} is already linked to ${to} (${existing.id}).`, {hint: 'Forget that link memory first (`mem forget ID`) to replace its note.'})
+  }
+  const content = `Linked repository ${to}${input.note ? `: ${input.note}` : ''}`
+  const createdAt = ctx.now().toISOString()
+  return handle.store.write((db) => {
+    const plan = planStore(db, handle, {
+      content,
+      type: 'observation',
+      tags: [CROSS_REPO_LINK_TAG],
+      importance: 0.4,
+      source: LINK_SOURCE,
+      sessionId: null,
+      supersedes: null,
+      createdAt,
+    })
+    if (!plan.result.success) {
+      throw new MemError('conflict', `${handle.id} already has this link (${'duplicateId' in plan.result ? plan.result.duplicateId : ''}).`)
+    }
+    const insert = plan.ops[0]
+    if (insert.op === 'insert') insert.extra = {link: {to}}
+    return {ops: plan.ops, result: {id: plan.result.id, from: handle.id, to, note: input.note}}
+  })
+}
+
+/** The repo's cross-repo links, newest first. */
+export async function listLinks(ctx: MemContext, raw: ListLinksInput): Promise<{repo: string; links: RepoLink[]}> {
+  const input = parseInput(ListLinksInput, raw)
+  const handle = await ctx.repo(input.repo)
+  return {repo: handle.id, links: linkItems(handle)}
+}
+
+/**
+ * The repos whose memories this repo may read (recall, context preview's `crossRepoScope`):
+ * those it links to that are still registered. A link alone, to a repo mem does not know, shows nothing.
+ */
+export async function linkedRepos(ctx: MemContext, handle: RepoHandle): Promise<string[]> {
+  const links = linkItems(handle)
+  if (links.length === 0) return []
+  const registered = new Set((await ctx.listRepos()).map((r) => r.repoId))
+  return [...new Set(links.map((l) => l.to))].filter((to) => to !== handle.id && registered.has(to))
+}
+
+function readOnlyLayer(handle: RepoHandle): void {
+  if (handle.id.startsWith('layer-')) {
+    throw new MemError('conflict', `${handle.id.slice('layer-'.length)} is a read-only layer; its memories cannot be changed here.`, {
+      hint: 'Change the memory in the repository its pack comes from, export and commit the pack, then sync.',
+    })
+  }
+}
+
+/**
+ * Attaches a link `{targetId, relation}` to a live memory (a second link to the same target
+ * replaces the relation). The target must exist: in this repo, or in a registered repo this repo
+ * is linked to.
+ */
+export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise<{linked: true}> {
+  const input = parseInput(LinkMemoryInput, raw)
+  if (input.id === input.targetId) throw new MemError('invalid_input', 'A memory cannot link to itself.', {hint: 'Give another memory as targetId.'})
+  const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
+  readOnlyLayer(handle)
+  const targetRepo = repoIdOf(input.targetId)
+  let target = handle
+  if (targetRepo !== handle.id) {
+    if (!(await linkedRepos(ctx, handle)).includes(targetRepo)) {
+      throw new MemError('not_found', `${input.targetId} is in repository ${targetRepo}, which ${handle.id} is not linked to.`, {
+        hint: `Link the repositories first: mem links add ${targetRepo} --note "why"`,
+      })
+    }
+    target = await ctx.repo(targetRepo)
+  }
+  if (!target.store.read((db) => getMemory(db, input.targetId))) throw notFound(input.targetId)
+  if (memory.supersededBy || memory.forgottenAt) {
+    throw new MemError('conflict', `${memory.id} is ${memory.supersededBy ? `superseded by ${memory.supersededBy}` : 'forgotten'}; link a live memory.`, {
+      hint: memory.supersededBy ? `Link the newest version, ${memory.supersededBy}.` : undefined,
+    })
+  }
+  const now = ctx.now().toISOString()
+  return handle.store.write((db) => {
+    const m = getMemory(db, input.id)
+    if (!m) throw notFound(input.id)
+    if (m.links.some((l) => l.targetId === input.targetId && l.relation === input.relation)) return {ops: [], result: {linked: true as const}}
+    const links = [...m.links.filter((l) => l.targetId !== input.targetId), {targetId: input.targetId, relation: input.relation}]
+    return {ops: [{op: 'update', id: m.id, set: {links, updatedAt: now}}], result: {linked: true as const}}
+  })
+}
+
+/** Removes the link from a memory to `targetId`; `removed` is false when there was none. */
+export async function unlinkMemory(ctx: MemContext, raw: UnlinkMemoryInput): Promise<{removed: boolean}> {
+  const input = parseInput(UnlinkMemoryInput, raw)
+  const {handle} = await requireMemory(ctx, input.id, input.repo)
+  readOnlyLayer(handle)
+  const now = ctx.now().toISOString()
+  return handle.store.write<{removed: boolean}>((db) => {
+    const m = getMemory(db, input.id)
+    if (!m) throw notFound(input.id)
+    const links = m.links.filter((l) => l.targetId !== input.targetId)
+    if (links.length === m.links.length) return {ops: [], result: {removed: false}}
+    return {ops: [{op: 'update', id: m.id, set: {links, updatedAt: now}}], result: {removed: true}}
+  })
+}
