@@ -239,7 +239,7 @@ export const TOOLS: ToolDef[] = [
     name: 'memory_graph',
     title: 'Knowledge graph of the memories',
     description:
-      'The most important memories of this repository as graph nodes (id, type, label, importance, tags) and their relations as edges: derived (an insight and the observations it was drawn from) and supersedes (a newer version and the one it replaced, with history true). Use it to see how lessons connect; use memory_recall to find something specific.',
+      'The most important memories of this repository as graph nodes (id, type, label, importance, tags) and their relations as edges: derived (an insight and the observations it was drawn from), supersedes (a newer version and the one it replaced, with history true) and memory links (named by their relation). Use it to see how lessons connect; use memory_recall to find something specific.',
     input: GraphInput,
     argNotes: {limit: 'How many memories (1 to 2000, default 200).', history: 'Also include earlier versions, so supersedes edges show.'},
     output: SO.GraphResponse,

@@ -44,8 +44,15 @@ export const supersedesEdges: EdgeSource = ({nodes}) => {
   return out
 }
 
+/** Memory links (`mem links attach`, `POST /api/mem/{id}/links`): the memory → its target, named by the link's relation. */
+export const linkEdges: EdgeSource = ({nodes}) => {
+  const out: GraphEdge[] = []
+  for (const n of nodes.values()) for (const link of n.links) out.push({from: n.id, to: link.targetId, relation: link.relation})
+  return out
+}
+
 /** Every relation the graph shows, in order. Add a source here for a new kind of edge. */
-export const EDGE_SOURCES: EdgeSource[] = [derivedEdges, supersedesEdges]
+export const EDGE_SOURCES: EdgeSource[] = [derivedEdges, supersedesEdges, linkEdges]
 
 export const LABEL_CHARS = 80
 

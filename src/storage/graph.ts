@@ -13,10 +13,12 @@ export interface GraphRow {
   createdAt: string
   supersedes: string | null
   derivedFrom: string[]
+  /** Links to other memories (`mem links attach`). */
+  links: Array<{targetId: string; relation: string}>
   live: boolean
 }
 
-const COLUMNS = `id, type, content, one_liner, importance, tags, source, created_at, supersedes, derived_from, live`
+const COLUMNS = `id, type, content, one_liner, importance, tags, source, created_at, supersedes, derived_from, links, live`
 
 function toRow(r: Record<string, unknown>): GraphRow {
   return {
@@ -30,6 +32,7 @@ function toRow(r: Record<string, unknown>): GraphRow {
     createdAt: r.created_at as string,
     supersedes: (r.supersedes as string | null) ?? null,
     derivedFrom: JSON.parse(r.derived_from as string) as string[],
+    links: JSON.parse((r.links as string | null) ?? '[]') as Array<{targetId: string; relation: string}>,
     live: r.live === 1,
   }
 }

@@ -5,6 +5,7 @@ import {edit} from '../../src/core/edit.js'
 import {exportMarkdown} from '../../src/core/export.js'
 import {forget} from '../../src/core/forget.js'
 import {graph} from '../../src/core/graph.js'
+import {linkMemory, unlinkMemory} from '../../src/core/links.js'
 import {store, type StoreResult} from '../../src/core/store.js'
 import {buildGraph, EDGE_SOURCES, type EdgeSource} from '../../src/ops/graph.js'
 import {memRepo} from '../helpers/mem.js'
@@ -75,6 +76,14 @@ describe('graph', () => {
     const withHistory = await graph(ctx, {repo, history: true})
     expect(withHistory.nodes.some((n) => n.id === rule)).toBe(true)
     expect(withHistory.edges).toContainEqual({from: edited.id, to: rule, relation: 'supersedes'})
+  })
+
+  it('memory links are edges named by their relation, and go when the link is removed', async () => {
+    const {ctx, repo, proc, rule} = await corpus()
+    expect(await linkMemory(ctx, {id: rule, targetId: proc, relation: 'explained-by'})).toEqual({linked: true})
+    expect((await graph(ctx, {repo})).edges).toContainEqual({from: rule, to: proc, relation: 'explained-by'})
+    await unlinkMemory(ctx, {id: rule, targetId: proc})
+    expect((await graph(ctx, {repo})).edges.some((e) => e.from === rule && e.to === proc)).toBe(false)
   })
 
   it('edge sources are a list: another relation is one more function', async () => {
