@@ -4,6 +4,7 @@ import {searchMemories} from '../search/engine.js'
 import {ageDays, stalenessWarning} from '../search/rank.js'
 import type {MemContext} from './mem-context.js'
 import {MemoryTypeSchema, RepoRef} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const RecallInput = z.object({
@@ -39,6 +40,7 @@ export interface RecallResult {
  * returned memories (access count, last accessed) in the background.
  */
 export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
+  const done = track(ctx, 'recall')
   const input = parseInput(RecallInput, raw)
   const handle = await ctx.repo(input.repo)
   const now = ctx.now()
@@ -54,6 +56,7 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
   if (hits.length > 0) {
     handle.store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
   }
+  done(handle, hits.length)
   return {
     results: hits.map(({memory: m, score}) => ({
       id: m.id,

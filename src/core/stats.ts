@@ -4,6 +4,7 @@ import {liveCounts} from '../storage/memories.js'
 import {RepoStore} from '../storage/repo-store.js'
 import type {MemContext} from './mem-context.js'
 import {RepoRef} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const StatsInput = z.object({repo: RepoRef})
@@ -25,11 +26,13 @@ const PLURAL: Record<MemoryType, string> = {
 
 /** Live memory counts by type, read from counts kept as memories change (no scan). */
 export async function stats(ctx: MemContext, raw: StatsInput): Promise<StatsResult> {
+  const done = track(ctx, 'stats')
   const input = parseInput(StatsInput, raw)
   // Counts change only with writes; a current sidecar answers without loading the database.
   const where = await ctx.locate(input.repo)
   const counts = RepoStore.peekCounts(where.root) ?? (await ctx.repo(input.repo)).store.read((db) => liveCounts(db))
   const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)
+  done(where, total)
   return {repo: input.repo, summary: summarize(counts, total), counts, total}
 }
 

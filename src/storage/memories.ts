@@ -6,6 +6,8 @@ import {bandKeys} from '../gates/minhash.js'
 import {shingleSet} from '../gates/shingles.js'
 import type {Db, Row} from './db.js'
 import {CONTEXT_RANK_SQL} from './schema.js'
+import {deleteSupplement, putSupplement, type Supplement} from './supplements.js'
+import {applyUsage, type UsageDelta} from './usage.js'
 
 /**
  * The memories repository: every SQL statement about memories, and the journal's mutations.
@@ -37,6 +39,10 @@ export type Op =
   | {op: 'touch'; ids: string[]; at: string}
   | {op: 'feedback'; id: string; used: boolean; at: string}
   | {op: 'purge'; id: string}
+  /** A usage roll-up (storage/usage.ts): aggregates to add, and the windows to compact to. */
+  | {op: 'usage'; rows: UsageDelta[]; hourlyBefore: string; dailyBefore: string}
+  /** Enrichment supplements of a memory (storage/supplements.ts); replaces earlier ones. */
+  | {op: 'supplement'; id: string; supplement: Supplement}
 
 export interface JournalRecord {
   ops: Op[]
@@ -158,8 +164,15 @@ function applyOp(db: Db, op: Op): void {
           if (row?.live === 1) bandsDelete(db, seq, row.content)
           db.run(`DELETE FROM memories WHERE seq = ?`, [seq])
         }
+        deleteSupplement(db, op.id)
         break
       }
+      case 'usage':
+        applyUsage(db, op.rows, op.hourlyBefore, op.dailyBefore)
+        break
+      case 'supplement':
+        if (seqOf(db, op.id) !== undefined) putSupplement(db, op.id, op.supplement)
+        break
       default:
         throw new Error(`unknown journal op ${(op as {op: string}).op}`)
     }

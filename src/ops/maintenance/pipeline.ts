@@ -1,5 +1,6 @@
 import {errorBody, MemError} from '../../errors.js'
 import type {MemContext, RepoHandle} from '../../core/mem-context.js'
+import {track} from '../../core/track.js'
 import type {InsightWriter} from '../consolidate.js'
 import {checkAborted} from './chunks.js'
 import {cleanup} from './cleanup.js'
@@ -40,10 +41,12 @@ function stageError(err: unknown): string {
  * (a dry run, which writes nothing, does not), so no other process runs a pass on the repo meanwhile.
  */
 export async function runMaintenance(ctx: MemContext, repo: RepoHandle, options: PipelineOptions = {}): Promise<MaintenanceReport> {
+  const done = track(ctx, 'maintain')
   const dryRun = options.dryRun ?? false
   const run = () => runStages(ctx, repo, options, dryRun)
-  if (dryRun || !repo.store.exists) return run()
-  return withMaintenanceLock(repo.store.dir, run)
+  const report = dryRun || !repo.store.exists ? await run() : await withMaintenanceLock(repo.store.dir, run)
+  done(repo, report.stages.reduce((n, s) => n + s.affected, 0))
+  return report
 }
 
 async function runStages(ctx: MemContext, repo: RepoHandle, options: PipelineOptions, dryRun: boolean): Promise<MaintenanceReport> {
