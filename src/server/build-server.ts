@@ -10,6 +10,8 @@ import {MaintenanceRuns} from '../ops/maintenance/runs.js'
 import type {Scheduler} from '../ops/scheduler.js'
 import {maintenanceRoutes} from './routes/maintenance.js'
 import {memoryRoutes} from './routes/memories.js'
+import {insightRoutes} from './routes/insight.js'
+import {enrichmentStatus} from '../core/enrich.js'
 import {systemRoutes} from './routes/system.js'
 import type {UpdateStatus} from './update-check.js'
 import {packageInfo} from './version.js'
@@ -90,9 +92,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     now,
     address,
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
+    enrichment: () => enrichmentStatus(options.ctx),
   })
   memoryRoutes(app, routes, options.ctx)
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
+  insightRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? []})
   mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, onInternalError: options.onInternalError})
 
   let document: Record<string, unknown> | undefined

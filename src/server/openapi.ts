@@ -82,6 +82,7 @@ export function openApiDocument(routes: readonly RouteDef[], info: {version: str
     tags: [
       {name: 'service', description: 'Health and status (public)'},
       {name: 'memories', description: 'Storing, recalling and reading memories'},
+      {name: 'insight', description: 'Usage statistics, the quality report, the dashboard data and enrichment'},
     ],
     paths,
     components: {

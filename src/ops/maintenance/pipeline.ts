@@ -7,7 +7,8 @@ import {cleanup} from './cleanup.js'
 import {consolidation} from './consolidation.js'
 import {decay} from './decay.js'
 import {dedup} from './dedup.js'
-import {enrichment, heuristicEnricher, type Enricher} from './enrichment.js'
+import {enrichment, heuristicEnricher, runtimeEnricher, type Enricher} from './enrichment.js'
+import {enrichRuntime} from '../../core/enrich.js'
 import {withMaintenanceLock} from './lock.js'
 import {retention} from './retention.js'
 import {ttlExpiry} from './ttl-expiry.js'
@@ -56,6 +57,12 @@ async function runStages(ctx: MemContext, repo: RepoHandle, options: PipelineOpt
   const progress = options.onProgress ?? (() => undefined)
   const now = ctx.now()
   const stages: StageReport[] = []
+  // the configured language-model runtime, when enrichment is on and no enricher was given
+  let enricher = options.enricher
+  if (!enricher && names.includes('enrichment')) {
+    const runtime = await enrichRuntime(ctx).catch(() => null)
+    enricher = runtime ? runtimeEnricher(runtime) : heuristicEnricher
+  }
   for (const [i, name] of names.entries()) {
     checkAborted(options.signal)
     const stage = impls.find((s) => s.name === name)
@@ -71,7 +78,7 @@ async function runStages(ctx: MemContext, repo: RepoHandle, options: PipelineOpt
         now,
         dryRun,
         policy,
-        enricher: options.enricher ?? heuristicEnricher,
+        enricher: enricher ?? heuristicEnricher,
         writer: options.writer,
         signal: options.signal,
         progress: (done, of) => progress({...base, phase: 'progress', done, of}),
