@@ -81,6 +81,7 @@ export function heuristicEntities(content: string): string[] {
   }
   add(/`([^`\n]{2,60})`/g, 1)
   add(/(?:^|[\s(])((?:\.{0,2}\/)?[\w@-]+(?:\/[\w.@-]+)*\.(?:ts|tsx|js|mjs|cjs|json|md|ya?ml|toml|py|go|rs|sh|sql|css|html|lock))\b/g, 1)
+  add(/(?:^|[\s(])((?:\.{0,2}\/)?[\w@.-]+\/[\w.@/-]*[\w@-])/g, 1)
   add(/\b(?:npm run|yarn|pnpm)\s+[\w:-]+/g)
   add(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/g)
   add(/\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/g)
