@@ -6,6 +6,7 @@ import Browse from '../../commands/browse.js'
 import Consolidate from '../../commands/consolidate.js'
 import Context from '../../commands/context.js'
 import Edit from '../../commands/edit.js'
+import Enrich from '../../commands/enrich.js'
 import Feedback from '../../commands/feedback.js'
 import Forget from '../../commands/forget.js'
 import Get from '../../commands/get.js'
@@ -15,17 +16,21 @@ import KeysList from '../../commands/keys/list.js'
 import KeysRevoke from '../../commands/keys/revoke.js'
 import Maintain from '../../commands/maintain.js'
 import Mcp from '../../commands/mcp.js'
+import Quality from '../../commands/quality.js'
 import Recall from '../../commands/recall.js'
 import Repos from '../../commands/repos.js'
 import Serve from '../../commands/serve.js'
 import Stats from '../../commands/stats.js'
+import Status from '../../commands/status.js'
 import Store from '../../commands/store.js'
+import Usage from '../../commands/usage.js'
 
 export const COMMANDS = {
   browse: Browse,
   consolidate: Consolidate,
   context: Context,
   edit: Edit,
+  enrich: Enrich,
   feedback: Feedback,
   forget: Forget,
   get: Get,
@@ -35,11 +40,14 @@ export const COMMANDS = {
   'keys:revoke': KeysRevoke,
   maintain: Maintain,
   mcp: Mcp,
+  quality: Quality,
   recall: Recall,
   repos: Repos,
   serve: Serve,
   stats: Stats,
+  status: Status,
   store: Store,
+  usage: Usage,
 }
 
 export {execute} from '@oclif/core'

@@ -15,6 +15,11 @@ import type {StatsResult} from '../core/stats.js'
 import type {StoreResult} from '../core/store.js'
 import type {Memory} from '../model.js'
 import type * as S from './schemas.js'
+import type * as I from './routes/insight.js'
+import type {EnrichResult} from '../core/enrich.js'
+import type {PortalResult} from '../core/portal.js'
+import type {QualityReport} from '../core/quality.js'
+import type {UsageHourly, UsageResult, UsageTimeseries} from '../core/usage.js'
 
 type Fits<A, B> = [A] extends [B] ? true : false
 type Chain<Core, Schema extends z.ZodType, Wire> = Fits<Core, z.output<Schema>> extends true ? Fits<z.output<Schema>, Wire> : false
@@ -33,6 +38,12 @@ export const contract: {
   health: Fits<z.output<typeof S.HealthResponse>, Client.Health>
   status: Fits<z.output<typeof S.StatusResponse>, Client.Status>
   error: Fits<z.output<typeof S.ErrorResponse>, Client.ErrorBody>
+  usage: Chain<UsageResult, typeof I.UsageResponse, Client.Usage>
+  timeseries: Chain<UsageTimeseries, typeof I.UsageTimeseriesResponse, Client.UsageTimeseries>
+  hourly: Chain<UsageHourly, typeof I.UsageHourlyResponse, Client.UsageHourly>
+  quality: Chain<QualityReport, typeof I.QualityResponse, Client.Quality>
+  portal: Chain<PortalResult, typeof I.PortalResponse, Client.Portal>
+  enrich: Chain<EnrichResult, typeof I.EnrichResponse, Client.EnrichOutcome>
 } = {
   memory: true,
   recall: true,
@@ -46,4 +57,10 @@ export const contract: {
   health: true,
   status: true,
   error: true,
+  usage: true,
+  timeseries: true,
+  hourly: true,
+  quality: true,
+  portal: true,
+  enrich: true,
 }
