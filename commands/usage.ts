@@ -30,13 +30,14 @@ the CLI, mem serve and MCP is counted with its duration and result count. Days a
       this.log(fmt.formatHourly(hourly, style))
       return hourly
     }
-    const series = await core.usageTimeseries(ctx, {repo, days: flags.days})
     if (flags.daily) {
-      this.log(fmt.formatUsage(await core.usage(ctx, {repo, days: flags.days}), series.buckets, style))
+      const series = await core.usageTimeseries(ctx, {repo, days: flags.days})
+      if (!this.jsonEnabled()) this.log(fmt.formatUsage(await core.usage(ctx, {repo, days: flags.days}), series.buckets, style))
       return series
     }
     const result = await core.usage(ctx, {repo, days: flags.days})
-    this.log(fmt.formatUsage(result, series.buckets, style))
+    // the chart's daily buckets only when a person reads it (--json prints the usage body alone)
+    if (!this.jsonEnabled()) this.log(fmt.formatUsage(result, (await core.usageTimeseries(ctx, {repo, days: flags.days})).buckets, style))
     return result
   }
 }
