@@ -36,7 +36,7 @@ export class MemUsageRecorder implements UsageRecorder {
 
   /** Records one finished operation (the recorder's own timing, or a duration measured elsewhere). */
   record(operation: string, root: string, durationMs: number, resultCount: number): void {
-    const hour = this.options.now().toISOString().slice(0, 13)
+    const hour = this.hourOf(this.options.now().getTime())
     const key = `${root}\0${hour}\0${operation}`
     let entry = this.pending.get(key)
     if (!entry) {
@@ -51,6 +51,18 @@ export class MemUsageRecorder implements UsageRecorder {
     d.totalResults += resultCount > 0 ? resultCount : 0
     d.hist[binOf(ms)]++
     if (this.pending.size >= this.maxPending) this.flush()
+  }
+
+  private hourStart = 0
+  private hourText = ''
+
+  /** `YYYY-MM-DDTHH` of a time, formatted once per hour. */
+  private hourOf(ms: number): string {
+    if (ms < this.hourStart || ms >= this.hourStart + 3_600_000) {
+      this.hourStart = ms - (ms % 3_600_000)
+      this.hourText = new Date(this.hourStart).toISOString().slice(0, 13)
+    }
+    return this.hourText
   }
 
   /** Aggregates not yet flushed (for tests and for queries in this process). */
