@@ -385,6 +385,12 @@ describe('HTTP API through the client library', () => {
         'POST /api/maintenance',
         'GET /api/maintenance/runs/{id}',
         'GET /api/mem/scheduled-tasks',
+        'GET /api/mem/usage',
+        'GET /api/mem/usage/timeseries',
+        'GET /api/mem/usage/hourly',
+        'GET /api/mem/quality',
+        'GET /api/mem/portal',
+        'POST /api/mem/enrich',
         'GET /api/openapi.json',
       ].sort(),
     )
