@@ -100,6 +100,7 @@ export class RepoStore {
   /** The journal on disk belongs to the previous generation (a checkpoint was cut short). */
   private staleJournal = false
   private migrated = false
+  private ignoreChecked = false
   private queue: Job[] = []
   private background: Op[] = []
   private backgroundTimer: NodeJS.Timeout | undefined
@@ -570,6 +571,12 @@ export class RepoStore {
       mkdirSync(this.dir, {recursive: true})
       const ignore = join(this.dir, '.gitignore')
       if (!existsSync(ignore)) writeFileSync(ignore, GITIGNORE)
+      else if (!this.ignoreChecked) {
+        // a .gitignore written by an earlier mem lacks the usage log
+        const text = readFileSync(ignore, 'utf8')
+        if (!/^usage\.log$/m.test(text)) writeFileSync(ignore, `${text.endsWith('\n') ? text : `${text}\n`}usage.log\nusage.log.*\n`)
+      }
+      this.ignoreChecked = true
     } catch (err) {
       throw lockError(this.dir, err)
     }

@@ -1,4 +1,4 @@
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {get} from '../../src/core/get.js'
@@ -165,5 +165,23 @@ describe('portal', () => {
     expect(p.usage.timeseries).toHaveLength(30)
     expect(p.usage.timeseries.at(-1)).toEqual({date: '2026-03-01', count: 12, byOperation: {store: 12}})
     expect(p.tasks.map((t) => t.id)).toEqual(['update-check', `maintenance:${handle.id}`])
+  })
+})
+
+describe('the usage log and git', () => {
+  it('is ignored, also in a store whose .gitignore an earlier mem wrote', async () => {
+    const {ctx, repo, root} = memRepo()
+    await store(ctx, {repo, content: 'First write creates the store.', type: 'insight'})
+    expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toMatch(/^usage\.log$/m)
+    await ctx.close()
+    const old = 'mem.db\njournal\n'
+    writeFileSync(join(root, '.mem', '.gitignore'), old)
+    const next = openMem({home: join(root, '..', 'home'), cwd: root})
+    try {
+      await store(next, {repo, content: 'A later write by this mem.', type: 'insight'})
+      expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toBe(`${old}usage.log\nusage.log.*\n`)
+    } finally {
+      await next.close()
+    }
   })
 })
