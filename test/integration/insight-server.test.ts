@@ -8,6 +8,7 @@ import {createKey} from '../../src/config/api-keys.js'
 import * as I from '../../src/server/routes/insight.js'
 import * as S from '../../src/server/schemas.js'
 import {fakeRuntime} from '../helpers/fake-llm.js'
+import {httpMcpClient} from '../helpers/mcp.js'
 import {eventually, memServer, rawRequest} from '../helpers/server.js'
 
 async function apiError(fn: () => Promise<unknown>): Promise<MemApiError> {
@@ -125,5 +126,29 @@ describe('enrichment over HTTP', () => {
     expect(err.status).toBe(503)
     expect(err.body).toMatchObject({code: 'unavailable', error: expect.stringMatching(/did not answer within 500 ms.*left unchanged/), hint: expect.any(String)})
     expect(await mem.get(other!)).toEqual(before)
+  })
+})
+
+describe('the MCP tools', () => {
+  it('memory_usage, memory_quality and memory_enrich answer what the HTTP API answers', async () => {
+    const {url, repo, client} = await memServer()
+    const mem = client()
+    const {id} = await mem.store({repo, content: 'Migrations run with npm run migrate before the app starts.', type: 'procedure'})
+    const mcp = await httpMcpClient(url, {query: `?repo=${encodeURIComponent(repo)}`})
+    const call = async (name: string, args: Record<string, unknown>) => (await mcp.callTool({name, arguments: args})) as any
+
+    const usage = await call('memory_usage', {days: 7})
+    expect(I.UsageResponse.parse(usage.structuredContent)).toMatchObject({repo, days: 7, total: 1, operations: [expect.objectContaining({operation: 'store', count: 1})]})
+    expect(usage.content[0].text).toMatch(/1 calls in .* over the last 7 days:\n- store: 1 calls/)
+
+    const quality = await call('memory_quality', {})
+    expect(quality.structuredContent).toEqual(await mem.quality(repo))
+    expect(quality.content[0].text).toMatch(/^Quality score 100\/100/)
+
+    const enriched = await call('memory_enrich', {id})
+    expect(I.EnrichResponse.parse(enriched.structuredContent)).toMatchObject({id, provider: 'heuristic', entities: ['npm run migrate']})
+    expect(enriched.content[0].text).toMatch(/via heuristic/)
+    const missing = await call('memory_enrich', {id: 'memories/x/insight/000000000000'})
+    expect(missing.isError).toBe(true)
   })
 })

@@ -10,6 +10,7 @@ import {usage, usageHourly, usageTimeseries} from '../../src/core/usage.js'
 import {openMem, type MemRuntime} from '../../src/runtime/open-mem.js'
 import {histPercentile, USAGE_LOG} from '../../src/storage/usage.js'
 import {memRepo} from '../helpers/mem.js'
+import {eventually} from '../helpers/server.js'
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -182,6 +183,26 @@ describe('the usage log and git', () => {
       expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toBe(`${old}usage.log\nusage.log.*\n`)
     } finally {
       await next.close()
+    }
+  })
+})
+
+describe('roll-ups in a long-lived process', () => {
+  it('folds a log past 64 KB into the database on its own', async () => {
+    const base = memRepo()
+    const ctx = openMem({home: base.home, cwd: base.root, now: base.clock, longLived: true, usage: {flushMs: 20}})
+    try {
+      await store(ctx, {repo: base.repo, content: 'Something to make the store exist.', type: 'insight'})
+      const line = JSON.stringify({b: '2026-03-01T11', o: 'recall', c: 1, t: 1, m: 1, r: 2, h: [0, 0, 1]})
+      writeFileSync(join(base.root, '.mem', USAGE_LOG), `${line}\n`.repeat(Math.ceil((64 * 1024) / line.length) + 10))
+      await recall(ctx, {repo: base.repo, q: 'store exist'}) // the next flush sees the log's size
+      const handle = await ctx.repo(base.repo)
+      await eventually(() => !existsSync(join(base.root, '.mem', USAGE_LOG)))
+      const folded = handle.store.read((db) => db.get<{count: number}>(`SELECT sum(count) AS count FROM usage_hourly WHERE operation = 'recall'`))
+      expect(folded!.count).toBeGreaterThan(900)
+      expect((await usage(ctx, {repo: base.repo})).operations.find((o) => o.operation === 'recall')!.count).toBe(folded!.count)
+    } finally {
+      await ctx.close()
     }
   })
 })
