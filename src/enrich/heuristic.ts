@@ -26,11 +26,13 @@ const SUMMARY_MAX = 400
 const FORESIGHT_MAX = 200
 const ENTITIES_MAX = 12
 
+/** The content without markup; only its first 4,000 characters (summary and foresight read the start). */
 function plainText(content: string): string {
   return content
+    .slice(0, 4_000)
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
-    .replace(/[*_]{1,3}([^*_]+)[*_]{1,3}/g, '$1')
+    .replace(/(^|[^\w*_])([*_]{1,3})(\S(?:[^\n]*?\S)?)\2(?![\w*_])/g, '$1$3')
     .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
     .replace(/\s+/g, ' ')
     .trim()

@@ -29,7 +29,7 @@ const INSTRUCTION_PATTERNS = [
 export function cleanField(value: unknown, max: number): string | null {
   if (typeof value !== 'string') return null
   let text = value
-    .slice(0, max * 20) // bound the work on an oversized field before any regex runs
+    .slice(0, max * 4) // bound the work on an oversized field before any regex runs
     .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<!--[\s\S]*?-->/g, ' ')
     .replace(/<\/?[a-zA-Z][^>]*>/g, ' ')
@@ -37,7 +37,8 @@ export function cleanField(value: unknown, max: number): string | null {
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
-    .replace(/[*_]{1,3}([^*_\n]+)[*_]{1,3}/g, '$1')
+    // emphasis only at word edges: MEM_HOME_DIR keeps its underscores
+    .replace(/(^|[^\w*_])([*_]{1,3})(\S(?:[^\n]*?\S)?)\2(?![\w*_])/g, '$1$3')
     .replace(/`/g, '')
     .replace(/&(lt|gt|amp|quot|#39|nbsp);/g, ' ')
     // control characters, zero-width and bidirectional overrides
