@@ -1,6 +1,6 @@
 // What usage recording adds to a recall (issue 8, target ≤ 5%): the same recalls, in process, on
-// the same 10k-memory store, through a context that records usage and one that does not,
-// alternating blocks so that drift hits both alike. Also the cost of one record() call alone.
+// two identical 10k-memory stores, through a context that records usage and one that does not,
+// each question through both back to back. Also the cost of one record() call alone.
 import {recall} from '../../dist/src/core/recall.js'
 import {openMem} from '../../dist/src/runtime/open-mem.js'
 import {MemUsageRecorder} from '../../dist/src/runtime/usage-recorder.js'
@@ -12,7 +12,7 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
 /** The mean without the slowest 1% (the background journal writes of recall counters land there). */
 const trimmedMean = (xs) => mean([...xs].sort((a, b) => a - b).slice(0, Math.ceil(xs.length * 0.99)))
 
-export async function benchUsage({size = 10_000, rounds = 8} = {}) {
+export async function benchUsage({size = 10_000, rounds = 10} = {}) {
   const {questions} = loadEvalSet()
   // two identical stores (same seed), so that neither context replays the other's recall counters
   const a = tempRepo('usage-on')
@@ -24,17 +24,22 @@ export async function benchUsage({size = 10_000, rounds = 8} = {}) {
   const repoOf = (ctx) => (ctx === on ? a.root : b.root)
   for (const ctx of [on, off]) for (const q of questions.slice(0, 30)) await recall(ctx, {repo: repoOf(ctx), q: q.q})
 
+  // paired: each question through both contexts back to back (order alternating), so that drift,
+  // GC and background journal writes fall on both alike
   const times = {on: [], off: []}
+  const diffs = []
   for (let round = 0; round < rounds; round++) {
-    for (const mode of round % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
-      const ctx = mode === 'on' ? on : off
-      const repo = repoOf(ctx)
-      globalThis.gc?.()
-      for (const q of questions) {
+    globalThis.gc?.()
+    for (const [i, q] of questions.entries()) {
+      const pair = {}
+      for (const mode of (i + round) % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
+        const ctx = mode === 'on' ? on : off
         const t = performance.now()
-        await recall(ctx, {repo, q: q.q, limit: 10})
-        times[mode].push(performance.now() - t)
+        await recall(ctx, {repo: repoOf(ctx), q: q.q, limit: 10})
+        pair[mode] = performance.now() - t
+        times[mode].push(pair[mode])
       }
+      diffs.push(pair.on - pair.off)
     }
   }
   const flushT = performance.now()
@@ -59,7 +64,7 @@ export async function benchUsage({size = 10_000, rounds = 8} = {}) {
   console.log('recording | recall p50 | recall mean | mean without the slowest 1%')
   console.log(`off       | ${fmt(p50.off, 3)} ms | ${fmt(avg.off, 3)} ms | ${fmt(trim.off, 3)} ms`)
   console.log(`on        | ${fmt(p50.on, 3)} ms | ${fmt(avg.on, 3)} ms | ${fmt(trim.on, 3)} ms`)
-  console.log(`overhead: p50 ${pct(p50.on, p50.off)} %, mean ${pct(avg.on, avg.off)} %, trimmed mean ${pct(trim.on, trim.off)} %`)
+  console.log(`overhead: p50 ${pct(p50.on, p50.off)} %, mean ${pct(avg.on, avg.off)} %, trimmed mean ${pct(trim.on, trim.off)} %; median of the paired differences ${fmt(median(diffs) * 1000, 1)} µs (${fmt((median(diffs) / p50.off) * 100, 2)} %)`)
   console.log(`one record() alone: ${fmt(perRecordUs, 3)} µs (${fmt((perRecordUs / 1000 / p50.off) * 100, 3)} % of a recall p50); flushing the pending aggregates to usage.log: ${fmt(flushMs, 2)} ms`)
   return {p50, avg, perRecordUs, flushMs}
 }
