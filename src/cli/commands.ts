@@ -7,6 +7,7 @@ import Consolidate from '../../commands/consolidate.js'
 import Context from '../../commands/context.js'
 import Edit from '../../commands/edit.js'
 import Export from '../../commands/export.js'
+import Enrich from '../../commands/enrich.js'
 import Feedback from '../../commands/feedback.js'
 import Forget from '../../commands/forget.js'
 import Get from '../../commands/get.js'
@@ -29,11 +30,14 @@ import PackExport from '../../commands/pack/export.js'
 import PackImport from '../../commands/pack/import.js'
 import Maintain from '../../commands/maintain.js'
 import Mcp from '../../commands/mcp.js'
+import Quality from '../../commands/quality.js'
 import Recall from '../../commands/recall.js'
 import Repos from '../../commands/repos.js'
 import Serve from '../../commands/serve.js'
 import Stats from '../../commands/stats.js'
+import Status from '../../commands/status.js'
 import Store from '../../commands/store.js'
+import Usage from '../../commands/usage.js'
 
 export const COMMANDS = {
   browse: Browse,
@@ -41,6 +45,7 @@ export const COMMANDS = {
   context: Context,
   edit: Edit,
   export: Export,
+  enrich: Enrich,
   feedback: Feedback,
   forget: Forget,
   get: Get,
@@ -63,11 +68,14 @@ export const COMMANDS = {
   'pack:import': PackImport,
   maintain: Maintain,
   mcp: Mcp,
+  quality: Quality,
   recall: Recall,
   repos: Repos,
   serve: Serve,
   stats: Stats,
+  status: Status,
   store: Store,
+  usage: Usage,
 }
 
 export {execute} from '@oclif/core'

@@ -13,6 +13,7 @@ import type {
   ContextPreview,
   EditOutcome,
   EditRequest,
+  EnrichOutcome,
   ErrorBody,
   Graph,
   Health,
@@ -23,11 +24,16 @@ import type {
   RepoLink,
   MemoryEntry,
   MemoryType,
+  Portal,
+  Quality,
   RecallItem,
   Stats,
   Status,
   StoreOutcome,
   StoreRequest,
+  Usage,
+  UsageHourly,
+  UsageTimeseries,
 } from './types.js'
 
 export type * from './types.js'
@@ -226,6 +232,41 @@ export class MemClient {
   /** Removes a memory's link; false when there was none. */
   async unlinkMemory(id: string, targetId: string): Promise<boolean> {
     return ((await this.send('DELETE', `/api/mem/${encodeURIComponent(id)}/links`, {body: {targetId}})).body as {removed: boolean}).removed
+  }
+
+  // ---- quality, usage, enrichment ------------------------------------------------------------
+
+  /** Echo and fizzle ratios, stale and dead memories, issues with advice, and a score (0..100). */
+  async quality(repo: string): Promise<Quality> {
+    return this.getJson('/api/mem/quality', {repo})
+  }
+
+  /** Calls per operation over the last `days` UTC days (default 30). */
+  async usage(repo: string, days?: number): Promise<Usage> {
+    return this.getJson('/api/mem/usage', {repo, days})
+  }
+
+  /** Calls per UTC day (every day present) over the last `days` days (default 30). */
+  async usageTimeseries(repo: string, days?: number): Promise<UsageTimeseries> {
+    return this.getJson('/api/mem/usage/timeseries', {repo, days})
+  }
+
+  /** Calls per UTC hour over the last `days` days (default 7). */
+  async usageHourly(repo: string, days?: number): Promise<UsageHourly> {
+    return this.getJson('/api/mem/usage/hourly', {repo, days})
+  }
+
+  /** The web UI dashboard's data: counts, recent memories, quality, usage, scheduled tasks. */
+  async portal(repo: string): Promise<Portal> {
+    return this.getJson('/api/mem/portal', {repo})
+  }
+
+  /**
+   * A one-liner, summary, foresight hint and entities for a memory, through the service's
+   * language-model runtime (or its heuristic). Throws MemApiError 503 when the runtime fails.
+   */
+  async enrich(id: string): Promise<EnrichOutcome> {
+    return (await this.send('POST', '/api/mem/enrich', {body: {id}})).body as EnrichOutcome
   }
 
   // ---- service -------------------------------------------------------------------------------

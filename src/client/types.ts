@@ -170,6 +170,107 @@ export interface Status {
   status: string
   uptime: string
   api: string
+  /** Enrichment through a local language-model runtime (off by default). */
+  enrichment?: EnrichmentStatus
+}
+
+export interface EnrichmentStatus {
+  enabled: boolean
+  provider: 'ollama' | 'openai' | 'heuristic'
+  model: string | null
+  /** Whether the configured runtime answers; false when enrichment is off. */
+  reachable: boolean
+}
+
+export interface OperationUsage {
+  operation: string
+  count: number
+  avgDurationMs: number
+  p95DurationMs: number
+  avgResults: number
+}
+
+export interface Usage {
+  repo: string
+  days: number
+  from: string
+  to: string
+  total: number
+  operations: OperationUsage[]
+}
+
+export interface DailyUsage {
+  /** YYYY-MM-DD (UTC). */
+  date: string
+  count: number
+  byOperation: Record<string, number>
+}
+
+export interface UsageTimeseries {
+  repo: string
+  days: number
+  buckets: DailyUsage[]
+}
+
+export interface UsageHourly {
+  repo: string
+  days: number
+  /** `hour` is the start of the UTC hour, e.g. 2026-03-01T09:00:00.000Z. */
+  buckets: Array<{hour: string; count: number}>
+}
+
+export interface QualityIssue {
+  kind: 'fizzle' | 'dead' | 'stale' | 'no-feedback' | 'missing-one-liner' | 'empty'
+  severity: 'info' | 'warning' | 'critical'
+  count: number
+  exampleIds: string[]
+  advice: string
+}
+
+export interface Quality {
+  repo: string
+  totalMemories: number
+  recalled: number
+  echoRatio: number
+  fizzleRatio: number
+  staleCount: number
+  deadCount: number
+  issues: QualityIssue[]
+  /** 0..100. */
+  score: number
+}
+
+export interface ScheduledTask {
+  id: string
+  type: string
+  repo?: string
+  intervalHours: number
+  lastRunAt: string | null
+  nextRunAt: string | null
+  status: string
+  lastError: string | null
+}
+
+export interface Portal {
+  repo: string
+  repoId: string
+  generatedAt: string
+  counts: Partial<Record<MemoryType, number>>
+  total: number
+  recent: MemoryEntry[]
+  quality: Quality
+  usage: {days: number; total: number; operations: OperationUsage[]; timeseries: DailyUsage[]}
+  tasks: ScheduledTask[]
+}
+
+export interface EnrichOutcome {
+  id: string
+  enriched: boolean
+  oneLiner: string | null
+  summary: string | null
+  foresight: string | null
+  entities: string[]
+  provider: 'ollama' | 'openai' | 'heuristic'
 }
 
 export interface ErrorBody {

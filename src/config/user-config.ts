@@ -26,7 +26,28 @@ export interface ApiKeyRecord {
 export interface UserConfig {
   auth: {enabled: boolean; keys: ApiKeyRecord[]}
   update: {check: boolean; registry: string}
+  /** The enrichment runtime; null when enrichment is off (the default). */
+  enrichment: EnrichmentConfig | null
 }
+
+export const ENRICH_PROVIDERS = ['ollama', 'openai'] as const
+export type EnrichProvider = (typeof ENRICH_PROVIDERS)[number]
+
+/** A local language-model runtime: Ollama's API or any OpenAI-compatible endpoint. */
+export interface EnrichmentConfig {
+  provider: EnrichProvider
+  /** Base URL, e.g. http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8080/v1 (OpenAI-compatible). */
+  url: string
+  model: string
+  /** Per request, in milliseconds. */
+  timeoutMs: number
+}
+
+export const ENRICH_DEFAULTS = {
+  ollama: {url: 'http://127.0.0.1:11434', model: 'llama3.2'},
+  openai: {url: 'http://127.0.0.1:8080/v1', model: 'default'},
+  timeoutMs: 30_000,
+} as const
 
 // The file as written: everything optional, unknown keys kept (other features own them).
 const KeyRecordSchema = z.object({
@@ -39,6 +60,15 @@ const KeyRecordSchema = z.object({
 const WrittenConfig = z.looseObject({
   auth: z.looseObject({enabled: z.boolean().optional(), keys: z.array(KeyRecordSchema).optional()}).nullish(),
   update: z.looseObject({check: z.boolean().optional(), registry: z.url().optional()}).nullish(),
+  enrichment: z
+    .looseObject({
+      enabled: z.boolean().optional(),
+      provider: z.enum([...ENRICH_PROVIDERS, 'off'], {error: 'must be ollama, openai or off'}).optional(),
+      url: z.url({protocol: /^https?$/, error: 'must be an http(s) URL'}).optional(),
+      model: z.string().min(1).optional(),
+      timeoutMs: z.number().int().min(100, 'must be at least 100').max(600_000, 'must be at most 600000').optional(),
+    })
+    .nullish(),
 })
 
 export function userConfigPath(home: string): string {
@@ -83,6 +113,19 @@ function resolveConfig(written: z.output<typeof WrittenConfig>): UserConfig {
   return {
     auth: {enabled: written.auth?.enabled ?? keys.length > 0, keys},
     update: {check: written.update?.check ?? true, registry: (written.update?.registry ?? DEFAULT_REGISTRY).replace(/\/+$/, '')},
+    enrichment: resolveEnrichment(written.enrichment),
+  }
+}
+
+/** Enrichment is on when a provider is set and `enabled` is not false. */
+function resolveEnrichment(e: z.output<typeof WrittenConfig>['enrichment']): EnrichmentConfig | null {
+  if (!e || !e.provider || e.provider === 'off' || e.enabled === false) return null
+  const defaults = ENRICH_DEFAULTS[e.provider]
+  return {
+    provider: e.provider,
+    url: (e.url ?? defaults.url).replace(/\/+$/, ''),
+    model: e.model ?? defaults.model,
+    timeoutMs: e.timeoutMs ?? ENRICH_DEFAULTS.timeoutMs,
   }
 }
 

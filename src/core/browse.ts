@@ -3,6 +3,7 @@ import type {Memory} from '../model.js'
 import {browseLive} from '../storage/memories.js'
 import type {MemContext} from './mem-context.js'
 import {MemoryTypeSchema, RepoRef} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const BrowseInput = z.object({
@@ -23,8 +24,10 @@ export interface BrowseResult {
 
 /** A page of live memories, newest first; `count` is the total matching, not the page size. */
 export async function browse(ctx: MemContext, raw: BrowseInput): Promise<BrowseResult> {
+  const done = track(ctx, 'browse')
   const input = parseInput(BrowseInput, raw)
   const handle = await ctx.repo(input.repo)
   const page = handle.store.read((db) => browseLive(db, input))
+  done(handle, page.entries.length)
   return {repo: handle.id, skip: input.skip, take: input.take, count: page.count, entries: page.entries}
 }

@@ -3,6 +3,7 @@ import {withMaintenanceLock} from '../ops/maintenance/lock.js'
 import {runConsolidation, type ConsolidateOptions, type ConsolidateResult} from '../ops/consolidate.js'
 import type {MemContext} from './mem-context.js'
 import {RepoRef} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const ConsolidateInput = z.object({
@@ -25,9 +26,11 @@ export async function consolidate(
   raw: ConsolidateInput,
   options: Pick<ConsolidateOptions, 'writer' | 'signal' | 'onProgress'> = {},
 ): Promise<ConsolidateResult> {
+  const done = track(ctx, 'consolidate')
   const input = parseInput(ConsolidateInput, raw)
   const repo = await ctx.repo(input.repo)
   const run = () => runConsolidation(ctx, repo, {...options, dryRun: input.dryRun})
-  if (input.dryRun || !repo.store.exists) return run()
-  return withMaintenanceLock(repo.store.dir, run)
+  const result = input.dryRun || !repo.store.exists ? await run() : await withMaintenanceLock(repo.store.dir, run)
+  done(repo, result.insightsCreated + result.insightsBoosted)
+  return result
 }

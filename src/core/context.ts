@@ -5,9 +5,10 @@ import {contextPriority} from '../search/rank.js'
 import {loadTokenCounter} from '../search/tokens.js'
 import {liveCounts, topLiveOfTypes} from '../storage/memories.js'
 import {layerSources, listLayers} from './layers.js'
-import type {MemContext} from './mem-context.js'
+import type {MemContext, RepoHandle} from './mem-context.js'
 import {readOnlySources} from './scope.js'
 import {RepoRef} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const DEFAULT_CONTEXT_TOKENS = 600
@@ -41,17 +42,20 @@ const PLURAL: Record<MemoryType, string> = {observation: 'observations', insight
  * token budget as counted by a cl100k BPE tokenizer.
  */
 export async function context(ctx: MemContext, raw: ContextInput): Promise<{context: string}> {
+  const done = track(ctx, 'context')
   const built = await buildContext(ctx, raw)
+  done(built.handle, built.lines)
   return {context: built.context}
 }
 
 /** The context with what went into it: the spec's context preview. */
 export async function contextPreview(ctx: MemContext, raw: ContextInput): Promise<ContextPreview> {
+  const done = track(ctx, 'context-preview')
   const input = parseInput(ContextInput, raw)
   const built = await buildContext(ctx, input)
-  const handle = await ctx.repo(input.repo)
   const {layers} = await listLayers(ctx, {repo: input.repo})
-  const others = await readOnlySources(ctx, handle)
+  const others = await readOnlySources(ctx, built.handle)
+  done(built.handle, built.lines)
   return {
     repo: input.repo,
     maxTokens: input.tokens,
@@ -63,7 +67,7 @@ export async function contextPreview(ctx: MemContext, raw: ContextInput): Promis
   }
 }
 
-async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{context: string; tokens: number}> {
+async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{context: string; tokens: number; handle: RepoHandle; lines: number}> {
   const input = parseInput(ContextInput, raw)
   const handle = await ctx.repo(input.repo)
   const now = ctx.now()
@@ -122,5 +126,5 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
     text = lines.join('\n')
     tokens = count(text)
   }
-  return {context: text, tokens}
+  return {context: text, tokens, handle, lines: lines.length - 1}
 }

@@ -6,6 +6,7 @@ import type {MemContext} from './mem-context.js'
 import {notFound, repoForId} from './lookup.js'
 import {Content, Importance, MemoryId, Tags} from './schemas.js'
 import {gate, planStore} from './store.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const EditInput = z
@@ -32,14 +33,18 @@ export type EditResult =
  * which stays readable through history; tags or importance alone are updated in place.
  */
 export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult> {
+  const done = track(ctx, 'edit')
   const input = parseInput(EditInput, raw)
   const handle = await repoForId(ctx, input.id, input.repo)
   if (input.content !== undefined) {
     const rejected = await gate(ctx, input.content)
-    if (rejected) return rejected
+    if (rejected) {
+      done(handle, 0)
+      return rejected
+    }
   }
   const now = ctx.now().toISOString()
-  return handle.store.write((db) => {
+  const result = await handle.store.write<EditResult>((db) => {
     const old = getMemory(db, input.id)
     if (!old) throw notFound(input.id)
     if (old.supersededBy) {
@@ -71,4 +76,6 @@ export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult>
     if (input.importance !== undefined) set.importance = input.importance
     return {ops: [{op: 'update', id: old.id, set}], result: {success: true, id: old.id, superseded: null}}
   })
+  done(handle, result.success ? 1 : 0)
+  return result
 }

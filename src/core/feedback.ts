@@ -3,6 +3,7 @@ import {getMemory} from '../storage/memories.js'
 import type {MemContext} from './mem-context.js'
 import {notFound, repoForId} from './lookup.js'
 import {MemoryId} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const FeedbackInput = z.object({
@@ -17,13 +18,16 @@ export type FeedbackInput = z.input<typeof FeedbackInput>
  * repeatedly unused ones down. `applied` is false for a forgotten or superseded memory.
  */
 export async function feedback(ctx: MemContext, raw: FeedbackInput): Promise<{applied: boolean}> {
+  const done = track(ctx, 'feedback')
   const input = parseInput(FeedbackInput, raw)
   const handle = await repoForId(ctx, input.memoryId, input.repo)
   const at = ctx.now().toISOString()
-  return handle.store.write<{applied: boolean}>((db) => {
+  const result = await handle.store.write<{applied: boolean}>((db) => {
     const m = getMemory(db, input.memoryId)
     if (!m) throw notFound(input.memoryId)
     if (m.forgottenAt || m.supersededBy) return {ops: [], result: {applied: false}}
     return {ops: [{op: 'feedback', id: m.id, used: input.wasUsed, at}], result: {applied: true}}
   })
+  done(handle, result.applied ? 1 : 0)
+  return result
 }

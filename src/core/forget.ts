@@ -3,6 +3,7 @@ import type {MemContext} from './mem-context.js'
 import {getMemory} from '../storage/memories.js'
 import {notFound, repoForId} from './lookup.js'
 import {MemoryId} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const ForgetInput = z.object({
@@ -17,10 +18,11 @@ export type ForgetInput = z.input<typeof ForgetInput>
  * but get-by-id and history. `forgotten` is false when it was already forgotten.
  */
 export async function forget(ctx: MemContext, raw: ForgetInput): Promise<{forgotten: boolean}> {
+  const done = track(ctx, 'forget')
   const input = parseInput(ForgetInput, raw)
   const handle = await repoForId(ctx, input.id, input.repo)
   const now = ctx.now().toISOString()
-  return handle.store.write<{forgotten: boolean}>((db) => {
+  const result = await handle.store.write<{forgotten: boolean}>((db) => {
     const m = getMemory(db, input.id)
     if (!m) throw notFound(input.id)
     if (m.forgottenAt) return {ops: [], result: {forgotten: false}}
@@ -29,4 +31,6 @@ export async function forget(ctx: MemContext, raw: ForgetInput): Promise<{forgot
       result: {forgotten: true},
     }
   })
+  done(handle, result.forgotten ? 1 : 0)
+  return result
 }

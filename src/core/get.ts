@@ -3,6 +3,7 @@ import type {Memory} from '../model.js'
 import type {MemContext} from './mem-context.js'
 import {requireMemory} from './lookup.js'
 import {MemoryId} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const GetInput = z.object({id: MemoryId, repo: z.string().optional()})
@@ -10,6 +11,9 @@ export type GetInput = z.input<typeof GetInput>
 
 /** The full memory entry, including superseded and forgotten ones (they stay readable by id). */
 export async function get(ctx: MemContext, raw: GetInput): Promise<Memory> {
+  const done = track(ctx, 'get')
   const input = parseInput(GetInput, raw)
-  return (await requireMemory(ctx, input.id, input.repo)).memory
+  const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
+  done(handle, 1)
+  return memory
 }

@@ -3,6 +3,7 @@ import {versionChain} from '../storage/memories.js'
 import type {MemContext} from './mem-context.js'
 import {notFound, repoForId} from './lookup.js'
 import {MemoryId} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const HistoryInput = z.object({id: MemoryId, repo: z.string().optional()})
@@ -14,9 +15,11 @@ export interface HistoryResult {
 
 /** The version chain the memory belongs to, newest first, from any version's id. */
 export async function history(ctx: MemContext, raw: HistoryInput): Promise<HistoryResult> {
+  const done = track(ctx, 'history')
   const input = parseInput(HistoryInput, raw)
   const handle = await repoForId(ctx, input.id, input.repo)
   const chain = handle.store.read((db) => versionChain(db, input.id))
   if (chain.length === 0) throw notFound(input.id)
+  done(handle, chain.length)
   return {chain: chain.reverse().map((m) => ({id: m.id, content: m.content, createdAt: m.createdAt}))}
 }

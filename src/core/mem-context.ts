@@ -1,3 +1,4 @@
+import type {EnrichmentConfig} from '../config/user-config.js'
 import type {SecretFinding} from '../gates/secrets.js'
 import type {RepoStore} from '../storage/repo-store.js'
 
@@ -37,5 +38,20 @@ export interface MemContext {
   /** Every registered repository. */
   listRepos(): Promise<Array<{repoId: string; path: string}>>
   scanSecrets(text: string): Promise<SecretFinding | null>
+  /**
+   * Counts operations for the usage statistics (operation, repo, duration, result count).
+   * Absent in contexts that keep no usage.
+   */
+  readonly usage?: UsageRecorder
+  /** The enrichment runtime from the user config; null when enrichment is off (the default). */
+  enrichment?(): Promise<EnrichmentConfig | null>
   close(): Promise<void>
+}
+
+/** Counts operations in memory and writes them out in batches: recording one costs no I/O. */
+export interface UsageRecorder {
+  /** Starts timing an operation; the returned function records it once it has answered. */
+  start(operation: string): (repo: {root: string}, resultCount: number) => void
+  /** Appends what was counted so far to each repo's `.mem/usage.log`. */
+  flush(): void
 }

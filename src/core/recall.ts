@@ -6,6 +6,7 @@ import type {RepoStore} from '../storage/repo-store.js'
 import {readOnlySources} from './scope.js'
 import type {MemContext} from './mem-context.js'
 import {MemoryTypeSchema, RepoRef} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const RecallInput = z.object({
@@ -42,6 +43,7 @@ export interface RecallResult {
  * returned memories (access count, last accessed) in the background.
  */
 export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
+  const done = track(ctx, 'recall')
   const input = parseInput(RecallInput, raw)
   const handle = await ctx.repo(input.repo)
   const now = ctx.now()
@@ -67,6 +69,7 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
     }
     hits = hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
   }
+  done(handle, hits.length)
   return {
     results: hits.map(({memory: m, score}) => ({
       id: m.id,

@@ -9,6 +9,7 @@ import {getMemory, type Op} from '../storage/memories.js'
 import type {Db} from '../storage/db.js'
 import type {MemContext, RepoHandle} from './mem-context.js'
 import {Content, Importance, MemoryId, MemoryTypeSchema, RepoRef, Tags} from './schemas.js'
+import {track} from './track.js'
 import {parseInput} from './validate.js'
 
 export const StoreInput = z.object({
@@ -43,12 +44,18 @@ export function memoryId(repoId: string, type: string, content: string, createdA
  * With `supersedes`, the named live memory is replaced and the version chain links them.
  */
 export async function store(ctx: MemContext, raw: StoreInput): Promise<StoreResult> {
+  const done = track(ctx, 'store')
   const input = parseInput(StoreInput, raw)
   const rejected = await gate(ctx, input.content)
-  if (rejected) return rejected
+  if (rejected) {
+    done(await ctx.locate(input.repo), 0)
+    return rejected
+  }
   const repo = await ctx.repo(input.repo)
   const createdAt = ctx.now().toISOString()
-  return repo.store.write((db) => planStore(db, repo, {...input, createdAt}))
+  const result = await repo.store.write((db) => planStore(db, repo, {...input, createdAt}))
+  done(repo, result.success ? 1 : 0)
+  return result
 }
 
 /** Runs the secret scanner and content gate; a finding becomes a rejection that never echoes the text. */

@@ -21,6 +21,10 @@ import {repos} from '../core/repos.js'
 import {StatsInput} from '../core/schemas.js'
 import {stats} from '../core/stats.js'
 import {isRejected, store, StoreInput} from '../core/store.js'
+import {enrich, EnrichInput} from '../core/enrich.js'
+import {quality, QualityInput} from '../core/quality.js'
+import {usage, UsageInput} from '../core/usage.js'
+import {EnrichResponse, QualityResponse, UsageResponse} from '../server/routes/insight.js'
 import * as S from '../server/schemas.js'
 import * as SO from '../server/schemas-ops.js'
 import {listLayers, ListLayersInput, syncLayer, LayerRefInput} from '../core/layers.js'
@@ -338,6 +342,44 @@ export const TOOLS: ToolDef[] = [
     annotations: {readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false},
     run: (ctx, args) => unlinkMemory(ctx, args as never),
     render: (r, args) => (r.removed ? `Removed the link ${args.id} → ${args.targetId}.` : `${args.id} had no link to ${args.targetId}.`),
+  }),
+  // ---- quality, usage, enrichment ----
+  tool({
+    name: 'memory_quality',
+    title: 'Check memory quality',
+    description:
+      'How well this repository\'s memories serve recall: echo ratio (recalled memories mostly reported used), fizzle ratio (mostly reported unused), stale memories (30+ days without a recall) and dead ones (60+ days, or repeatedly unused), a score from 0 to 100, and each issue with example ids and what to do. Use it when tidying the store: edit or forget the examples it names.',
+    input: QualityInput,
+    output: QualityResponse,
+    repo: 'bound',
+    annotations: READ,
+    run: (ctx, args) => quality(ctx, args as never),
+    render: (r) => R.renderQuality(r),
+  }),
+  tool({
+    name: 'memory_usage',
+    title: 'Memory usage statistics',
+    description:
+      'How this repository\'s memories were used over the last days (default 30): calls per operation (store, recall, context, feedback, …) with mean and 95th-percentile duration and mean result count.',
+    input: UsageInput,
+    argNotes: {days: 'Window in UTC days, 1 to 365 (default 30).'},
+    output: UsageResponse,
+    repo: 'bound',
+    annotations: {...READ, idempotentHint: false},
+    run: (ctx, args) => usage(ctx, args as never),
+    render: (r) => R.renderUsage(r),
+  }),
+  tool({
+    name: 'memory_enrich',
+    title: 'Enrich a memory',
+    description:
+      'Write a one-liner, a short summary, a foresight hint (when it will matter) and the entities named, for one memory, through the local language-model runtime the user configured, else a deterministic heuristic (provider "heuristic"). The memory\'s content never changes. Fails, leaving the memory unchanged, when the runtime does not answer.',
+    input: EnrichInput,
+    output: EnrichResponse,
+    repo: 'hint',
+    annotations: {readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false},
+    run: (ctx, args) => enrich(ctx, args as never),
+    render: (r) => R.renderEnrich(r),
   }),
 ]
 

@@ -8,6 +8,9 @@ import type {EditResult} from '../core/edit.js'
 import type {HistoryResult} from '../core/history.js'
 import type {RecallItem} from '../core/recall.js'
 import type {StoreResult} from '../core/store.js'
+import type {EnrichResult} from '../core/enrich.js'
+import type {QualityReport} from '../core/quality.js'
+import type {UsageResult} from '../core/usage.js'
 import type {Memory} from '../model.js'
 
 function oneLine(text: string, max: number): string {
@@ -77,4 +80,27 @@ export function renderLayers(r: {repo: string; layers: Array<{id: string; name: 
 export function renderLinks(r: {repo: string; links: Array<{id: string; to: string; note: string}>}): string {
   if (r.links.length === 0) return `${r.repo} is linked to no other repository.`
   return [`${r.repo} is linked to:`, ...r.links.map((l) => `- ${l.to}${l.note ? `: ${l.note}` : ''} (${l.id})`)].join('\n')
+}
+export function renderQuality(q: QualityReport): string {
+  const pct = (r: number) => `${Math.round(r * 100)}%`
+  const head = `Quality score ${q.score}/100 for ${q.repo}: ${q.totalMemories} memories, ${q.recalled} recalled (echo ${pct(q.echoRatio)}, fizzle ${pct(q.fizzleRatio)}), ${q.staleCount} stale, ${q.deadCount} dead.`
+  if (q.issues.length === 0) return `${head}\nNo issues.`
+  const issues = q.issues.map((i) => `- [${i.severity}] ${i.kind} (${i.count}): ${i.advice}${i.exampleIds.length ? `\n  e.g. ${i.exampleIds.join(', ')}` : ''}`)
+  return `${head}\n\n${issues.join('\n')}`
+}
+
+export function renderUsage(u: UsageResult): string {
+  if (u.total === 0) return `No operations recorded for ${u.repo} in the last ${u.days} days.`
+  const rows = u.operations.map((o) => `- ${o.operation}: ${o.count} calls, avg ${o.avgDurationMs} ms, p95 ${o.p95DurationMs} ms, avg ${o.avgResults} results`)
+  return `${u.total} calls in ${u.repo} over the last ${u.days} days:\n${rows.join('\n')}`
+}
+
+export function renderEnrich(r: EnrichResult): string {
+  return [
+    `${r.enriched ? 'Enriched' : 'Already enriched (unchanged)'} ${r.id} via ${r.provider}.`,
+    `One-liner: ${r.oneLiner ?? '-'}`,
+    `Summary: ${r.summary ?? '-'}`,
+    `Foresight: ${r.foresight ?? '-'}`,
+    `Entities: ${r.entities.join(', ') || '-'}`,
+  ].join('\n')
 }

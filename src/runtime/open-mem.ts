@@ -4,6 +4,9 @@ import {isDirectory, looksLikePath, normalizeRepoId} from '../config/paths.js'
 import {Registry} from '../config/registry.js'
 import type {MemContext, RepoHandle} from '../core/mem-context.js'
 import type {RepoStore, RepoStoreOptions} from '../storage/repo-store.js'
+import type {EnrichmentConfig} from '../config/user-config.js'
+import {ROLLUP_LOG_BYTES, usageLogBytes} from '../storage/usage.js'
+import {MemUsageRecorder} from './usage-recorder.js'
 
 export interface OpenMemOptions {
   /** Environment to read MEM_HOME from (the CLI passes process.env; tests pass their own). */
@@ -19,6 +22,13 @@ export interface OpenMemOptions {
   longLived?: boolean
   /** Secret scanner; defaults to the real one (loaded lazily). */
   scanSecrets?: MemContext['scanSecrets']
+  /**
+   * Usage statistics: on by default. `false` keeps none; `flushMs` is how often a long-lived
+   * process appends its counts to the repos' usage logs (default 5 s).
+   */
+  usage?: false | {flushMs?: number; elapsed?: () => number}
+  /** The enrichment runtime; by default read from the user config (`enrichment:`). */
+  enrichment?: EnrichmentConfig | null
 }
 
 /** The context plus what only the process that owns it needs: its home and its open stores. */
@@ -26,6 +36,7 @@ export interface MemRuntime extends MemContext {
   home: string
   /** The stores opened so far (a long-running server checkpoints them when idle and at exit). */
   openStores(): Promise<RepoStore[]>
+  readonly usage?: MemUsageRecorder
 }
 
 /**
@@ -40,6 +51,29 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
   const stores = new Map<string, Promise<RepoStore>>()
   const now = options.now ?? (() => new Date())
   let scanner = options.scanSecrets
+  let enrichment: Promise<EnrichmentConfig | null> | undefined =
+    options.enrichment !== undefined ? Promise.resolve(options.enrichment) : undefined
+  const longLived = options.longLived ?? false
+
+  // Usage: counted in memory, appended to .mem/usage.log in batches, folded into the database
+  // when a log has grown and its store is open in this process anyway.
+  const rollUps = new Map<string, Promise<unknown>>()
+  const rollUpLarge = async (roots: Iterable<string>, threshold: number): Promise<void> => {
+    for (const root of roots) {
+      const opening = stores.get(root)
+      if (!opening || rollUps.has(root) || usageLogBytes(join(root, '.mem')) < threshold) continue
+      const run = opening.then((store) => store.rollUpUsage(now())).catch(() => undefined)
+      rollUps.set(root, run)
+      await run
+      rollUps.delete(root)
+    }
+  }
+  const usage =
+    options.usage === false
+      ? undefined
+      : new MemUsageRecorder({now, elapsed: options.usage?.elapsed, onFlushed: (roots) => void rollUpLarge(roots, ROLLUP_LOG_BYTES)})
+  const flushTimer = usage && longLived ? setInterval(() => usage.flush(), options.usage ? (options.usage.flushMs ?? 5_000) : 5_000) : undefined
+  flushTimer?.unref()
 
   async function locate(ref: string): Promise<{id: string; root: string}> {
     if (looksLikePath(ref)) {
@@ -67,7 +101,12 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
   return {
     home,
     now,
-    longLived: options.longLived ?? false,
+    longLived,
+    usage,
+    enrichment() {
+      enrichment ??= import('../config/user-config.js').then((m) => m.readUserConfig(home)).then((c) => c.enrichment)
+      return enrichment
+    },
     async locate(ref: string) {
       const where = await locate(ref)
       await registry.register(where.id, where.root).catch(() => undefined)
@@ -100,6 +139,10 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       return scanner(text)
     },
     async close() {
+      if (flushTimer) clearInterval(flushTimer)
+      usage?.flush()
+      await Promise.all(rollUps.values())
+      await rollUpLarge([...stores.keys()], ROLLUP_LOG_BYTES)
       const all = [...stores.values()]
       stores.clear()
       for (const opening of all) {

@@ -19,6 +19,11 @@ import type * as Share from './routes/sharing.js'
 import type {Layer, SyncResult} from '../core/layers.js'
 import type {RepoLink} from '../core/links.js'
 import type {PackImportResult} from '../core/pack-import.js'
+import type * as I from './routes/insight.js'
+import type {EnrichResult} from '../core/enrich.js'
+import type {PortalResult} from '../core/portal.js'
+import type {QualityReport} from '../core/quality.js'
+import type {UsageHourly, UsageResult, UsageTimeseries} from '../core/usage.js'
 
 type Fits<A, B> = [A] extends [B] ? true : false
 type Chain<Core, Schema extends z.ZodType, Wire> = Fits<Core, z.output<Schema>> extends true ? Fits<z.output<Schema>, Wire> : false
@@ -41,6 +46,12 @@ export const contract: {
   sync: Chain<SyncResult, typeof Share.SyncResponse, Client.LayerSync>
   links: Chain<{repo: string; links: RepoLink[]}, typeof Share.LinksResponse, {repo: string; links: Client.RepoLink[]}>
   packImport: Chain<PackImportResult, typeof Share.PackImportResponse, Client.PackImportResult>
+  usage: Chain<UsageResult, typeof I.UsageResponse, Client.Usage>
+  timeseries: Chain<UsageTimeseries, typeof I.UsageTimeseriesResponse, Client.UsageTimeseries>
+  hourly: Chain<UsageHourly, typeof I.UsageHourlyResponse, Client.UsageHourly>
+  quality: Chain<QualityReport, typeof I.QualityResponse, Client.Quality>
+  portal: Chain<PortalResult, typeof I.PortalResponse, Client.Portal>
+  enrich: Chain<EnrichResult, typeof I.EnrichResponse, Client.EnrichOutcome>
 } = {
   memory: true,
   recall: true,
@@ -58,4 +69,10 @@ export const contract: {
   sync: true,
   links: true,
   packImport: true,
+  usage: true,
+  timeseries: true,
+  hourly: true,
+  quality: true,
+  portal: true,
+  enrich: true,
 }

@@ -83,6 +83,7 @@ export function openApiDocument(routes: readonly RouteDef[], info: {version: str
       {name: 'service', description: 'Health and status (public)'},
       {name: 'memories', description: 'Storing, recalling and reading memories'},
       {name: 'sharing', description: 'Packs, layers and links: memories travelling between repos and people'},
+      {name: 'insight', description: 'Usage statistics, the quality report, the dashboard data and enrichment'},
     ],
     paths,
     components: {

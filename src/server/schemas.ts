@@ -139,6 +139,14 @@ export const StatusResponse = z.strictObject({
   status: z.string(),
   uptime: z.string().describe('Human uptime, e.g. "1 day, 2 hours, 5 minutes"'),
   api: z.string().describe('The address the service listens on'),
+  enrichment: z
+    .strictObject({
+      enabled: z.boolean(),
+      provider: z.enum(['ollama', 'openai', 'heuristic']),
+      model: z.string().nullable(),
+      reachable: z.boolean().describe('Whether the configured runtime answers its health endpoint; false when enrichment is off'),
+    })
+    .describe('Enrichment through a local language-model runtime (off by default: the heuristic answers)'),
 })
 
 export const ErrorResponse = z

@@ -7,6 +7,8 @@ import {shingleSet} from '../gates/shingles.js'
 import type {Db, Row} from './db.js'
 import {CONTEXT_RANK_SQL} from './schema.js'
 import {deleteLayer, putLayer, type LayerRecord} from './layers.js'
+import {deleteSupplement, putSupplement, type Supplement} from './supplements.js'
+import {applyUsage, type UsageDelta} from './usage.js'
 
 /**
  * The memories repository: every SQL statement about memories, and the journal's mutations.
@@ -41,6 +43,10 @@ export type Op =
   /** A mounted layer added or changed (storage/layers.ts). */
   | {op: 'layer-put'; layer: LayerRecord}
   | {op: 'layer-delete'; id: string}
+  /** A usage roll-up (storage/usage.ts): aggregates to add, and the windows to compact to. */
+  | {op: 'usage'; rows: UsageDelta[]; hourlyBefore: string; dailyBefore: string}
+  /** Enrichment supplements of a memory (storage/supplements.ts); replaces earlier ones. */
+  | {op: 'supplement'; id: string; supplement: Supplement}
 
 export interface JournalRecord {
   ops: Op[]
@@ -162,6 +168,7 @@ function applyOp(db: Db, op: Op): void {
           if (row?.live === 1) bandsDelete(db, seq, row.content)
           db.run(`DELETE FROM memories WHERE seq = ?`, [seq])
         }
+        deleteSupplement(db, op.id)
         break
       }
       case 'layer-put':
@@ -169,6 +176,12 @@ function applyOp(db: Db, op: Op): void {
         break
       case 'layer-delete':
         deleteLayer(db, op.id)
+        break
+      case 'usage':
+        applyUsage(db, op.rows, op.hourlyBefore, op.dailyBefore)
+        break
+      case 'supplement':
+        if (seqOf(db, op.id) !== undefined) putSupplement(db, op.id, op.supplement)
         break
       default:
         throw new Error(`unknown journal op ${(op as {op: string}).op}`)

@@ -28,6 +28,7 @@ import {getMeta, migrate, setMeta} from './schema.js'
 
 export {writeAtomic}
 import {loadSqlJs} from './sqljs.js'
+import {DAILY_KEEP_DAYS, HOURLY_KEEP_DAYS, takeUsageLog} from './usage.js'
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 /** Journal size past which a write checkpoints (rewrites the snapshot and starts a new journal). */
@@ -45,6 +46,8 @@ counts.json
 counts.json.*
 write.lock
 maintenance.lock
+usage.log
+usage.log.*
 *.tmp
 hooks.log
 hooks.log.*
@@ -96,6 +99,7 @@ export class RepoStore {
   /** The journal on disk belongs to the previous generation (a checkpoint was cut short). */
   private staleJournal = false
   private migrated = false
+  private ignoreChecked = false
   private queue: Job[] = []
   private background: Op[] = []
   private backgroundTimer: NodeJS.Timeout | undefined
@@ -181,6 +185,25 @@ export class RepoStore {
   /** Flushes queued writes. */
   async flush(): Promise<void> {
     while (this.queue.length > 0 || this.background.length > 0 || this.draining) await this.drain()
+  }
+
+  /**
+   * Folds `.mem/usage.log` into the usage tables (one journal record, under the lock), and
+   * compacts them: hourly rows older than 35 days become daily rows, daily rows older than 400
+   * days go. Returns how many aggregates were folded.
+   */
+  async rollUpUsage(now: Date): Promise<number> {
+    this.assertOpen()
+    if (!this.exists && !existsSync(this.dbPath)) return 0
+    const day = 24 * 60 * 60 * 1000
+    const hourlyBefore = new Date(now.getTime() - HOURLY_KEEP_DAYS * day).toISOString().slice(0, 13)
+    const dailyBefore = new Date(now.getTime() - DAILY_KEEP_DAYS * day).toISOString().slice(0, 10)
+    return this.write((db) => {
+      const rows = takeUsageLog(this.dir)
+      const stale = db.get(`SELECT 1 AS x FROM usage_hourly WHERE hour < ? LIMIT 1`, [hourlyBefore]) ?? db.get(`SELECT 1 AS x FROM usage_daily WHERE day < ? LIMIT 1`, [dailyBefore])
+      if (rows.length === 0 && !stale) return {ops: [], result: 0}
+      return {ops: [{op: 'usage', rows, hourlyBefore, dailyBefore}], result: rows.length}
+    })
   }
 
   /** Folds the journal into a new snapshot (under the lock). */
@@ -536,6 +559,12 @@ export class RepoStore {
       mkdirSync(this.dir, {recursive: true})
       const ignore = join(this.dir, '.gitignore')
       if (!existsSync(ignore)) writeFileSync(ignore, GITIGNORE)
+      else if (!this.ignoreChecked) {
+        // a .gitignore written by an earlier mem lacks the usage log
+        const text = readFileSync(ignore, 'utf8')
+        if (!/^usage\.log$/m.test(text)) writeFileSync(ignore, `${text.endsWith('\n') ? text : `${text}\n`}usage.log\nusage.log.*\n`)
+      }
+      this.ignoreChecked = true
     } catch (err) {
       throw lockError(this.dir, err)
     }

@@ -104,6 +104,17 @@ const MIGRATIONS: Migration[] = [
   );
   CREATE INDEX memories_repo_links ON memories(seq) WHERE source = 'mem-links';
   `,
+  // 7: usage roll-ups (per UTC hour, folded into days after 35 days; see storage/usage.ts) and
+  //    enrichment supplements (one-liner, summary, foresight, entities beside a memory; see
+  //    storage/supplements.ts).
+  `
+  CREATE TABLE usage_hourly (hour TEXT NOT NULL, operation TEXT NOT NULL, count INTEGER NOT NULL, total_ms REAL NOT NULL,
+    max_ms REAL NOT NULL, total_results INTEGER NOT NULL, hist TEXT NOT NULL, PRIMARY KEY (hour, operation)) WITHOUT ROWID;
+  CREATE TABLE usage_daily (day TEXT NOT NULL, operation TEXT NOT NULL, count INTEGER NOT NULL, total_ms REAL NOT NULL,
+    max_ms REAL NOT NULL, total_results INTEGER NOT NULL, hist TEXT NOT NULL, PRIMARY KEY (day, operation)) WITHOUT ROWID;
+  CREATE TABLE memory_supplements (memory_id TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT, one_liner TEXT,
+    summary TEXT, foresight TEXT, entities TEXT NOT NULL DEFAULT '[]', enriched_at TEXT NOT NULL);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

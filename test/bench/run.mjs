@@ -7,6 +7,7 @@ import {benchMaintenance} from './maintenance.mjs'
 import {benchUi} from './ui.mjs'
 import {benchIntake} from './intake.mjs'
 import {benchPacks} from './packs.mjs'
+import {benchUsage} from './usage.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -19,4 +20,5 @@ await benchMaintenance()
 await benchUi()
 await benchIntake()
 await benchPacks()
+await benchUsage()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)

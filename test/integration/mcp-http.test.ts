@@ -11,7 +11,7 @@ import {call, httpMcpClient, text} from '../helpers/mcp.js'
 import {memServer, rawRequest} from '../helpers/server.js'
 
 const TOKEN = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'
-const TOOL_NAMES = ['memory_context', 'memory_recall', 'memory_store', 'memory_feedback', 'memory_get', 'memory_edit', 'memory_forget', 'memory_history', 'memory_browse', 'memory_stats', 'memory_repos', 'memory_intake', 'memory_graph', 'memory_export', 'memory_layers', 'memory_layer_sync', 'memory_links', 'memory_link_repo', 'memory_link', 'memory_unlink']
+const TOOL_NAMES = ['memory_context', 'memory_recall', 'memory_store', 'memory_feedback', 'memory_get', 'memory_edit', 'memory_forget', 'memory_history', 'memory_browse', 'memory_stats', 'memory_repos', 'memory_intake', 'memory_graph', 'memory_export', 'memory_layers', 'memory_layer_sync', 'memory_links', 'memory_link_repo', 'memory_link', 'memory_unlink', 'memory_quality', 'memory_usage', 'memory_enrich']
 
 /** A raw HTTP API call: status and the JSON body exactly as served. */
 async function api(url: string, method: string, path: string, body?: unknown) {
@@ -253,6 +253,7 @@ describe('MCP over HTTP (POST /mcp)', () => {
       ['memory_repos', {}, '/api/mem/repos'],
       ['memory_layers', {}, `/api/mem/layers?repo=${q}`],
       ['memory_links', {}, `/api/mem/links?repo=${q}`],
+      ['memory_quality', {}, `/api/mem/quality?repo=${q}`],
       ['memory_recall', {q: 'how do I run the integration tests', limit: 3}, `/api/mem/recall?repo=${q}&q=${enc('how do I run the integration tests')}&limit=3`],
       ['memory_recall', {q: 'why sql.js', type: 'insight'}, `/api/mem/recall?repo=${q}&q=${enc('why sql.js')}&type=insight`],
     ]

@@ -24,7 +24,7 @@ describe('mem mcp (stdio)', () => {
     const {client, errors, stderr} = await stdioMcpClient({args: ['--repo', repo], cwd: repo, home})
     expect(client.getInstructions()).toMatch(/memory_context/)
     const {tools} = await client.listTools()
-    expect(tools).toHaveLength(20)
+    expect(tools).toHaveLength(23)
 
     const stored = await call(client, 'memory_store', {content: 'Release builds need NODE_OPTIONS=--max-old-space-size=4096.', type: 'procedure', tags: ['release']})
     expect(stored.structuredContent).toEqual({success: true, id: expect.stringContaining(`memories/${normalizeRepoId(repo)}/procedure/`)})

@@ -1,17 +1,36 @@
+import {enrichMemory} from '../../core/enrich.js'
 import {heuristicOneLiner} from '../../enrich/heuristic.js'
+import {askRuntime, type EnrichRuntime} from '../../enrich/runtime.js'
 import {getMemory, liveWithoutOneLiner} from '../../storage/memories.js'
+import {liveWithoutSupplementFrom} from '../../storage/supplements.js'
 import {checkAborted} from './chunks.js'
 import type {Stage} from './types.js'
 
 /**
- * What enrichment needs from a language-model runtime (a later issue adds ollama and
- * OpenAI-compatible ones). Without one, the deterministic heuristic writes the one-liner.
- * A runtime's output is data: the caller length-limits it and scans it for secrets.
+ * What the stage's first step needs from a language-model runtime: a one-liner. Without one,
+ * the deterministic heuristic writes it. A runtime's output is data: the caller length-limits
+ * it and scans it for secrets.
  */
 export interface Enricher {
   name: string
   oneLiner(memory: {id: string; content: string}): Promise<string | null>
+  /** The runtime behind it, when it is the configured one (the stage then also writes supplements). */
+  runtime?: EnrichRuntime
 }
+
+/** The configured runtime as an enricher: its one-liner comes through the same sanitizing as `mem enrich`. */
+export function runtimeEnricher(runtime: EnrichRuntime): Enricher {
+  return {
+    name: runtime.provider,
+    runtime,
+    async oneLiner(memory) {
+      return (await askRuntime(runtime, {type: 'observation', tags: [], ...memory})).oneLiner
+    },
+  }
+}
+
+/** Memories a pass enriches through a configured runtime (each costs a model call). */
+export const RUNTIME_ENRICH_PER_PASS = 50
 
 export const heuristicEnricher: Enricher = {
   name: 'heuristic',
@@ -55,6 +74,26 @@ export const enrichment: Stage = {
       })
       s.progress(affected, affected)
     }
+    const runtime = s.enricher.runtime
+    if (runtime && !s.dryRun) affected += await supplementThrough(s, runtime)
     return affected
   },
+}
+
+/**
+ * With a configured runtime: supplements (one-liner, summary, foresight, entities) for up to
+ * RUNTIME_ENRICH_PER_PASS live memories that have none from it yet. The first runtime failure
+ * ends the step with that error (the stage reports it; what was written stays).
+ */
+async function supplementThrough(s: Parameters<Stage['run']>[0], runtime: EnrichRuntime): Promise<number> {
+  const page = s.repo.store.read((db) => liveWithoutSupplementFrom(db, runtime.provider, 0, RUNTIME_ENRICH_PER_PASS))
+  let written = 0
+  for (const {id} of page) {
+    checkAborted(s.signal)
+    const memory = s.repo.store.read((db) => getMemory(db, id))
+    if (!memory || memory.forgottenAt || memory.supersededBy) continue
+    if ((await enrichMemory(s.ctx, s.repo, memory, runtime)).enriched) written++
+    s.progress(written, page.length)
+  }
+  return written
 }

@@ -1,12 +1,14 @@
 import {errorBody, MemError} from '../../errors.js'
 import type {MemContext, RepoHandle} from '../../core/mem-context.js'
+import {track} from '../../core/track.js'
 import type {InsightWriter} from '../consolidate.js'
 import {checkAborted} from './chunks.js'
 import {cleanup} from './cleanup.js'
 import {consolidation} from './consolidation.js'
 import {decay} from './decay.js'
 import {dedup} from './dedup.js'
-import {enrichment, heuristicEnricher, type Enricher} from './enrichment.js'
+import {enrichment, heuristicEnricher, runtimeEnricher, type Enricher} from './enrichment.js'
+import {enrichRuntime} from '../../core/enrich.js'
 import {withMaintenanceLock} from './lock.js'
 import {retention} from './retention.js'
 import {ttlExpiry} from './ttl-expiry.js'
@@ -40,10 +42,12 @@ function stageError(err: unknown): string {
  * (a dry run, which writes nothing, does not), so no other process runs a pass on the repo meanwhile.
  */
 export async function runMaintenance(ctx: MemContext, repo: RepoHandle, options: PipelineOptions = {}): Promise<MaintenanceReport> {
+  const done = track(ctx, 'maintain')
   const dryRun = options.dryRun ?? false
   const run = () => runStages(ctx, repo, options, dryRun)
-  if (dryRun || !repo.store.exists) return run()
-  return withMaintenanceLock(repo.store.dir, run)
+  const report = dryRun || !repo.store.exists ? await run() : await withMaintenanceLock(repo.store.dir, run)
+  done(repo, report.stages.reduce((n, s) => n + s.affected, 0))
+  return report
 }
 
 async function runStages(ctx: MemContext, repo: RepoHandle, options: PipelineOptions, dryRun: boolean): Promise<MaintenanceReport> {
@@ -53,6 +57,12 @@ async function runStages(ctx: MemContext, repo: RepoHandle, options: PipelineOpt
   const progress = options.onProgress ?? (() => undefined)
   const now = ctx.now()
   const stages: StageReport[] = []
+  // the configured language-model runtime, when enrichment is on and no enricher was given
+  let enricher = options.enricher
+  if (!enricher && names.includes('enrichment')) {
+    const runtime = await enrichRuntime(ctx).catch(() => null)
+    enricher = runtime ? runtimeEnricher(runtime) : heuristicEnricher
+  }
   for (const [i, name] of names.entries()) {
     checkAborted(options.signal)
     const stage = impls.find((s) => s.name === name)
@@ -68,7 +78,7 @@ async function runStages(ctx: MemContext, repo: RepoHandle, options: PipelineOpt
         now,
         dryRun,
         policy,
-        enricher: options.enricher ?? heuristicEnricher,
+        enricher: enricher ?? heuristicEnricher,
         writer: options.writer,
         signal: options.signal,
         progress: (done, of) => progress({...base, phase: 'progress', done, of}),

@@ -1,4 +1,5 @@
 import type {FastifyInstance} from 'fastify'
+import type {EnrichmentStatus} from '../../core/enrich.js'
 import type {RouteTable} from '../route.js'
 import * as S from '../schemas.js'
 import type {UpdateStatus} from '../update-check.js'
@@ -11,10 +12,41 @@ export interface SystemInfo {
   /** The address the service listens on, e.g. http://127.0.0.1:7373. */
   address: () => string
   updates: () => UpdateStatus
+  /** Whether enrichment is on and its runtime answers (probed at most every 30 s, see below). */
+  enrichment?: () => Promise<EnrichmentStatus>
+}
+
+const ENRICHMENT_OFF: EnrichmentStatus = {enabled: false, provider: 'heuristic', model: null, reachable: false}
+const PROBE_EVERY_MS = 30_000
+
+/**
+ * The enrichment status for /api/status: the first call waits for the probe (bounded by the
+ * runtime's 2 s health check); later calls answer from the last probe and refresh it in the
+ * background once it is 30 s old, so status stays instant.
+ */
+function cachedProbe(probe: () => Promise<EnrichmentStatus>, now: () => number): () => Promise<EnrichmentStatus> {
+  let last: {at: number; value: EnrichmentStatus} | undefined
+  let running: Promise<EnrichmentStatus> | undefined
+  const refresh = () =>
+    (running ??= probe()
+      .catch(() => ENRICHMENT_OFF)
+      .then((value) => {
+        last = {at: now(), value}
+        return value
+      })
+      .finally(() => {
+        running = undefined
+      }))
+  return async () => {
+    if (!last) return refresh()
+    if (now() - last.at >= PROBE_EVERY_MS) void refresh()
+    return last.value
+  }
 }
 
 /** Health and status (public), answered from memory: never a disk or network wait. */
 export function systemRoutes(app: FastifyInstance, routes: RouteTable, info: SystemInfo): void {
+  const enrichment = info.enrichment ? cachedProbe(info.enrichment, info.now) : async () => ENRICHMENT_OFF
   routes.add(app, {
     method: 'GET',
     url: '/api/health',
@@ -31,13 +63,14 @@ export function systemRoutes(app: FastifyInstance, routes: RouteTable, info: Sys
     url: '/api/status',
     operationId: 'status',
     tag: 'service',
-    summary: 'Version, uptime and address',
+    summary: 'Version, uptime, address, and whether the enrichment runtime answers',
     responses: {200: {description: 'Running', schema: S.StatusResponse}},
     handler: async () => ({
       version: info.version,
       status: 'running',
       uptime: humanUptime(info.now() - info.startedAt),
       api: info.address(),
+      enrichment: await enrichment(),
     }),
   })
 }
