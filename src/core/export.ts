@@ -2,6 +2,7 @@ import {z} from 'zod'
 import {renderMarkdown} from '../ops/export-markdown.js'
 import {liveForExport} from '../storage/graph.js'
 import type {MemContext} from './mem-context.js'
+import {track} from './track.js'
 import {RepoRef} from './schemas.js'
 import {parseInput} from './validate.js'
 
@@ -21,8 +22,10 @@ export interface ExportResult {
  * never reach it: they are refused at store time and never stored.
  */
 export async function exportMarkdown(ctx: MemContext, raw: ExportInput): Promise<ExportResult> {
+  const done = track(ctx, 'export')
   const input = parseInput(ExportInput, raw)
   const handle = await ctx.repo(input.repo)
   const rows = handle.store.read((db) => liveForExport(db))
+  done(handle, rows.length)
   return {repo: handle.id, count: rows.length, markdown: renderMarkdown(handle.id, rows)}
 }

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {buildGraph, type GraphEdge, type GraphNode} from '../ops/graph.js'
 import type {MemContext} from './mem-context.js'
+import {track} from './track.js'
 import {RepoRef} from './schemas.js'
 import {parseInput} from './validate.js'
 
@@ -27,8 +28,10 @@ export interface GraphResult {
  * when both are nodes: with `history`, earlier versions are added as nodes). Read-only.
  */
 export async function graph(ctx: MemContext, raw: GraphInput): Promise<GraphResult> {
+  const done = track(ctx, 'graph')
   const input = parseInput(GraphInput, raw)
   const handle = await ctx.repo(input.repo)
   const g = handle.store.read((db) => buildGraph(db, {limit: input.limit, history: input.history}))
+  done(handle, g.nodes.length)
   return {repo: handle.id, ...g}
 }

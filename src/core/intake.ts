@@ -5,6 +5,7 @@ import {MemError} from '../errors.js'
 import {isDirectory} from '../config/paths.js'
 import {runIntake, type IntakeOptions, type IntakeResult} from '../ops/intake/run.js'
 import type {MemContext} from './mem-context.js'
+import {track} from './track.js'
 import {RepoRef} from './schemas.js'
 import {parseInput} from './validate.js'
 
@@ -21,6 +22,7 @@ export type {IntakeResult, IntakeFileReport, IntakeProgress} from '../ops/intake
  * are forgotten. The repo must resolve to a project directory (a path, or a registered id).
  */
 export async function intake(ctx: MemContext, raw: IntakeInput, options: IntakeOptions = {}): Promise<IntakeResult> {
+  const done = track(ctx, 'intake')
   const input = parseInput(IntakeInput, raw)
   const where = await ctx.locate(input.repo)
   if (!isDirectory(where.root) || (!existsSync(join(where.root, '.git')) && !hasProjectFile(where.root))) {
@@ -29,7 +31,9 @@ export async function intake(ctx: MemContext, raw: IntakeInput, options: IntakeO
     })
   }
   const repo = await ctx.repo(input.repo)
-  return runIntake(ctx, repo, options)
+  const result = await runIntake(ctx, repo, options)
+  done(repo, result.newCount + result.replacedCount)
+  return result
 }
 
 function hasProjectFile(root: string): boolean {

@@ -7,6 +7,7 @@ import {getLayer, layerMemoryRows, listLayers as listLayerRows, type LayerRecord
 import {liveCounts, type Op} from '../storage/memories.js'
 import type {RepoStore} from '../storage/repo-store.js'
 import type {MemContext, RepoHandle} from './mem-context.js'
+import {track} from './track.js'
 import {type DecodedPack, decodePack, entryFingerprint, entryRejected, clampTime} from './pack-import.js'
 import {RepoRef} from './schemas.js'
 import {planStore} from './store.js'
@@ -70,6 +71,7 @@ function unknownLayer(handle: RepoHandle, id: string): MemError {
 
 /** The repo itself as the `local` layer (read-write), then every mounted layer. */
 export async function listLayers(ctx: MemContext, raw: ListLayersInput): Promise<{repo: string; layers: Layer[]}> {
+  const done = track(ctx, 'layers')
   const input = parseInput(ListLayersInput, raw)
   const handle = await ctx.repo(input.repo)
   const {rows, counts} = handle.store.read((db) => ({rows: listLayerRows(db), counts: liveCounts(db)}))
@@ -82,6 +84,7 @@ export async function listLayers(ctx: MemContext, raw: ListLayersInput): Promise
     lastSyncAt: null,
     memoryCount: MEMORY_TYPES.reduce((n, t) => n + counts[t], 0),
   }
+  done(handle, rows.length + 1)
   return {repo: handle.id, layers: [local, ...rows]}
 }
 
@@ -91,6 +94,7 @@ export async function listLayers(ctx: MemContext, raw: ListLayersInput): Promise
  * arrive with the first `sync`. Answers the layer (memoryCount 0 until synced).
  */
 export async function mountLayer(ctx: MemContext, raw: MountLayerInput): Promise<Layer> {
+  const done = track(ctx, 'layer-mount')
   const input = parseInput(MountLayerInput, raw)
   if (input.type === 'local') {
     throw new MemError('invalid_input', 'The local layer is the repository\'s own store; it is always there and cannot be mounted.', {
@@ -115,10 +119,12 @@ export async function mountLayer(ctx: MemContext, raw: MountLayerInput): Promise
     lastSyncAt: null,
     memoryCount: 0,
   }
-  return handle.store.write((db) => {
+  const mounted = await handle.store.write((db) => {
     if (getLayer(db, layer.id)) throw new MemError('conflict', `A layer ${layer.id} is already mounted in ${handle.id}.`)
     return {ops: [{op: 'layer-put', layer}], result: layer as Layer}
   })
+  done(handle, 1)
+  return mounted
 }
 
 /**
@@ -129,6 +135,7 @@ export async function mountLayer(ctx: MemContext, raw: MountLayerInput): Promise
  * left out. Answers what changed.
  */
 export async function syncLayer(ctx: MemContext, raw: LayerRefInput): Promise<SyncResult> {
+  const done = track(ctx, 'layer-sync')
   const input = parseInput(LayerRefInput, raw)
   const handle = await ctx.repo(input.repo)
   if (input.layerId === 'local') throw new MemError('invalid_input', 'The local layer is the repository itself; there is nothing to sync.', {hint: 'Sync a shared or base layer.'})
@@ -138,7 +145,9 @@ export async function syncLayer(ctx: MemContext, raw: LayerRefInput): Promise<Sy
   prepareLayersDir(layersDir(handle))
   const release = await acquireSyncLock(join(layersDir(handle), layer.id), layer.id)
   try {
-    return await syncLocked(ctx, handle, layer)
+    const result = await syncLocked(ctx, handle, layer)
+    done(handle, result.added + result.updated + result.removed)
+    return result
   } finally {
     await release()
   }
@@ -226,6 +235,7 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
 
 /** Unmounts a layer: its row goes, and its cache (clone and store) is deleted. */
 export async function unmountLayer(ctx: MemContext, raw: LayerRefInput): Promise<{unmounted: true}> {
+  const done = track(ctx, 'layer-unmount')
   const input = parseInput(LayerRefInput, raw)
   const handle = await ctx.repo(input.repo)
   if (input.layerId === 'local') throw new MemError('invalid_input', 'The local layer is the repository itself; it cannot be unmounted.')
@@ -235,6 +245,7 @@ export async function unmountLayer(ctx: MemContext, raw: LayerRefInput): Promise
   })
   await ctx.dropStoreAt(layerStoreRoot(handle, input.layerId))
   removeLayerCache(join(layersDir(handle), input.layerId))
+  done(handle, 1)
   return {unmounted: true}
 }
 

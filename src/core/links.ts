@@ -4,6 +4,7 @@ import {MemError} from '../errors.js'
 import {getMemory} from '../storage/memories.js'
 import {LINK_SOURCE, liveRepoLinks} from '../storage/links.js'
 import type {MemContext, RepoHandle} from './mem-context.js'
+import {track} from './track.js'
 import {notFound, requireMemory} from './lookup.js'
 import {MemoryId, RepoRef, repoIdOf} from './schemas.js'
 import {gate, planStore} from './store.js'
@@ -78,6 +79,7 @@ function linkItems(handle: RepoHandle): RepoLink[] {
  * a note the secret scanner flags is refused (422) and written nowhere.
  */
 export async function linkRepo(ctx: MemContext, raw: LinkRepoInput): Promise<{id: string; from: string; to: string; note: string}> {
+  const done = track(ctx, 'link-repo')
   const input = parseInput(LinkRepoInput, raw)
   const handle = await ctx.repo(input.repo)
   const to = await registeredRepo(ctx, input.targetRepo)
@@ -92,7 +94,7 @@ export async function linkRepo(ctx: MemContext, raw: LinkRepoInput): Promise<{id
   }
   const content = `Linked repository ${to}${input.note ? `: ${input.note}` : ''}`
   const createdAt = ctx.now().toISOString()
-  return handle.store.write((db) => {
+  const created = await handle.store.write((db) => {
     const plan = planStore(db, handle, {
       content,
       type: 'observation',
@@ -110,13 +112,18 @@ export async function linkRepo(ctx: MemContext, raw: LinkRepoInput): Promise<{id
     if (insert.op === 'insert') insert.extra = {link: {to}}
     return {ops: plan.ops, result: {id: plan.result.id, from: handle.id, to, note: input.note}}
   })
+  done(handle, 1)
+  return created
 }
 
 /** The repo's cross-repo links, newest first. */
 export async function listLinks(ctx: MemContext, raw: ListLinksInput): Promise<{repo: string; links: RepoLink[]}> {
+  const done = track(ctx, 'links')
   const input = parseInput(ListLinksInput, raw)
   const handle = await ctx.repo(input.repo)
-  return {repo: handle.id, links: linkItems(handle)}
+  const links = linkItems(handle)
+  done(handle, links.length)
+  return {repo: handle.id, links}
 }
 
 /**
@@ -144,6 +151,7 @@ function readOnlyLayer(handle: RepoHandle): void {
  * is linked to.
  */
 export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise<{linked: true}> {
+  const done = track(ctx, 'link')
   const input = parseInput(LinkMemoryInput, raw)
   if (input.id === input.targetId) throw new MemError('invalid_input', 'A memory cannot link to itself.', {hint: 'Give another memory as targetId.'})
   const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
@@ -165,26 +173,31 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
     })
   }
   const now = ctx.now().toISOString()
-  return handle.store.write((db) => {
+  const linked = await handle.store.write((db) => {
     const m = getMemory(db, input.id)
     if (!m) throw notFound(input.id)
     if (m.links.some((l) => l.targetId === input.targetId && l.relation === input.relation)) return {ops: [], result: {linked: true as const}}
     const links = [...m.links.filter((l) => l.targetId !== input.targetId), {targetId: input.targetId, relation: input.relation}]
     return {ops: [{op: 'update', id: m.id, set: {links, updatedAt: now}}], result: {linked: true as const}}
   })
+  done(handle, 1)
+  return linked
 }
 
 /** Removes the link from a memory to `targetId`; `removed` is false when there was none. */
 export async function unlinkMemory(ctx: MemContext, raw: UnlinkMemoryInput): Promise<{removed: boolean}> {
+  const done = track(ctx, 'unlink')
   const input = parseInput(UnlinkMemoryInput, raw)
   const {handle} = await requireMemory(ctx, input.id, input.repo)
   readOnlyLayer(handle)
   const now = ctx.now().toISOString()
-  return handle.store.write<{removed: boolean}>((db) => {
+  const outcome = await handle.store.write<{removed: boolean}>((db) => {
     const m = getMemory(db, input.id)
     if (!m) throw notFound(input.id)
     const links = m.links.filter((l) => l.targetId !== input.targetId)
     if (links.length === m.links.length) return {ops: [], result: {removed: false}}
     return {ops: [{op: 'update', id: m.id, set: {links, updatedAt: now}}], result: {removed: true}}
   })
+  done(handle, outcome.removed ? 1 : 0)
+  return outcome
 }

@@ -4,6 +4,7 @@ import {MemError} from '../errors.js'
 import {entriesChecksum, liveRowsForPack, MAX_PACK_BYTES, MAX_PACK_ENTRIES, PACK_FORMAT, PACK_FORMAT_VERSION, type PackManifest, writePackFile} from '../storage/pack-file.js'
 import {CROSS_REPO_LINK_TAG} from './links.js'
 import type {MemContext} from './mem-context.js'
+import {track} from './track.js'
 import {RepoRef} from './schemas.js'
 import {parseInput} from './validate.js'
 
@@ -35,6 +36,7 @@ export interface PackExportResult {
  * into a `.mem` pack: a SQLite file with a manifest and a checksum of the entries. Reads only.
  */
 export async function packExport(ctx: MemContext, raw: PackExportInput): Promise<PackExportResult> {
+  const done = track(ctx, 'pack-export')
   const input = parseInput(PackExportInput, raw)
   const handle = await ctx.repo(input.repo)
   const entries = handle.store.read((db) => liveRowsForPack(db, CROSS_REPO_LINK_TAG))
@@ -65,5 +67,6 @@ export async function packExport(ctx: MemContext, raw: PackExportInput): Promise
       hint: 'Forget or consolidate memories first (`mem maintain`).',
     })
   }
+  done(handle, entries.length)
   return {data, manifest, fileName: `${handle.id}.mem`}
 }

@@ -4,6 +4,7 @@ import {MemError} from '../errors.js'
 import {MAX_PACK_BYTES} from '../storage/pack-file.js'
 import {entriesChecksum, type PackEntry, type PackManifest, readPackFile} from '../storage/pack-file.js'
 import type {MemContext} from './mem-context.js'
+import {track} from './track.js'
 import {Content, Importance, MemoryTypeSchema, RepoRef, Tags} from './schemas.js'
 import {gate, planStore} from './store.js'
 import {parseInput} from './validate.js'
@@ -112,6 +113,7 @@ export function entryFingerprint(e: PackEntry): string {
  * duplicate gate (skipped), a new id in the target repo. Ids and repo fields of the file are never used.
  */
 export async function packImport(ctx: MemContext, raw: PackImportInput): Promise<PackImportResult> {
+  const done = track(ctx, 'pack-import')
   const input = parseInput(PackImportInput, raw)
   const pack = await decodePack(packBytes(input.data))
   const handle = await ctx.repo(input.repo)
@@ -148,6 +150,7 @@ export async function packImport(ctx: MemContext, raw: PackImportInput): Promise
   )
   const imported = outcomes.filter(Boolean).length
   skipped += outcomes.length - imported
+  done(handle, imported)
   return {imported, skipped, packId: pack.manifest.packId, name: pack.manifest.name, version: pack.manifest.version}
 }
 

@@ -1,7 +1,12 @@
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {exportMarkdown} from '../../src/core/export.js'
 import {get} from '../../src/core/get.js'
+import {graph} from '../../src/core/graph.js'
+import {intake} from '../../src/core/intake.js'
+import {linkMemory, listLinks, unlinkMemory} from '../../src/core/links.js'
+import {packExport} from '../../src/core/pack-export.js'
 import {portal} from '../../src/core/portal.js'
 import {recall} from '../../src/core/recall.js'
 import {stats} from '../../src/core/stats.js'
@@ -60,6 +65,27 @@ describe('usage recording', () => {
     } finally {
       await other.close()
     }
+  })
+
+  it('counts the operations of intake, graph, export, packs and links too', async () => {
+    const {ctx, repo} = memRepo({'README.md': '# App\n\nRun the tests with `npm test`.\n', 'package.json': '{"scripts": {"test": "vitest run", "build": "tsc"}}'})
+    const seeded = await intake(ctx, {repo})
+    expect(seeded.newCount).toBeGreaterThan(0)
+    const g = await graph(ctx, {repo})
+    const md = await exportMarkdown(ctx, {repo})
+    const pack = await packExport(ctx, {repo})
+    const [a, b] = g.nodes
+    await linkMemory(ctx, {id: a.id, targetId: b.id, relation: 'related'})
+    await unlinkMemory(ctx, {id: a.id, targetId: b.id})
+    await listLinks(ctx, {repo})
+    const byOp = Object.fromEntries((await usage(ctx, {repo})).operations.map((o) => [o.operation, o]))
+    expect(byOp.intake).toMatchObject({count: 1, avgResults: seeded.newCount})
+    expect(byOp.graph).toMatchObject({count: 1, avgResults: g.nodes.length})
+    expect(byOp.export).toMatchObject({count: 1, avgResults: md.count})
+    expect(byOp['pack-export']).toMatchObject({count: 1, avgResults: pack.manifest.entryCount})
+    expect(byOp.link).toMatchObject({count: 1, avgResults: 1})
+    expect(byOp.unlink).toMatchObject({count: 1, avgResults: 1})
+    expect(byOp.links).toMatchObject({count: 1, avgResults: 0})
   })
 
   it('keeps durations as a histogram: mean, and a p95 that survives aggregation', async () => {
