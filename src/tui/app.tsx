@@ -1,0 +1,503 @@
+/**
+ * The terminal browser (`mem browse` on a terminal): an Ink app over the core operations it is
+ * handed a context for. It searches through recall (debounced, as you type), filters what is on
+ * screen with fuse.js, pages through browse, shows get + history in a detail pane, and acts on
+ * the selected memory (forget, tags, importance, content in $EDITOR, feedback, copy the id).
+ */
+import {Box, Text, useApp, useInput, useStdout, type Key} from 'ink'
+import {useCallback, useEffect, useMemo, useRef, useState} from 'react'
+import {browse} from '../core/browse.js'
+import {edit} from '../core/edit.js'
+import {feedback} from '../core/feedback.js'
+import {forget} from '../core/forget.js'
+import {get} from '../core/get.js'
+import {history, type HistoryResult} from '../core/history.js'
+import type {MemContext} from '../core/mem-context.js'
+import {recall} from '../core/recall.js'
+import {MemError} from '../errors.js'
+import type {Memory, MemoryType} from '../model.js'
+import {
+  clip,
+  detailLines,
+  filterRows,
+  HELP_LINES,
+  keysBar,
+  nextType,
+  oneLine,
+  parseImportance,
+  parseTags,
+  rowLine,
+  toRow,
+  type Row,
+} from './view.js'
+
+export interface BrowserProps {
+  ctx: MemContext
+  /** Repository path or id. */
+  repo: string
+  type?: MemoryType
+  skip?: number
+  /**
+   * Hands the terminal to the user's editor with `text`; returns the saved text, or null when
+   * nothing was saved. Absent: the `e` key says no editor is available.
+   */
+  editText?: (text: string) => string | null
+  /** Puts text on the terminal's clipboard (the id is always shown as well). */
+  copy?: (text: string) => void
+  /** Re-reads the page this often (ms) to show writes from other processes; 0 = only on `r`. */
+  refreshMs?: number
+  /** Search-as-you-type waits this long after the last key (ms). */
+  debounceMs?: number
+  /** False under NO_COLOR: no colours at all (layout and markers carry the meaning). */
+  color?: boolean
+  /** Fixed size (tests); otherwise the terminal's, following resizes. */
+  columns?: number
+  rows?: number
+  /** Results a search shows (recall limit). */
+  searchLimit?: number
+}
+
+type Mode = 'list' | 'search' | 'filter' | 'detail' | 'prompt' | 'confirm' | 'help'
+type PromptKind = 'reason' | 'tags' | 'importance'
+interface Prompt {
+  kind: PromptKind
+  id: string
+  value: string
+}
+interface Status {
+  text: string
+  error?: boolean
+}
+interface Detail {
+  memory: Memory
+  history: HistoryResult | null
+}
+
+const PROMPT_LABEL: Record<PromptKind, string> = {
+  reason: 'Forget: reason (optional)',
+  tags: 'Tags (comma separated)',
+  importance: 'Importance (0.0 to 1.0)',
+}
+
+function describe(err: unknown): string {
+  if (err instanceof MemError) return `${err.message}${err.hint ? ` ${err.hint}` : ''}`
+  return `Unexpected error: ${(err as Error)?.message ?? String(err)}`
+}
+
+/** Applies a key to a one-line text field; undefined when the key is not an edit. */
+function editField(value: string, input: string, key: Key): string | undefined {
+  if (key.backspace || key.delete) return [...value].slice(0, -1).join('')
+  if (key.ctrl && input === 'u') return ''
+  if (key.ctrl || key.meta || key.escape || key.return || key.tab) return undefined
+  if (key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageDown || key.pageUp) return undefined
+  const printable = input.replace(/[\u0000-\u001f\u007f]/g, '')
+  return printable ? value + printable : undefined
+}
+
+function useTerminalSize(fixed: {columns?: number; rows?: number}) {
+  const {stdout} = useStdout()
+  const read = () => ({columns: fixed.columns ?? (stdout.columns || 80), rows: fixed.rows ?? (stdout.rows || 24)})
+  const [size, setSize] = useState(read)
+  useEffect(() => {
+    const onResize = () => setSize(read())
+    stdout.on('resize', onResize)
+    return () => {
+      stdout.off('resize', onResize)
+    }
+  }, [stdout, fixed.columns, fixed.rows])
+  return size
+}
+
+export function Browser(props: BrowserProps) {
+  const {ctx, repo, editText, copy, refreshMs = 3000, debounceMs = 150, color = true, searchLimit = 50} = props
+  const {exit} = useApp()
+  const {columns, rows: termRows} = useTerminalSize({columns: props.columns, rows: props.rows})
+  // header, input line, status, keys bar; one line short of the screen so Ink never scrolls it
+  const listHeight = Math.max(3, termRows - 5)
+
+  const [mode, setMode] = useState<Mode>('list')
+  const [type, setType] = useState<MemoryType | undefined>(props.type)
+  const [skip, setSkip] = useState(props.skip ?? 0)
+  const [input, setInput] = useState('') // the search text as typed
+  const [query, setQuery] = useState('') // the search text recalled (debounced)
+  const [filter, setFilter] = useState('')
+  const [rows, setRows] = useState<Row[]>([])
+  const [count, setCount] = useState(0)
+  const [repoId, setRepoId] = useState('')
+  const [loaded, setLoaded] = useState(false)
+  const [loading, setLoading] = useState(true)
+  const [cursor, setCursor] = useState(0)
+  const [reload, setReload] = useState(0)
+  const [detail, setDetail] = useState<Detail | null>(null)
+  const [detailScroll, setDetailScroll] = useState(0)
+  const [prompt, setPrompt] = useState<Prompt | null>(null)
+  const [confirm, setConfirm] = useState<{id: string; reason: string; label: string} | null>(null)
+  const [status, setStatus] = useState<Status | null>(null)
+  const [busy, setBusy] = useState(false)
+  const seq = useRef(0)
+
+  // --- loading -----------------------------------------------------------------------------
+  useEffect(() => {
+    const mine = ++seq.current
+    setLoading(true)
+    const run = async () => {
+      if (query) {
+        const r = await recall(ctx, {repo, q: query, limit: searchLimit, type})
+        return {rows: r.results.map(toRow), count: r.results.length, repo: undefined as string | undefined}
+      }
+      const page = await browse(ctx, {repo, skip, take: listHeight, type})
+      return {rows: page.entries.map(toRow), count: page.count, repo: page.repo}
+    }
+    run().then(
+      (r) => {
+        if (mine !== seq.current) return
+        if (!query && r.rows.length === 0 && skip > 0 && r.count > 0) {
+          // the page emptied under us (forgotten elsewhere): go to the last page
+          setSkip(Math.max(0, Math.floor((r.count - 1) / listHeight) * listHeight))
+          return
+        }
+        setRows(r.rows)
+        setCount(r.count)
+        if (r.repo) setRepoId(r.repo)
+        setLoaded(true)
+        setLoading(false)
+      },
+      (err) => {
+        if (mine !== seq.current) return
+        setLoaded(true)
+        setLoading(false)
+        setStatus({text: describe(err), error: true})
+      },
+    )
+  }, [ctx, repo, query, type, skip, listHeight, reload, searchLimit])
+
+  // search as you type: recall after a pause
+  useEffect(() => {
+    const q = input.trim()
+    if (q === query) return
+    const timer = setTimeout(() => {
+      setQuery(q)
+      setCursor(0)
+    }, q === '' ? 0 : debounceMs)
+    return () => clearTimeout(timer)
+  }, [input, query, debounceMs])
+
+  // writes from other processes show up on the next read (the store replays its journal)
+  useEffect(() => {
+    if (!refreshMs) return
+    const timer = setInterval(() => {
+      // a search is not re-run on a timer: each recall counts as an access of its results
+      if (!query) setReload((n) => n + 1)
+    }, refreshMs)
+    timer.unref?.()
+    return () => clearInterval(timer)
+  }, [refreshMs, query])
+
+  const visible = useMemo(() => filterRows(rows, filter), [rows, filter])
+  const at = Math.min(cursor, Math.max(0, visible.length - 1))
+  const selected: Row | undefined = visible[at]
+
+  const openDetail = useCallback(
+    async (id: string, keepScroll = false) => {
+      try {
+        const memory = await get(ctx, {id, repo})
+        const hist = await history(ctx, {id, repo}).catch(() => null)
+        setDetail({memory, history: hist})
+        if (!keepScroll) setDetailScroll(0)
+        setMode('detail')
+      } catch (err) {
+        setStatus({text: describe(err), error: true})
+      }
+    },
+    [ctx, repo],
+  )
+
+  const refresh = useCallback(() => {
+    setReload((n) => n + 1)
+    if (mode === 'detail' && detail) void openDetail(detail.memory.id, true)
+  }, [mode, detail, openDetail])
+
+  /** Runs an action, shows its outcome, refreshes the list and the open detail. */
+  const act = useCallback(
+    async (work: () => Promise<{text: string; error?: boolean; openId?: string | null}>) => {
+      setBusy(true)
+      try {
+        const outcome = await work()
+        setStatus({text: outcome.text, error: outcome.error})
+        setReload((n) => n + 1)
+        if (outcome.openId === null) {
+          setDetail(null)
+          setMode('list')
+        } else if (outcome.openId) await openDetail(outcome.openId, true)
+      } catch (err) {
+        setStatus({text: describe(err), error: true})
+      } finally {
+        setBusy(false)
+      }
+    },
+    [openDetail],
+  )
+
+  const target = mode === 'detail' && detail ? detail.memory : selected
+  // prompts opened from the detail pane return to it (leaving the pane drops `detail`)
+  const returnMode = (): Mode => (detail ? 'detail' : 'list')
+
+  const startAction = (inputKey: string): boolean => {
+    if (!target) {
+      if ('ed#i+-y'.includes(inputKey)) setStatus({text: 'Nothing selected.', error: true})
+      return 'ed#i+-y'.includes(inputKey)
+    }
+    const id = target.id
+    const inDetail = mode === 'detail'
+    switch (inputKey) {
+      case 'd':
+        setPrompt({kind: 'reason', id, value: ''})
+        setMode('prompt')
+        return true
+      case '#':
+        setPrompt({kind: 'tags', id, value: target.tags.join(', ')})
+        setMode('prompt')
+        return true
+      case 'i':
+        setPrompt({kind: 'importance', id, value: String(target.importance)})
+        setMode('prompt')
+        return true
+      case '+':
+      case '-': {
+        const used = inputKey === '+'
+        void act(async () => {
+          const r = await feedback(ctx, {memoryId: id, wasUsed: used, repo})
+          return r.applied
+            ? {text: `Recorded: ${used ? 'used' : 'not used'}.`, openId: inDetail ? id : undefined}
+            : {text: 'Not recorded: the memory is forgotten or superseded.', error: true}
+        })
+        return true
+      }
+      case 'y':
+        copy?.(id)
+        setStatus({text: `${copy ? 'Copied ' : 'Id: '}${id}`})
+        return true
+      case 'e': {
+        if (!editText) {
+          setStatus({text: 'No editor: set $VISUAL or $EDITOR.', error: true})
+          return true
+        }
+        void act(async () => {
+          const m = await get(ctx, {id, repo})
+          const saved = editText(m.content)
+          if (saved === null || saved.trim() === '' || saved.trim() === m.content.trim()) {
+            return {text: saved !== null && saved.trim() === '' ? 'Empty text: nothing saved.' : 'No change: nothing saved.', openId: inDetail ? id : undefined}
+          }
+          const r = await edit(ctx, {id, repo, content: saved.replace(/\n+$/, '')})
+          if (!r.success) {
+            const why = 'duplicateId' in r ? `it duplicates ${r.duplicateId}` : r.reason
+            return {text: `Not saved: ${why}.`, error: true, openId: inDetail ? id : undefined}
+          }
+          return {text: `Saved a new version ${r.id}.`, openId: inDetail ? r.id : undefined}
+        })
+        return true
+      }
+      default:
+        return false
+    }
+  }
+
+  const submitPrompt = (p: Prompt) => {
+    const inDetail = returnMode() === 'detail'
+    if (p.kind === 'reason') {
+      const label = clip(oneLine(target?.id === p.id ? (target.oneLiner ?? target.content) : p.id), 40)
+      setConfirm({id: p.id, reason: p.value.trim(), label})
+      setPrompt(null)
+      setMode('confirm')
+      return
+    }
+    if (p.kind === 'tags') {
+      const parsed = parseTags(p.value)
+      if ('error' in parsed) return setStatus({text: parsed.error, error: true})
+      setPrompt(null)
+      setMode(returnMode())
+      void act(async () => {
+        await edit(ctx, {id: p.id, repo, tags: parsed.tags})
+        return {text: `Tags: ${parsed.tags.length ? parsed.tags.join(', ') : '(none)'}.`, openId: inDetail ? p.id : undefined}
+      })
+      return
+    }
+    const parsed = parseImportance(p.value)
+    if ('error' in parsed) return setStatus({text: parsed.error, error: true})
+    setPrompt(null)
+    setMode(returnMode())
+    void act(async () => {
+      await edit(ctx, {id: p.id, repo, importance: parsed.importance})
+      return {text: `Importance: ${parsed.importance}.`, openId: inDetail ? p.id : undefined}
+    })
+  }
+
+  const pageStep = (dir: 1 | -1) => {
+    if (query || filter) {
+      setCursor(Math.max(0, Math.min(visible.length - 1, at + dir * listHeight)))
+      return
+    }
+    const nextSkip = skip + dir * listHeight
+    if (nextSkip < 0 || nextSkip >= count) {
+      setStatus({text: dir > 0 ? 'Last page.' : 'First page.'})
+      return
+    }
+    setSkip(nextSkip)
+    setCursor(0)
+  }
+
+  // Ink re-subscribes a new handler only after the render's effects run; keys that arrive in
+  // between must not see the previous screen's state, so the subscription reads the latest one.
+  const onKey = useRef<(text: string, key: Key) => void>(() => undefined)
+  useInput((text, key) => onKey.current(text, key))
+  onKey.current = (text, key) => {
+    if (mode === 'help') {
+      if (text === 'q') exit()
+      else setMode('list')
+      return
+    }
+    if (mode === 'confirm' && confirm) {
+      const c = confirm
+      setConfirm(null)
+      setMode(returnMode())
+      if (text === 'y' || text === 'Y') {
+        void act(async () => {
+          const r = await forget(ctx, {id: c.id, repo, reason: c.reason || undefined})
+          return {text: r.forgotten ? `Forgot ${c.id}.` : `${c.id} was already forgotten.`, openId: detail ? null : undefined}
+        })
+      } else setStatus({text: 'Forget cancelled: nothing changed.'})
+      return
+    }
+    if (mode === 'prompt' && prompt) {
+      if (key.escape) {
+        setPrompt(null)
+        setMode(returnMode())
+        setStatus({text: 'Cancelled: nothing changed.'})
+      } else if (key.return) submitPrompt(prompt)
+      else {
+        const value = editField(prompt.value, text, key)
+        if (value !== undefined) setPrompt({...prompt, value})
+      }
+      return
+    }
+    if (mode === 'search' || mode === 'filter') {
+      if (key.escape) {
+        if (mode === 'search') {
+          setInput('')
+          setQuery('')
+        } else setFilter('')
+        setCursor(0)
+        setMode('list')
+      } else if (key.return) setMode('list')
+      else if (key.upArrow) setCursor(Math.max(0, at - 1))
+      else if (key.downArrow) setCursor(Math.min(Math.max(0, visible.length - 1), at + 1))
+      else {
+        const value = editField(mode === 'search' ? input : filter, text, key)
+        if (value === undefined) return
+        setCursor(0)
+        if (mode === 'search') setInput(value)
+        else setFilter(value)
+      }
+      return
+    }
+    if (busy) return
+    if (mode === 'detail') {
+      const total = detail ? detailLines(detail.memory, detail.history, columns - 1).length : 0
+      const maxScroll = Math.max(0, total - listHeight)
+      if (text === 'q') exit()
+      else if (key.escape || key.leftArrow || key.backspace || key.delete) {
+        setDetail(null)
+        setMode('list')
+      } else if (key.upArrow || text === 'k') setDetailScroll(Math.max(0, detailScroll - 1))
+      else if (key.downArrow || text === 'j') setDetailScroll(Math.min(maxScroll, detailScroll + 1))
+      else if (key.pageDown || text === ' ') setDetailScroll(Math.min(maxScroll, detailScroll + listHeight))
+      else if (key.pageUp) setDetailScroll(Math.max(0, detailScroll - listHeight))
+      else if (text === 'r') refresh()
+      else startAction(text)
+      return
+    }
+    // list
+    if (text === 'q' || key.escape) exit()
+    else if (key.upArrow || text === 'k') setCursor(Math.max(0, at - 1))
+    else if (key.downArrow || text === 'j') setCursor(Math.min(Math.max(0, visible.length - 1), at + 1))
+    else if (key.pageDown || key.rightArrow || text === 'n') pageStep(1)
+    else if (key.pageUp || key.leftArrow || text === 'p') pageStep(-1)
+    else if (key.return) {
+      if (selected) void openDetail(selected.id)
+    } else if (text === '/') {
+      setMode('search')
+      setStatus(null)
+    } else if (text === 'f') {
+      setMode('filter')
+      setStatus(null)
+    } else if (text === 't') {
+      setType(nextType(type))
+      setSkip(0)
+      setCursor(0)
+    } else if (text === 'r') refresh()
+    else if (text === '?') setMode('help')
+    else startAction(text)
+  }
+
+  // --- rendering ---------------------------------------------------------------------------
+  const width = Math.max(20, columns - 1)
+  const typeLabel = type ?? 'all'
+  let position: string
+  if (!loaded) position = 'loading…'
+  else if (query) position = `search "${clip(query, 24)}": ${count} result${count === 1 ? '' : 's'}`
+  else if (count === 0) position = '0 memories'
+  else position = `${skip + 1}–${Math.min(count, skip + rows.length)} of ${count}`
+  if (filter) position += ` · filter "${clip(filter, 16)}": ${visible.length} shown`
+  const header = clip(`mem browse · ${repoId || repo} · type: ${typeLabel} · ${position}${loading && loaded ? ' …' : ''}`, width)
+
+  let inputLine: string
+  if (mode === 'search') inputLine = `/ ${input}█`
+  else if (mode === 'filter') inputLine = `f ${filter}█`
+  else if (mode === 'prompt' && prompt) inputLine = `${PROMPT_LABEL[prompt.kind]}: ${prompt.value}█`
+  else if (mode === 'confirm' && confirm) inputLine = `Forget "${confirm.label}"${confirm.reason ? ` (${confirm.reason})` : ''}? y/N`
+  else if (query) inputLine = `/ ${query}`
+  else inputLine = '/ to search · f to filter · ? for keys'
+
+  const body: Array<{text: string; selected?: boolean}> = []
+  if (mode === 'help') {
+    for (const line of HELP_LINES) body.push({text: clip(line, width)})
+  } else if (detail && (mode === 'detail' || mode === 'prompt' || mode === 'confirm')) {
+    const lines = detailLines(detail.memory, detail.history, width)
+    for (const line of lines.slice(detailScroll, detailScroll + listHeight)) body.push({text: clip(line, width)})
+  } else if (loaded && visible.length === 0) {
+    if (filter) body.push({text: `Nothing on screen matches "${clip(filter, 40)}". Esc clears the filter (f).`})
+    else if (query) body.push({text: `No memories match "${clip(query, 40)}".`})
+    else if (type) body.push({text: `No ${type} memories. Press t to change the type.`})
+    else body.push({text: 'No memories yet. Store one with `mem store "…" --type observation`.'})
+  } else {
+    const offset = Math.floor(at / listHeight) * listHeight
+    visible.slice(offset, offset + listHeight).forEach((row, i) => {
+      const isSel = offset + i === at
+      body.push({text: `${isSel ? '>' : ' '} ${rowLine(row, width - 2)}`, selected: isSel})
+    })
+  }
+  while (body.length < listHeight) body.push({text: ''})
+
+  const barMode = mode === 'search' || mode === 'filter' ? 'input' : mode === 'prompt' ? 'prompt' : mode
+  return (
+    <Box flexDirection="column" width={columns}>
+      <Text bold wrap="truncate">
+        {header}
+      </Text>
+      <Text wrap="truncate" color={color && (mode === 'prompt' || mode === 'confirm') ? 'yellow' : undefined}>
+        {clip(inputLine, width)}
+      </Text>
+      {body.slice(0, listHeight).map((line, i) => (
+        <Text key={i} wrap="truncate" inverse={line.selected && color}>
+          {line.text || ' '}
+        </Text>
+      ))}
+      <Text wrap="truncate" color={color && status?.error ? 'red' : undefined}>
+        {status ? clip(status.error ? `! ${status.text}` : status.text, width) : busy ? 'working…' : ' '}
+      </Text>
+      <Text wrap="truncate" dimColor={color}>
+        {keysBar(barMode, width)}
+      </Text>
+    </Box>
+  )
+}
