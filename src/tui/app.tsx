@@ -123,6 +123,8 @@ export function Browser(props: BrowserProps) {
   const [filter, setFilter] = useState('')
   const [rows, setRows] = useState<Row[]>([])
   const [count, setCount] = useState(0)
+  /** The skip of the rows on screen (`skip` moves first, the rows follow when loaded). */
+  const [shownSkip, setShownSkip] = useState(0)
   const [repoId, setRepoId] = useState('')
   const [loaded, setLoaded] = useState(false)
   const [loading, setLoading] = useState(true)
@@ -158,6 +160,7 @@ export function Browser(props: BrowserProps) {
         }
         setRows(r.rows)
         setCount(r.count)
+        setShownSkip(query ? 0 : skip)
         if (r.repo) setRepoId(r.repo)
         setLoaded(true)
         setLoading(false)
@@ -446,9 +449,10 @@ export function Browser(props: BrowserProps) {
   if (!loaded) position = 'loading…'
   else if (query) position = `search "${clip(query, 24)}": ${count} result${count === 1 ? '' : 's'}`
   else if (count === 0) position = '0 memories'
-  else position = `${skip + 1}–${Math.min(count, skip + rows.length)} of ${count}`
+  else position = `${shownSkip + 1}–${Math.min(count, shownSkip + rows.length)} of ${count}`
   if (filter) position += ` · filter "${clip(filter, 16)}": ${visible.length} shown`
-  const header = clip(`mem browse · ${repoId || repo} · type: ${typeLabel} · ${position}${loading && loaded ? ' …' : ''}`, width)
+  // the repo id comes last: it is long, and what changes must stay visible on a narrow screen
+  const header = clip(`mem browse · ${position}${loading && loaded ? ' …' : ''} · type: ${typeLabel} · ${repoId || repo}`, width)
 
   let inputLine: string
   if (mode === 'search') inputLine = `/ ${input}█`

@@ -165,8 +165,8 @@ export function parseImportance(text: string): {importance: number} | {error: st
 /** The keys bar for a screen, cut to the width (the full list is under `?`). */
 export function keysBar(mode: 'list' | 'detail' | 'input' | 'prompt' | 'confirm' | 'help', width: number): string {
   const bars = {
-    list: '↑↓ move ⏎ open / search f filter t type n/p page e edit # tags i imp d forget + - feedback y copy r refresh ? help q quit',
-    detail: '↑↓ scroll e edit # tags i imp d forget + used - unused y copy r refresh Esc back q quit',
+    list: '⏎ open / search f filter t type n/p page e edit # tags d forget ? keys q quit',
+    detail: '↑↓ scroll e edit # tags i imp d forget +/- feedback y copy Esc back q quit',
     input: 'type to search · ↑↓ move · ⏎ keep · Esc clear · Ctrl-C quit',
     prompt: '⏎ confirm · Esc cancel · Ctrl-U clear · Ctrl-C quit',
     confirm: 'y yes · any other key cancels',
