@@ -5,7 +5,7 @@
  * the selected memory (forget, tags, importance, content in $EDITOR, feedback, copy the id).
  */
 import {Box, Text, useApp, useInput, useStdout, type Key} from 'ink'
-import {useCallback, useEffect, useMemo, useRef, useState} from 'react'
+import {useCallback, useEffect, useRef, useState} from 'react'
 import {browse} from '../core/browse.js'
 import {edit} from '../core/edit.js'
 import {feedback} from '../core/feedback.js'
@@ -94,6 +94,21 @@ function editField(value: string, input: string, key: Key): string | undefined {
   return printable ? value + printable : undefined
 }
 
+/**
+ * State whose latest value the key handler can read at once: keys read in one go reach the
+ * handler before React re-renders, and must see what the previous key changed.
+ */
+function useLive<T>(initial: T) {
+  const [value, setValue] = useState(initial)
+  const ref = useRef(value)
+  const set = useCallback((next: T | ((prev: T) => T)) => {
+    const v = typeof next === 'function' ? (next as (prev: T) => T)(ref.current) : next
+    ref.current = v
+    setValue(v)
+  }, [])
+  return [value, set, ref] as const
+}
+
 function useTerminalSize(fixed: {columns?: number; rows?: number}) {
   const {stdout} = useStdout()
   const read = () => ({columns: fixed.columns ?? (stdout.columns || 80), rows: fixed.rows ?? (stdout.rows || 24)})
@@ -115,27 +130,29 @@ export function Browser(props: BrowserProps) {
   // header, input line, status, keys bar; one line short of the screen so Ink never scrolls it
   const listHeight = Math.max(3, termRows - 5)
 
-  const [mode, setMode] = useState<Mode>('list')
-  const [type, setType] = useState<MemoryType | undefined>(props.type)
-  const [skip, setSkip] = useState(props.skip ?? 0)
-  const [input, setInput] = useState('') // the search text as typed
-  const [query, setQuery] = useState('') // the search text recalled (debounced)
-  const [filter, setFilter] = useState('')
-  const [rows, setRows] = useState<Row[]>([])
-  const [count, setCount] = useState(0)
+  const [mode, setMode, modeR] = useLive<Mode>('list')
+  const [type, setType, typeR] = useLive<MemoryType | undefined>(props.type)
+  const [skip, setSkip, skipR] = useLive(props.skip ?? 0)
+  const [input, setInput, inputR] = useLive('') // the search text as typed
+  const [query, setQuery, queryR] = useLive('') // the search text recalled (debounced)
+  const [filter, setFilter, filterR] = useLive('')
+  const [rows, setRows, rowsR] = useLive<Row[]>([])
+  const [count, setCount, countR] = useLive(0)
   /** The skip of the rows on screen (`skip` moves first, the rows follow when loaded). */
   const [shownSkip, setShownSkip] = useState(0)
+  /** The search whose results are on screen ('' = browsing). */
+  const [shownQuery, setShownQuery] = useState('')
   const [repoId, setRepoId] = useState('')
   const [loaded, setLoaded] = useState(false)
   const [loading, setLoading] = useState(true)
-  const [cursor, setCursor] = useState(0)
+  const [cursor, setCursor, cursorR] = useLive(0)
   const [reload, setReload] = useState(0)
-  const [detail, setDetail] = useState<Detail | null>(null)
-  const [detailScroll, setDetailScroll] = useState(0)
-  const [prompt, setPrompt] = useState<Prompt | null>(null)
-  const [confirm, setConfirm] = useState<{id: string; reason: string; label: string} | null>(null)
+  const [detail, setDetail, detailR] = useLive<Detail | null>(null)
+  const [detailScroll, setDetailScroll, detailScrollR] = useLive(0)
+  const [prompt, setPrompt, promptR] = useLive<Prompt | null>(null)
+  const [confirm, setConfirm, confirmR] = useLive<{id: string; reason: string; label: string} | null>(null)
   const [status, setStatus] = useState<Status | null>(null)
-  const [busy, setBusy] = useState(false)
+  const [busy, setBusy, busyR] = useLive(false)
   const seq = useRef(0)
 
   // --- loading -----------------------------------------------------------------------------
@@ -161,6 +178,7 @@ export function Browser(props: BrowserProps) {
         setRows(r.rows)
         setCount(r.count)
         setShownSkip(query ? 0 : skip)
+        setShownQuery(query)
         if (r.repo) setRepoId(r.repo)
         setLoaded(true)
         setLoading(false)
@@ -196,9 +214,18 @@ export function Browser(props: BrowserProps) {
     return () => clearInterval(timer)
   }, [refreshMs, query])
 
-  const visible = useMemo(() => filterRows(rows, filter), [rows, filter])
+  const filtered = useRef<{rows: Row[]; filter: string; visible: Row[]} | null>(null)
+  /** The rows on screen after the filter (computed once per rows and filter). */
+  const visibleOf = (all: Row[], text: string): Row[] => {
+    const c = filtered.current
+    if (c && c.rows === all && c.filter === text) return c.visible
+    filtered.current = {rows: all, filter: text, visible: filterRows(all, text)}
+    return filtered.current.visible
+  }
+  const visible = visibleOf(rows, filter)
   const at = Math.min(cursor, Math.max(0, visible.length - 1))
   const selected: Row | undefined = visible[at]
+
 
   const openDetail = useCallback(
     async (id: string, keepScroll = false) => {
@@ -215,12 +242,6 @@ export function Browser(props: BrowserProps) {
     [ctx, repo],
   )
 
-  const refresh = useCallback(() => {
-    setReload((n) => n + 1)
-    if (mode === 'detail' && detail) void openDetail(detail.memory.id, true)
-  }, [mode, detail, openDetail])
-
-  /** Runs an action, shows its outcome, refreshes the list and the open detail. */
   const act = useCallback(
     async (work: () => Promise<{text: string; error?: boolean; openId?: string | null}>) => {
       setBusy(true)
@@ -241,119 +262,139 @@ export function Browser(props: BrowserProps) {
     [openDetail],
   )
 
-  const target = mode === 'detail' && detail ? detail.memory : selected
-  // prompts opened from the detail pane return to it (leaving the pane drops `detail`)
-  const returnMode = (): Mode => (detail ? 'detail' : 'list')
-
-  const startAction = (inputKey: string): boolean => {
-    if (!target) {
-      if ('ed#i+-y'.includes(inputKey)) setStatus({text: 'Nothing selected.', error: true})
-      return 'ed#i+-y'.includes(inputKey)
-    }
-    const id = target.id
-    const inDetail = mode === 'detail'
-    switch (inputKey) {
-      case 'd':
-        setPrompt({kind: 'reason', id, value: ''})
-        setMode('prompt')
-        return true
-      case '#':
-        setPrompt({kind: 'tags', id, value: target.tags.join(', ')})
-        setMode('prompt')
-        return true
-      case 'i':
-        setPrompt({kind: 'importance', id, value: String(target.importance)})
-        setMode('prompt')
-        return true
-      case '+':
-      case '-': {
-        const used = inputKey === '+'
-        void act(async () => {
-          const r = await feedback(ctx, {memoryId: id, wasUsed: used, repo})
-          return r.applied
-            ? {text: `Recorded: ${used ? 'used' : 'not used'}.`, openId: inDetail ? id : undefined}
-            : {text: 'Not recorded: the memory is forgotten or superseded.', error: true}
-        })
-        return true
-      }
-      case 'y':
-        copy?.(id)
-        setStatus({text: `${copy ? 'Copied ' : 'Id: '}${id}`})
-        return true
-      case 'e': {
-        if (!editText) {
-          setStatus({text: 'No editor: set $VISUAL or $EDITOR.', error: true})
-          return true
-        }
-        void act(async () => {
-          const m = await get(ctx, {id, repo})
-          const saved = editText(m.content)
-          if (saved === null || saved.trim() === '' || saved.trim() === m.content.trim()) {
-            return {text: saved !== null && saved.trim() === '' ? 'Empty text: nothing saved.' : 'No change: nothing saved.', openId: inDetail ? id : undefined}
-          }
-          const r = await edit(ctx, {id, repo, content: saved.replace(/\n+$/, '')})
-          if (!r.success) {
-            const why = 'duplicateId' in r ? `it duplicates ${r.duplicateId}` : r.reason
-            return {text: `Not saved: ${why}.`, error: true, openId: inDetail ? id : undefined}
-          }
-          return {text: `Saved a new version ${r.id}.`, openId: inDetail ? r.id : undefined}
-        })
-        return true
-      }
-      default:
-        return false
-    }
-  }
-
-  const submitPrompt = (p: Prompt) => {
-    const inDetail = returnMode() === 'detail'
-    if (p.kind === 'reason') {
-      const label = clip(oneLine(target?.id === p.id ? (target.oneLiner ?? target.content) : p.id), 40)
-      setConfirm({id: p.id, reason: p.value.trim(), label})
-      setPrompt(null)
-      setMode('confirm')
-      return
-    }
-    if (p.kind === 'tags') {
-      const parsed = parseTags(p.value)
-      if ('error' in parsed) return setStatus({text: parsed.error, error: true})
-      setPrompt(null)
-      setMode(returnMode())
-      void act(async () => {
-        await edit(ctx, {id: p.id, repo, tags: parsed.tags})
-        return {text: `Tags: ${parsed.tags.length ? parsed.tags.join(', ') : '(none)'}.`, openId: inDetail ? p.id : undefined}
-      })
-      return
-    }
-    const parsed = parseImportance(p.value)
-    if ('error' in parsed) return setStatus({text: parsed.error, error: true})
-    setPrompt(null)
-    setMode(returnMode())
-    void act(async () => {
-      await edit(ctx, {id: p.id, repo, importance: parsed.importance})
-      return {text: `Importance: ${parsed.importance}.`, openId: inDetail ? p.id : undefined}
-    })
-  }
-
-  const pageStep = (dir: 1 | -1) => {
-    if (query || filter) {
-      setCursor(Math.max(0, Math.min(visible.length - 1, at + dir * listHeight)))
-      return
-    }
-    const nextSkip = skip + dir * listHeight
-    if (nextSkip < 0 || nextSkip >= count) {
-      setStatus({text: dir > 0 ? 'Last page.' : 'First page.'})
-      return
-    }
-    setSkip(nextSkip)
-    setCursor(0)
-  }
-
   // Ink re-subscribes a new handler only after the render's effects run; keys that arrive in
   // between must not see the previous screen's state, so the subscription reads the latest one.
   const onKey = useRef<(text: string, key: Key) => void>(() => undefined)
   useInput((text, key) => onKey.current(text, key))
   onKey.current = (text, key) => {
+    // the latest values, not this render's: see useLive
+    const mode = modeR.current
+    const type = typeR.current
+    const skip = skipR.current
+    const input = inputR.current
+    const query = queryR.current
+    const filter = filterR.current
+    const count = countR.current
+    const detail = detailR.current
+    const detailScroll = detailScrollR.current
+    const prompt = promptR.current
+    const confirm = confirmR.current
+    const visible = visibleOf(rowsR.current, filter)
+    const at = Math.min(cursorR.current, Math.max(0, visible.length - 1))
+    const selected: Row | undefined = visible[at]
+
+    const refresh = () => {
+      setReload((n) => n + 1)
+      if (mode === 'detail' && detail) void openDetail(detail.memory.id, true)
+    }
+    const target = mode === 'detail' && detail ? detail.memory : selected
+    // prompts opened from the detail pane return to it (leaving the pane drops `detail`)
+    const returnMode = (): Mode => (detail ? 'detail' : 'list')
+
+    const startAction = (inputKey: string): boolean => {
+      if (!target) {
+        if ('ed#i+-y'.includes(inputKey)) setStatus({text: 'Nothing selected.', error: true})
+        return 'ed#i+-y'.includes(inputKey)
+      }
+      const id = target.id
+      const inDetail = mode === 'detail'
+      switch (inputKey) {
+        case 'd':
+          setPrompt({kind: 'reason', id, value: ''})
+          setMode('prompt')
+          return true
+        case '#':
+          setPrompt({kind: 'tags', id, value: target.tags.join(', ')})
+          setMode('prompt')
+          return true
+        case 'i':
+          setPrompt({kind: 'importance', id, value: String(target.importance)})
+          setMode('prompt')
+          return true
+        case '+':
+        case '-': {
+          const used = inputKey === '+'
+          void act(async () => {
+            const r = await feedback(ctx, {memoryId: id, wasUsed: used, repo})
+            return r.applied
+              ? {text: `Recorded: ${used ? 'used' : 'not used'}.`, openId: inDetail ? id : undefined}
+              : {text: 'Not recorded: the memory is forgotten or superseded.', error: true}
+          })
+          return true
+        }
+        case 'y':
+          copy?.(id)
+          setStatus({text: `${copy ? 'Copied ' : 'Id: '}${id}`})
+          return true
+        case 'e': {
+          if (!editText) {
+            setStatus({text: 'No editor: set $VISUAL or $EDITOR.', error: true})
+            return true
+          }
+          void act(async () => {
+            const m = await get(ctx, {id, repo})
+            const saved = editText(m.content)
+            if (saved === null || saved.trim() === '' || saved.trim() === m.content.trim()) {
+              return {text: saved !== null && saved.trim() === '' ? 'Empty text: nothing saved.' : 'No change: nothing saved.', openId: inDetail ? id : undefined}
+            }
+            const r = await edit(ctx, {id, repo, content: saved.replace(/\n+$/, '')})
+            if (!r.success) {
+              const why = 'duplicateId' in r ? `it duplicates ${r.duplicateId}` : r.reason
+              return {text: `Not saved: ${why}.`, error: true, openId: inDetail ? id : undefined}
+            }
+            return {text: `Saved a new version ${r.id}.`, openId: inDetail ? r.id : undefined}
+          })
+          return true
+        }
+        default:
+          return false
+      }
+    }
+
+    const submitPrompt = (p: Prompt) => {
+      const inDetail = returnMode() === 'detail'
+      if (p.kind === 'reason') {
+        const label = clip(oneLine(target?.id === p.id ? (target.oneLiner ?? target.content) : p.id), 40)
+        setConfirm({id: p.id, reason: p.value.trim(), label})
+        setPrompt(null)
+        setMode('confirm')
+        return
+      }
+      if (p.kind === 'tags') {
+        const parsed = parseTags(p.value)
+        if ('error' in parsed) return setStatus({text: parsed.error, error: true})
+        setPrompt(null)
+        setMode(returnMode())
+        void act(async () => {
+          await edit(ctx, {id: p.id, repo, tags: parsed.tags})
+          return {text: `Tags: ${parsed.tags.length ? parsed.tags.join(', ') : '(none)'}.`, openId: inDetail ? p.id : undefined}
+        })
+        return
+      }
+      const parsed = parseImportance(p.value)
+      if ('error' in parsed) return setStatus({text: parsed.error, error: true})
+      setPrompt(null)
+      setMode(returnMode())
+      void act(async () => {
+        await edit(ctx, {id: p.id, repo, importance: parsed.importance})
+        return {text: `Importance: ${parsed.importance}.`, openId: inDetail ? p.id : undefined}
+      })
+    }
+
+    const pageStep = (dir: 1 | -1) => {
+      if (query || filter) {
+        setCursor(Math.max(0, Math.min(visible.length - 1, at + dir * listHeight)))
+        return
+      }
+      const nextSkip = skip + dir * listHeight
+      if (nextSkip < 0 || nextSkip >= count) {
+        setStatus({text: dir > 0 ? 'Last page.' : 'First page.'})
+        return
+      }
+      setSkip(nextSkip)
+      setCursor(0)
+    }
+
     if (mode === 'help') {
       if (text === 'q') exit()
       else setMode('list')
@@ -403,7 +444,7 @@ export function Browser(props: BrowserProps) {
       }
       return
     }
-    if (busy) return
+    if (busyR.current) return
     if (mode === 'detail') {
       const total = detail ? detailLines(detail.memory, detail.history, columns - 1).length : 0
       const maxScroll = Math.max(0, total - listHeight)
@@ -447,7 +488,7 @@ export function Browser(props: BrowserProps) {
   const typeLabel = type ?? 'all'
   let position: string
   if (!loaded) position = 'loading…'
-  else if (query) position = `search "${clip(query, 24)}": ${count} result${count === 1 ? '' : 's'}`
+  else if (shownQuery) position = `search "${clip(shownQuery, 24)}": ${count} result${count === 1 ? '' : 's'}`
   else if (count === 0) position = '0 memories'
   else position = `${shownSkip + 1}–${Math.min(count, shownSkip + rows.length)} of ${count}`
   if (filter) position += ` · filter "${clip(filter, 16)}": ${visible.length} shown`
@@ -470,7 +511,7 @@ export function Browser(props: BrowserProps) {
     for (const line of lines.slice(detailScroll, detailScroll + listHeight)) body.push({text: clip(line, width)})
   } else if (loaded && visible.length === 0) {
     if (filter) body.push({text: `Nothing on screen matches "${clip(filter, 40)}". Esc clears the filter (f).`})
-    else if (query) body.push({text: `No memories match "${clip(query, 40)}".`})
+    else if (shownQuery) body.push({text: `No memories match "${clip(shownQuery, 40)}".`})
     else if (type) body.push({text: `No ${type} memories. Press t to change the type.`})
     else body.push({text: 'No memories yet. Store one with `mem store "…" --type observation`.'})
   } else {

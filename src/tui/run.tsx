@@ -37,6 +37,60 @@ export function osc52(text: string): string {
   return `\u001b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`
 }
 
+/** Splits what was read at once into keys: one character, or one whole escape sequence. */
+export function splitKeys(chunk: string): string[] {
+  const keys: string[] = []
+  const chars = [...chunk]
+  for (let i = 0; i < chars.length; i++) {
+    if (chars[i] !== '\u001b' || i === chars.length - 1) {
+      keys.push(chars[i])
+      continue
+    }
+    let end = i + 1
+    if (chars[end] === '\u001b') end++ // meta + sequence
+    if (chars[end] === '[') {
+      end++
+      if (chars[end] === '[') end++ // legacy function keys: ESC [ [ A
+      while (end < chars.length && /[\x20-\x3f]/.test(chars[end])) end++
+    } else if (chars[end] === 'O') end++
+    keys.push(chars.slice(i, Math.min(end + 1, chars.length)).join(''))
+    i = end
+  }
+  return keys
+}
+
+/**
+ * Ink hands the keys read in one go (`/docker` typed fast, pasted, or sent by a script) to the
+ * app in one turn, before React has applied the first one: `/` would open the search field only
+ * after `docker` went to the list as commands. This hands Ink one key per turn of the event loop.
+ * Returns the function that puts the stream back.
+ */
+export function oneKeyAtATime(stdin: NodeJS.ReadStream): () => void {
+  const original = stdin.read
+  const queue: string[] = []
+  let holding = false
+  stdin.read = function read(this: NodeJS.ReadStream, size?: number) {
+    if (holding) return null
+    if (queue.length === 0) {
+      const chunk = original.call(this, size) as string | Buffer | null
+      if (chunk === null) return null
+      queue.push(...splitKeys(String(chunk)))
+    }
+    const key = queue.shift() ?? null
+    if (queue.length > 0) {
+      holding = true
+      setImmediate(() => {
+        holding = false
+        this.emit('readable')
+      })
+    }
+    return key
+  } as typeof stdin.read
+  return () => {
+    stdin.read = original
+  }
+}
+
 export async function runBrowser(options: RunBrowserOptions): Promise<void> {
   const stdin = options.stdin ?? process.stdin
   const stdout = options.stdout ?? process.stdout
@@ -79,6 +133,7 @@ export async function runBrowser(options: RunBrowserOptions): Promise<void> {
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP']
   let instance: ReturnType<typeof render> | undefined
   const onSignal = () => instance?.unmount()
+  const restoreRead = oneKeyAtATime(stdin)
   enterAlt()
   try {
     for (const s of signals) process.on(s, onSignal)
@@ -99,6 +154,7 @@ export async function runBrowser(options: RunBrowserOptions): Promise<void> {
   } finally {
     for (const s of signals) process.off(s, onSignal)
     instance?.cleanup()
+    restoreRead()
     leaveAlt()
     process.off('exit', onExit)
   }

@@ -100,6 +100,7 @@ export function wrap(text: string, width: number): string[] {
 
 /** Every field of the full memory entry, its links and its version history, as screen lines. */
 export function detailLines(m: Memory, history: HistoryResult | null, width: number): string[] {
+  const indent = (prefix: string, text: string) => wrap(text, width - prefix.length).map((line) => prefix + line)
   const pad = 13
   const field = (name: string, value: string) =>
     wrap(value, width - pad).map((line, i) => `${(i === 0 ? name : '').padEnd(pad)}${line}`)
@@ -120,20 +121,20 @@ export function detailLines(m: Memory, history: HistoryResult | null, width: num
   if (m.summary) lines.push(...field('summary', m.summary))
   if (m.derivedFrom.length) {
     lines.push('derived from')
-    for (const id of m.derivedFrom) lines.push(...wrap(`  ${id}`, width))
+    for (const id of m.derivedFrom) lines.push(...indent('  ', id))
   }
   const links = m.links ?? []
   if (links.length) {
     lines.push('links')
-    for (const link of links) lines.push(...wrap(`  ${link.relation} → ${link.targetId}`, width))
+    for (const link of links) lines.push(...indent('  ', `${link.relation} → ${link.targetId}`))
   }
   lines.push('', '── content ──', ...wrap(m.content, width))
   if (history && history.chain.length > 1) {
     lines.push('', `── history (${history.chain.length} versions, newest first) ──`)
     for (const v of history.chain) {
       const mark = v.id === m.id ? '*' : ' '
-      lines.push(...wrap(`${mark} ${v.createdAt}  ${v.id}`, width))
-      lines.push(...wrap(`    ${clip(oneLine(v.content), Math.max(10, width * 2))}`, width))
+      lines.push(...indent(`${mark} `, `${v.createdAt} ${v.id}`))
+      lines.push(...indent('    ', clip(oneLine(v.content), Math.max(10, width * 2))))
     }
   }
   return lines
