@@ -48,6 +48,11 @@ export function splitKeys(chunk: string): string[] {
     }
     let end = i + 1
     if (chars[end] === '\u001b') end++ // meta + sequence
+    else if (chars[end] !== '[' && chars[end] !== 'O') {
+      // Esc, then a key typed quickly after it (the app has no Alt-key bindings)
+      keys.push(chars[i])
+      continue
+    }
     if (chars[end] === '[') {
       end++
       if (chars[end] === '[') end++ // legacy function keys: ESC [ [ A
@@ -79,10 +84,13 @@ export function oneKeyAtATime(stdin: NodeJS.ReadStream): () => void {
     const key = queue.shift() ?? null
     if (queue.length > 0) {
       holding = true
-      setImmediate(() => {
+      const next = () => {
         holding = false
         this.emit('readable')
-      })
+      }
+      // a lone Esc waits for Ink to flush it as a key (Ink does so on the next check phase)
+      if (key === '\u001b') setTimeout(next, 1)
+      else setImmediate(next)
     }
     return key
   } as typeof stdin.read
