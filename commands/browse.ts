@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {MemCommand, typeFlag} from '../src/cli/mem-command.js'
+import {listHeight} from '../src/tui/layout.js'
 
 export default class Browse extends MemCommand {
   static summary = 'Browse memories: an interactive browser on a terminal, pages of text otherwise.'
@@ -22,8 +23,15 @@ newest first, and exits. See docs/browse.md.`
   async run() {
     const {flags} = await this.parse(Browse)
     if (interactive(this.jsonEnabled())) {
+      const ctx = await this.mem({longLived: true})
+      const repo = this.repoRef(flags)
+      // the first page loads while ink does (~0.4 s each): the first screen waits for the slower
+      const {browse} = await import('../src/core/browse.js')
+      const take = listHeight(process.stdout.rows)
+      const firstPage = browse(ctx, {repo, skip: flags.skip, take, type: flags.type})
+      firstPage.catch(() => undefined) // the browser shows the error if there is one
       const {runBrowser} = await import('../src/tui/run.js')
-      await runBrowser({ctx: await this.mem({longLived: true}), repo: this.repoRef(flags), type: flags.type, skip: flags.skip, env: process.env})
+      await runBrowser({ctx, repo, type: flags.type, skip: flags.skip, env: process.env, firstPage: {take, page: firstPage}})
       return
     }
     const [{browse}, {formatMemoryRow}] = await Promise.all([import('../src/core/browse.js'), import('../src/cli/format.js')])

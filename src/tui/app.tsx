@@ -6,7 +6,7 @@
  */
 import {Box, Text, useApp, useInput, useStdout, type Key} from 'ink'
 import {useCallback, useEffect, useRef, useState} from 'react'
-import {browse} from '../core/browse.js'
+import {browse, type BrowseResult} from '../core/browse.js'
 import {edit} from '../core/edit.js'
 import {feedback} from '../core/feedback.js'
 import {forget} from '../core/forget.js'
@@ -16,6 +16,7 @@ import type {MemContext} from '../core/mem-context.js'
 import {recall} from '../core/recall.js'
 import {MemError} from '../errors.js'
 import type {Memory, MemoryType} from '../model.js'
+import {listHeight as listHeightFor} from './layout.js'
 import {
   clip,
   detailLines,
@@ -55,6 +56,8 @@ export interface BrowserProps {
   rows?: number
   /** Results a search shows (recall limit). */
   searchLimit?: number
+  /** The first page, already loading (used when its size matches the screen's). */
+  firstPage?: {take: number; page: Promise<BrowseResult>}
 }
 
 type Mode = 'list' | 'search' | 'filter' | 'detail' | 'prompt' | 'confirm' | 'help'
@@ -127,8 +130,7 @@ export function Browser(props: BrowserProps) {
   const {ctx, repo, editText, copy, refreshMs = 3000, debounceMs = 150, color = true, searchLimit = 50} = props
   const {exit} = useApp()
   const {columns, rows: termRows} = useTerminalSize({columns: props.columns, rows: props.rows})
-  // header, input line, status, keys bar; one line short of the screen so Ink never scrolls it
-  const listHeight = Math.max(3, termRows - 5)
+  const listHeight = listHeightFor(termRows)
 
   const [mode, setMode, modeR] = useLive<Mode>('list')
   const [type, setType, typeR] = useLive<MemoryType | undefined>(props.type)
@@ -154,6 +156,7 @@ export function Browser(props: BrowserProps) {
   const [status, setStatus] = useState<Status | null>(null)
   const [busy, setBusy, busyR] = useLive(false)
   const seq = useRef(0)
+  const loadedRef = useRef(false)
 
   // --- loading -----------------------------------------------------------------------------
   useEffect(() => {
@@ -164,7 +167,11 @@ export function Browser(props: BrowserProps) {
         const r = await recall(ctx, {repo, q: query, limit: searchLimit, type})
         return {rows: r.results.map(toRow), count: r.results.length, repo: undefined as string | undefined}
       }
-      const page = await browse(ctx, {repo, skip, take: listHeight, type})
+      const first = props.firstPage
+      const page =
+        first && !loadedRef.current && first.take === listHeight && skip === (props.skip ?? 0) && type === props.type
+          ? await first.page
+          : await browse(ctx, {repo, skip, take: listHeight, type})
       return {rows: page.entries.map(toRow), count: page.count, repo: page.repo}
     }
     run().then(
@@ -181,11 +188,13 @@ export function Browser(props: BrowserProps) {
         setShownQuery(query)
         if (r.repo) setRepoId(r.repo)
         setLoaded(true)
+        loadedRef.current = true
         setLoading(false)
       },
       (err) => {
         if (mine !== seq.current) return
         setLoaded(true)
+        loadedRef.current = true
         setLoading(false)
         setStatus({text: describe(err), error: true})
       },

@@ -10,7 +10,7 @@ import {join} from 'node:path'
 import {render} from 'ink'
 import type {MemContext} from '../core/mem-context.js'
 import type {MemoryType} from '../model.js'
-import {Browser} from './app.js'
+import {Browser, type BrowserProps} from './app.js'
 
 const ENTER_ALT = '\u001b[?1049h\u001b[2J\u001b[H'
 const LEAVE_ALT = '\u001b[?1049l'
@@ -25,6 +25,7 @@ export interface RunBrowserOptions {
   stdin?: NodeJS.ReadStream
   stdout?: NodeJS.WriteStream
   refreshMs?: number
+  firstPage?: BrowserProps['firstPage']
 }
 
 /** Single-quotes a word for /bin/sh. */
@@ -154,6 +155,7 @@ export async function runBrowser(options: RunBrowserOptions): Promise<void> {
         editText={editText}
         copy={(text) => stdout.write(osc52(text))}
         refreshMs={options.refreshMs}
+        firstPage={options.firstPage}
         color={!options.env.NO_COLOR}
       />,
       {stdin, stdout, exitOnCtrlC: true, patchConsole: true},

@@ -4,6 +4,7 @@ import {benchRecallLatency, benchRecallQuality} from './recall.mjs'
 import {benchMcp} from './mcp.mjs'
 import {benchServer} from './server.mjs'
 import {benchMaintenance} from './maintenance.mjs'
+import {benchTui} from './tui.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -13,4 +14,5 @@ await benchRecallLatency()
 await benchServer()
 await benchMcp()
 await benchMaintenance()
+await benchTui()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)

@@ -101,6 +101,24 @@ describe('terminal browser: first screen and layout', () => {
     await ui.waitFor('0 memories')
   })
 
+  it('shows the first page the command loaded while ink loaded, when it fits the screen', async () => {
+    const {ctx, root} = await seeded(0)
+    const entry = {
+      id: 'memories/app/insight/0123456789ab', repoId: 'app', type: 'insight' as const, content: 'preloaded page entry', oneLiner: null,
+      summary: null, tags: [], importance: 0.5, source: 's', sessionId: null, supersedes: null, supersededBy: null,
+      createdAt: '2026-03-01T12:00:00.000Z', updatedAt: '2026-03-01T12:00:00.000Z', forgottenAt: null, forgetReason: null,
+      expiresAt: null, accessCount: 0, lastAccessedAt: null, usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [],
+    }
+    const page = Promise.resolve({repo: 'app', skip: 0, take: 19, count: 1, entries: [entry]})
+    const used = mount(ctx, root, {firstPage: {take: 19, page}})
+    await used.waitFor('preloaded page entry')
+    used.app.unmount()
+    // a page of another size is not the screen's: the browser reads its own
+    const ignored = mount(ctx, root, {firstPage: {take: 10, page}})
+    await ignored.waitFor('No memories yet')
+    expect(ignored.frame()).not.toContain('preloaded')
+  })
+
   it('redraws for a new terminal size', async () => {
     const {ctx, root} = await seeded(30)
     const app = render(<Browser ctx={ctx} repo={root} refreshMs={0} />)
