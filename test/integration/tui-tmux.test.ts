@@ -143,6 +143,22 @@ describe('mem browse in a terminal (tmux)', () => {
     }
   })
 
+  it('restores the terminal when it is sent SIGTERM', async () => {
+    const sh = shell(root, {MEM_HOME: home})
+    await sh.waitFor((s) => s.includes(PROMPT.trimEnd()), 'the shell prompt')
+    sh.text(browse)
+    sh.keys('Enter')
+    await sh.waitFor((s) => s.includes('1–19 of 30'), 'the first screen')
+    // the browser is the shell's child in this pane
+    const shellPid = sh.flag('#{pane_pid}')
+    const child = execFileSync('ps', ['-o', 'pid=', '--ppid', shellPid], {encoding: 'utf8'}).trim().split(/\s+/)
+    expect(child).toHaveLength(1)
+    process.kill(Number(child[0]), 'SIGTERM')
+    await sh.waitFor((s) => lastLine(s) === PROMPT.trimEnd(), 'the prompt after SIGTERM')
+    expect(sh.flag('#{alternate_on}')).toBe('0')
+    expect(sh.flag('#{cursor_flag}')).toBe('1')
+  })
+
   it('redraws on resize', async () => {
     const sh = shell(root, {MEM_HOME: home})
     await sh.waitFor((s) => s.includes(PROMPT.trimEnd()), 'the shell prompt')

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import type {Memory} from '../../src/model.js'
 import {PassThrough} from 'node:stream'
 import {oneKeyAtATime, osc52, splitKeys} from '../../src/tui/run.js'
-import {clip, detailLines, filterRows, keysBar, nextType, parseImportance, parseTags, rowLine, toRow, wrap} from '../../src/tui/view.js'
+import {clip, detailLines, HELP_LINES, filterRows, keysBar, nextType, parseImportance, parseTags, rowLine, toRow, wrap} from '../../src/tui/view.js'
 
 const memory = (over: Partial<Memory> = {}): Memory => ({
   id: 'memories/app/insight/0123456789ab',
@@ -111,6 +111,7 @@ describe('tui view helpers', () => {
     for (const mode of ['list', 'detail', 'input', 'prompt', 'confirm', 'help'] as const) {
       expect(keysBar(mode, 79)).not.toContain('…')
     }
+    for (const line of HELP_LINES) expect([...line].length).toBeLessThanOrEqual(79)
     expect(osc52('memories/app/insight/0123456789ab')).toBe(`\u001b]52;c;${Buffer.from('memories/app/insight/0123456789ab').toString('base64')}\u0007`)
   })
 
