@@ -13,7 +13,7 @@ import {forget} from '../core/forget.js'
 import {get} from '../core/get.js'
 import {history, type HistoryResult} from '../core/history.js'
 import type {MemContext} from '../core/mem-context.js'
-import {recall} from '../core/recall.js'
+import {prepareRecall, recall} from '../core/recall.js'
 import {MemError} from '../errors.js'
 import type {Memory, MemoryType} from '../model.js'
 import {listHeight as listHeightFor} from './layout.js'
@@ -56,6 +56,8 @@ export interface BrowserProps {
   rows?: number
   /** Results a search shows (recall limit). */
   searchLimit?: number
+  /** Builds the search index after the first page is shown (default true). */
+  warmSearch?: boolean
   /** The first page, already loading (used when its size matches the screen's). */
   firstPage?: {take: number; page: Promise<BrowseResult>}
 }
@@ -127,7 +129,7 @@ function useTerminalSize(fixed: {columns?: number; rows?: number}) {
 }
 
 export function Browser(props: BrowserProps) {
-  const {ctx, repo, editText, copy, refreshMs = 3000, debounceMs = 150, color = true, searchLimit = 50} = props
+  const {ctx, repo, editText, copy, refreshMs = 3000, debounceMs = 150, color = true, searchLimit = 50, warmSearch = true} = props
   const {exit} = useApp()
   const {columns, rows: termRows} = useTerminalSize({columns: props.columns, rows: props.rows})
   const listHeight = listHeightFor(termRows)
@@ -146,7 +148,7 @@ export function Browser(props: BrowserProps) {
   const [shownQuery, setShownQuery] = useState('')
   const [repoId, setRepoId] = useState('')
   const [loaded, setLoaded] = useState(false)
-  const [loading, setLoading] = useState(true)
+  const [shownType, setShownType] = useState<MemoryType | undefined>(props.type)
   const [cursor, setCursor, cursorR] = useLive(0)
   const [reload, setReload] = useState(0)
   const [detail, setDetail, detailR] = useLive<Detail | null>(null)
@@ -161,7 +163,6 @@ export function Browser(props: BrowserProps) {
   // --- loading -----------------------------------------------------------------------------
   useEffect(() => {
     const mine = ++seq.current
-    setLoading(true)
     const run = async () => {
       if (query) {
         const r = await recall(ctx, {repo, q: query, limit: searchLimit, type})
@@ -182,24 +183,35 @@ export function Browser(props: BrowserProps) {
           setSkip(Math.max(0, Math.floor((r.count - 1) / listHeight) * listHeight))
           return
         }
-        setRows(r.rows)
+        // a refresh that finds nothing new keeps the same rows (no redraw, the filter is kept)
+        if (JSON.stringify(r.rows) !== JSON.stringify(rowsR.current)) setRows(r.rows)
         setCount(r.count)
+        setShownType(type)
         setShownSkip(query ? 0 : skip)
         setShownQuery(query)
         if (r.repo) setRepoId(r.repo)
         setLoaded(true)
         loadedRef.current = true
-        setLoading(false)
       },
       (err) => {
         if (mine !== seq.current) return
         setLoaded(true)
         loadedRef.current = true
-        setLoading(false)
+        // nothing more is coming for this request: no "loading" mark
+        setShownSkip(query ? 0 : skip)
+        setShownQuery(query)
+        setShownType(type)
         setStatus({text: describe(err), error: true})
       },
     )
   }, [ctx, repo, query, type, skip, listHeight, reload, searchLimit])
+
+  // the first search would build the in-process index; build it while the first page is read
+  useEffect(() => {
+    if (!loaded || !warmSearch) return
+    const timer = setTimeout(() => void prepareRecall(ctx, {repo}).catch(() => undefined), 100)
+    return () => clearTimeout(timer)
+  }, [loaded, warmSearch, ctx, repo])
 
   // search as you type: recall after a pause
   useEffect(() => {
@@ -501,8 +513,10 @@ export function Browser(props: BrowserProps) {
   else if (count === 0) position = '0 memories'
   else position = `${shownSkip + 1}–${Math.min(count, shownSkip + rows.length)} of ${count}`
   if (filter) position += ` · filter "${clip(filter, 16)}": ${visible.length} shown`
+  // what was asked for is not on screen yet
+  const pending = loaded && (query !== shownQuery || type !== shownType || (!query && skip !== shownSkip))
   // the repo id comes last: it is long, and what changes must stay visible on a narrow screen
-  const header = clip(`mem browse · ${position}${loading && loaded ? ' …' : ''} · type: ${typeLabel} · ${repoId || repo}`, width)
+  const header = clip(`mem browse · ${position}${pending ? ' …' : ''} · type: ${typeLabel} · ${repoId || repo}`, width)
 
   let inputLine: string
   if (mode === 'search') inputLine = `/ ${input}█`
