@@ -4,11 +4,10 @@ import {listHeight} from '../src/tui/layout.js'
 
 export default class Browse extends MemCommand {
   static summary = 'Browse memories: an interactive browser on a terminal, pages of text otherwise.'
-  static description = `On a terminal, opens the terminal browser: search as you type, filter what is on screen, page
-through the store by type, open a memory with all its fields, history and links, and forget it, edit its
-tags, importance or content (in $VISUAL/$EDITOR), record feedback or copy its id. Press ? inside for the
-keys; q, Esc or Ctrl-C quits. When the output is not a terminal (a pipe, --json, CI) it prints one page,
-newest first, and exits. See docs/browse.md.`
+  static description = [
+    'On a terminal, opens the terminal browser: search as you type, filter what is on screen, page through the store by type, open a memory with all its fields, history and links, and forget it, edit its tags, importance or content (in $VISUAL or $EDITOR), record feedback or copy its id. Press ? inside for the keys; q, Esc or Ctrl-C quits. The browser fits its page to the screen (--take is for printed pages).',
+    'When the output is not a terminal (a pipe, --json, CI) it prints one page, newest first, and exits. See docs/browse.md.',
+  ].join('\n\n')
   static examples = [
     `<%= config.bin %> browse`,
     `<%= config.bin %> browse --type procedure --take 20`,
