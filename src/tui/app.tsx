@@ -29,6 +29,7 @@ import {
   parseTags,
   rowLine,
   toRow,
+  wrap,
   type Row,
 } from './view.js'
 
@@ -526,25 +527,30 @@ export function Browser(props: BrowserProps) {
   else if (query) inputLine = `/ ${query}`
   else inputLine = '/ to search · f to filter · ? for keys'
 
+  // a long status (an id, an error with its hint) takes up to three lines from the list
+  const statusText = status ? (status.error ? `! ${status.text}` : status.text) : busy ? 'working…' : ''
+  const statusLines = statusText ? wrap(statusText, width).slice(0, 3) : [' ']
+  const bodyHeight = Math.max(1, listHeight - (statusLines.length - 1))
+
   const body: Array<{text: string; selected?: boolean}> = []
   if (mode === 'help') {
     for (const line of HELP_LINES) body.push({text: clip(line, width)})
   } else if (detail && (mode === 'detail' || mode === 'prompt' || mode === 'confirm')) {
     const lines = detailLines(detail.memory, detail.history, width)
-    for (const line of lines.slice(detailScroll, detailScroll + listHeight)) body.push({text: clip(line, width)})
+    for (const line of lines.slice(detailScroll, detailScroll + bodyHeight)) body.push({text: clip(line, width)})
   } else if (loaded && visible.length === 0) {
     if (filter) body.push({text: `Nothing on screen matches "${clip(filter, 40)}". Esc clears the filter (f).`})
     else if (shownQuery) body.push({text: `No memories match "${clip(shownQuery, 40)}".`})
     else if (type) body.push({text: `No ${type} memories. Press t to change the type.`})
     else body.push({text: 'No memories yet. Store one with `mem store "…" --type observation`.'})
   } else {
-    const offset = Math.floor(at / listHeight) * listHeight
-    visible.slice(offset, offset + listHeight).forEach((row, i) => {
+    const offset = Math.floor(at / bodyHeight) * bodyHeight
+    visible.slice(offset, offset + bodyHeight).forEach((row, i) => {
       const isSel = offset + i === at
       body.push({text: `${isSel ? '>' : ' '} ${rowLine(row, width - 2)}`, selected: isSel})
     })
   }
-  while (body.length < listHeight) body.push({text: ''})
+  while (body.length < bodyHeight) body.push({text: ''})
 
   const barMode = mode === 'search' || mode === 'filter' ? 'input' : mode === 'prompt' ? 'prompt' : mode
   return (
@@ -555,14 +561,16 @@ export function Browser(props: BrowserProps) {
       <Text wrap="truncate" color={color && (mode === 'prompt' || mode === 'confirm') ? 'yellow' : undefined}>
         {clip(inputLine, width)}
       </Text>
-      {body.slice(0, listHeight).map((line, i) => (
+      {body.slice(0, bodyHeight).map((line, i) => (
         <Text key={i} wrap="truncate" inverse={line.selected && color}>
           {line.text || ' '}
         </Text>
       ))}
-      <Text wrap="truncate" color={color && status?.error ? 'red' : undefined}>
-        {status ? clip(status.error ? `! ${status.text}` : status.text, width) : busy ? 'working…' : ' '}
-      </Text>
+      {statusLines.map((line, i) => (
+        <Text key={`s${i}`} wrap="truncate" color={color && status?.error ? 'red' : undefined}>
+          {line}
+        </Text>
+      ))}
       <Text wrap="truncate" dimColor={color}>
         {keysBar(barMode, width)}
       </Text>

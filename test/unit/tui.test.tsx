@@ -302,6 +302,24 @@ describe('terminal browser: detail pane', () => {
     expect((await browse(ctx, {repo: root})).entries.map((m) => m.id).sort()).toEqual([...ids].sort())
   })
 
+  it('refuses an edit that holds a secret or duplicates another memory, and says why', async () => {
+    const {ctx, root, ids} = await seeded(2)
+    const secret = 'AKIA' + 'IOSFODNN7EXAMPLQ'
+    let next = `deploy key for staging is ${secret}`
+    const ui = mount(ctx, root, {editText: () => next})
+    await ui.waitFor('1–2 of 2')
+    await ui.press('e')
+    let f = await ui.waitFor('! Not saved:')
+    expect(f).not.toContain(secret)
+    next = 'integration tests need docker running before npm run test:int' // the other memory, word for word
+    await ui.press('e')
+    f = await ui.waitFor('! Not saved: it duplicates')
+    expect(f.replace(/\n/g, ' ')).toContain(`it duplicates ${ids[0]}.`) // the whole id, on two lines if need be
+    for (const line of lines(f)) expect([...line].length).toBeLessThanOrEqual(80)
+    expect(lines(f).length).toBeLessThanOrEqual(23)
+    expect((await get(ctx, {id: ids[1]})).supersededBy).toBeNull()
+  })
+
   it('scrolls a long memory', async () => {
     const {ctx, root} = await seeded(0)
     const long = Array.from({length: 60}, (_, i) => `line ${i} of the runbook for the deploy of service ${WORDS[i % WORDS.length]}`).join('\n')
