@@ -33,6 +33,6 @@ const bundle = await esbuild.build({
   sourcemap: 'linked',
   logLevel: 'warning',
 })
-// which chunks each command loads (test/unit/bundle.test.ts checks ink stays out of the others)
+// which chunks each command loads (test/integration/bundle.test.ts checks ink stays out of the others)
 writeFileSync('dist/cli/meta.json', JSON.stringify(bundle.metafile))
 run(require.resolve('oclif/bin/run.js'), ['manifest'])
