@@ -5,7 +5,7 @@
 //   3. the oclif manifest;
 //   4. esbuild → dist/ui/ (the web UI served by `mem serve` under /ui; see scripts/build-ui.mjs).
 import {execFileSync} from 'node:child_process'
-import {rmSync} from 'node:fs'
+import {rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import * as esbuild from 'esbuild'
 import {buildUi} from './build-ui.mjs'
@@ -15,7 +15,7 @@ const run = (file, args) => execFileSync(process.execPath, [file, ...args], {std
 
 rmSync('dist', {recursive: true, force: true})
 run(require.resolve('typescript/bin/tsc'), ['-p', 'tsconfig.json'])
-await esbuild.build({
+const bundle = await esbuild.build({
   entryPoints: ['src/cli/commands.ts'],
   outdir: 'dist/cli',
   bundle: true,
@@ -25,12 +25,17 @@ await esbuild.build({
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
   // sql.js finds its .wasm beside itself; typescript is an optional peer oclif never needs here.
-  external: ['sql.js', 'typescript'],
+  external: ['sql.js', 'typescript',
+    // ink imports React's devtools only when DEV=true (not a dependency of mem)
+    'react-devtools-core'],
+  metafile: true,
   banner: {js: "import {createRequire as __memCreateRequire} from 'node:module'; const require = __memCreateRequire(import.meta.url);"},
   minify: true,
   keepNames: true,
   sourcemap: 'linked',
   logLevel: 'warning',
 })
+// which chunks each command loads (test/integration/bundle.test.ts checks ink stays out of the others)
+writeFileSync('dist/cli/meta.json', JSON.stringify(bundle.metafile))
 run(require.resolve('oclif/bin/run.js'), ['manifest'])
 await buildUi()

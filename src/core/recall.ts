@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {capitalizeType} from '../model.js'
 import {searchMemories} from '../search/engine.js'
+import {MemoryIndex} from '../search/retriever.js'
 import {ageDays, stalenessWarning} from '../search/rank.js'
 import type {RepoStore} from '../storage/repo-store.js'
 import {readOnlySources} from './scope.js'
@@ -85,4 +86,20 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
       stalenessWarning: stalenessWarning(m, now),
     })),
   }
+}
+
+export const PrepareRecallInput = z.object({repo: RepoRef})
+export type PrepareRecallInput = z.input<typeof PrepareRecallInput>
+
+/**
+ * In a long-lived context (the TUI, a server), builds the repo's in-process search index now,
+ * at a moment the caller chooses, instead of inside the first recall. Records no access and
+ * returns nothing to show; `prepared` is false for a one-shot context (it asks the on-disk index).
+ */
+export async function prepareRecall(ctx: MemContext, raw: PrepareRecallInput): Promise<{prepared: boolean}> {
+  const input = parseInput(PrepareRecallInput, raw)
+  if (!ctx.longLived) return {prepared: false}
+  const handle = await ctx.repo(input.repo)
+  handle.store.read((db) => MemoryIndex.for(db))
+  return {prepared: true}
 }

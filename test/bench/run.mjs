@@ -8,6 +8,7 @@ import {benchUi} from './ui.mjs'
 import {benchIntake} from './intake.mjs'
 import {benchPacks} from './packs.mjs'
 import {benchUsage} from './usage.mjs'
+import {benchTui} from './tui.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -21,4 +22,5 @@ await benchUi()
 await benchIntake()
 await benchPacks()
 await benchUsage()
+await benchTui()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)
