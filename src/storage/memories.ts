@@ -360,10 +360,12 @@ export function versionChain(db: Db, id: string): Memory[] {
 
 
 /** Seq, one-liner and tags of every live memory (for the fuzzy fallback index). */
-export function liveShortFields(db: Db): Array<{seq: number; oneLiner: string; tags: string}> {
+/** The short fields of the `limit` live memories with the highest context priority (ctx_rank). */
+export function liveShortFields(db: Db, limit: number): Array<{seq: number; oneLiner: string; tags: string}> {
   return db
     .all<{seq: number; one_liner: string | null; content: string; tags: string}>(
-      `SELECT seq, one_liner, substr(content, 1, 120) AS content, tags FROM memories WHERE live = 1`,
+      `SELECT seq, one_liner, substr(content, 1, 120) AS content, tags FROM memories WHERE live = 1 ORDER BY ctx_rank DESC LIMIT ?`,
+      [limit],
     )
     .map((r) => ({seq: r.seq, oneLiner: r.one_liner ?? r.content, tags: (JSON.parse(r.tags) as string[]).join(' ')}))
 }

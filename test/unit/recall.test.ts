@@ -8,6 +8,7 @@ import {store, type StoreInput} from '../../src/core/store.js'
 import {MemError} from '../../src/errors.js'
 import {openMem} from '../../src/runtime/open-mem.js'
 import {searchMemories} from '../../src/search/engine.js'
+import {getMemoriesBySeq, liveShortFields} from '../../src/storage/memories.js'
 import {loadTokenCounter} from '../../src/search/tokens.js'
 import {memRepo, tempDir} from '../helpers/mem.js'
 
@@ -72,6 +73,20 @@ describe('recall ranking', () => {
     const ids = await seed(ctx, repo, CORPUS)
     expect((await recall(ctx, {repo, q: 'intgration sutie'})).results[0].id).toBe(ids[0])
     expect((await recall(ctx, {repo, q: 'chekout flakey'})).results.map((r) => r.id)).toContain(ids[2])
+  })
+
+  it('the fuzzy fallback holds the live memories of highest context priority, at most the given number', async () => {
+    const {ctx, repo} = memRepo()
+    const ids = await seed(ctx, repo, [
+      {content: 'Low priority note about the deploy script', type: 'observation', importance: 0.1},
+      {content: 'High priority rule: never deploy on Fridays', type: 'heuristic', importance: 0.95},
+      {content: 'Middle priority procedure for the release', type: 'procedure', importance: 0.6},
+    ])
+    const handle = await ctx.repo(repo)
+    const top2 = handle.store.read((db) => liveShortFields(db, 2))
+    const bySeq = handle.store.read((db) => getMemoriesBySeq(db, top2.map((d) => d.seq)))
+    expect(top2.map((d) => bySeq.get(d.seq)!.id)).toEqual([ids[1], ids[2]])
+    expect(handle.store.read((db) => liveShortFields(db, 10)).length).toBe(3)
   })
 
   it('filters by type, honours limit, and validates both', async () => {
