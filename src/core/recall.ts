@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {capitalizeType} from '../model.js'
 import {searchMemories} from '../search/engine.js'
+import {normalizeForDuplicate} from '../search/tokenize.js'
 import {MemoryIndex} from '../search/retriever.js'
 import {ageDays, stalenessWarning} from '../search/rank.js'
 import type {RepoStore} from '../storage/repo-store.js'
@@ -65,8 +66,16 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
   // Mounted layers and linked repos are read, never written (no touch), and weighted below local hits.
   const others = await readOnlySources(ctx, handle)
   if (others.length > 0) {
+    // The same text reached through a layer or a linked repo (a pack imported here, say) is shown
+    // once: the local copy, or else the first one found.
+    const seen = new Set(hits.map((h) => normalizeForDuplicate(h.memory.content)))
     for (const source of others) {
-      hits = hits.concat(search(source.store).map((h) => ({memory: h.memory, score: h.score * source.weight})))
+      for (const h of search(source.store)) {
+        const key = normalizeForDuplicate(h.memory.content)
+        if (seen.has(key)) continue
+        seen.add(key)
+        hits.push({memory: h.memory, score: h.score * source.weight})
+      }
     }
     hits = hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
   }

@@ -84,6 +84,19 @@ describe('cross-repo links', () => {
     expect((await recall(ctx, {repo, q: 'billing rate limit'})).results.some((h) => h.repoId === apiId)).toBe(false)
   })
 
+  it('the same text in this repo and a linked one comes back once, the local copy', async () => {
+    const {ctx, repo, api, apiId} = await twoRepos()
+    const text = 'Build the API image with docker build -f apps/api/Dockerfile .'
+    const local = storedId(await store(ctx, {repo, content: text, type: 'procedure'}))
+    const remote = storedId(await store(ctx, {repo: api, content: text, type: 'procedure'}))
+    const onlyThere = storedId(await store(ctx, {repo: api, content: 'The API image is built in CI by the docker job', type: 'observation'}))
+    await linkRepo(ctx, {repo, targetRepo: apiId, note: ''})
+    const ids = (await recall(ctx, {repo, q: 'docker image build'})).results.map((r) => r.id)
+    expect(ids).toContain(local)
+    expect(ids).not.toContain(remote)
+    expect(ids).toContain(onlyThere)
+  })
+
   it('link memories stay out of packs', async () => {
     const {ctx, repo, apiId} = await twoRepos()
     await store(ctx, {repo, content: 'a memory worth sharing with the team', type: 'insight'})
