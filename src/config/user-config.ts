@@ -4,6 +4,7 @@ import lockfile from 'proper-lockfile'
 import {z} from 'zod'
 import {MemError} from '../errors.js'
 import {writeAtomic} from '../storage/repo-store.js'
+import {MAX_EMBED_DIMS} from '../enrich/embed.js'
 import {loadYaml} from './yaml.js'
 
 export const SCOPES = ['read', 'write', 'admin'] as const
@@ -63,9 +64,6 @@ export const ENRICH_DEFAULTS = {
   timeoutMs: 30_000,
   embeddings: {ollama: 'nomic-embed-text', openai: 'default', timeoutMs: 2_000},
 } as const
-
-/** The longest vector accepted from a runtime (and the most `dims` may say). */
-export const MAX_EMBED_DIMS = 8_192
 
 // The file as written: everything optional, unknown keys kept (other features own them).
 const KeyRecordSchema = z.object({

@@ -7,7 +7,7 @@ import type {MemContext, RepoHandle} from './mem-context.js'
 /** The configured embedding model, or null (embeddings off: the default). Never throws. */
 export async function embedder(ctx: MemContext): Promise<Embedder | null> {
   try {
-    const config = ctx.enrichment ? await ctx.enrichment() : null
+    const config = ctx.embeddings ? await ctx.embeddings() : ctx.enrichment ? await ctx.enrichment() : null
     return config ? createEmbedder(config) : null
   } catch {
     return null

@@ -1,4 +1,4 @@
-import {MAX_EMBED_DIMS, type EmbeddingsConfig, type EnrichmentConfig, type EnrichProvider} from '../config/user-config.js'
+import type {EmbeddingsConfig, EnrichmentConfig, EnrichProvider} from '../config/user-config.js'
 import {MemError} from '../errors.js'
 import {requestJson} from './http.js'
 
@@ -21,6 +21,8 @@ export interface Embedder {
   embed(texts: string[], timeoutMs: number): Promise<Float32Array[]>
 }
 
+/** The longest vector accepted from a runtime (and the most `enrichment.embeddings.dims` may say). */
+export const MAX_EMBED_DIMS = 8_192
 /** Memories sent per embedding request. */
 export const EMBED_BATCH = 16
 /** How much of a memory is embedded (as much as the chat prompt shows). */
