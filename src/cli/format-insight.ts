@@ -99,7 +99,7 @@ export function formatEnrich(r: EnrichResult): string {
 
 export function formatEnrichAll(r: EnrichAllResult): string {
   const lines = [
-    `Enrichment of ${r.repo} via ${r.provider}${r.provider === 'heuristic' ? ' (no language-model runtime configured)' : ''}: ${r.enriched} enriched, ${r.unchanged} unchanged, ${r.failed} failed of ${r.candidates}`,
+    `Enrichment of ${r.repo} via ${r.provider}${r.provider === 'heuristic' ? ' (no language-model runtime configured)' : ''}: ${r.enriched} enriched, ${r.unchanged} unchanged, ${r.failed} failed of ${r.candidates}${r.embedded > 0 ? `; ${r.embedded} embedded` : ''}`,
   ]
   for (const e of r.errors) lines.push(`  ${e.id}: ${e.error}`)
   if (r.stopped) lines.push(`Stopped: ${r.stopped}`)

@@ -4,6 +4,7 @@ import lockfile from 'proper-lockfile'
 import {z} from 'zod'
 import {MemError} from '../errors.js'
 import {writeAtomic} from '../storage/repo-store.js'
+import {MAX_EMBED_DIMS} from '../enrich/embed.js'
 import {loadYaml} from './yaml.js'
 
 export const SCOPES = ['read', 'write', 'admin'] as const
@@ -41,12 +42,27 @@ export interface EnrichmentConfig {
   model: string
   /** Per request, in milliseconds. */
   timeoutMs: number
+  /**
+   * Embeddings from the same runtime as a second recall signal; absent or null when off (the
+   * default). See docs/enrichment.md (Embeddings).
+   */
+  embeddings?: EmbeddingsConfig | null
+}
+
+/** An embedding model on the enrichment runtime (same provider and URL). */
+export interface EmbeddingsConfig {
+  model: string
+  /** The vector length the model must answer with; null takes whatever it answers (consistently). */
+  dims: number | null
+  /** How long recall waits for the query's vector before it answers without it, in milliseconds. */
+  timeoutMs: number
 }
 
 export const ENRICH_DEFAULTS = {
   ollama: {url: 'http://127.0.0.1:11434', model: 'llama3.2'},
   openai: {url: 'http://127.0.0.1:8080/v1', model: 'default'},
   timeoutMs: 30_000,
+  embeddings: {ollama: 'nomic-embed-text', openai: 'default', timeoutMs: 2_000},
 } as const
 
 // The file as written: everything optional, unknown keys kept (other features own them).
@@ -67,6 +83,14 @@ const WrittenConfig = z.looseObject({
       url: z.url({protocol: /^https?$/, error: 'must be an http(s) URL'}).optional(),
       model: z.string().min(1).optional(),
       timeoutMs: z.number().int().min(100, 'must be at least 100').max(600_000, 'must be at most 600000').optional(),
+      embeddings: z
+        .looseObject({
+          enabled: z.boolean().optional(),
+          model: z.string().min(1).optional(),
+          dims: z.number().int().min(1, 'must be at least 1').max(MAX_EMBED_DIMS, `must be at most ${MAX_EMBED_DIMS}`).optional(),
+          timeoutMs: z.number().int().min(50, 'must be at least 50').max(600_000, 'must be at most 600000').optional(),
+        })
+        .nullish(),
     })
     .nullish(),
 })
@@ -121,12 +145,21 @@ function resolveConfig(written: z.output<typeof WrittenConfig>): UserConfig {
 function resolveEnrichment(e: z.output<typeof WrittenConfig>['enrichment']): EnrichmentConfig | null {
   if (!e || !e.provider || e.provider === 'off' || e.enabled === false) return null
   const defaults = ENRICH_DEFAULTS[e.provider]
+  const embeddings = resolveEmbeddings(e.provider, e.embeddings)
   return {
     provider: e.provider,
     url: (e.url ?? defaults.url).replace(/\/+$/, ''),
     model: e.model ?? defaults.model,
     timeoutMs: e.timeoutMs ?? ENRICH_DEFAULTS.timeoutMs,
+    // present only when on, so a config without embeddings resolves exactly as before
+    ...(embeddings ? {embeddings} : {}),
   }
+}
+
+/** Embeddings are on only when `enrichment.embeddings.enabled` is true (off by default). */
+function resolveEmbeddings(provider: EnrichProvider, e: NonNullable<z.output<typeof WrittenConfig>['enrichment']>['embeddings']): EmbeddingsConfig | null {
+  if (!e || e.enabled !== true) return null
+  return {model: e.model ?? ENRICH_DEFAULTS.embeddings[provider], dims: e.dims ?? null, timeoutMs: e.timeoutMs ?? ENRICH_DEFAULTS.embeddings.timeoutMs}
 }
 
 function invalidConfig(file: string, why: string): MemError {

@@ -1,10 +1,13 @@
 import {z} from 'zod'
 import {MemError} from '../errors.js'
 import {heuristicEntities, heuristicForesight, heuristicOneLiner, heuristicSummary} from '../enrich/heuristic.js'
+import type {Embedder} from '../enrich/embed.js'
 import {askRuntime, createRuntime, type EnrichRuntime} from '../enrich/runtime.js'
 import type {Memory} from '../model.js'
 import {getMemory, type Op} from '../storage/memories.js'
 import {countWithoutSupplementFrom, getSupplement, liveWithoutSupplementFrom} from '../storage/supplements.js'
+import {getVector} from '../storage/vectors.js'
+import {embedder, embedMissing, vectorOp} from './embed.js'
 import {notFound, requireMemory} from './lookup.js'
 import type {MemContext, RepoHandle} from './mem-context.js'
 import {MemoryId, RepoRef} from './schemas.js'
@@ -44,6 +47,8 @@ export interface EnrichAllResult {
   errors: Array<{id: string; error: string}>
   /** Why the run stopped before the end (the runtime failed three times in a row), else null. */
   stopped: string | null
+  /** Memories given an embedding vector (0 unless `enrichment.embeddings` is enabled). */
+  embedded: number
 }
 
 export interface EnrichmentStatus {
@@ -74,7 +79,8 @@ export async function enrich(ctx: MemContext, raw: EnrichInput): Promise<EnrichR
   const input = parseInput(EnrichInput, raw)
   const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
   assertLive(memory)
-  const result = await enrichMemory(ctx, handle, memory, await enrichRuntime(ctx))
+  const runtime = await enrichRuntime(ctx)
+  const result = await enrichMemory(ctx, handle, memory, runtime, runtime ? await embedder(ctx) : null)
   done(handle, result.enriched ? 1 : 0)
   return result
 }
@@ -84,8 +90,17 @@ function assertLive(m: Memory): void {
   if (m.forgottenAt) throw new MemError('conflict', `${m.id} was forgotten; it is not enriched.`, {hint: 'Only live memories are enriched.'})
 }
 
-/** Enriches one memory (already read) and stores the supplements. */
-export async function enrichMemory(ctx: MemContext, handle: RepoHandle, memory: Memory, runtime: EnrichRuntime | null): Promise<EnrichResult> {
+/**
+ * Enriches one memory (already read) and stores the supplements, and, with an embedder, its
+ * vector when it has none from that model (in the same write: a failure leaves both unwritten).
+ */
+export async function enrichMemory(
+  ctx: MemContext,
+  handle: RepoHandle,
+  memory: Memory,
+  runtime: EnrichRuntime | null,
+  embed: Embedder | null = null,
+): Promise<EnrichResult> {
   const provider: EnrichProviderName = runtime?.provider ?? 'heuristic'
   let oneLiner: string | null = null
   let summary: string | null = null
@@ -103,6 +118,7 @@ export async function enrichMemory(ctx: MemContext, handle: RepoHandle, memory: 
   summary ??= heuristicSummary(memory.content) || null
   foresight ??= heuristicForesight(memory.content, memory.tags)
   if (!runtime) entities = heuristicEntities(memory.content)
+  const vector = embed && handle.store.read((db) => getVector(db, memory.id))?.model !== embed.model ? await vectorOp(ctx, embed, memory) : null
 
   const enrichedAt = ctx.now().toISOString()
   const enriched = await handle.store.write<boolean>((db) => {
@@ -119,8 +135,8 @@ export async function enrichMemory(ctx: MemContext, handle: RepoHandle, memory: 
       JSON.stringify(before.entities) === JSON.stringify(entities) &&
       m.oneLiner === oneLiner &&
       m.summary === summary
-    if (same) return {ops: [], result: false}
-    const ops: Op[] = []
+    const ops: Op[] = vector ? [vector] : []
+    if (same) return {ops, result: ops.length > 0}
     if (m.oneLiner !== oneLiner || m.summary !== summary) ops.push({op: 'update', id: m.id, set: {oneLiner, summary}})
     ops.push({
       op: 'supplement',
@@ -149,7 +165,7 @@ export async function enrichAll(
   const provider: EnrichProviderName = runtime?.provider ?? 'heuristic'
   const available = handle.store.exists ? handle.store.read((db) => countWithoutSupplementFrom(db, provider)) : 0
   const candidates = Math.min(available, input.limit ?? Number.MAX_SAFE_INTEGER)
-  const result: EnrichAllResult = {repo: input.repo, provider, candidates, enriched: 0, unchanged: 0, failed: 0, errors: [], stopped: null}
+  const result: EnrichAllResult = {repo: input.repo, provider, candidates, enriched: 0, unchanged: 0, failed: 0, errors: [], stopped: null, embedded: 0}
   let after = 0
   let handled = 0
   let failedInRow = 0
@@ -182,6 +198,18 @@ export async function enrichAll(
         }
       }
       options.onProgress?.(handled, candidates)
+    }
+  }
+  // then the vectors, in batches, for every live memory without one from the model (no limit:
+  // they are cheap next to a chat answer)
+  const e = runtime && !result.stopped ? await embedder(ctx) : null
+  if (e) {
+    const run = await embedMissing(ctx, handle, e, {signal: options.signal})
+    result.embedded = run.embedded
+    if (run.error) {
+      result.failed++
+      if (result.errors.length < 10) result.errors.push({id: run.failedId!, error: run.error})
+      result.stopped = `Embedding stopped after ${run.embedded} of ${run.candidates} memories; the rest were left for a later run. Error: ${run.error}`
     }
   }
   done(handle, result.enriched)

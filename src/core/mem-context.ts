@@ -45,6 +45,11 @@ export interface MemContext {
   readonly usage?: UsageRecorder
   /** The enrichment runtime from the user config; null when enrichment is off (the default). */
   enrichment?(): Promise<EnrichmentConfig | null>
+  /**
+   * The enrichment config when embeddings may be on, else null; cheaper than `enrichment()` for
+   * a path that runs on every recall (it need not load the config parser when they cannot be).
+   */
+  embeddings?(): Promise<EnrichmentConfig | null>
   close(): Promise<void>
 }
 

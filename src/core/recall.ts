@@ -5,6 +5,7 @@ import {normalizeForDuplicate} from '../search/tokenize.js'
 import {MemoryIndex} from '../search/retriever.js'
 import {ageDays, stalenessWarning} from '../search/rank.js'
 import type {RepoStore} from '../storage/repo-store.js'
+import {queryVector} from './embed.js'
 import {readOnlySources} from './scope.js'
 import type {MemContext} from './mem-context.js'
 import {MemoryTypeSchema, RepoRef} from './schemas.js'
@@ -42,13 +43,17 @@ export interface RecallResult {
  * Ranks the repo's live memories against `q` (see search/engine.ts and search/rank.ts), and those
  * of its synced layers and linked repos (read-only, weighted 0.8).
  * A query of only stop words or punctuation yields an empty list. Each recall is recorded on the
- * returned memories (access count, last accessed) in the background.
+ * returned memories (access count, last accessed) in the background. With `enrichment.embeddings`
+ * enabled, the query's vector (asked for within its timeout) adds cosine similarity as a second
+ * signal; without an answer in time, the ranking is the text-only one.
  */
 export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
   const done = track(ctx, 'recall')
   const input = parseInput(RecallInput, raw)
   const handle = await ctx.repo(input.repo)
   const now = ctx.now()
+  // with embeddings on, the query's vector as a second signal; null when off, failing or late
+  const embedding = await queryVector(ctx, input.q)
   const search = (store: RepoStore) =>
     store.read((db) =>
       searchMemories(db, input.q, {
@@ -57,6 +62,7 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
         now,
         index: ctx.longLived ? 'memory' : 'fts',
         version: store.version,
+        ...(embedding ? {embedding} : {}),
       }),
     )
   let hits = search(handle.store)

@@ -23,7 +23,12 @@ function hint(r: RuntimeLabel): string {
  * Any failure is a MemError('unavailable') that names the runtime and the next step; the answer
  * body never appears in it.
  */
-export async function requestJson(r: RuntimeLabel, url: string, init: {method: 'GET' | 'POST'; body?: unknown; timeoutMs: number}): Promise<unknown> {
+export async function requestJson(
+  r: RuntimeLabel,
+  url: string,
+  init: {method: 'GET' | 'POST'; body?: unknown; timeoutMs: number; maxBytes?: number},
+): Promise<unknown> {
+  const maxBytes = init.maxBytes ?? MAX_ANSWER_BYTES
   const signal = AbortSignal.timeout(init.timeoutMs)
   let text: string
   try {
@@ -37,7 +42,7 @@ export async function requestJson(r: RuntimeLabel, url: string, init: {method: '
       await res.body?.cancel().catch(() => undefined)
       throw new MemError('unavailable', `The enrichment runtime ${label(r)} answered HTTP ${res.status}. The memory was left unchanged.`, {hint: hint(r)})
     }
-    text = await readCapped(res, r)
+    text = await readCapped(res, r, maxBytes)
   } catch (err) {
     if (err instanceof MemError) throw err
     const name = (err as Error)?.name
@@ -57,11 +62,11 @@ export async function requestJson(r: RuntimeLabel, url: string, init: {method: '
   }
 }
 
-async function readCapped(res: Response, r: RuntimeLabel): Promise<string> {
+async function readCapped(res: Response, r: RuntimeLabel, maxBytes: number): Promise<string> {
   const declared = Number(res.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) {
+  if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel().catch(() => undefined)
-    throw tooLarge(r)
+    throw tooLarge(r, maxBytes)
   }
   if (!res.body) return ''
   const reader = res.body.getReader()
@@ -71,17 +76,17 @@ async function readCapped(res: Response, r: RuntimeLabel): Promise<string> {
     const {done, value} = await reader.read()
     if (done) break
     size += value.byteLength
-    if (size > MAX_ANSWER_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel().catch(() => undefined)
-      throw tooLarge(r)
+      throw tooLarge(r, maxBytes)
     }
     chunks.push(value)
   }
   return Buffer.concat(chunks).toString('utf8')
 }
 
-function tooLarge(r: RuntimeLabel): MemError {
-  return new MemError('unavailable', `The enrichment runtime ${label(r)} answered with more than ${MAX_ANSWER_BYTES / 1024} KB; it was not read. The memory was left unchanged.`, {
+function tooLarge(r: RuntimeLabel, maxBytes: number): MemError {
+  return new MemError('unavailable', `The enrichment runtime ${label(r)} answered with more than ${maxBytes / 1024} KB; it was not read. The memory was left unchanged.`, {
     hint: 'Use a model that follows the JSON format, or a smaller one.',
   })
 }

@@ -1,3 +1,4 @@
+import {readFileSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {resolveHome} from '../config/home.js'
 import {isDirectory, looksLikePath, normalizeRepoId} from '../config/paths.js'
@@ -54,6 +55,10 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
   let enrichment: Promise<EnrichmentConfig | null> | undefined =
     options.enrichment !== undefined ? Promise.resolve(options.enrichment) : undefined
   const longLived = options.longLived ?? false
+  const loadEnrichment = (): Promise<EnrichmentConfig | null> => {
+    enrichment ??= import('../config/user-config.js').then((m) => m.readUserConfig(home)).then((c) => c.enrichment)
+    return enrichment
+  }
 
   // Usage: counted in memory, appended to .mem/usage.log in batches, folded into the database
   // when a log has grown and its store is open in this process anyway.
@@ -103,9 +108,20 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     now,
     longLived,
     usage,
-    enrichment() {
-      enrichment ??= import('../config/user-config.js').then((m) => m.readUserConfig(home)).then((c) => c.enrichment)
-      return enrichment
+    enrichment: loadEnrichment,
+    async embeddings() {
+      // Embeddings need an `embeddings:` key in config.yaml: without one (or without the file),
+      // recall does not load the config parser at all.
+      if (options.enrichment === undefined) {
+        let text: string
+        try {
+          text = readFileSync(join(home, 'config.yaml'), 'utf8')
+        } catch {
+          return null
+        }
+        if (!/\bembeddings\s*:/.test(text)) return null
+      }
+      return loadEnrichment()
     },
     async locate(ref: string) {
       const where = await locate(ref)

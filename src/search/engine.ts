@@ -2,6 +2,7 @@ import type {Memory, MemoryType} from '../model.js'
 import type {Db} from '../storage/db.js'
 import {indexedFields} from '../storage/fts.js'
 import {getMemoriesBySeq, liveShortFields, rankFieldsBySeq} from '../storage/memories.js'
+import {liveVectors} from '../storage/vectors.js'
 import {DEFAULT_BM25, idf, type Bm25Params, type WeightedTerm} from './bm25.js'
 import {FuzzyIndex} from './fuzzy.js'
 import {queryTerms} from './query.js'
@@ -46,6 +47,11 @@ export interface SearchOptions {
   /** A key that changes whenever the store changes (for caching the fuzzy index). */
   version?: unknown
   tuning?: Partial<Tuning>
+  /**
+   * The query's embedding (unit length) from the configured model, when embeddings are on and the
+   * runtime answered in time; absent, the ranking is exactly the text-only one.
+   */
+  embedding?: {model: string; vector: Float32Array}
 }
 
 export interface SearchHit {
@@ -70,6 +76,19 @@ const COMMON_SHARE = 0.05
 const COMMON_MIN_DOCS = 500
 
 const fuzzyCache = new WeakMap<Db, {version: unknown; builtAt: number; index: FuzzyIndex}>()
+
+/**
+ * Embeddings as a second signal (docs/recall.md): for a memory with a stored vector, the relevance
+ * fed to the blend is EMBED_TEXT · (BM25F / best) + EMBED_COSINE · max(0, cosine); a memory
+ * without one keeps its text relevance. The EMBED_NEIGHBORS (at least `limit`) nearest memories
+ * by cosine, at or above EMBED_MIN_COSINE, join the candidates (with no text relevance).
+ */
+export const EMBED_TEXT = 0.6
+export const EMBED_COSINE = 0.4
+export const EMBED_NEIGHBORS = 10
+export const EMBED_MIN_COSINE = 0.2
+
+const vectorCache = new WeakMap<Db, {version: unknown; model: string; dims: number; seqs: number[]; matrix: Float32Array}>()
 
 /**
  * Ranks the live memories of one store against a natural-language query:
@@ -131,6 +150,11 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
   }
 
   const best = scored[0]?.text || 1
+  const cosines = opts.embedding ? cosineBySeq(db, opts.embedding, opts.version) : null
+  const relevance = (seq: number, text: number): number => {
+    const cos = cosines?.get(seq)
+    return cos === undefined ? text : EMBED_TEXT * text + EMBED_COSINE * Math.max(0, cos)
+  }
   // Rank on the few fields the blend needs; read whole memories only for the ones returned.
   const ranked: Array<{seq: number; createdAt: string; score: number}> = []
   const take = Math.max(RERANK_MIN, opts.limit * RERANK_FACTOR)
@@ -146,7 +170,29 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
       const m = fields.get(s.seq)
       seen.add(s.seq)
       if (!m || (opts.type && m.type !== opts.type)) continue
-      ranked.push({seq: s.seq, createdAt: m.createdAt, score: blendScore(s.text / best, m, opts.now)})
+      ranked.push({seq: s.seq, createdAt: m.createdAt, score: blendScore(cosines ? relevance(s.seq, s.text / best) : s.text / best, m, opts.now)})
+    }
+  }
+
+  if (cosines) {
+    // the nearest memories by meaning that the words did not find
+    const near = [...cosines]
+      .filter(([seq, cos]) => cos >= EMBED_MIN_COSINE && !seen.has(seq))
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    const want = Math.max(EMBED_NEIGHBORS, opts.limit)
+    for (let i = 0, added = 0; i < near.length && added < want; i += want) {
+      const slice = near.slice(i, i + want)
+      const fields = rankFieldsBySeq(
+        db,
+        slice.map(([seq]) => seq),
+      )
+      for (const [seq] of slice) {
+        const m = fields.get(seq)
+        seen.add(seq)
+        if (!m || (opts.type && m.type !== opts.type) || added >= want) continue
+        ranked.push({seq, createdAt: m.createdAt, score: blendScore(relevance(seq, 0), m, opts.now)})
+        added++
+      }
     }
   }
 
@@ -176,6 +222,26 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
     const memory = memories.get(r.seq)
     return memory ? [{memory, score: r.score}] : []
   })
+}
+
+/** Cosine similarity of the query to every live memory's vector from the same model (brute force). */
+function cosineBySeq(db: Db, q: {model: string; vector: Float32Array}, version: unknown): Map<number, number> {
+  const dims = q.vector.length
+  let hit = vectorCache.get(db)
+  if (!hit || version === undefined || hit.version !== version || hit.model !== q.model || hit.dims !== dims) {
+    hit = {version, model: q.model, dims, ...liveVectors(db, q.model, dims)}
+    vectorCache.set(db, hit)
+  }
+  const out = new Map<number, number>()
+  const {seqs, matrix} = hit
+  const v = q.vector
+  for (let r = 0; r < seqs.length; r++) {
+    let dot = 0
+    const base = r * dims
+    for (let i = 0; i < dims; i++) dot += matrix[base + i] * v[i]
+    out.set(seqs[r], dot)
+  }
+  return out
 }
 
 function fuzzyIndex(db: Db, version: unknown): FuzzyIndex {

@@ -9,6 +9,7 @@ import {CONTEXT_RANK_SQL} from './schema.js'
 import {deleteLayer, putLayer, type LayerRecord} from './layers.js'
 import {deleteSupplement, putSupplement, type Supplement} from './supplements.js'
 import {applyUsage, type UsageDelta} from './usage.js'
+import {deleteVector, putVector} from './vectors.js'
 
 /**
  * The memories repository: every SQL statement about memories, and the journal's mutations.
@@ -47,6 +48,8 @@ export type Op =
   | {op: 'usage'; rows: UsageDelta[]; hourlyBefore: string; dailyBefore: string}
   /** Enrichment supplements of a memory (storage/supplements.ts); replaces earlier ones. */
   | {op: 'supplement'; id: string; supplement: Supplement}
+  /** An embedding vector of a memory (storage/vectors.ts): little-endian Float32, base64; replaces an earlier one. */
+  | {op: 'vector'; id: string; model: string; dims: number; vector: string; at: string}
 
 export interface JournalRecord {
   ops: Op[]
@@ -169,6 +172,7 @@ function applyOp(db: Db, op: Op): void {
           db.run(`DELETE FROM memories WHERE seq = ?`, [seq])
         }
         deleteSupplement(db, op.id)
+        deleteVector(db, op.id)
         break
       }
       case 'layer-put':
@@ -183,6 +187,13 @@ function applyOp(db: Db, op: Op): void {
       case 'supplement':
         if (seqOf(db, op.id) !== undefined) putSupplement(db, op.id, op.supplement)
         break
+      case 'vector': {
+        const bytes = Buffer.from(op.vector, 'base64')
+        if (seqOf(db, op.id) !== undefined && bytes.byteLength === op.dims * 4) {
+          putVector(db, op.id, {model: op.model, dims: op.dims, bytes: new Uint8Array(bytes), embeddedAt: op.at})
+        }
+        break
+      }
       default:
         throw new Error(`unknown journal op ${(op as {op: string}).op}`)
     }

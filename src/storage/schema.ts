@@ -115,6 +115,11 @@ const MIGRATIONS: Migration[] = [
   CREATE TABLE memory_supplements (memory_id TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT, one_liner TEXT,
     summary TEXT, foresight TEXT, entities TEXT NOT NULL DEFAULT '[]', enriched_at TEXT NOT NULL);
   `,
+  // 8: embedding vectors (one per memory and model, little-endian Float32; see storage/vectors.ts).
+  `
+  CREATE TABLE memory_vectors (memory_id TEXT PRIMARY KEY, model TEXT NOT NULL, dims INTEGER NOT NULL, vector BLOB NOT NULL,
+    embedded_at TEXT NOT NULL);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

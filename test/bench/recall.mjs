@@ -8,6 +8,7 @@ import {openMem} from '../../dist/src/runtime/open-mem.js'
 import {store} from '../../dist/src/core/store.js'
 import {recall} from '../../dist/src/core/recall.js'
 import {searchMemories} from '../../dist/src/search/engine.js'
+import {embedder, embedMissing, queryVector} from '../../dist/src/core/embed.js'
 import {context} from '../../dist/src/core/context.js'
 import {STOP_WORDS} from '../../dist/src/search/stopwords.js'
 import {loadEvalSet} from './lib/corpus.mjs'
@@ -74,6 +75,9 @@ export async function benchRecallQuality() {
   results['  without thesaurus'] = ablate({synonymWeight: 0})
   results['  without typo correction'] = ablate({typoCorrection: false})
   results['  with feedback expansion'] = ablate({prfDocs: 3})
+  // Embeddings as a second signal: measured only against a real runtime named in the environment.
+  const embedding = await measureEmbeddings({home, root, now, questions, keyOf})
+  if (embedding.results) results['mem + embeddings'] = embedding.results
 
   const fuseDefault = new Fuse(memories, {keys: ['content', 'tags']})
   results['fuse.js only (defaults)'] = score(questions, (q) => fuseDefault.search(q, {limit: 10}).map((r) => r.item.key))
@@ -96,7 +100,52 @@ export async function benchRecallQuality() {
       `${name.padEnd(27).slice(0, 27)} | ${fmt(r.all.r5, 3)}    | ${fmt(r.all.r10, 3)}     | ${fmt(r.all.mrr, 3)} | ${KINDS.map((k) => fmt(r[k].r5, 3)).join(' / ')}`,
     )
   }
+  console.log(`with embeddings: ${embedding.note}`)
   return results
+}
+
+/**
+ * Recall quality with embeddings (enrichment.embeddings) through the runtime named by
+ * MEM_BENCH_EMBED_URL, MEM_BENCH_EMBED_MODEL and MEM_BENCH_EMBED_PROVIDER (ollama | openai, default
+ * ollama). Without them, or when the runtime fails, nothing is measured and the note says why.
+ */
+async function measureEmbeddings({home, root, now, questions, keyOf}) {
+  const url = process.env.MEM_BENCH_EMBED_URL
+  const model = process.env.MEM_BENCH_EMBED_MODEL
+  const provider = process.env.MEM_BENCH_EMBED_PROVIDER ?? 'ollama'
+  if (!url || !model) {
+    return {note: 'NOT MEASURED: no embedding runtime on this machine (set MEM_BENCH_EMBED_URL, MEM_BENCH_EMBED_MODEL and MEM_BENCH_EMBED_PROVIDER=ollama|openai to measure the mem + embeddings row)'}
+  }
+  if (provider !== 'ollama' && provider !== 'openai') return {note: `NOT MEASURED: MEM_BENCH_EMBED_PROVIDER must be ollama or openai, not ${provider}`}
+  const timeoutMs = Number(process.env.MEM_BENCH_EMBED_TIMEOUT_MS ?? 30_000)
+  const ctx = openMem({
+    home,
+    cwd: root,
+    now: () => now,
+    enrichment: {provider, url, model: 'unused', timeoutMs, embeddings: {model, dims: null, timeoutMs}},
+  })
+  try {
+    const handle = await ctx.repo(root)
+    const t0 = performance.now()
+    const run = await embedMissing(ctx, handle, await embedder(ctx))
+    const embedMs = performance.now() - t0
+    if (run.error) return {note: `NOT MEASURED: embedding the memories through ${provider} ${model} at ${url} failed: ${run.error}`}
+    let embedded = 0
+    const ranks = []
+    for (const q of questions) {
+      const embedding = await queryVector(ctx, q.q)
+      if (embedding) embedded++
+      ranks.push(handle.store.read((db) => searchMemories(db, q.q, {limit: 10, now, ...(embedding ? {embedding} : {})})).map((h) => keyOf.get(h.memory.id)))
+    }
+    let i = 0
+    const results = score(questions, () => ranks[i++])
+    return {
+      results,
+      note: `measured through ${provider} ${model} at ${url}: ${run.embedded} memories embedded in ${fmt(embedMs, 0)} ms, ${embedded} of ${questions.length} queries embedded in time (the others ranked text-only)`,
+    }
+  } finally {
+    await ctx.close()
+  }
 }
 
 export async function benchRecallLatency(sizes = [10_000, 100_000]) {

@@ -13,8 +13,44 @@ import {onTestFinished} from 'vitest'
  *   to ignore the user;
  * - `huge`: an answer body larger than mem reads (over 256 KB);
  * - `prose`: plain text with no JSON object in it.
+ *
+ * Embeddings (`POST /api/embed`, `POST /v1/embeddings`) answer with `fakeVector` of each input in
+ * `ok` (and the chat-only modes); `slow`, `failing` as above; `huge` with a 9 MB body; and the
+ * embedding-only hostile modes (chat answers as `ok` in them):
+ * - `bad-dims`: the second vector is one number short;
+ * - `nan`: a value of 1e999 (Infinity once parsed) and a "NaN" string;
+ * - `wide`: vectors of 10,000 numbers (more than mem accepts);
+ * - `short`: one vector fewer than inputs.
  */
-export type FakeMode = 'ok' | 'slow' | 'failing' | 'hostile' | 'huge' | 'prose'
+export type FakeMode = 'ok' | 'slow' | 'failing' | 'hostile' | 'huge' | 'prose' | 'bad-dims' | 'nan' | 'wide' | 'short'
+
+/**
+ * What the fake embedding model treats as the same meaning: each word is mapped through this
+ * table before hashing, so a paraphrase with no word in common lands on the same vector.
+ */
+export const FAKE_SYNONYMS: Record<string, string> = {
+  granny: 'grandma',
+  grandmother: 'grandma',
+  makes: 'bakes',
+  baking: 'bakes',
+  bread: 'sourdough',
+  loaves: 'sourdough',
+  weekend: 'sunday',
+  weekends: 'sunday',
+}
+
+/** The fake model's embedding: a hashed bag of words (after FAKE_SYNONYMS), `dims` long, not normalised. */
+export function fakeVector(text: string, dims = 64): number[] {
+  const v = new Array<number>(dims).fill(0)
+  for (const raw of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    const word = FAKE_SYNONYMS[raw] ?? raw
+    let h = 2166136261
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619) >>> 0
+    v[h % dims] += h & 0x80000000 ? -1 : 1
+  }
+  if (v.every((x) => x === 0)) v[0] = 1
+  return v
+}
 
 export const FAKE_SECRET = `ghp_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`
 
@@ -48,7 +84,8 @@ export function hostileAnswer(): Record<string, unknown> {
   }
 }
 
-export async function fakeRuntime(options: {mode?: FakeMode; slowMs?: number} = {}) {
+export async function fakeRuntime(options: {mode?: FakeMode; slowMs?: number; dims?: number} = {}) {
+  const dims = options.dims ?? 64
   let mode: FakeMode = options.mode ?? 'ok'
   const slowMs = options.slowMs ?? 3_000
   const requests: FakeRequest[] = []
@@ -77,10 +114,24 @@ export async function fakeRuntime(options: {mode?: FakeMode; slowMs?: number} = 
       if (mode === 'prose') return 'I am sorry, I cannot produce JSON for this note.'
       return JSON.stringify(okAnswer(noteOf(body)))
     }
+    const sendEmbeddings = (openai: boolean) => {
+      const input: string[] = Array.isArray(body?.input) ? body.input : [String(body?.input ?? '')]
+      if (mode === 'huge') return send(200, `{"embeddings":[[${'0.125,'.repeat(1_500_000)}1]]}`)
+      let vectors: unknown[] = input.map((t) => fakeVector(t, mode === 'wide' ? 10_000 : dims))
+      if (mode === 'bad-dims' && vectors.length > 1) vectors[1] = (vectors[1] as number[]).slice(1)
+      if (mode === 'bad-dims' && vectors.length === 1) vectors[0] = (vectors[0] as number[]).slice(1)
+      if (mode === 'short') vectors = vectors.slice(1)
+      let out = openai
+        ? JSON.stringify({object: 'list', model: body?.model, data: vectors.map((embedding, index) => ({object: 'embedding', index, embedding}))})
+        : JSON.stringify({model: body?.model, embeddings: vectors})
+      if (mode === 'nan') out = out.replace(/\[(-?\d+),(-?\d+),/, '[1e999,"NaN",')
+      return send(200, out)
+    }
     const respond = () => {
       if (mode === 'failing') return send(500, {error: 'model crashed'})
       if (req.method === 'GET' && path === '/api/tags') return send(200, {models: [{name: 'tiny:latest', model: 'tiny:latest'}]})
       if (req.method === 'GET' && path === '/v1/models') return send(200, {object: 'list', data: [{id: 'tiny', object: 'model'}]})
+      if (req.method === 'POST' && (path === '/api/embed' || path === '/v1/embeddings')) return sendEmbeddings(path === '/v1/embeddings')
       if (mode === 'huge') return send(200, {message: {role: 'assistant', content: 'x'.repeat(400_000)}, choices: [{message: {content: 'x'.repeat(10)}}]})
       if (req.method === 'POST' && path === '/api/chat') {
         return send(200, {model: body?.model, created_at: new Date(0).toISOString(), message: {role: 'assistant', content: answerText()}, done: true})
@@ -113,7 +164,8 @@ export async function fakeRuntime(options: {mode?: FakeMode; slowMs?: number} = 
     setMode(next: FakeMode) {
       mode = next
     },
-    chats: () => requests.filter((r) => r.method === 'POST'),
+    chats: () => requests.filter((r) => r.method === 'POST' && !/embed/.test(r.path)),
+    embeds: () => requests.filter((r) => r.method === 'POST' && /embed/.test(r.path)),
     close,
   }
 }

@@ -177,7 +177,7 @@ describe('enrich --all and the maintenance stage', () => {
     for (const c of ['First lesson about the build.', 'Second lesson about tests.', 'Third lesson about deploys.']) await store(ctx, {repo, content: c, type: 'insight'})
     const progress: Array<[number, number]> = []
     const r = await enrichAll(ctx, {repo}, {onProgress: (d, of) => progress.push([d, of])})
-    expect(r).toEqual({repo, provider: 'heuristic', candidates: 3, enriched: 3, unchanged: 0, failed: 0, errors: [], stopped: null})
+    expect(r).toEqual({repo, provider: 'heuristic', candidates: 3, enriched: 3, unchanged: 0, failed: 0, errors: [], stopped: null, embedded: 0})
     expect(progress).toEqual([[0, 3], [1, 3], [2, 3], [3, 3]])
     expect((await enrichAll(ctx, {repo})).candidates).toBe(0)
     expect((await failure(enrichAll(ctx, {repo, limit: 0}))).code).toBe('invalid_input')

@@ -1,5 +1,8 @@
+import {embedMissing} from '../../core/embed.js'
 import {enrichMemory} from '../../core/enrich.js'
+import type {Embedder} from '../../enrich/embed.js'
 import {heuristicOneLiner} from '../../enrich/heuristic.js'
+import {MemError} from '../../errors.js'
 import {askRuntime, type EnrichRuntime} from '../../enrich/runtime.js'
 import {getMemory, liveWithoutOneLiner} from '../../storage/memories.js'
 import {liveWithoutSupplementFrom} from '../../storage/supplements.js'
@@ -16,13 +19,16 @@ export interface Enricher {
   oneLiner(memory: {id: string; content: string}): Promise<string | null>
   /** The runtime behind it, when it is the configured one (the stage then also writes supplements). */
   runtime?: EnrichRuntime
+  /** The configured embedding model (`enrichment.embeddings`), when on: the stage also writes vectors. */
+  embedder?: Embedder
 }
 
 /** The configured runtime as an enricher: its one-liner comes through the same sanitizing as `mem enrich`. */
-export function runtimeEnricher(runtime: EnrichRuntime): Enricher {
+export function runtimeEnricher(runtime: EnrichRuntime, embedder: Embedder | null = null): Enricher {
   return {
     name: runtime.provider,
     runtime,
+    ...(embedder ? {embedder} : {}),
     async oneLiner(memory) {
       return (await askRuntime(runtime, {type: 'observation', tags: [], ...memory})).oneLiner
     },
@@ -31,6 +37,8 @@ export function runtimeEnricher(runtime: EnrichRuntime): Enricher {
 
 /** Memories a pass enriches through a configured runtime (each costs a model call). */
 export const RUNTIME_ENRICH_PER_PASS = 50
+/** Memories a pass gives an embedding vector (in batches of 16). */
+export const EMBED_PER_PASS = 500
 
 export const heuristicEnricher: Enricher = {
   name: 'heuristic',
@@ -76,6 +84,7 @@ export const enrichment: Stage = {
     }
     const runtime = s.enricher.runtime
     if (runtime && !s.dryRun) affected += await supplementThrough(s, runtime)
+    if (runtime && s.enricher.embedder && !s.dryRun) affected += await embedThrough(s, s.enricher.embedder)
     return affected
   },
 }
@@ -96,4 +105,15 @@ async function supplementThrough(s: Parameters<Stage['run']>[0], runtime: Enrich
     s.progress(written, page.length)
   }
   return written
+}
+
+/**
+ * With embeddings on: vectors for up to EMBED_PER_PASS live memories without one from the model.
+ * A failing batch ends the step with that error (what was written stays).
+ */
+async function embedThrough(s: Parameters<Stage['run']>[0], embedder: Embedder): Promise<number> {
+  const run = await embedMissing(s.ctx, s.repo, embedder, {limit: EMBED_PER_PASS, signal: s.signal, onProgress: (done, of) => s.progress(done, of)})
+  checkAborted(s.signal)
+  if (run.error) throw new MemError('unavailable', run.error, {hint: 'The next pass goes on from there.'})
+  return run.embedded
 }

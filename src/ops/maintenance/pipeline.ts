@@ -9,6 +9,7 @@ import {decay} from './decay.js'
 import {dedup} from './dedup.js'
 import {enrichment, heuristicEnricher, runtimeEnricher, type Enricher} from './enrichment.js'
 import {enrichRuntime} from '../../core/enrich.js'
+import {embedder} from '../../core/embed.js'
 import {withMaintenanceLock} from './lock.js'
 import {retention} from './retention.js'
 import {ttlExpiry} from './ttl-expiry.js'
@@ -61,7 +62,7 @@ async function runStages(ctx: MemContext, repo: RepoHandle, options: PipelineOpt
   let enricher = options.enricher
   if (!enricher && names.includes('enrichment')) {
     const runtime = await enrichRuntime(ctx).catch(() => null)
-    enricher = runtime ? runtimeEnricher(runtime) : heuristicEnricher
+    enricher = runtime ? runtimeEnricher(runtime, await embedder(ctx)) : heuristicEnricher
   }
   for (const [i, name] of names.entries()) {
     checkAborted(options.signal)

@@ -1,0 +1,57 @@
+import {spawn} from 'node:child_process'
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {BIN, runCli} from '../helpers/cli.js'
+import {fakeRuntime} from '../helpers/fake-llm.js'
+import {tempDir} from '../helpers/mem.js'
+
+function repo() {
+  const base = tempDir()
+  const root = join(base, 'app')
+  const home = join(base, 'home')
+  mkdirSync(join(root, '.git'), {recursive: true})
+  mkdirSync(home, {recursive: true})
+  const mem = (args: string[]) => runCli(args, {cwd: root, home})
+  /** The CLI without blocking this process (the fake runtime in it must answer meanwhile). */
+  const memAsync = (args: string[]) =>
+    new Promise<{code: number; stdout: string; stderr: string}>((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], {cwd: root, env: {...process.env, MEM_HOME: home, NO_COLOR: '1', MEM_REPO: ''}})
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (d) => (stdout += d))
+      child.stderr.on('data', (d) => (stderr += d))
+      child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
+    })
+  return {root, home, mem, memAsync}
+}
+
+const PARAPHRASE = 'granny makes bread each weekend'
+
+describe('embeddings from the command line', () => {
+  it('mem enrich --all embeds, mem recall uses the vectors, and a failing runtime falls back to the text ranking', async () => {
+    const fake = await fakeRuntime()
+    const {home, mem, memAsync} = repo()
+    const grandma = mem(['store', 'Grandma bakes sourdough loaves every Sunday morning.', '--type', 'insight', '--json']).json().id
+    mem(['store', 'The staging database is reset every night at two.', '--type', 'insight', '--json'])
+    const textOnly = mem(['recall', PARAPHRASE, '--json']).json()
+    expect(textOnly.results.map((r: {id: string}) => r.id)).not.toContain(grandma)
+
+    writeFileSync(
+      join(home, 'config.yaml'),
+      `enrichment:\n  provider: openai\n  url: ${fake.url}/v1\n  model: tiny\n  timeoutMs: 2000\n  embeddings:\n    enabled: true\n    model: tiny-embed\n    dims: 64\n    timeoutMs: 1000\n`,
+    )
+    const all = await memAsync(['enrich', '--all'])
+    expect(all.code).toBe(0)
+    expect(all.stdout).toMatch(/2 enriched, 0 unchanged, 0 failed of 2; 2 embedded/)
+    const found = await memAsync(['recall', PARAPHRASE, '--json'])
+    expect(found.code).toBe(0)
+    expect(JSON.parse(found.stdout).results[0].id).toBe(grandma)
+
+    fake.setMode('failing')
+    const fallback = await memAsync(['recall', PARAPHRASE, '--json'])
+    expect(fallback.code).toBe(0)
+    expect(fallback.stderr).toBe('')
+    expect(JSON.parse(fallback.stdout).results.map((r: {id: string}) => r.id)).toEqual(textOnly.results.map((r: {id: string}) => r.id))
+  })
+})
