@@ -214,11 +214,10 @@ function clusterObservations(
   report: (done: number) => void,
 ): Planned[] {
   const n = obs.length
-  const neighbours: Array<Array<{j: number; sim: number}>> = Array.from({length: n}, () => [])
-  const link = (i: number, j: number, sim: number) => {
-    neighbours[i].push({j, sim})
-    neighbours[j].push({j: i, sim})
-  }
+  // Related pairs go into flat typed arrays, not an object per neighbour: at 100k memories a run
+  // finds ~800k pairs, which as {j, sim} objects held ~100 MB of the pass's peak memory.
+  const edges = new EdgeList()
+  const link = (i: number, j: number, sim: number) => edges.add(i, j, sim)
 
   // pairs inside small tag groups are related whatever their wording; a group's size counts every
   // live observation (settled ones too), so it does not shrink into "small" on a later run
@@ -260,18 +259,20 @@ function clusterObservations(
     if (i % 2000 === 0) report(i)
   }
   // never truncated: a cluster left out of a capped list would only show up on the next run
-  for (const list of neighbours) list.sort((a, b) => b.sim - a.sim || a.j - b.j)
+  const nb = edges.adjacency(n)
+  const degree = (i: number) => nb.start[i + 1] - nb.start[i]
 
   // stars around the best-connected free observations
   const order = obs.map((_, i) => i)
-  order.sort((a, b) => neighbours[b].length - neighbours[a].length || obs[b].importance - obs[a].importance || obs[a].seq - obs[b].seq)
+  order.sort((a, b) => degree(b) - degree(a) || obs[b].importance - obs[a].importance || obs[a].seq - obs[b].seq)
   const taken = new Uint8Array(n)
   const clusters: Planned[] = []
   for (const centre of order) {
     if (taken[centre]) continue
     const members = [centre]
-    for (const {j} of neighbours[centre]) {
+    for (let k = nb.start[centre]; k < nb.start[centre + 1]; k++) {
       if (members.length >= MAX_CLUSTER) break
+      const j = nb.node[k]
       if (!taken[j]) members.push(j)
     }
     if (members.length < MIN_CLUSTER) continue
@@ -279,6 +280,65 @@ function clusterObservations(
     clusters.push({members: members.map((m) => obs[m]), centroid: centroidOf(members.map((m) => vecs[m]))})
   }
   return clusters
+}
+
+/** Undirected weighted pairs in growable typed arrays, turned into sorted adjacency lists. */
+class EdgeList {
+  private a = new Int32Array(1024)
+  private b = new Int32Array(1024)
+  private sim = new Float64Array(1024)
+  private size = 0
+
+  add(i: number, j: number, sim: number): void {
+    if (this.size === this.a.length) {
+      const grow = <T extends Int32Array | Float64Array>(old: T, next: T): T => (next.set(old), next)
+      this.a = grow(this.a, new Int32Array(this.size * 2))
+      this.b = grow(this.b, new Int32Array(this.size * 2))
+      this.sim = grow(this.sim, new Float64Array(this.size * 2))
+    }
+    this.a[this.size] = i
+    this.b[this.size] = j
+    this.sim[this.size++] = sim
+  }
+
+  /** Each node's neighbours (CSR: `node`/`sim` from `start[i]` to `start[i + 1]`), most similar first, then by index. */
+  adjacency(n: number): {start: Int32Array; node: Int32Array; sim: Float64Array} {
+    const start = new Int32Array(n + 1)
+    for (let e = 0; e < this.size; e++) {
+      start[this.a[e] + 1]++
+      start[this.b[e] + 1]++
+    }
+    for (let i = 0; i < n; i++) start[i + 1] += start[i]
+    const fill = start.slice(0, n)
+    const node = new Int32Array(this.size * 2)
+    const sim = new Float64Array(this.size * 2)
+    for (let e = 0; e < this.size; e++) {
+      const x = this.a[e]
+      const y = this.b[e]
+      node[fill[x]] = y
+      sim[fill[x]++] = this.sim[e]
+      node[fill[y]] = x
+      sim[fill[y]++] = this.sim[e]
+    }
+    this.a = this.b = new Int32Array(0)
+    this.sim = new Float64Array(0)
+    const idx: number[] = []
+    for (let i = 0; i < n; i++) {
+      const from = start[i]
+      const to = start[i + 1]
+      if (to - from < 2) continue
+      idx.length = 0
+      for (let k = from; k < to; k++) idx.push(k)
+      idx.sort((p, q) => sim[q] - sim[p] || node[p] - node[q])
+      const ns = idx.map((k) => node[k])
+      const ss = idx.map((k) => sim[k])
+      for (let k = from; k < to; k++) {
+        node[k] = ns[k - from]
+        sim[k] = ss[k - from]
+      }
+    }
+    return {start, node, sim}
+  }
 }
 
 function centroidOf(vecs: Vec[]): Vec {
