@@ -8,17 +8,18 @@ export const BODY_LIMIT_BYTES = 1024 * 1024
  * of decisions.md. Fastify's own request errors (body too large, malformed JSON, wrong content
  * type, bad URL) become the matching MemError; anything else is a bug and answers a bare 500.
  */
-export function httpError(err: unknown): {status: number; body: ErrorBody; internal: boolean} {
-  const known = err instanceof MemError ? err : fromFastify(err as FastifyError)
+export function httpError(err: unknown, bodyLimit = BODY_LIMIT_BYTES): {status: number; body: ErrorBody; internal: boolean} {
+  const known = err instanceof MemError ? err : fromFastify(err as FastifyError, bodyLimit)
   if (known) return {status: known.status, body: errorBody(known), internal: false}
   return {status: 500, body: errorBody(err), internal: true}
 }
 
-function fromFastify(err: FastifyError | undefined): MemError | undefined {
+function fromFastify(err: FastifyError | undefined, bodyLimit: number): MemError | undefined {
   switch (err?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new MemError('payload_too_large', `The request body is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MB.`, {
-        hint: 'Memories are short texts (16,000 characters at most).',
+      // the limit of the route asked (pack import takes a whole pack), not only the default
+      return new MemError('payload_too_large', `The request body is larger than ${formatMb(bodyLimit)} MB.`, {
+        hint: bodyLimit === BODY_LIMIT_BYTES ? 'Memories are short texts (16,000 characters at most).' : 'Split the data: export smaller packs (fewer memories each).',
       })
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new MemError('invalid_input', 'The request body is not valid JSON.', {hint: 'Send a JSON object with Content-Type: application/json.'})
@@ -43,9 +44,14 @@ function fromFastify(err: FastifyError | undefined): MemError | undefined {
   return undefined
 }
 
+function formatMb(bytes: number): string {
+  const mb = bytes / 1024 / 1024
+  return Number.isInteger(mb) ? String(mb) : mb.toFixed(1)
+}
+
 export function errorHandler(onInternal: (err: unknown, req: FastifyRequest) => void) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
-    const {status, body, internal} = httpError(err)
+    const {status, body, internal} = httpError(err, req.routeOptions?.bodyLimit ?? BODY_LIMIT_BYTES)
     if (internal) onInternal(err, req)
     void reply.code(status).type('application/json; charset=utf-8').send(body)
   }

@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {createKey, generateKey, hashKey, KEY_PATTERN, listKeys, matchKey, revokeKey, scopeAllows} from '../../src/config/api-keys.js'
 import {readUserConfig} from '../../src/config/user-config.js'
+import {httpError} from '../../src/server/errors.js'
 import {hostName, isLoopback} from '../../src/server/guard.js'
 import {requiredAccess, validatorCompiler} from '../../src/server/route.js'
 import {humanUptime} from '../../src/server/routes/system.js'
@@ -178,5 +179,16 @@ describe('update check', () => {
       expect(await checker.check()).toBe(false)
       expect(checker.status().latestVersion).toBeNull()
     }
+  })
+})
+
+describe('error bodies', () => {
+  it('a body over the limit names the limit of the route it was sent to', () => {
+    const tooLarge = Object.assign(new Error('Request body is too large'), {code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413})
+    const general = httpError(tooLarge)
+    expect(general.status).toBe(413)
+    expect(general.body).toMatchObject({code: 'payload_too_large', error: 'The request body is larger than 1 MB.', hint: expect.stringMatching(/16,000 characters/)})
+    const packRoute = httpError(tooLarge, Math.ceil((64 * 1024 * 1024) / 3) * 4 + 64 * 1024)
+    expect(packRoute.body).toMatchObject({code: 'payload_too_large', error: 'The request body is larger than 85.4 MB.', hint: expect.stringMatching(/smaller packs/)})
   })
 })
