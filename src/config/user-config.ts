@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import lockfile from 'proper-lockfile'
 import {z} from 'zod'
 import {MemError} from '../errors.js'
-import {writeAtomic} from '../storage/repo-store.js'
+import {writeAtomic} from '../storage/files.js'
 import {MAX_EMBED_DIMS} from '../enrich/embed.js'
 import {loadYaml} from './yaml.js'
 

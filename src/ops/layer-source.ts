@@ -1,6 +1,7 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {isAbsolute, join, relative} from 'node:path'
 import {MemError} from '../errors.js'
+import {tryNamedLock} from '../storage/lock.js'
 import {MAX_PACK_BYTES} from '../storage/pack-file.js'
 
 /**
@@ -190,24 +191,9 @@ export function removeLayerCache(dir: string): void {
  * layer's cache folder, refreshed while held; a holder that died loses it after 60 s.
  */
 export async function acquireSyncLock(layerDir: string, layerId: string): Promise<() => Promise<void>> {
-  const {default: lockfile} = await import('proper-lockfile')
-  mkdirSync(layerDir, {recursive: true})
-  try {
-    const release = await lockfile.lock(join(layerDir, 'sync'), {
-      lockfilePath: join(layerDir, 'sync.lock'),
-      realpath: false,
-      stale: 60_000,
-      update: 20_000,
-      retries: 0,
-      onCompromised: () => undefined,
-    })
-    return async () => {
-      await release().catch(() => undefined)
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new MemError('conflict', `Layer ${layerId} is being synced already (by this or another mem process).`, {hint: 'Wait for that sync to finish; it reports what changed.'})
-    }
-    throw new MemError('unavailable', `Cannot lock ${layerDir} for syncing (${(err as NodeJS.ErrnoException).code ?? err}).`, {cause: err})
+  const release = await tryNamedLock(layerDir, 'sync', 60_000, 'syncing')
+  if (!release) {
+    throw new MemError('conflict', `Layer ${layerId} is being synced already (by this or another mem process).`, {hint: 'Wait for that sync to finish; it reports what changed.'})
   }
+  return release
 }

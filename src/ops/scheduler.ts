@@ -1,7 +1,7 @@
 import {mkdirSync, readFileSync} from 'node:fs'
 import {dirname} from 'node:path'
 import type {MemContext} from '../core/mem-context.js'
-import {writeAtomic} from '../storage/repo-store.js'
+import {writeAtomic} from '../storage/files.js'
 import type {MaintenanceRuns} from './maintenance/runs.js'
 
 const HOUR_MS = 60 * 60 * 1000

@@ -1,6 +1,6 @@
 import {mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {writeAtomic} from '../storage/repo-store.js'
+import {writeAtomic} from '../storage/files.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const RETRY_MS = 60 * 60 * 1000

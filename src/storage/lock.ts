@@ -1,4 +1,5 @@
 import lockfile from 'proper-lockfile'
+import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {MemError} from '../errors.js'
 
@@ -37,6 +38,34 @@ export async function acquireWriteLock(dir: string, staleMs = 5_000, waitMs = 30
       await new Promise((r) => setTimeout(r, delay + Math.random() * delay))
       delay = Math.min(delay * 1.5, 20)
     }
+  }
+}
+
+/**
+ * A named lock in `dir` (`<name>.lock`, a directory mkdir creates atomically) taken now or not at
+ * all: null when another holder has it. It is refreshed while held and goes stale after `staleMs`
+ * when its holder stops refreshing (a crashed process); losing it never crashes the holder.
+ * Other failures are `unavailable` errors naming `purpose`.
+ */
+export async function tryNamedLock(dir: string, name: string, staleMs: number, purpose: string): Promise<Release | null> {
+  try {
+    mkdirSync(dir, {recursive: true})
+    // proper-lockfile keys its held locks by the locked path: the store's writer lock uses `dir`
+    // itself, so a named lock takes its own key or the two would overwrite each other's state
+    const release = await lockfile.lock(join(dir, name), {
+      lockfilePath: join(dir, `${name}.lock`),
+      realpath: false,
+      stale: staleMs,
+      update: Math.floor(staleMs / 3),
+      retries: 0,
+      onCompromised: () => undefined,
+    })
+    return async () => {
+      await release().catch(() => undefined)
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return null
+    throw new MemError('unavailable', `Could not lock ${dir} for ${purpose} (${(err as NodeJS.ErrnoException).code ?? err}).`, {cause: err})
   }
 }
 

@@ -25,8 +25,6 @@ import type {MemoryType} from '../model.js'
 import {COUNTS_FILE, type CountsSidecar, peekCounts} from './counts-file.js'
 import {writeAtomic} from './files.js'
 import {getMeta, migrate, setMeta} from './schema.js'
-
-export {writeAtomic}
 import {loadSqlJs} from './sqljs.js'
 import {DAILY_KEEP_DAYS, HOURLY_KEEP_DAYS, takeUsageLog} from './usage.js'
 

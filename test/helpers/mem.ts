@@ -1,7 +1,9 @@
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
-import {onTestFinished} from 'vitest'
+import {expect, onTestFinished} from 'vitest'
+import type {StoreResult} from '../../src/core/store.js'
+import {MemError} from '../../src/errors.js'
 import {openMem} from '../../src/runtime/open-mem.js'
 
 export interface Clock {
@@ -53,4 +55,22 @@ export function memRepo(files: Record<string, string> = {}, options: {clock?: Cl
   const ctx = openMem({home, cwd: root, now: clock})
   onTestFinished(() => ctx.close())
   return {root, home, base, ctx, clock, repo: root}
+}
+
+/** The id of a store that must have succeeded (the test fails with the outcome otherwise). */
+export function storedId(r: StoreResult): string {
+  if (!r.success) throw new Error(`expected stored, got ${JSON.stringify(r)}`)
+  return r.id
+}
+
+/** Awaits `p`, which must fail with a MemError of `code` (and a message matching `match`); returns it. */
+export async function refused(p: Promise<unknown>, code: string, match?: RegExp): Promise<MemError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(err).toBeInstanceOf(MemError)
+  expect((err as MemError).code).toBe(code)
+  if (match) expect((err as MemError).message).toMatch(match)
+  return err as MemError
 }

@@ -1,37 +1,15 @@
-import {spawn} from 'node:child_process'
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {BIN, runCli} from '../helpers/cli.js'
+import {cliRepo} from '../helpers/cli.js'
 import {fakeRuntime} from '../helpers/fake-llm.js'
-import {tempDir} from '../helpers/mem.js'
-
-function repo() {
-  const base = tempDir()
-  const root = join(base, 'app')
-  const home = join(base, 'home')
-  mkdirSync(join(root, '.git'), {recursive: true})
-  mkdirSync(home, {recursive: true})
-  const mem = (args: string[]) => runCli(args, {cwd: root, home})
-  /** The CLI without blocking this process (the fake runtime in it must answer meanwhile). */
-  const memAsync = (args: string[]) =>
-    new Promise<{code: number; stdout: string; stderr: string}>((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], {cwd: root, env: {...process.env, MEM_HOME: home, NO_COLOR: '1', MEM_REPO: ''}})
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (d) => (stdout += d))
-      child.stderr.on('data', (d) => (stderr += d))
-      child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
-    })
-  return {root, home, mem, memAsync}
-}
 
 const PARAPHRASE = 'granny makes bread each weekend'
 
 describe('embeddings from the command line', () => {
   it('mem enrich --all embeds, mem recall uses the vectors, and a failing runtime falls back to the text ranking', async () => {
     const fake = await fakeRuntime()
-    const {home, mem, memAsync} = repo()
+    const {home, mem, memAsync} = cliRepo()
     const grandma = mem(['store', 'Grandma bakes sourdough loaves every Sunday morning.', '--type', 'insight', '--json']).json().id
     mem(['store', 'The staging database is reset every night at two.', '--type', 'insight', '--json'])
     const textOnly = mem(['recall', PARAPHRASE, '--json']).json()

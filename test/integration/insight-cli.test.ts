@@ -1,35 +1,13 @@
-import {spawn} from 'node:child_process'
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import * as I from '../../src/server/routes/insight.js'
-import {BIN, runCli} from '../helpers/cli.js'
+import {cliRepo} from '../helpers/cli.js'
 import {fakeRuntime} from '../helpers/fake-llm.js'
-import {tempDir} from '../helpers/mem.js'
-
-function repo() {
-  const base = tempDir()
-  const root = join(base, 'app')
-  const home = join(base, 'home')
-  mkdirSync(join(root, '.git'), {recursive: true})
-  mkdirSync(home, {recursive: true})
-  const mem = (args: string[]) => runCli(args, {cwd: root, home})
-  /** The CLI without blocking this process (a fake runtime in it must answer meanwhile). */
-  const memAsync = (args: string[]) =>
-    new Promise<{code: number; stdout: string; stderr: string}>((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], {cwd: root, env: {...process.env, MEM_HOME: home, NO_COLOR: '1', MEM_REPO: ''}})
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (d) => (stdout += d))
-      child.stderr.on('data', (d) => (stderr += d))
-      child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
-    })
-  return {root, home, mem, memAsync}
-}
 
 describe('mem usage, quality, enrich, status', () => {
   it('counts what separate CLI processes did, and charts it', () => {
-    const {mem} = repo()
+    const {mem} = cliRepo()
     const stored = mem(['store', 'The e2e suite needs PLAYWRIGHT_BROWSERS_PATH set.', '--type', 'procedure', '--json']).json()
     mem(['store', 'Release tags are cut from main on Mondays.', '--type', 'heuristic'])
     mem(['recall', 'e2e suite'])
@@ -60,7 +38,7 @@ describe('mem usage, quality, enrich, status', () => {
   })
 
   it('reports quality with issues and advice', () => {
-    const {mem} = repo()
+    const {mem} = cliRepo()
     const id = mem(['store', 'Docs are built with npm run docs into site/.', '--type', 'procedure', '--json']).json().id
     mem(['feedback', id, '--unused'])
     const q = I.QualityResponse.parse(mem(['quality', '--json']).json())
@@ -74,7 +52,7 @@ describe('mem usage, quality, enrich, status', () => {
   })
 
   it('enriches with the heuristic and says so; refuses a missing or doubled target', () => {
-    const {mem} = repo()
+    const {mem} = cliRepo()
     const id = mem(['store', 'Cache keys include the lockfile hash; bump CACHE_VERSION to reset.', '--type', 'insight', '--json']).json().id
     const one = I.EnrichResponse.parse(mem(['enrich', id, '--json']).json())
     expect(one).toMatchObject({id, enriched: true, provider: 'heuristic', entities: ['CACHE_VERSION']})
@@ -90,7 +68,7 @@ describe('mem usage, quality, enrich, status', () => {
 
   it('goes through the configured runtime; mem status says whether it answers; a failure exits 69 and changes nothing', async () => {
     const fake = await fakeRuntime()
-    const {home, mem, memAsync} = repo()
+    const {home, mem, memAsync} = cliRepo()
     const off = JSON.parse((await memAsync(['status', '--json'])).stdout)
     expect(off).toMatchObject({version: expect.stringMatching(/^\d+\.\d+\.\d+/), enrichment: {enabled: false, provider: 'heuristic', reachable: false}})
     writeFileSync(join(home, 'config.yaml'), `enrichment:\n  provider: ollama\n  url: ${fake.url}\n  model: tiny\n  timeoutMs: 2000\n`)

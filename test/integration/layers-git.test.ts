@@ -11,25 +11,9 @@ import {linkMemory} from '../../src/core/links.js'
 import {listLayers, mountLayer, syncLayer, unmountLayer} from '../../src/core/layers.js'
 import {packExport} from '../../src/core/pack-export.js'
 import {recall} from '../../src/core/recall.js'
-import {store, type StoreResult} from '../../src/core/store.js'
+import {store} from '../../src/core/store.js'
 import {entriesChecksum, type PackEntry, writePackFile} from '../../src/storage/pack-file.js'
-import {memRepo} from '../helpers/mem.js'
-
-function storedId(r: StoreResult): string {
-  if (!r.success) throw new Error(`expected stored, got ${JSON.stringify(r)}`)
-  return r.id
-}
-
-async function refused(p: Promise<unknown>, code: string, match?: RegExp): Promise<MemError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(err).toBeInstanceOf(MemError)
-  expect((err as MemError).code).toBe(code)
-  if (match) expect((err as MemError).message).toMatch(match)
-  return err as MemError
-}
+import {memRepo, storedId, refused} from '../helpers/mem.js'
 
 const GIT_ID = ['-c', 'user.name=mem test', '-c', 'user.email=mem@example.invalid', '-c', 'commit.gpgsign=false']
 

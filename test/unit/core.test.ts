@@ -2,7 +2,6 @@ import {existsSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {openMem} from '../../src/runtime/open-mem.js'
-import {MemError} from '../../src/errors.js'
 import {browse} from '../../src/core/browse.js'
 import {edit} from '../../src/core/edit.js'
 import {feedback} from '../../src/core/feedback.js'
@@ -11,24 +10,8 @@ import {get} from '../../src/core/get.js'
 import {history} from '../../src/core/history.js'
 import {recall} from '../../src/core/recall.js'
 import {stats} from '../../src/core/stats.js'
-import {store, type StoreResult} from '../../src/core/store.js'
-import {memRepo} from '../helpers/mem.js'
-
-function storedId(r: StoreResult): string {
-  if (!r.success) throw new Error(`expected stored, got ${JSON.stringify(r)}`)
-  return r.id
-}
-
-async function rejects(p: Promise<unknown>, code: string, match?: RegExp): Promise<MemError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(err).toBeInstanceOf(MemError)
-  expect((err as MemError).code).toBe(code)
-  if (match) expect((err as MemError).message).toMatch(match)
-  return err as MemError
-}
+import {store} from '../../src/core/store.js'
+import {memRepo, storedId, refused as rejects} from '../helpers/mem.js'
 
 describe('store', () => {
   it('stores a memory with defaults and an id of the specified shape', async () => {

@@ -6,14 +6,14 @@ import {enrich, enrichAll} from '../../src/core/enrich.js'
 import {forget} from '../../src/core/forget.js'
 import {maintain} from '../../src/core/maintain.js'
 import {recall} from '../../src/core/recall.js'
-import {store, type StoreResult} from '../../src/core/store.js'
+import {store} from '../../src/core/store.js'
 import {checkVectors, createEmbedder} from '../../src/enrich/embed.js'
 import {MemError} from '../../src/errors.js'
 import {openMem} from '../../src/runtime/open-mem.js'
 import {getSupplement} from '../../src/storage/supplements.js'
 import {getVector} from '../../src/storage/vectors.js'
 import {fakeRuntime, fakeVector, type FakeMode} from '../helpers/fake-llm.js'
-import {memRepo} from '../helpers/mem.js'
+import {memRepo, storedId as id} from '../helpers/mem.js'
 
 const GRANDMA = 'Grandma bakes sourdough loaves every Sunday morning.'
 const OTHERS = [
@@ -24,11 +24,6 @@ const OTHERS = [
 ]
 // no word in common with GRANDMA, even after stemming, synonyms and typo correction
 const PARAPHRASE = 'granny makes bread each weekend'
-
-function id(r: StoreResult): string {
-  if (!r.success) throw new Error(JSON.stringify(r))
-  return r.id
-}
 
 function unit(v: number[]): number[] {
   const n = Math.hypot(...v)

@@ -6,21 +6,16 @@ import {enrich, enrichAll, enrichmentStatus} from '../../src/core/enrich.js'
 import {forget} from '../../src/core/forget.js'
 import {get} from '../../src/core/get.js'
 import {maintain} from '../../src/core/maintain.js'
-import {store, type StoreResult} from '../../src/core/store.js'
+import {store} from '../../src/core/store.js'
 import {heuristicEntities, heuristicForesight, heuristicOneLiner, heuristicSummary} from '../../src/enrich/heuristic.js'
 import {cleanField, sanitizeAnswer} from '../../src/enrich/sanitize.js'
 import {MemError} from '../../src/errors.js'
 import {openMem} from '../../src/runtime/open-mem.js'
 import {getSupplement} from '../../src/storage/supplements.js'
 import {FAKE_SECRET, fakeRuntime} from '../helpers/fake-llm.js'
-import {memRepo} from '../helpers/mem.js'
+import {memRepo, storedId as id} from '../helpers/mem.js'
 
 const CONTENT = 'Builds use esbuild. The bundle goes to dist/cli before `npm run test` runs; set MEM_HOME when testing.'
-
-function id(r: StoreResult): string {
-  if (!r.success) throw new Error(JSON.stringify(r))
-  return r.id
-}
 
 async function failure(p: Promise<unknown>): Promise<MemError> {
   const err = await p.then(() => undefined, (e: unknown) => e)

@@ -6,14 +6,9 @@ import {exportMarkdown} from '../../src/core/export.js'
 import {forget} from '../../src/core/forget.js'
 import {graph} from '../../src/core/graph.js'
 import {linkMemory, unlinkMemory} from '../../src/core/links.js'
-import {store, type StoreResult} from '../../src/core/store.js'
+import {store} from '../../src/core/store.js'
 import {buildGraph, EDGE_SOURCES, type EdgeSource} from '../../src/ops/graph.js'
-import {memRepo} from '../helpers/mem.js'
-
-function id(r: StoreResult): string {
-  if (!r.success) throw new Error(`expected stored, got ${JSON.stringify(r)}`)
-  return r.id
-}
+import {memRepo, storedId as id} from '../helpers/mem.js'
 
 const FLAKY = [
   'The payments e2e suite times out when the stripe mock container starts slowly.',

@@ -1,7 +1,6 @@
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {MemError} from '../../src/errors.js'
 import {contextPreview} from '../../src/core/context.js'
 import {edit} from '../../src/core/edit.js'
 import {forget} from '../../src/core/forget.js'
@@ -10,24 +9,8 @@ import {linkMemory, linkRepo, listLinks, unlinkMemory} from '../../src/core/link
 import {packExport} from '../../src/core/pack-export.js'
 import {recall} from '../../src/core/recall.js'
 import {stats} from '../../src/core/stats.js'
-import {store, type StoreResult} from '../../src/core/store.js'
-import {memRepo} from '../helpers/mem.js'
-
-function storedId(r: StoreResult): string {
-  if (!r.success) throw new Error(`expected stored, got ${JSON.stringify(r)}`)
-  return r.id
-}
-
-async function refused(p: Promise<unknown>, code: string, match?: RegExp): Promise<MemError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(err).toBeInstanceOf(MemError)
-  expect((err as MemError).code).toBe(code)
-  if (match) expect((err as MemError).message).toMatch(match)
-  return err as MemError
-}
+import {store} from '../../src/core/store.js'
+import {memRepo, storedId, refused} from '../helpers/mem.js'
 
 /** Two repos in one MEM_HOME; `api` is registered once a command touched it. */
 async function twoRepos() {

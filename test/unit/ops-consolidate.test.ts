@@ -4,15 +4,10 @@ import {consolidate} from '../../src/core/consolidate.js'
 import {forget} from '../../src/core/forget.js'
 import {get} from '../../src/core/get.js'
 import {stats} from '../../src/core/stats.js'
-import {store, type StoreResult} from '../../src/core/store.js'
+import {store} from '../../src/core/store.js'
 import {MemError} from '../../src/errors.js'
 import {acquireMaintenanceLock} from '../../src/ops/maintenance/lock.js'
-import {memRepo} from '../helpers/mem.js'
-
-function id(r: StoreResult): string {
-  if (!r.success) throw new Error(`expected stored, got ${JSON.stringify(r)}`)
-  return r.id
-}
+import {memRepo, storedId as id} from '../helpers/mem.js'
 
 type Ctx = ReturnType<typeof memRepo>['ctx']
 

@@ -5,30 +5,14 @@ import {edit} from '../../src/core/edit.js'
 import {forget} from '../../src/core/forget.js'
 import {packExport} from '../../src/core/pack-export.js'
 import {packImport} from '../../src/core/pack-import.js'
-import {store, type StoreResult} from '../../src/core/store.js'
+import {store} from '../../src/core/store.js'
 import {entriesChecksum, type PackEntry, writePackFile} from '../../src/storage/pack-file.js'
 import {loadSqlJs} from '../../src/storage/sqljs.js'
-import {memRepo} from '../helpers/mem.js'
+import {memRepo, storedId, refused} from '../helpers/mem.js'
 import {openMem} from '../../src/runtime/open-mem.js'
 import {join} from 'node:path'
 import {mkdirSync} from 'node:fs'
 import {onTestFinished} from 'vitest'
-
-function storedId(r: StoreResult): string {
-  if (!r.success) throw new Error(`expected stored, got ${JSON.stringify(r)}`)
-  return r.id
-}
-
-async function refused(p: Promise<unknown>, code: string, match: RegExp): Promise<MemError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(err).toBeInstanceOf(MemError)
-  expect((err as MemError).code).toBe(code)
-  expect((err as MemError).message).toMatch(match)
-  return err as MemError
-}
 
 /** A second repo in the same MEM_HOME, with the same clock. */
 function otherRepo(base: ReturnType<typeof memRepo>) {
