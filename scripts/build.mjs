@@ -30,7 +30,8 @@ const bundle = await esbuild.build({
     'react-devtools-core'],
   metafile: true,
   banner: {js: "import {createRequire as __memCreateRequire} from 'node:module'; const require = __memCreateRequire(import.meta.url);"},
-  minify: true,
+  // MEM_BUILD_MINIFY=0 keeps readable function names for CPU profiles
+  minify: process.env.MEM_BUILD_MINIFY !== '0',
   keepNames: true,
   sourcemap: 'linked',
   logLevel: 'warning',

@@ -9,6 +9,9 @@ import type {EnrichmentConfig} from '../config/user-config.js'
 import {ROLLUP_LOG_BYTES, usageLogBytes} from '../storage/usage.js'
 import {MemUsageRecorder} from './usage-recorder.js'
 
+/** How long a long-lived process trusts its last read of config.yaml (the embeddings switch). */
+const CONFIG_RECHECK_MS = 1_000
+
 export interface OpenMemOptions {
   /** Environment to read MEM_HOME from (the CLI passes process.env; tests pass their own). */
   env?: Record<string, string | undefined>
@@ -55,6 +58,28 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
   let enrichment: Promise<EnrichmentConfig | null> | undefined =
     options.enrichment !== undefined ? Promise.resolve(options.enrichment) : undefined
   const longLived = options.longLived ?? false
+  // id → path pairs this process has registered (or found registered): checked once, not per call
+  const registered = new Set<string>()
+  const register = async (id: string, root: string): Promise<void> => {
+    const key = `${id}\0${root}`
+    if (registered.has(key)) return
+    await registry.register(id, root)
+    registered.add(key)
+  }
+  // config.yaml as last read for the embeddings switch; a long-lived process looks again after a second
+  let configText: {text: string | null; at: number} | undefined
+  const readConfigText = (): string | null => {
+    const at = Date.now()
+    if (configText && longLived && at - configText.at < CONFIG_RECHECK_MS) return configText.text
+    let text: string | null
+    try {
+      text = readFileSync(join(home, 'config.yaml'), 'utf8')
+    } catch {
+      text = null
+    }
+    configText = {text, at}
+    return text
+  }
   const loadEnrichment = (): Promise<EnrichmentConfig | null> => {
     enrichment ??= import('../config/user-config.js').then((m) => m.readUserConfig(home)).then((c) => c.enrichment)
     return enrichment
@@ -113,25 +138,20 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       // Embeddings need an `embeddings:` key in config.yaml: without one (or without the file),
       // recall does not load the config parser at all.
       if (options.enrichment === undefined) {
-        let text: string
-        try {
-          text = readFileSync(join(home, 'config.yaml'), 'utf8')
-        } catch {
-          return null
-        }
-        if (!/\bembeddings\s*:/.test(text)) return null
+        const text = readConfigText()
+        if (text === null || !/\bembeddings\s*:/.test(text)) return null
       }
       return loadEnrichment()
     },
     async locate(ref: string) {
       const where = await locate(ref)
-      await registry.register(where.id, where.root).catch(() => undefined)
+      await register(where.id, where.root).catch(() => undefined)
       return where
     },
     async repo(ref: string): Promise<RepoHandle> {
       const {id, root} = await locate(ref)
       const store = await openStore(root)
-      await registry.register(id, root).catch(() => undefined) // a read-only home must not block reads
+      await register(id, root).catch(() => undefined) // a read-only home must not block reads
       return {id, root, given: ref, store}
     },
     storeAt: (root: string) => openStore(resolve(root)),

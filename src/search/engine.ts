@@ -1,7 +1,7 @@
-import type {Memory, MemoryType} from '../model.js'
+import type {MemoryType} from '../model.js'
 import type {Db} from '../storage/db.js'
 import {indexedFields} from '../storage/fts.js'
-import {getMemoriesBySeq, liveShortFields, rankFieldsBySeq} from '../storage/memories.js'
+import {liveShortFields, recallFieldsBySeq, type RecallFields} from '../storage/memories.js'
 import {liveVectors} from '../storage/vectors.js'
 import {DEFAULT_BM25, idf, type Bm25Params, type WeightedTerm} from './bm25.js'
 import {FuzzyIndex} from './fuzzy.js'
@@ -9,6 +9,7 @@ import {queryTerms} from './query.js'
 import {blendScore} from './rank.js'
 import {FtsRetriever, MemoryIndex, type Retriever} from './retriever.js'
 import {thesaurusExpansions} from './thesaurus.js'
+import {oneEditStems, surfaceWords} from './typos.js'
 
 /**
  * Retrieval settings. Each was kept because the recall benchmark (test/bench/recall.mjs) showed
@@ -55,7 +56,7 @@ export interface SearchOptions {
 }
 
 export interface SearchHit {
-  memory: Memory
+  memory: RecallFields
   score: number
 }
 
@@ -114,10 +115,18 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
     const fixes: string[] = []
     for (const term of original) {
       if (df.get(term) !== 0 || !/^[a-z]{4,}$/.test(term)) continue
-      for (const fix of retriever.corrections(term, term.length >= 8 ? 2 : 1).slice(0, 2)) {
-        if (!weights.has(fix)) {
+      // the known stems of words one edit from the query's word, most frequent first, then the
+      // known stems within 1–2 edits of its stem
+      const variants = [...new Set(surfaceWords(q, term).flatMap((w) => [...oneEditStems(w)]))]
+      const vdf = retriever.docFrequency(variants)
+      const known = variants.filter((v) => (vdf.get(v) ?? 0) > 0).sort((a, b) => vdf.get(b)! - vdf.get(a)! || (a < b ? -1 : 1))
+      const candidates = [...new Set([...known.slice(0, 2), ...retriever.corrections(term, term.length >= 8 ? 2 : 1)])]
+      for (const fix of candidates.slice(0, 2)) {
+        // a correction outweighs the same term reached as a synonym of another query term
+        const had = weights.get(fix)
+        if (had === undefined || had < tuning.correctionWeight) {
           weights.set(fix, tuning.correctionWeight)
-          fixes.push(fix)
+          if (had === undefined) fixes.push(fix)
         }
       }
     }
@@ -135,7 +144,10 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
     if (!terms.some((t) => t.candidate)) for (const t of terms) t.candidate = true
     return [...terms.filter((t) => t.candidate), ...terms.filter((t) => !t.candidate)]
   }
-  let scored = retriever.score(weighted(), tuning.bm25, RERANK_POOL)
+  // Without a type filter (or feedback terms to re-rank), the first `take` are all the blend sees.
+  const take = Math.max(RERANK_MIN, opts.limit * RERANK_FACTOR)
+  const pool = opts.type || tuning.prfDocs > 0 ? RERANK_POOL : take
+  let scored = retriever.score(weighted(), tuning.bm25, pool)
 
   if (tuning.prfDocs > 0 && tuning.prfTerms > 0 && scored.length > 0) {
     const expansion = feedbackTerms(db, scored.slice(0, tuning.prfDocs), weights, tuning.prfTerms, retriever, stats.docs)
@@ -157,15 +169,11 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
   }
   // Rank on the few fields the blend needs; read whole memories only for the ones returned.
   const ranked: Array<{seq: number; createdAt: string; score: number}> = []
-  const take = Math.max(RERANK_MIN, opts.limit * RERANK_FACTOR)
   const seen = new Set<number>()
   // Walk down the BM25 order until enough candidates of the wanted type are collected.
   for (let i = 0; i < scored.length && ranked.length < take; i += take) {
     const slice = scored.slice(i, i + take)
-    const fields = rankFieldsBySeq(
-      db,
-      slice.map((s) => s.seq),
-    )
+    const fields = retriever.rankFields(slice.map((s) => s.seq))
     for (const s of slice) {
       const m = fields.get(s.seq)
       seen.add(s.seq)
@@ -182,10 +190,7 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
     const want = Math.max(EMBED_NEIGHBORS, opts.limit)
     for (let i = 0, added = 0; i < near.length && added < want; i += want) {
       const slice = near.slice(i, i + want)
-      const fields = rankFieldsBySeq(
-        db,
-        slice.map(([seq]) => seq),
-      )
+      const fields = retriever.rankFields(slice.map(([seq]) => seq))
       for (const [seq] of slice) {
         const m = fields.get(seq)
         seen.add(seq)
@@ -200,10 +205,7 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
     const fuzzy = fuzzyIndex(db, opts.version)
       .search(q, opts.limit * 2)
       .filter((f) => !seen.has(f.seq))
-    const fields = rankFieldsBySeq(
-      db,
-      fuzzy.map((f) => f.seq),
-    )
+    const fields = retriever.rankFields(fuzzy.map((f) => f.seq))
     for (const f of fuzzy) {
       const m = fields.get(f.seq)
       if (!m || (opts.type && m.type !== opts.type)) continue
@@ -214,7 +216,7 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
 
   ranked.sort((a, b) => b.score - a.score || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || a.seq - b.seq)
   const top = ranked.slice(0, opts.limit)
-  const memories = getMemoriesBySeq(
+  const memories = recallFieldsBySeq(
     db,
     top.map((r) => r.seq),
   )

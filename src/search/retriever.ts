@@ -11,6 +11,7 @@ import {
   vocabularyStartingWith,
   type IndexedFields,
 } from '../storage/fts.js'
+import {rankEpoch, rankFieldsBySeq, type RankFields} from '../storage/memories.js'
 import {contributions, scoreFieldsTf, scoreMany, type Bm25Params, type CorpusStats, type WeightedTerm} from './bm25.js'
 import {Vocabulary} from './vocabulary.js'
 
@@ -35,6 +36,8 @@ export interface Retriever {
   rescore(pool: Array<{seq: number; text: number}>, extra: WeightedTerm[], params: Bm25Params): Array<{seq: number; text: number}>
   /** Known terms within `maxEdits` of `term` that share its first letter. */
   corrections(term: string, maxEdits: number): string[]
+  /** What the blend needs of each memory (rank.ts), by seq; unknown seqs are left out. */
+  rankFields(seqs: number[]): Map<number, RankFields>
 }
 
 function statsFrom(docs: number, tokens: readonly number[]): CorpusStats {
@@ -52,8 +55,25 @@ export class FtsRetriever implements Retriever {
     return statsFrom(t.docs, t.tokens)
   }
 
+  /** Vocabulary ranges read by this retriever (one search), by first letter. */
+  private vocabByLetter = new Map<string, Map<string, number>>()
+
   docFrequency(terms: string[]): Map<string, number> {
-    return docFrequencies(this.db, terms)
+    // Many terms (typo variants) share a few first letters: one range scan per letter is cheaper
+    // than a lookup per term.
+    if (terms.length <= 16) return docFrequencies(this.db, terms)
+    const out = new Map<string, number>()
+    for (const term of terms) out.set(term, this.letterVocabulary(term[0] ?? '').get(term) ?? 0)
+    return out
+  }
+
+  private letterVocabulary(first: string): Map<string, number> {
+    let vocab = this.vocabByLetter.get(first)
+    if (!vocab) {
+      vocab = new Map(first ? vocabularyStartingWith(this.db, first).map((e) => [e.term, e.df]) : [])
+      this.vocabByLetter.set(first, vocab)
+    }
+    return vocab
   }
 
   score(terms: WeightedTerm[], params: Bm25Params, k: number): Array<{seq: number; text: number}> {
@@ -82,8 +102,15 @@ export class FtsRetriever implements Retriever {
   }
 
   corrections(term: string, maxEdits: number): string[] {
-    const vocab = new Vocabulary(vocabularyStartingWith(this.db, term[0]), 0)
+    const vocab = new Vocabulary(
+      [...this.letterVocabulary(term[0])].map(([t, df]) => ({term: t, df})),
+      0,
+    )
     return vocab.corrections(term, maxEdits)
+  }
+
+  rankFields(seqs: number[]): Map<number, RankFields> {
+    return rankFieldsBySeq(this.db, seqs)
   }
 }
 
@@ -100,6 +127,11 @@ export class MemoryIndex implements Retriever {
   private vocab: Vocabulary | undefined
   private logPosition = 0
   private maxSeq = 0
+  /** The database's write counter when the index was last brought up to date. */
+  private syncedAt = -1
+  /** Rank fields read so far, valid while the store's rank epoch stays the same. */
+  private ranks = new Map<number, RankFields>()
+  private ranksEpoch = -1
 
   private constructor(private readonly db: Db) {}
 
@@ -123,10 +155,14 @@ export class MemoryIndex implements Retriever {
     this.tokens = [0, 0, 0]
     this.vocab = undefined
     this.logPosition = indexLogBounds(this.db).last
+    this.syncedAt = this.db.writeCount
     for (const [seq, ...fields] of allIndexedFields(this.db)) this.add(seq, fields)
   }
 
   private sync(): void {
+    // nothing was written since the last look: the change log cannot have moved
+    if (this.db.writeCount === this.syncedAt) return
+    this.syncedAt = this.db.writeCount
     const {first, last} = indexLogBounds(this.db)
     if (last === this.logPosition) return
     if (last < this.logPosition || first > this.logPosition + 1) {
@@ -273,6 +309,28 @@ export class MemoryIndex implements Retriever {
     return this.acc
   }
 
+  rankFields(seqs: number[]): Map<number, RankFields> {
+    const epoch = rankEpoch(this.db)
+    if (epoch !== this.ranksEpoch) {
+      this.ranks.clear()
+      this.ranksEpoch = epoch
+    }
+    const out = new Map<number, RankFields>()
+    const missing: number[] = []
+    for (const seq of seqs) {
+      const r = this.ranks.get(seq)
+      if (r) out.set(seq, r)
+      else missing.push(seq)
+    }
+    if (missing.length > 0) {
+      for (const [seq, r] of rankFieldsBySeq(this.db, missing)) {
+        this.ranks.set(seq, r)
+        out.set(seq, r)
+      }
+    }
+    return out
+  }
+
   corrections(term: string, maxEdits: number): string[] {
     this.vocab ??= new Vocabulary(
       this.termList.map((t, id) => ({term: t, df: this.df[id]})).filter((e) => e.df > 0),
@@ -323,7 +381,9 @@ export function topK<T extends {seq: number; text: number}>(items: T[], k: numbe
 function topSeqs(seqs: number[], acc: Float64Array, k: number): Array<{seq: number; text: number}> {
   if (seqs.length <= k) return seqs.map((seq) => ({seq, text: acc[seq]})).sort(byText)
   // The k-th best score is a threshold: only items at or above it can be in the top k.
-  const threshold = kthLargest(Float64Array.from(seqs, (s) => acc[s]), k)
+  const scores = new Float64Array(seqs.length)
+  for (let i = 0; i < seqs.length; i++) scores[i] = acc[seqs[i]]
+  const threshold = kthLargest(scores, k)
   const pool: Array<{seq: number; text: number}> = []
   for (const seq of seqs) if (acc[seq] >= threshold) pool.push({seq, text: acc[seq]})
   return topK(pool, k)

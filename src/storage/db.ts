@@ -12,6 +12,7 @@ const IN_CHUNK = 500
 export class Db {
   private statements = new Map<string, Statement>()
   private reopenHooks: Array<(db: Db) => void> = []
+  private writes = 0
 
   constructor(readonly raw: Database) {}
 
@@ -29,7 +30,16 @@ export class Db {
     return s
   }
 
+  /**
+   * A counter that moves on every statement that may change data (`run`, `exec`; `all`, `get`
+   * and `column` are for queries). Caches over the database compare it to skip re-checking.
+   */
+  get writeCount(): number {
+    return this.writes
+  }
+
   run(sql: string, params?: BindParams): void {
+    this.writes++
     const s = this.stmt(sql)
     try {
       s.run(params ?? undefined)
@@ -43,7 +53,15 @@ export class Db {
     const rows: T[] = []
     try {
       if (params) s.bind(params)
-      while (s.step()) rows.push(s.getAsObject() as T)
+      // getAsObject() would ask sqlite for every column's name again on each row
+      let names: string[] | undefined
+      while (s.step()) {
+        const values = s.get()
+        names ??= s.getColumnNames()
+        const row: Row = {}
+        for (let i = 0; i < names.length; i++) row[names[i]] = values[i]
+        rows.push(row as T)
+      }
     } finally {
       s.reset()
     }
@@ -87,6 +105,7 @@ export class Db {
   }
 
   exec(sql: string): void {
+    this.writes++
     this.raw.exec(sql)
   }
 

@@ -19,7 +19,7 @@ import {MemError} from '../errors.js'
 import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
 import {acquireWriteLock, lockError, type Release} from './lock.js'
-import {applyOps, liveCounts, type JournalRecord, type Op} from './memories.js'
+import {applyOps, liveCounts, rankFieldsChanged, type JournalRecord, type Op} from './memories.js'
 import {pruneIndexLog} from './fts.js'
 import type {MemoryType} from '../model.js'
 import {COUNTS_FILE, type CountsSidecar, peekCounts} from './counts-file.js'
@@ -423,6 +423,7 @@ export class RepoStore {
         this.changeCount++
       } catch (err) {
         this.db.exec('ROLLBACK')
+        rankFieldsChanged(this.db)
         throw new MemError('unavailable', `A record in ${this.journalPath} could not be applied: ${(err as Error).message}`, {
           hint: 'The journal was left untouched. It may come from a newer mem; upgrade, or restore from a backup.',
           cause: err,
@@ -487,6 +488,7 @@ export class RepoStore {
         done.push({job, result: plan.result})
       } catch (err) {
         this.db.exec('ROLLBACK TO job')
+        rankFieldsChanged(this.db)
         this.db.exec('RELEASE job')
         failed.push({job, err})
       }
@@ -499,6 +501,7 @@ export class RepoStore {
         this.db.exec('RELEASE bg')
       } catch {
         this.db.exec('ROLLBACK TO bg')
+        rankFieldsChanged(this.db)
         this.db.exec('RELEASE bg')
       }
     }
@@ -508,6 +511,7 @@ export class RepoStore {
         appendDurably(this.journalFd!, this.journalOffset, bytes)
       } catch (err) {
         this.db.exec('ROLLBACK')
+        rankFieldsChanged(this.db)
         const error = lockError(this.dir, err)
         for (const {job} of done) job.reject(error)
         for (const {job, err: e} of failed) job.reject(e)

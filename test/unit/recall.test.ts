@@ -75,6 +75,19 @@ describe('recall ranking', () => {
     expect((await recall(ctx, {repo, q: 'chekout flakey'})).results.map((r) => r.id)).toContain(ids[2])
   })
 
+  it('corrects a misspelt word before stemming when its stem lands far from the right one', async () => {
+    const {ctx, repo} = memRepo()
+    const [pg, node] = await seed(ctx, repo, [
+      {content: 'Upgrade Postgres with pg_upgrade in the maintenance window', type: 'procedure'},
+      {content: 'Upgrade Node with nvm, and upgrade pnpm with corepack', type: 'procedure'},
+    ])
+    // "postgress" stems to itself, three edits from "postgr" (the stem of "postgres"): stem to
+    // stem it is unknown, and "upgrade" alone ranks the Node memory first. One edit of the word
+    // itself ("postgres") finds the right one.
+    expect((await recall(ctx, {repo, q: 'upgrade postgress', limit: 1})).results.map((r) => r.id)).toEqual([pg])
+    expect((await recall(ctx, {repo, q: 'upgrade nodee', limit: 1})).results.map((r) => r.id)).toEqual([node])
+  })
+
   it('the fuzzy fallback holds the live memories of highest context priority, at most the given number', async () => {
     const {ctx, repo} = memRepo()
     const ids = await seed(ctx, repo, [
@@ -167,7 +180,7 @@ describe('recall ranking', () => {
     const ids = await seed(ctx, repo, items)
     const server = openMem({home, cwd: repo, longLived: true, now: clock})
     try {
-      const queries = ['integration tests docker', 'database', 'flaky checkout', 'module m3 release', 'retry webhooks', 'intgration']
+      const queries = ['integration tests docker', 'database', 'flaky checkout', 'module m3 release', 'retry webhooks', 'intgration', 'postgress releese']
       const compare = async () => {
         for (const q of queries) {
           const disk = await recall(ctx, {repo, q, limit: 20})
@@ -180,6 +193,11 @@ describe('recall ranking', () => {
       await forget(ctx, {id: ids[0]})
       await edit(ctx, {id: ids[1], tags: ['renamed-tag']})
       await seed(ctx, repo, [{content: 'Integration docker tests moved to testcontainers', type: 'insight'}])
+      await compare()
+      // feedback and importance change the rank fields the in-process index keeps, from either side
+      for (const id of ids.slice(2, 12)) await feedback(ctx, {memoryId: id, wasUsed: true})
+      for (const id of ids.slice(12, 22)) await feedback(server, {memoryId: id, wasUsed: false})
+      for (const id of ids.slice(22, 32)) await edit(server, {id, importance: 0.99})
       await compare()
     } finally {
       await server.close()
