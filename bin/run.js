@@ -1,9 +1,15 @@
 #!/usr/bin/env node
 import {setFlagsFromString} from 'node:v8'
 
+const command = process.argv[2]
 // A CLI command lives for a fraction of a second: optimizing sql.js's WebAssembly in the
 // background would only make the process wait for it at exit. Long-running commands keep it.
-if (!['serve', 'mcp', 'browse'].includes(process.argv[2])) setFlagsFromString('--liftoff-only')
+if (!['serve', 'mcp', 'browse'].includes(command)) setFlagsFromString('--liftoff-only')
 
-const {execute} = await import('../dist/cli/commands.js')
-await execute({dir: import.meta.url})
+// `mem recall`, called by agents and hooks one time after another, starts without oclif when its
+// arguments are plain (src/cli/fast.ts); anything else goes to oclif below.
+const done = command === 'recall' && (await (await import('../dist/cli/fast.js')).runFast(process.argv.slice(2)))
+if (!done) {
+  const {execute} = await import('../dist/cli/commands.js')
+  await execute({dir: import.meta.url})
+}

@@ -16,7 +16,8 @@ const run = (file, args) => execFileSync(process.execPath, [file, ...args], {std
 rmSync('dist', {recursive: true, force: true})
 run(require.resolve('typescript/bin/tsc'), ['-p', 'tsconfig.json'])
 const bundle = await esbuild.build({
-  entryPoints: ['src/cli/commands.ts'],
+  // commands.ts: every command through oclif; fast.ts: plain `mem recall` without oclif (see bin/run.js)
+  entryPoints: ['src/cli/commands.ts', 'src/cli/fast.ts'],
   outdir: 'dist/cli',
   bundle: true,
   splitting: true,

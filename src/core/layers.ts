@@ -5,8 +5,8 @@ import {MEMORY_TYPES} from '../model.js'
 import {acquireSyncLock, classifySource, fetchPacks, prepareLayersDir, removeLayerCache} from '../ops/layer-source.js'
 import {getLayer, layerMemoryRows, listLayers as listLayerRows, type LayerRecord} from '../storage/layers.js'
 import {liveCounts, type Op} from '../storage/memories.js'
-import type {RepoStore} from '../storage/repo-store.js'
 import type {MemContext, RepoHandle} from './mem-context.js'
+import {layerSources, layersDir, layerStoreRoot, NON_LOCAL_WEIGHT, type ReadOnlySource} from './sources.js'
 import {track} from './track.js'
 import {type DecodedPack, decodePack, entryFingerprint, entryRejected, clampTime} from './pack-import.js'
 import {RepoRef} from './schemas.js'
@@ -14,7 +14,8 @@ import {planStore} from './store.js'
 import {parseInput} from './validate.js'
 
 /** Hits from a mounted layer or a linked repo count this much of a local hit (decisions.md). */
-export const NON_LOCAL_WEIGHT = 0.8
+
+export {layerSources, NON_LOCAL_WEIGHT, type ReadOnlySource}
 
 export const LAYER_TYPES = ['local', 'shared', 'base'] as const
 
@@ -54,15 +55,6 @@ export interface SyncResult {
   added: number
   updated: number
   removed: number
-}
-
-function layersDir(handle: RepoHandle): string {
-  return join(handle.root, '.mem', 'layers')
-}
-
-/** The store of a layer's memories (under `.mem/layers/<id>/store`). */
-function layerStoreRoot(handle: RepoHandle, id: string): string {
-  return join(layersDir(handle), id, 'store')
 }
 
 function unknownLayer(handle: RepoHandle, id: string): MemError {
@@ -247,26 +239,6 @@ export async function unmountLayer(ctx: MemContext, raw: LayerRefInput): Promise
   removeLayerCache(join(layersDir(handle), input.layerId))
   done(handle, 1)
   return {unmounted: true}
-}
-
-/** A store other than the repo's own that recall and context read, read-only, weighted. */
-export interface ReadOnlySource {
-  /** The layer id or the linked repo id. */
-  id: string
-  kind: 'layer' | 'repo'
-  store: RepoStore
-  weight: number
-}
-
-/** The synced layers of a repo, as read-only sources. Costs one small query when none is mounted. */
-export async function layerSources(ctx: MemContext, handle: RepoHandle): Promise<ReadOnlySource[]> {
-  const rows = handle.store.read((db) => listLayerRows(db))
-  const out: ReadOnlySource[] = []
-  for (const l of rows) {
-    if (l.lastSyncAt === null) continue
-    out.push({id: l.id, kind: 'layer', store: await ctx.storeAt(layerStoreRoot(handle, l.id)), weight: NON_LOCAL_WEIGHT})
-  }
-  return out
 }
 
 /** The store of mounted layer `id` of a repo as a handle (its memories have repoId layer-<id>), or undefined. */

@@ -2,16 +2,16 @@ import {z} from 'zod'
 import {normalizeRepoId} from '../config/paths.js'
 import {MemError} from '../errors.js'
 import {getMemory} from '../storage/memories.js'
-import {LINK_SOURCE, liveRepoLinks} from '../storage/links.js'
+import {LINK_SOURCE} from '../storage/links.js'
 import type {MemContext, RepoHandle} from './mem-context.js'
+import {CROSS_REPO_LINK_TAG, linkedRepos, linkItems, type RepoLink} from './sources.js'
 import {track} from './track.js'
 import {notFound, requireMemory} from './lookup.js'
 import {MemoryId, RepoRef, repoIdOf} from './schemas.js'
 import {gate, planStore} from './store.js'
 import {parseInput} from './validate.js'
 
-/** The tag of the memories that link this repo to another (spec: "a memory tagged cross-repo-link"). */
-export const CROSS_REPO_LINK_TAG = 'cross-repo-link'
+export {CROSS_REPO_LINK_TAG, linkedRepos, type RepoLink}
 
 export const LinkRepoInput = z.object({
   repo: RepoRef,
@@ -40,14 +40,6 @@ export type LinkMemoryInput = z.input<typeof LinkMemoryInput>
 export const UnlinkMemoryInput = z.object({id: MemoryId, targetId: MemoryId, repo: z.string().optional()})
 export type UnlinkMemoryInput = z.input<typeof UnlinkMemoryInput>
 
-export interface RepoLink {
-  id: string
-  from: string
-  to: string
-  note: string
-  createdAt: string
-}
-
 /** The registered repo a value names (a repo id or an absolute path), or a 404 naming the fix. */
 async function registeredRepo(ctx: MemContext, value: string): Promise<string> {
   const trimmed = value.trim().replace(/[\\/]+$/, '')
@@ -61,17 +53,6 @@ async function registeredRepo(ctx: MemContext, value: string): Promise<string> {
   return match.repoId
 }
 
-function noteOf(content: string): string {
-  const i = content.indexOf(': ')
-  return i >= 0 ? content.slice(i + 2) : ''
-}
-
-function linkItems(handle: RepoHandle): RepoLink[] {
-  return handle.store.read((db) => liveRepoLinks(db, CROSS_REPO_LINK_TAG)).flatMap((m) => {
-    const to = (m.extra.link as {to?: unknown} | undefined)?.to
-    return typeof to === 'string' ? [{id: m.id, from: handle.id, to, note: noteOf(m.content), createdAt: m.createdAt}] : []
-  })
-}
 
 /**
  * Links this repo to another registered repository: stores a memory tagged `cross-repo-link`.
@@ -124,17 +105,6 @@ export async function listLinks(ctx: MemContext, raw: ListLinksInput): Promise<{
   const links = linkItems(handle)
   done(handle, links.length)
   return {repo: handle.id, links}
-}
-
-/**
- * The repos whose memories this repo may read (recall, context preview's `crossRepoScope`):
- * those it links to that are still registered. A link alone, to a repo mem does not know, shows nothing.
- */
-export async function linkedRepos(ctx: MemContext, handle: RepoHandle): Promise<string[]> {
-  const links = linkItems(handle)
-  if (links.length === 0) return []
-  const registered = new Set((await ctx.listRepos()).map((r) => r.repoId))
-  return [...new Set(links.map((l) => l.to))].filter((to) => to !== handle.id && registered.has(to))
 }
 
 function readOnlyLayer(handle: RepoHandle): void {

@@ -1,24 +1,47 @@
-import {z} from 'zod'
-import {capitalizeType} from '../model.js'
+import {capitalizeType, MEMORY_TYPES, type MemoryType} from '../model.js'
 import {searchMemories} from '../search/engine.js'
 import {normalizeForDuplicate} from '../search/tokenize.js'
 import {MemoryIndex} from '../search/retriever.js'
 import {ageDays, stalenessWarning} from '../search/rank.js'
 import type {RepoStore} from '../storage/repo-store.js'
 import {queryVector} from './embed.js'
-import {readOnlySources} from './scope.js'
+import {readOnlySources} from './sources.js'
 import type {MemContext} from './mem-context.js'
-import {MemoryTypeSchema, RepoRef} from './schemas.js'
 import {track} from './track.js'
-import {parseInput} from './validate.js'
 
-export const RecallInput = z.object({
-  repo: RepoRef,
-  q: z.string({error: 'q (the query) is required'}).max(4_000, 'q is longer than 4,000 characters'),
-  limit: z.number().int().min(1, 'limit must be 1 to 100').max(100, 'limit must be 1 to 100').default(10),
-  type: MemoryTypeSchema.optional(),
-})
-export type RecallInput = z.input<typeof RecallInput>
+/** The HTTP and MCP schema of this input is `RecallInput` in schemas.ts (same rules, same messages). */
+export interface RecallInput {
+  repo: string
+  q: string
+  /** 1 to 100, default 10. */
+  limit?: number
+  type?: MemoryType
+}
+
+const RECALL_KEYS = new Set(['repo', 'q', 'limit', 'type'])
+
+/**
+ * `mem recall` runs once per question, so its path does not load zod (a fifth of its start):
+ * well-formed input is taken as is; anything else is parsed with the schema, which words the error.
+ */
+async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput, 'repo' | 'q' | 'limit'>> & {type?: MemoryType}> {
+  const r = raw as unknown as Record<string, unknown> | null
+  if (
+    r !== null &&
+    typeof r === 'object' &&
+    Object.keys(r).every((k) => RECALL_KEYS.has(k)) &&
+    typeof r.repo === 'string' &&
+    r.repo.trim() !== '' &&
+    typeof r.q === 'string' &&
+    r.q.length <= 4_000 &&
+    (r.limit === undefined || (Number.isInteger(r.limit) && (r.limit as number) >= 1 && (r.limit as number) <= 100)) &&
+    (r.type === undefined || (MEMORY_TYPES as readonly unknown[]).includes(r.type))
+  ) {
+    return {repo: r.repo.trim(), q: r.q, limit: (r.limit as number | undefined) ?? 10, ...(r.type === undefined ? {} : {type: r.type as MemoryType})}
+  }
+  const [{RecallInput: schema}, {parseInput}] = await Promise.all([import('./schemas.js'), import('./validate.js')])
+  return parseInput(schema, raw)
+}
 
 /** One recall result: exactly the fields of the spec's recall item. */
 export interface RecallItem {
@@ -49,7 +72,7 @@ export interface RecallResult {
  */
 export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
   const done = track(ctx, 'recall')
-  const input = parseInput(RecallInput, raw)
+  const input = await recallInput(raw)
   const handle = await ctx.repo(input.repo)
   const now = ctx.now()
   // with embeddings on, the query's vector as a second signal; null when off, failing or late
@@ -103,8 +126,9 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
   }
 }
 
-export const PrepareRecallInput = z.object({repo: RepoRef})
-export type PrepareRecallInput = z.input<typeof PrepareRecallInput>
+export interface PrepareRecallInput {
+  repo: string
+}
 
 /**
  * In a long-lived context (the TUI, a server), builds the repo's in-process search index now,
@@ -112,7 +136,8 @@ export type PrepareRecallInput = z.input<typeof PrepareRecallInput>
  * returns nothing to show; `prepared` is false for a one-shot context (it asks the on-disk index).
  */
 export async function prepareRecall(ctx: MemContext, raw: PrepareRecallInput): Promise<{prepared: boolean}> {
-  const input = parseInput(PrepareRecallInput, raw)
+  const [{PrepareRecallInput: schema}, {parseInput}] = await Promise.all([import('./schemas.js'), import('./validate.js')])
+  const input = parseInput(schema, raw)
   if (!ctx.longLived) return {prepared: false}
   const handle = await ctx.repo(input.repo)
   handle.store.read((db) => MemoryIndex.for(db))

@@ -17,6 +17,16 @@ export const Importance = z.number({error: 'must be a number from 0.0 to 1.0'}).
 /** The input of `stats` (the core checks it by hand, to start without zod). */
 export const StatsInput = z.object({repo: RepoRef})
 
+/** Recall's input (core/recall.ts checks well-formed input by hand and falls back to this). */
+export const RecallInput = z.object({
+  repo: RepoRef,
+  q: z.string({error: 'q (the query) is required'}).max(4_000, 'q is longer than 4,000 characters'),
+  limit: z.number().int().min(1, 'limit must be 1 to 100').max(100, 'limit must be 1 to 100').default(10),
+  type: MemoryTypeSchema.optional(),
+})
+
+export const PrepareRecallInput = z.object({repo: RepoRef})
+
 /** Tags: trimmed, lower-cased, inner spaces as dashes, empty ones dropped, duplicates removed. */
 export const Tags = z
   .array(z.string().max(MAX_TAG_CHARS, `a tag is longer than ${MAX_TAG_CHARS} characters`))

@@ -91,14 +91,3 @@ export function contributions(
     each(seq, values)
   }
 }
-
-/** BM25F of many documents (contributions summed term by term, in order). */
-export function scoreMany(docs: Iterable<[number, readonly string[]]>, terms: WeightedTerm[], stats: CorpusStats, params: Bm25Params): Array<{seq: number; text: number}> {
-  const out: Array<{seq: number; text: number}> = []
-  contributions(docs, terms, stats, params, (seq, values) => {
-    let score = 0
-    for (let i = 0; i < values.length; i++) score += values[i]
-    out.push({seq, text: score})
-  })
-  return out
-}

@@ -3,7 +3,7 @@ import {
   allIndexedFields,
   docFrequencies,
   FTS_COLUMN_COUNT,
-  ftsMatchAny,
+  ftsTermStats,
   indexChangesSince,
   indexedFields,
   indexLogBounds,
@@ -12,7 +12,7 @@ import {
   type IndexedFields,
 } from '../storage/fts.js'
 import {rankEpoch, rankFieldsBySeq, type RankFields} from '../storage/memories.js'
-import {contributions, scoreFieldsTf, scoreMany, type Bm25Params, type CorpusStats, type WeightedTerm} from './bm25.js'
+import {contributions, scoreFieldsTf, type Bm25Params, type CorpusStats, type WeightedTerm} from './bm25.js'
 import {Vocabulary} from './vocabulary.js'
 
 /**
@@ -44,6 +44,9 @@ function statsFrom(docs: number, tokens: readonly number[]): CorpusStats {
   return {docs, avgLen: tokens.map((t) => (docs > 0 ? t / docs : 0))}
 }
 
+/** Terms of one first letter from which the on-disk index reads that letter's whole vocabulary. */
+const LETTER_SCAN_MIN = 32
+
 export class FtsRetriever implements Retriever {
   /** Fields fetched by the last score(), reused by rescore(). */
   private fields = new Map<number, IndexedFields>()
@@ -59,11 +62,23 @@ export class FtsRetriever implements Retriever {
   private vocabByLetter = new Map<string, Map<string, number>>()
 
   docFrequency(terms: string[]): Map<string, number> {
-    // Many terms (typo variants) share a few first letters: one range scan per letter is cheaper
-    // than a lookup per term.
-    if (terms.length <= 16) return docFrequencies(this.db, terms)
+    // Typo variants come by the hundred with one first letter: one range scan of the vocabulary
+    // for that letter is cheaper than a lookup per term. Other terms are looked up one by one.
+    const byLetter = new Map<string, string[]>()
+    for (const term of terms) {
+      const group = byLetter.get(term[0] ?? '')
+      if (group) group.push(term)
+      else byLetter.set(term[0] ?? '', [term])
+    }
     const out = new Map<string, number>()
-    for (const term of terms) out.set(term, this.letterVocabulary(term[0] ?? '').get(term) ?? 0)
+    for (const [first, group] of byLetter) {
+      if (group.length >= LETTER_SCAN_MIN && first) {
+        const vocab = this.letterVocabulary(first)
+        for (const term of group) out.set(term, vocab.get(term) ?? 0)
+      } else {
+        for (const [term, n] of docFrequencies(this.db, group)) out.set(term, n)
+      }
+    }
     return out
   }
 
@@ -77,12 +92,32 @@ export class FtsRetriever implements Retriever {
   }
 
   score(terms: WeightedTerm[], params: Bm25Params, k: number): Array<{seq: number; text: number}> {
-    const seqs = ftsMatchAny(
+    this.fields.clear()
+    const stats = this.stats()
+    const {k1, b} = params
+    const w = [params.weights[0] ?? 1, params.weights[1] ?? 1, params.weights[2] ?? 1]
+    const avg = [stats.avgLen[0] || 1, stats.avgLen[1] || 1, stats.avgLen[2] || 1]
+    // Same arithmetic, in the same order, as MemoryIndex.score.
+    const {seqs, tf, len} = ftsTermStats(
       this.db,
-      terms.filter((t) => t.candidate).map((t) => t.term),
+      terms.map((t) => t.term),
+      terms.map((t) => t.candidate),
     )
-    this.fields = indexedFields(this.db, seqs)
-    return topK(scoreMany(this.fields, terms, this.stats(), params), k)
+    const width = terms.length * FTS_COLUMN_COUNT
+    const out: Array<{seq: number; text: number}> = []
+    for (let d = 0; d < seqs.length; d++) {
+      let acc = 0
+      for (let t = 0; t < terms.length; t++) {
+        let eff = 0
+        for (let f = 0; f < FTS_COLUMN_COUNT; f++) {
+          const n = tf[d * width + t * FTS_COLUMN_COUNT + f]
+          if (n !== 0) eff += w[f] * (n / (1 - b + (b * len[d * FTS_COLUMN_COUNT + f]) / avg[f]))
+        }
+        if (eff > 0) acc += terms[t].weight * terms[t].idf * ((eff * (k1 + 1)) / (eff + k1))
+      }
+      out.push({seq: seqs[d], text: acc})
+    }
+    return topK(out, k)
   }
 
   rescore(pool: Array<{seq: number; text: number}>, extra: WeightedTerm[], params: Bm25Params): Array<{seq: number; text: number}> {

@@ -12,10 +12,46 @@ function quote(term: string): string {
   return `"${term.replace(/"/g, '')}"`
 }
 
-/** Live memories whose index holds any of `terms`. */
-export function ftsMatchAny(db: Db, terms: string[]): number[] {
-  if (terms.length === 0) return []
-  return db.column<number>(`SELECT docid FROM memories_fts WHERE memories_fts MATCH ?`, [terms.map(quote).join(' OR ')])
+/**
+ * Term statistics for BM25 from the index itself (no text is read back): every live memory whose
+ * index holds a `candidate` term, with the frequency of each of `terms` in each of its columns
+ * (`tf`, term-major, terms × columns per memory) and each column's length in terms (`len`).
+ * Frequencies come from FTS4's matchinfo('y'); lengths from matchinfo('l'), which costs a lookup
+ * per row, so it is asked only of the memories a candidate term is in.
+ */
+export function ftsTermStats(db: Db, terms: string[], candidate: readonly boolean[]): {seqs: number[]; tf: Uint32Array; len: Uint32Array} {
+  const width = terms.length * FTS_COLUMN_COUNT
+  const candidates = terms.filter((_, i) => candidate[i])
+  if (candidates.length === 0) return {seqs: [], tf: new Uint32Array(0), len: new Uint32Array(0)}
+  const words = (ts: string[]) => ts.map(quote).join(' OR ')
+  const ints = (blob: Uint8Array) => new Uint32Array(blob.buffer, blob.byteOffset, blob.byteLength >> 2)
+  const all = candidates.length === terms.length
+  const rows = db.all<{d: number; m: Uint8Array}>(`SELECT docid AS d, matchinfo(memories_fts, '${all ? 'yl' : 'y'}') AS m FROM memories_fts WHERE memories_fts MATCH ?`, [words(terms)])
+  const seqs: number[] = []
+  const tf = new Uint32Array(rows.length * width)
+  const len = new Uint32Array(rows.length * FTS_COLUMN_COUNT)
+  const at = new Map<number, number>()
+  for (const r of rows) {
+    const values = ints(r.m)
+    let hit = false
+    for (let t = 0; t < terms.length && !hit; t++) {
+      if (!candidate[t]) continue
+      for (let f = 0; f < FTS_COLUMN_COUNT; f++) if (values[t * FTS_COLUMN_COUNT + f] !== 0) hit = true
+    }
+    if (!hit) continue // only common terms: not a candidate
+    const n = seqs.length
+    tf.set(values.subarray(0, width), n * width)
+    if (all) len.set(values.subarray(width, width + FTS_COLUMN_COUNT), n * FTS_COLUMN_COUNT)
+    else at.set(r.d, n)
+    seqs.push(r.d)
+  }
+  if (!all && seqs.length > 0) {
+    for (const r of db.all<{d: number; m: Uint8Array}>(`SELECT docid AS d, matchinfo(memories_fts, 'l') AS m FROM memories_fts WHERE memories_fts MATCH ?`, [words(candidates)])) {
+      const n = at.get(r.d)
+      if (n !== undefined) len.set(ints(r.m).subarray(0, FTS_COLUMN_COUNT), n * FTS_COLUMN_COUNT)
+    }
+  }
+  return {seqs, tf: tf.subarray(0, seqs.length * width), len: len.subarray(0, seqs.length * FTS_COLUMN_COUNT)}
 }
 
 /** The analyzed fields of indexed memories, by seq (rowid lookups in the index's content table). */

@@ -100,3 +100,45 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
     expect(after.some((f) => ui.has(f))).toBe(true)
   })
 })
+
+describe('a plain mem recall starts without oclif and zod', () => {
+  /** Files under dist/cli that a `mem` run loads (a module hook writes every module down). */
+  function loadedChunks(args: string[], extraEnv: Record<string, string> = {}): string[] {
+    const base = tempDir()
+    const root = join(base, 'repo')
+    mkdirSync(join(root, '.git'), {recursive: true})
+    const log = join(base, 'loaded.txt')
+    const code = `import {appendFileSync} from 'node:fs'
+export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) }`
+    const register = `import {register} from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(code)}`)})`
+    const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, BIN, ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      env: {...process.env, MEM_HOME: join(base, 'home'), MEM_REPO: '', ...extraEnv},
+    })
+    expect(r.status, r.stderr).toBe(0)
+    return readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((u) => u.startsWith('file://'))
+      .map((u) => relative(ROOT, new URL(u).pathname))
+      .filter((f) => f.startsWith('dist/cli/'))
+  }
+
+  /** Output files of the bundle that hold any input matching `pattern`. */
+  function chunksWith(pattern: RegExp): Set<string> {
+    return new Set(Object.entries(meta().outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => pattern.test(i))).map(([out]) => out))
+  }
+
+  it('loads fast.js and the recall chunks, not the oclif entry or zod', () => {
+    const heavy = new Set([...chunksWith(/node_modules\/(@oclif\/core|zod)\//), 'dist/cli/commands.js'])
+    expect(heavy.size).toBeGreaterThan(1)
+    const plain = loadedChunks(['recall', 'how do the tests run?', '--limit', '3', '--json'])
+    expect(plain).toContain('dist/cli/fast.js')
+    expect(plain.filter((f) => heavy.has(f))).toEqual([])
+    // the same command with a value oclif must word the error for goes through oclif (the check above can fail)
+    const help = loadedChunks(['recall', '--help'])
+    expect(help).toContain('dist/cli/commands.js')
+    const off = loadedChunks(['recall', 'how do the tests run?'], {MEM_CLI_FAST: '0'})
+    expect(off.filter((f) => heavy.has(f)).length).toBeGreaterThan(0)
+  })
+})
