@@ -15,16 +15,11 @@ const run = (file, args) => execFileSync(process.execPath, [file, ...args], {std
 
 rmSync('dist', {recursive: true, force: true})
 run(require.resolve('typescript/bin/tsc'), ['-p', 'tsconfig.json'])
-const bundle = await esbuild.build({
-  // commands.ts: every command through oclif; fast.ts: plain `mem recall` without oclif (see bin/run.js)
-  entryPoints: ['src/cli/commands.ts', 'src/cli/fast.ts'],
-  outdir: 'dist/cli',
+const shared = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
   // sql.js finds its .wasm beside itself; typescript is an optional peer oclif never needs here.
   external: ['sql.js', 'typescript',
     // ink imports React's devtools only when DEV=true (not a dependency of mem)
@@ -36,7 +31,42 @@ const bundle = await esbuild.build({
   keepNames: true,
   sourcemap: 'linked',
   logLevel: 'warning',
+}
+const bundle = await esbuild.build({
+  ...shared,
+  entryPoints: ['src/cli/commands.ts'],
+  outdir: 'dist/cli',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
 })
+// A plain `mem recall` (src/cli/fast.ts, see bin/run.js) loads one file: no oclif, no zod and no
+// chunk graph to resolve. What it imports only on a cold path (zod schemas for an invalid input's
+// message, the user config, the secret scanner, the YAML parser) stays out of it and loads from
+// tsc's output (or node_modules). Only modules that throw no MemError of their own to this bundle
+// belong here: an error class from another copy of errors.ts is not `instanceof` this one's.
+const COLD_ONLY = /src\/(core\/schemas|config\/user-config|gates\/secrets)\.ts$/
+const fast = await esbuild.build({
+  ...shared,
+  entryPoints: ['src/cli/fast.ts'],
+  outfile: 'dist/cli/fast.js',
+  plugins: [
+    {
+      name: 'cold-only-from-tsc-output',
+      setup(build) {
+        // the YAML parser (registry lookups by id, linked repos) loads from node_modules when needed
+        build.onResolve({filter: /^yaml$/}, (args) => (args.kind === 'dynamic-import' ? {path: 'yaml', external: true} : undefined))
+        build.onResolve({filter: /\.js$/}, async (args) => {
+          if (args.kind !== 'dynamic-import' || args.pluginData === 'resolving') return undefined
+          const found = await build.resolve(args.path, {kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'resolving'})
+          if (!COLD_ONLY.test(found.path)) return undefined
+          const target = found.path.replace(/.*\/src\//, '../src/').replace(/\.ts$/, '.js')
+          return {path: target, external: true}
+        })
+      },
+    },
+  ],
+})
+writeFileSync('dist/cli/fast-meta.json', JSON.stringify(fast.metafile))
 // which chunks each command loads (test/integration/bundle.test.ts checks ink stays out of the others)
 writeFileSync('dist/cli/meta.json', JSON.stringify(bundle.metafile))
 run(require.resolve('oclif/bin/run.js'), ['manifest'])
