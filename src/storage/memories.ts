@@ -417,6 +417,11 @@ export function liveBriefsOfType(db: Db, type: MemoryType): MemoryBrief[] {
   return db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE live = 1 AND type = ? ORDER BY created_at, seq`, [type]).map(rowToBrief)
 }
 
+/** Calls `fn` with each live memory of one type, oldest first, without holding them all at once. */
+export function eachLiveBriefOfType(db: Db, type: MemoryType, fn: (brief: MemoryBrief) => void): void {
+  db.each(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE live = 1 AND type = ? ORDER BY created_at, seq`, [type], (r) => fn(rowToBrief(r)))
+}
+
 /** Live memories by seq (missing or no longer live ones are left out). `+live` keeps the key index in use. */
 export function liveBriefsBySeq(db: Db, seqs: number[]): MemoryBrief[] {
   return db.allIn((list) => `SELECT ${BRIEF_COLUMNS} FROM memories WHERE +live = 1 AND seq IN (${list})`, seqs).map(rowToBrief)
