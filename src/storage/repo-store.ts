@@ -23,7 +23,7 @@ import {applyOps, liveCounts, type JournalRecord, type Op} from './memories.js'
 import {pruneIndexLog} from './fts.js'
 import type {MemoryType} from '../model.js'
 import {COUNTS_FILE, type CountsSidecar, peekCounts} from './counts-file.js'
-import {writeAtomic} from './files.js'
+import {releaseBuffer, writeAtomic} from './files.js'
 import {getMeta, migrate, setMeta} from './schema.js'
 import {loadSqlJs} from './sqljs.js'
 import {DAILY_KEEP_DAYS, HOURLY_KEEP_DAYS, takeUsageLog} from './usage.js'
@@ -577,7 +577,7 @@ export class RepoStore {
         if (existsSync(this.journalPath)) this.load() // reports the orphan journal
         const generation = newGeneration()
         setMeta(this.db, 'generation', generation)
-        writeAtomic(this.dbPath, this.db.export())
+        this.writeSnapshot()
         writeAtomic(this.journalPath, encodeHeader(generation))
         this.generation = generation
         this.openJournal()
@@ -633,7 +633,7 @@ export class RepoStore {
     setMeta(this.db, 'generation', generation)
     setMeta(this.db, 'prev_generation', previous)
     try {
-      writeAtomic(this.dbPath, this.db.export())
+      this.writeSnapshot()
     } catch (err) {
       setMeta(this.db, 'generation', previous)
       throw lockError(this.dir, err)
@@ -644,6 +644,16 @@ export class RepoStore {
     this.staleJournal = false
     this.openJournal()
     this.writeCountsSidecar()
+  }
+
+  /** Writes the database to mem.db atomically; its serialized copy is freed at once after. */
+  private writeSnapshot(): void {
+    const bytes = this.db.export()
+    try {
+      writeAtomic(this.dbPath, bytes)
+    } finally {
+      releaseBuffer(bytes)
+    }
   }
 
   private unreadable(path: string, err: unknown): MemError {
