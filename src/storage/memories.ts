@@ -500,9 +500,9 @@ function rowToDecay(r: Row): DecayRow {
 
 const DECAY_COLUMNS = `id, type, importance, created_at, updated_at, last_used_at, last_accessed_at, extra`
 
-/** Live memories with importance above `floor`, in seq order. */
-export function liveDecayRows(db: Db, floor: number): DecayRow[] {
-  return db.all(`SELECT ${DECAY_COLUMNS} FROM memories WHERE live = 1 AND importance > ? ORDER BY seq`, [floor]).map(rowToDecay)
+/** Calls `fn` with each live memory with importance above `floor`, in seq order, one row at a time. */
+export function eachLiveDecayRow(db: Db, floor: number, fn: (row: DecayRow) => void): void {
+  db.each(`SELECT ${DECAY_COLUMNS} FROM memories WHERE live = 1 AND importance > ? ORDER BY seq`, [floor], (r) => fn(rowToDecay(r)))
 }
 
 /** The same rows for the given ids (left out when gone or no longer live). */
