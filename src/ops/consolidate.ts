@@ -5,6 +5,7 @@ import type {MemContext, RepoHandle} from '../core/mem-context.js'
 import {planStore} from '../core/store.js'
 import {analyze, normalizeForDuplicate} from '../search/tokenize.js'
 import type {Db} from '../storage/db.js'
+import {releaseBuffer} from '../storage/files.js'
 import {eachLiveBriefOfType, getExtra, getMemory, liveBriefsById, liveBriefsBySeq, liveBriefsOfType, liveDerivedFromIds, type MemoryBrief, type Op} from '../storage/memories.js'
 
 /**
@@ -102,6 +103,15 @@ function dot(a: Vec, b: Vec): number {
   return dotRange(a.ids, a.w, 0, a.ids.length, b.ids, b.w, 0, b.ids.length)
 }
 
+/**
+ * Frees large typed arrays now (see releaseBuffer): a run's working arrays (~60 MB at 100k
+ * memories) otherwise stay resident until V8's next major collection, and a checkpoint of the
+ * store during the writes that follow needs a whole second copy of the database on top.
+ */
+function releaseAll(...arrays: ArrayBufferView[]): void {
+  for (const a of arrays) releaseBuffer(a)
+}
+
 /** A growable Int32Array or Float32Array (amortised doubling). */
 class Growable<T extends Int32Array | Float32Array> {
   size = 0
@@ -163,6 +173,10 @@ class VecRows {
     this.idBuf.data = new Int32Array(0)
     this.wBuf.data = new Float32Array(0)
     return this
+  }
+
+  release(): void {
+    releaseAll(this.start, this.ids, this.w)
   }
 
   get length(): number {
@@ -264,6 +278,10 @@ class Postings {
       }
     }
     this.start = start
+  }
+
+  release(): void {
+    releaseAll(this.start, this.docs, this.weights)
   }
 
   /**
@@ -387,6 +405,7 @@ function clusterObservations(
     for (const m of members) taken[m] = 1
     clusters.push({members, centroid: centroidOf(vecs, members)})
   }
+  releaseAll(acc, nb.start, nb.node, nb.sim)
   return clusters
 }
 
@@ -559,10 +578,40 @@ function aborted(signal?: AbortSignal): void {
  */
 export async function runConsolidation(ctx: MemContext, repo: RepoHandle, options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
   const progress = options.onProgress ?? (() => undefined)
+  // planning's working set (vocabulary, member texts, indexes) is garbage before the writes start
+  const clusters = await planClusters(ctx, repo, options, progress)
+
+  const result: ConsolidateResult = {candidates: clusters.length, insightsCreated: 0, insightsBoosted: 0}
+  if (options.dryRun) {
+    result.insightsCreated = clusters.filter((c) => c.outcome === 'create').length
+    result.insightsBoosted = clusters.filter((c) => c.outcome === 'boost').length
+    result.clusters = clusters
+    return result
+  }
+
+  for (let i = 0; i < clusters.length; i += WRITE_CHUNK) {
+    aborted(options.signal)
+    const chunk = clusters.slice(i, i + WRITE_CHUNK)
+    const now = ctx.now().toISOString()
+    const counts = await repo.store.write((db) => applyClusters(db, repo, chunk, now))
+    result.insightsCreated += counts.created
+    result.insightsBoosted += counts.boosted
+    progress({phase: 'write', done: Math.min(clusters.length, i + WRITE_CHUNK), total: clusters.length})
+  }
+  return result
+}
+
+/** The candidate clusters of a snapshot, each with its insight text and what a run does with it. */
+async function planClusters(
+  ctx: MemContext,
+  repo: RepoHandle,
+  options: ConsolidateOptions,
+  progress: (p: ConsolidationProgress) => void,
+): Promise<CandidateCluster[]> {
   // one read (a consistent snapshot) plans every cluster; observation texts are analysed as they
   // are stepped and not kept: only the members of the clusters found are read back in full
   const vocab = new Vocabulary()
-  const {planned, insights} = repo.store.read((db) => {
+  const {stars, insights} = repo.store.read((db) => {
     const derivedFrom = liveDerivedFromIds(db)
     // idf over every live observation: it stays put between runs, so clusters do too
     const free: FreeObservations = {seq: [], tags: [], importance: []}
@@ -602,22 +651,24 @@ export async function runConsolidation(ctx: MemContext, repo: RepoHandle, option
     const maxDf = maxDfFor(vocab.docs)
     const postings = new Postings(vecs, vocab.size, (id) => vocab.df[id] <= maxDf)
     const stars = clusterObservations(free, vecs, tagCounts, postings, (done) => progress({phase: 'cluster', done, total}))
+    postings.release()
+    vecs.release()
     progress({phase: 'cluster', done: total, total})
 
-    const bySeq = new Map(liveBriefsBySeq(db, stars.flatMap((c) => c.members.map((m) => free.seq[m]))).map((b) => [b.seq, b]))
-    const planned: Planned[] = stars.map((c) => ({members: c.members.map((m) => bySeq.get(free.seq[m])!), centroid: c.centroid}))
-    return {planned, insights: liveBriefsOfType(db, 'insight')}
+    return {stars: stars.map((c) => ({seqs: c.members.map((m) => free.seq[m]), centroid: c.centroid})), insights: liveBriefsOfType(db, 'insight')}
   })
   aborted(options.signal)
 
   const insightVecs = insights.map((m) => vocab.vector(vocab.termIds(m.content)))
+  const insightIds = insights.map((m) => m.id)
+  insights.length = 0 // their texts are not needed any more
   const insightDf = new Map<number, number>()
   for (const v of insightVecs) for (const id of v.ids) insightDf.set(id, (insightDf.get(id) ?? 0) + 1)
-  const insightMaxDf = maxDfFor(insights.length)
+  const insightMaxDf = maxDfFor(insightIds.length)
   const insightIndex = new Postings(VecRows.of(insightVecs), vocab.size, (id) => (insightDf.get(id) ?? 0) <= insightMaxDf)
-  const acc = new Float64Array(insights.length)
+  const acc = new Float64Array(insightIds.length)
   const touched: number[] = []
-  const existingInsight = (v: Vec): MemoryBrief | undefined => {
+  const existingInsight = (v: Vec): string | undefined => {
     insightIndex.candidates(v.ids, v.w, 0, v.ids.length, acc, touched)
     let best: {doc: number; sim: number} | undefined
     for (const doc of touched) {
@@ -626,11 +677,17 @@ export async function runConsolidation(ctx: MemContext, repo: RepoHandle, option
       if (sim >= BOOST_SIM && (!best || sim > best.sim)) best = {doc, sim}
     }
     touched.length = 0
-    return best ? insights[best.doc] : undefined
+    return best ? insightIds[best.doc] : undefined
   }
 
   const clusters: CandidateCluster[] = []
-  for (const p of planned) {
+  for (const star of stars) {
+    // the members are read back one cluster at a time (holding the texts of every member of every
+    // cluster made up most of the live heap of this phase); content never changes under an id,
+    // and a member forgotten meanwhile is left out (applyClusters checks again when writing)
+    const bySeq = new Map(repo.store.read((db) => liveBriefsBySeq(db, star.seqs)).map((b) => [b.seq, b]))
+    const p: Planned = {members: star.seqs.map((seq) => bySeq.get(seq)).filter((m): m is MemoryBrief => m !== undefined), centroid: star.centroid}
+    if (p.members.length < MIN_CLUSTER) continue
     let summary = extractiveSummary(p, vocab)
     let fromWriter = false
     if (options.writer) {
@@ -656,27 +713,9 @@ export async function runConsolidation(ctx: MemContext, repo: RepoHandle, option
       continue
     }
     const twin = existingInsight(vocab.vector(vocab.termIds(summary.content)))
-    clusters.push(twin ? {...base, outcome: 'boost', target: twin.id} : {...base, outcome: 'create'})
+    clusters.push(twin ? {...base, outcome: 'boost', target: twin} : {...base, outcome: 'create'})
   }
-
-  const result: ConsolidateResult = {candidates: clusters.length, insightsCreated: 0, insightsBoosted: 0}
-  if (options.dryRun) {
-    result.insightsCreated = clusters.filter((c) => c.outcome === 'create').length
-    result.insightsBoosted = clusters.filter((c) => c.outcome === 'boost').length
-    result.clusters = clusters
-    return result
-  }
-
-  for (let i = 0; i < clusters.length; i += WRITE_CHUNK) {
-    aborted(options.signal)
-    const chunk = clusters.slice(i, i + WRITE_CHUNK)
-    const now = ctx.now().toISOString()
-    const counts = await repo.store.write((db) => applyClusters(db, repo, chunk, now))
-    result.insightsCreated += counts.created
-    result.insightsBoosted += counts.boosted
-    progress({phase: 'write', done: Math.min(clusters.length, i + WRITE_CHUNK), total: clusters.length})
-  }
-  return result
+  return clusters
 }
 
 /** Under the writer lock: the ops of a chunk of clusters, each re-checked against current state. */

@@ -33,7 +33,7 @@ const RELEASE_MIN_BYTES = 1 << 20
  * at its start (as Node's shared pool hands out), are left alone. `bytes` is empty afterwards. ArrayBuffer.prototype.transfer frees at once; without it (Node 20) the buffer
  * is moved into a closed MessageChannel, which frees it at the next turn of the event loop.
  */
-export function releaseBuffer(bytes: Uint8Array): void {
+export function releaseBuffer(bytes: ArrayBufferView): void {
   const buffer = bytes.buffer
   if (!(buffer instanceof ArrayBuffer) || bytes.byteOffset !== 0 || buffer.byteLength < RELEASE_MIN_BYTES) return
   const transfer = (buffer as ArrayBuffer & {transfer?: (length?: number) => ArrayBuffer}).transfer

@@ -316,6 +316,8 @@ export class RepoStore {
         hint: 'It was left untouched for inspection. Restore it from a backup, or move the .mem folder aside to start empty.',
       })
     }
+    // sql.js keeps this Buffer as its in-memory file (MEMFS takes a Buffer#slice view, no copy)
+    // until the file first grows: it must not be released or reused here
     const db = this.newDb(snapshot)
     const generation = getMeta(db, 'generation') ?? null
     const previous = getMeta(db, 'prev_generation') ?? null

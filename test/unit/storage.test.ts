@@ -333,6 +333,29 @@ describe('RepoStore', () => {
   })
 })
 
+describe('Db.each', () => {
+  it('hands over rows one at a time in query order, and the statement serves again after a throw', async () => {
+    const SQL = await loadSqlJs()
+    const db = new Db(new SQL.Database())
+    db.exec('CREATE TABLE t (n INTEGER, s TEXT)')
+    for (let i = 0; i < 5; i++) db.run('INSERT INTO t VALUES (?, ?)', [i, `row ${i}`])
+    const sql = 'SELECT n, s FROM t WHERE n >= ? ORDER BY n DESC'
+    const seen: Array<{n: number; s: string}> = []
+    db.each<{n: number; s: string}>(sql, [2], (row) => seen.push(row))
+    expect(seen).toEqual([{n: 4, s: 'row 4'}, {n: 3, s: 'row 3'}, {n: 2, s: 'row 2'}])
+    // a callback that throws stops the scan; the statement is reset, not left mid-step
+    expect(() => db.each(sql, [0], () => {
+      throw new Error('stop')
+    })).toThrow('stop')
+    let count = 0
+    db.each(sql, [0], () => count++)
+    expect(count).toBe(5)
+    db.each(sql, [9], () => count++)
+    expect(count).toBe(5)
+    db.close()
+  })
+})
+
 describe('releaseBuffer', () => {
   it('frees a large buffer it is handed (the view is empty afterwards)', () => {
     const big = new Uint8Array(2 << 20).fill(7)
