@@ -5,7 +5,7 @@
 // (600 × 10^6 bytes = 572 MiB) at 100k. The child's peak RSS covers opening, both passes and the
 // closing checkpoint.
 import {spawnSync} from 'node:child_process'
-import {readFileSync} from 'node:fs'
+import {readFileSync, rmSync} from 'node:fs'
 import {cpus, loadavg} from 'node:os'
 import {realisticStore} from './lib/corpus.mjs'
 import {seedMemories} from './lib/seed.mjs'
@@ -52,11 +52,12 @@ function peakRssBytes() {
 export async function benchMaintenance(sizes = [10_000, 100_000]) {
   console.log('\n== maintenance pipeline (issue 6) ==')
   for (const size of sizes) {
-    const {root, home} = tempRepo(`maintenance-${size}`)
+    const {base, root, home} = tempRepo(`maintenance-${size}`)
     const t = performance.now()
     await seedMemories(root, realisticStore(size, {now: Date.parse(NOW)}))
     const seedMs = performance.now() - t
     const r = spawnSync(process.execPath, ['--expose-gc', import.meta.filename, '--child', root, home], {encoding: 'utf8', maxBuffer: 1 << 24})
+    rmSync(base, {recursive: true, force: true}) // ~150 MB at 100k
     if (r.status !== 0) throw new Error(`maintenance bench child failed: ${r.stderr}`)
     const out = JSON.parse(r.stdout)
     const [first, second] = out.passes
