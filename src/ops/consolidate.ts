@@ -5,7 +5,8 @@ import type {MemContext, RepoHandle} from '../core/mem-context.js'
 import {planStore} from '../core/store.js'
 import {analyze, normalizeForDuplicate} from '../search/tokenize.js'
 import type {Db} from '../storage/db.js'
-import {getExtra, getMemory, liveBriefsById, liveBriefsOfType, liveDerivedFromIds, type MemoryBrief, type Op} from '../storage/memories.js'
+import {releaseBuffer} from '../storage/files.js'
+import {eachLiveBriefOfType, getExtra, getMemory, liveBriefsById, liveBriefsBySeq, liveBriefsOfType, liveDerivedFromIds, type MemoryBrief, type Op} from '../storage/memories.js'
 
 /**
  * Consolidation: groups of related live observations become insights.
@@ -85,24 +86,122 @@ interface Vec {
   w: Float32Array
 }
 
-function dot(a: Vec, b: Vec): number {
-  let i = 0
-  let j = 0
+/** Dot product of two sparse vectors given as ranges of (ids, weights) arrays. */
+function dotRange(aIds: Int32Array, aW: Float32Array, i: number, aEnd: number, bIds: Int32Array, bW: Float32Array, j: number, bEnd: number): number {
   let s = 0
-  while (i < a.ids.length && j < b.ids.length) {
-    const x = a.ids[i]
-    const y = b.ids[j]
-    if (x === y) s += a.w[i++] * b.w[j++]
+  while (i < aEnd && j < bEnd) {
+    const x = aIds[i]
+    const y = bIds[j]
+    if (x === y) s += aW[i++] * bW[j++]
     else if (x < y) i++
     else j++
   }
   return s
 }
 
+function dot(a: Vec, b: Vec): number {
+  return dotRange(a.ids, a.w, 0, a.ids.length, b.ids, b.w, 0, b.ids.length)
+}
+
+/**
+ * Frees large typed arrays now (see releaseBuffer): a run's working arrays (~60 MB at 100k
+ * memories) otherwise stay resident until V8's next major collection, and a checkpoint of the
+ * store during the writes that follow needs a whole second copy of the database on top.
+ */
+function releaseAll(...arrays: ArrayBufferView[]): void {
+  for (const a of arrays) releaseBuffer(a)
+}
+
+/** A growable Int32Array or Float32Array (amortised doubling). */
+class Growable<T extends Int32Array | Float32Array> {
+  size = 0
+  constructor(
+    public data: T,
+    private readonly make: (n: number) => T,
+  ) {}
+
+  push(x: number): void {
+    if (this.size === this.data.length) {
+      const next = this.make(Math.max(16, this.size * 2))
+      next.set(this.data)
+      this.data = next
+    }
+    this.data[this.size++] = x
+  }
+
+  /** The filled part, copied into an array of exactly that length. */
+  trimmed(): T {
+    return this.data.slice(0, this.size) as T
+  }
+}
+
+const int32s = () => new Growable(new Int32Array(1024), (n) => new Int32Array(n))
+const float32s = () => new Growable(new Float32Array(1024), (n) => new Float32Array(n))
+
+/**
+ * Many sparse vectors in three flat arrays (CSR): row r is `ids`/`w` from `start[r]` to
+ * `start[r + 1]`. At 100k memories an object (and two typed arrays) per observation vector, with a
+ * Map of term counts each, held ~150 MB of live heap during a run; these arrays hold ~10 MB.
+ */
+class VecRows {
+  private readonly starts = int32s()
+  private readonly idBuf = int32s()
+  private readonly wBuf = float32s()
+  start = new Int32Array(1)
+  ids = new Int32Array(0)
+  w = new Float32Array(0)
+
+  constructor() {
+    this.starts.push(0)
+  }
+
+  /** Appends a row (ids ascending) and returns its index. Call `seal()` before reading. */
+  add(ids: ArrayLike<number>, w: ArrayLike<number>): number {
+    for (let k = 0; k < ids.length; k++) {
+      this.idBuf.push(ids[k])
+      this.wBuf.push(w[k])
+    }
+    this.starts.push(this.idBuf.size)
+    return this.starts.size - 2
+  }
+
+  seal(): this {
+    this.start = this.starts.trimmed()
+    this.ids = this.idBuf.trimmed()
+    this.w = this.wBuf.trimmed()
+    this.starts.data = new Int32Array(0)
+    this.idBuf.data = new Int32Array(0)
+    this.wBuf.data = new Float32Array(0)
+    return this
+  }
+
+  release(): void {
+    releaseAll(this.start, this.ids, this.w)
+  }
+
+  get length(): number {
+    return this.start.length - 1
+  }
+
+  dot(a: number, b: number): number {
+    return dotRange(this.ids, this.w, this.start[a], this.start[a + 1], this.ids, this.w, this.start[b], this.start[b + 1])
+  }
+
+  static of(vecs: Vec[]): VecRows {
+    const rows = new VecRows()
+    for (const v of vecs) rows.add(v.ids, v.w)
+    return rows.seal()
+  }
+}
+
 class Vocabulary {
   private readonly ids = new Map<string, number>()
   df: number[] = []
   docs = 0
+
+  get size(): number {
+    return this.ids.size
+  }
 
   termIds(text: string): Map<number, number> {
     const tf = new Map<number, number>()
@@ -127,54 +226,79 @@ class Vocabulary {
     return Math.log(1 + (this.docs + 1) / ((this.df[id] ?? 0) + 1))
   }
 
-  vector(tf: Map<number, number>): Vec {
-    const ids = [...tf.keys()].sort((a, b) => a - b)
-    const w = new Float32Array(ids.length)
+  /**
+   * Writes the tf-idf weights of term counts `counts` (for the ascending term `ids`) into `w`,
+   * L2-normalised (computed in doubles, stored as float32).
+   */
+  weigh(ids: ArrayLike<number>, counts: ArrayLike<number>, w: Float32Array): void {
     let norm = 0
-    ids.forEach((id, k) => {
-      const v = (1 + Math.log(tf.get(id)!)) * this.idf(id)
+    for (let k = 0; k < ids.length; k++) {
+      const v = (1 + Math.log(counts[k])) * this.idf(ids[k])
       w[k] = v
       norm += v * v
-    })
+    }
     norm = Math.sqrt(norm) || 1
     for (let k = 0; k < w.length; k++) w[k] /= norm
-    return {ids: Int32Array.from(ids), w}
+  }
+
+  vector(tf: Map<number, number>): Vec {
+    const ids = Int32Array.from([...tf.keys()].sort((a, b) => a - b))
+    const w = new Float32Array(ids.length)
+    this.weigh(ids, Array.from(ids, (id) => tf.get(id)!), w)
+    return {ids, w}
   }
 }
 
 /**
- * Inverted index over vectors, limited to the blocking terms `blocking(termId)` accepts. Callers
- * decide blocking terms by document frequency over a population that does not change between
- * runs (every live observation), so the candidate pairs of a run do not depend on which
- * observations earlier runs consolidated.
+ * Inverted index over vector rows, limited to the blocking terms `blocking(termId)` accepts, in
+ * flat arrays (each term's documents ascending). Callers decide blocking terms by document
+ * frequency over a population that does not change between runs (every live observation), so the
+ * candidate pairs of a run do not depend on which observations earlier runs consolidated.
  */
 class Postings {
-  private readonly lists = new Map<number, {docs: number[]; weights: number[]}>()
-  constructor(vectors: Vec[], blocking: (termId: number) => boolean) {
-    vectors.forEach((v, doc) => {
-      for (let k = 0; k < v.ids.length; k++) {
-        const id = v.ids[k]
-        if (!blocking(id)) continue
-        let list = this.lists.get(id)
-        if (!list) this.lists.set(id, (list = {docs: [], weights: []}))
-        list.docs.push(doc)
-        list.weights.push(v.w[k])
+  private readonly start: Int32Array
+  private readonly docs: Int32Array
+  private readonly weights: Float32Array
+
+  constructor(rows: VecRows, terms: number, blocking: (termId: number) => boolean) {
+    const keep = new Uint8Array(terms)
+    for (let id = 0; id < terms; id++) keep[id] = blocking(id) ? 1 : 0
+    const start = new Int32Array(terms + 1)
+    for (let k = 0; k < rows.ids.length; k++) if (keep[rows.ids[k]]) start[rows.ids[k] + 1]++
+    for (let id = 0; id < terms; id++) start[id + 1] += start[id]
+    const fill = start.slice(0, terms)
+    this.docs = new Int32Array(start[terms])
+    this.weights = new Float32Array(start[terms])
+    for (let doc = 0; doc < rows.length; doc++) {
+      for (let k = rows.start[doc]; k < rows.start[doc + 1]; k++) {
+        const id = rows.ids[k]
+        if (!keep[id]) continue
+        this.docs[fill[id]] = doc
+        this.weights[fill[id]++] = rows.w[k]
       }
-    })
+    }
+    this.start = start
   }
 
-  /** Documents sharing a blocking term with `v`, with the partial dot product over those terms. */
-  candidates(v: Vec, acc: Float64Array, touched: number[], minDoc = -1): void {
-    for (let k = 0; k < v.ids.length; k++) {
-      const list = this.lists.get(v.ids[k])
-      if (!list) continue
-      const w = v.w[k]
-      const {docs, weights} = list
-      for (let p = 0; p < docs.length; p++) {
-        const doc = docs[p]
+  release(): void {
+    releaseAll(this.start, this.docs, this.weights)
+  }
+
+  /**
+   * Documents sharing a blocking term with the vector in `ids`/`w` from `from` to `to`, with the
+   * partial dot product over those terms.
+   */
+  candidates(ids: Int32Array, w: Float32Array, from: number, to: number, acc: Float64Array, touched: number[], minDoc = -1): void {
+    const terms = this.start.length - 1
+    for (let k = from; k < to; k++) {
+      const id = ids[k]
+      if (id >= terms) continue
+      const weight = w[k]
+      for (let p = this.start[id]; p < this.start[id + 1]; p++) {
+        const doc = this.docs[p]
         if (doc <= minDoc) continue
         if (acc[doc] === 0) touched.push(doc)
-        acc[doc] += w * weights[p]
+        acc[doc] += weight * this.weights[p]
       }
     }
   }
@@ -186,34 +310,37 @@ function maxDfFor(docs: number): number {
 
 // ---- clustering --------------------------------------------------------------------------------
 
+/** The free observations of a run, by index: only what clustering needs (texts stay in the store). */
+interface FreeObservations {
+  seq: number[]
+  tags: string[][]
+  importance: number[]
+}
+
 interface Planned {
   members: MemoryBrief[]
   centroid: Vec
 }
 
-function sharesTag(a: MemoryBrief, b: MemoryBrief): boolean {
-  if (a.tags.length === 0 || b.tags.length === 0) return false
-  return a.tags.some((t) => b.tags.includes(t))
+function sharesTag(a: string[], b: string[]): boolean {
+  if (a.length === 0 || b.length === 0) return false
+  return a.some((t) => b.includes(t))
 }
 
-/**
- * Observations consolidation must leave alone: sources of any live memory (an insight, or a
- * procedure or heuristic that a cluster boosted) and observations marked as restated.
- */
-function settledIds(observations: MemoryBrief[], derivedFrom: Set<string>): Set<string> {
-  const settled = new Set(derivedFrom)
-  for (const o of observations) if (o.extra.consolidation !== undefined) settled.add(o.id)
-  return settled
+/** Observations consolidation must leave alone: sources of any live memory (an insight, or a procedure or heuristic that a cluster boosted) and observations marked as restated. */
+function isSettled(o: MemoryBrief, derivedFrom: Set<string>): boolean {
+  return derivedFrom.has(o.id) || o.extra.consolidation !== undefined
 }
 
+/** Clusters of free observations, each as its member indices (centre first) and centroid. */
 function clusterObservations(
-  obs: MemoryBrief[],
-  vecs: Vec[],
+  obs: FreeObservations,
+  vecs: VecRows,
   tagCounts: Map<string, number>,
-  blocking: (termId: number) => boolean,
+  postings: Postings,
   report: (done: number) => void,
-): Planned[] {
-  const n = obs.length
+): Array<{members: number[]; centroid: Vec}> {
+  const n = vecs.length
   // Related pairs go into flat typed arrays, not an object per neighbour: at 100k memories a run
   // finds ~800k pairs, which as {j, sim} objects held ~100 MB of the pass's peak memory.
   const edges = new EdgeList()
@@ -222,8 +349,8 @@ function clusterObservations(
   // pairs inside small tag groups are related whatever their wording; a group's size counts every
   // live observation (settled ones too), so it does not shrink into "small" on a later run
   const byTag = new Map<string, number[]>()
-  obs.forEach((o, i) => {
-    for (const t of o.tags) {
+  obs.tags.forEach((tags, i) => {
+    for (const t of tags) {
       let list = byTag.get(t)
       if (!list) byTag.set(t, (list = []))
       list.push(i)
@@ -237,23 +364,22 @@ function clusterObservations(
         const key = list[a] * n + list[b]
         if (tagLinked.has(key)) continue
         tagLinked.add(key)
-        link(list[a], list[b], Math.max(TAG_SIM, dot(vecs[list[a]], vecs[list[b]])))
+        link(list[a], list[b], Math.max(TAG_SIM, vecs.dot(list[a], list[b])))
       }
     }
   }
 
   // text-similar pairs through the inverted index
-  const postings = new Postings(vecs, blocking)
   const acc = new Float64Array(n)
   const touched: number[] = []
   for (let i = 0; i < n; i++) {
-    postings.candidates(vecs[i], acc, touched, i)
+    postings.candidates(vecs.ids, vecs.w, vecs.start[i], vecs.start[i + 1], acc, touched, i)
     for (const j of touched) {
       const partial = acc[j]
       acc[j] = 0
       if (partial < TAG_SIM / 2 || tagLinked.has(i * n + j)) continue
-      const sim = dot(vecs[i], vecs[j])
-      if (sim >= TEXT_SIM || (sim >= TAG_SIM && sharesTag(obs[i], obs[j]))) link(i, j, sim)
+      const sim = vecs.dot(i, j)
+      if (sim >= TEXT_SIM || (sim >= TAG_SIM && sharesTag(obs.tags[i], obs.tags[j]))) link(i, j, sim)
     }
     touched.length = 0
     if (i % 2000 === 0) report(i)
@@ -263,10 +389,10 @@ function clusterObservations(
   const degree = (i: number) => nb.start[i + 1] - nb.start[i]
 
   // stars around the best-connected free observations
-  const order = obs.map((_, i) => i)
-  order.sort((a, b) => degree(b) - degree(a) || obs[b].importance - obs[a].importance || obs[a].seq - obs[b].seq)
+  const order = Array.from({length: n}, (_, i) => i)
+  order.sort((a, b) => degree(b) - degree(a) || obs.importance[b] - obs.importance[a] || obs.seq[a] - obs.seq[b])
   const taken = new Uint8Array(n)
-  const clusters: Planned[] = []
+  const clusters: Array<{members: number[]; centroid: Vec}> = []
   for (const centre of order) {
     if (taken[centre]) continue
     const members = [centre]
@@ -277,8 +403,9 @@ function clusterObservations(
     }
     if (members.length < MIN_CLUSTER) continue
     for (const m of members) taken[m] = 1
-    clusters.push({members: members.map((m) => obs[m]), centroid: centroidOf(members.map((m) => vecs[m]))})
+    clusters.push({members, centroid: centroidOf(vecs, members)})
   }
+  releaseAll(acc, nb.start, nb.node, nb.sim)
   return clusters
 }
 
@@ -341,9 +468,9 @@ class EdgeList {
   }
 }
 
-function centroidOf(vecs: Vec[]): Vec {
+function centroidOf(vecs: VecRows, rows: number[]): Vec {
   const sum = new Map<number, number>()
-  for (const v of vecs) for (let k = 0; k < v.ids.length; k++) sum.set(v.ids[k], (sum.get(v.ids[k]) ?? 0) + v.w[k])
+  for (const r of rows) for (let k = vecs.start[r]; k < vecs.start[r + 1]; k++) sum.set(vecs.ids[k], (sum.get(vecs.ids[k]) ?? 0) + vecs.w[k])
   const ids = [...sum.keys()].sort((a, b) => a - b)
   const w = Float32Array.from(ids.map((id) => sum.get(id)!))
   const norm = Math.sqrt(w.reduce((s, x) => s + x * x, 0)) || 1
@@ -451,44 +578,98 @@ function aborted(signal?: AbortSignal): void {
  */
 export async function runConsolidation(ctx: MemContext, repo: RepoHandle, options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
   const progress = options.onProgress ?? (() => undefined)
-  const {observations, insights, derivedFrom} = repo.store.read((db) => ({
-    observations: liveBriefsOfType(db, 'observation'),
-    insights: liveBriefsOfType(db, 'insight'),
-    derivedFrom: liveDerivedFromIds(db),
-  }))
-  aborted(options.signal)
+  // planning's working set (vocabulary, member texts, indexes) is garbage before the writes start
+  const clusters = await planClusters(ctx, repo, options, progress)
 
-  // idf over every live observation: it stays put between runs, so clusters do too
+  const result: ConsolidateResult = {candidates: clusters.length, insightsCreated: 0, insightsBoosted: 0}
+  if (options.dryRun) {
+    result.insightsCreated = clusters.filter((c) => c.outcome === 'create').length
+    result.insightsBoosted = clusters.filter((c) => c.outcome === 'boost').length
+    result.clusters = clusters
+    return result
+  }
+
+  for (let i = 0; i < clusters.length; i += WRITE_CHUNK) {
+    aborted(options.signal)
+    const chunk = clusters.slice(i, i + WRITE_CHUNK)
+    const now = ctx.now().toISOString()
+    const counts = await repo.store.write((db) => applyClusters(db, repo, chunk, now))
+    result.insightsCreated += counts.created
+    result.insightsBoosted += counts.boosted
+    progress({phase: 'write', done: Math.min(clusters.length, i + WRITE_CHUNK), total: clusters.length})
+  }
+  return result
+}
+
+/** The candidate clusters of a snapshot, each with its insight text and what a run does with it. */
+async function planClusters(
+  ctx: MemContext,
+  repo: RepoHandle,
+  options: ConsolidateOptions,
+  progress: (p: ConsolidationProgress) => void,
+): Promise<CandidateCluster[]> {
+  // one read (a consistent snapshot) plans every cluster; observation texts are analysed as they
+  // are stepped and not kept: only the members of the clusters found are read back in full
   const vocab = new Vocabulary()
-  const obsTf = observations.map((o) => vocab.termIds(o.content))
-  for (const tf of obsTf) vocab.count(tf)
-  progress({phase: 'analyze', done: observations.length, total: observations.length})
+  const {stars, insights} = repo.store.read((db) => {
+    const derivedFrom = liveDerivedFromIds(db)
+    // idf over every live observation: it stays put between runs, so clusters do too
+    const free: FreeObservations = {seq: [], tags: [], importance: []}
+    const freeIds = int32s()
+    const freeCounts = int32s()
+    const freeStart = int32s()
+    freeStart.push(0)
+    const tagCounts = new Map<string, number>()
+    eachLiveBriefOfType(db, 'observation', (o) => {
+      const tf = vocab.termIds(o.content)
+      vocab.count(tf)
+      for (const t of o.tags) tagCounts.set(t, (tagCounts.get(t) ?? 0) + 1)
+      if (isSettled(o, derivedFrom)) return
+      free.seq.push(o.seq)
+      free.tags.push(o.tags)
+      free.importance.push(o.importance)
+      for (const id of [...tf.keys()].sort((a, b) => a - b)) {
+        freeIds.push(id)
+        freeCounts.push(tf.get(id)!)
+      }
+      freeStart.push(freeIds.size)
+    })
+    progress({phase: 'analyze', done: vocab.docs, total: vocab.docs})
 
-  const settled = settledIds(observations, derivedFrom)
-  const free: MemoryBrief[] = []
-  const freeVecs: Vec[] = []
-  observations.forEach((o, i) => {
-    if (settled.has(o.id)) return
-    free.push(o)
-    freeVecs.push(vocab.vector(obsTf[i]))
+    const total = free.seq.length
+    const vecs = new VecRows()
+    for (let r = 0; r < total; r++) {
+      const from = freeStart.data[r]
+      const to = freeStart.data[r + 1]
+      const ids = freeIds.data.subarray(from, to)
+      const w = new Float32Array(to - from)
+      vocab.weigh(ids, freeCounts.data.subarray(from, to), w)
+      vecs.add(ids, w)
+    }
+    vecs.seal()
+    freeIds.data = freeCounts.data = freeStart.data = new Int32Array(0)
+    const maxDf = maxDfFor(vocab.docs)
+    const postings = new Postings(vecs, vocab.size, (id) => vocab.df[id] <= maxDf)
+    const stars = clusterObservations(free, vecs, tagCounts, postings, (done) => progress({phase: 'cluster', done, total}))
+    postings.release()
+    vecs.release()
+    progress({phase: 'cluster', done: total, total})
+
+    return {stars: stars.map((c) => ({seqs: c.members.map((m) => free.seq[m]), centroid: c.centroid})), insights: liveBriefsOfType(db, 'insight')}
   })
-  const tagCounts = new Map<string, number>()
-  for (const o of observations) for (const t of o.tags) tagCounts.set(t, (tagCounts.get(t) ?? 0) + 1)
-  const maxDf = maxDfFor(vocab.docs)
-  const observationDf = vocab.df.slice()
-  const planned = clusterObservations(free, freeVecs, tagCounts, (id) => observationDf[id] <= maxDf, (done) => progress({phase: 'cluster', done, total: free.length}))
-  progress({phase: 'cluster', done: free.length, total: free.length})
   aborted(options.signal)
 
   const insightVecs = insights.map((m) => vocab.vector(vocab.termIds(m.content)))
+  const insightIds = insights.map((m) => m.id)
+  insights.length = 0 // their texts are not needed any more
   const insightDf = new Map<number, number>()
   for (const v of insightVecs) for (const id of v.ids) insightDf.set(id, (insightDf.get(id) ?? 0) + 1)
-  const insightMaxDf = maxDfFor(insights.length)
-  const insightIndex = new Postings(insightVecs, (id) => (insightDf.get(id) ?? 0) <= insightMaxDf)
-  const acc = new Float64Array(insights.length)
+  const insightMaxDf = maxDfFor(insightIds.length)
+  const insightIndex = new Postings(VecRows.of(insightVecs), vocab.size, (id) => (insightDf.get(id) ?? 0) <= insightMaxDf)
+  const acc = new Float64Array(insightIds.length)
   const touched: number[] = []
-  const existingInsight = (v: Vec): MemoryBrief | undefined => {
-    insightIndex.candidates(v, acc, touched)
+  const existingInsight = (v: Vec): string | undefined => {
+    insightIndex.candidates(v.ids, v.w, 0, v.ids.length, acc, touched)
     let best: {doc: number; sim: number} | undefined
     for (const doc of touched) {
       acc[doc] = 0
@@ -496,11 +677,17 @@ export async function runConsolidation(ctx: MemContext, repo: RepoHandle, option
       if (sim >= BOOST_SIM && (!best || sim > best.sim)) best = {doc, sim}
     }
     touched.length = 0
-    return best ? insights[best.doc] : undefined
+    return best ? insightIds[best.doc] : undefined
   }
 
   const clusters: CandidateCluster[] = []
-  for (const p of planned) {
+  for (const star of stars) {
+    // the members are read back one cluster at a time (holding the texts of every member of every
+    // cluster made up most of the live heap of this phase); content never changes under an id,
+    // and a member forgotten meanwhile is left out (applyClusters checks again when writing)
+    const bySeq = new Map(repo.store.read((db) => liveBriefsBySeq(db, star.seqs)).map((b) => [b.seq, b]))
+    const p: Planned = {members: star.seqs.map((seq) => bySeq.get(seq)).filter((m): m is MemoryBrief => m !== undefined), centroid: star.centroid}
+    if (p.members.length < MIN_CLUSTER) continue
     let summary = extractiveSummary(p, vocab)
     let fromWriter = false
     if (options.writer) {
@@ -526,27 +713,9 @@ export async function runConsolidation(ctx: MemContext, repo: RepoHandle, option
       continue
     }
     const twin = existingInsight(vocab.vector(vocab.termIds(summary.content)))
-    clusters.push(twin ? {...base, outcome: 'boost', target: twin.id} : {...base, outcome: 'create'})
+    clusters.push(twin ? {...base, outcome: 'boost', target: twin} : {...base, outcome: 'create'})
   }
-
-  const result: ConsolidateResult = {candidates: clusters.length, insightsCreated: 0, insightsBoosted: 0}
-  if (options.dryRun) {
-    result.insightsCreated = clusters.filter((c) => c.outcome === 'create').length
-    result.insightsBoosted = clusters.filter((c) => c.outcome === 'boost').length
-    result.clusters = clusters
-    return result
-  }
-
-  for (let i = 0; i < clusters.length; i += WRITE_CHUNK) {
-    aborted(options.signal)
-    const chunk = clusters.slice(i, i + WRITE_CHUNK)
-    const now = ctx.now().toISOString()
-    const counts = await repo.store.write((db) => applyClusters(db, repo, chunk, now))
-    result.insightsCreated += counts.created
-    result.insightsBoosted += counts.boosted
-    progress({phase: 'write', done: Math.min(clusters.length, i + WRITE_CHUNK), total: clusters.length})
-  }
-  return result
+  return clusters
 }
 
 /** Under the writer lock: the ops of a chunk of clusters, each re-checked against current state. */

@@ -91,6 +91,20 @@ export class Db {
     return rows
   }
 
+  /**
+   * Calls `fn` with each row as it is stepped, without collecting them: a large scan then holds
+   * one row at a time. `fn` must not run this same statement again (it is in use until the end).
+   */
+  each<T = Row>(sql: string, params: BindParams | undefined, fn: (row: T) => void): void {
+    const s = this.stmt(sql)
+    try {
+      if (params) s.bind(params)
+      while (s.step()) fn(s.getAsObject() as T)
+    } finally {
+      s.reset()
+    }
+  }
+
   /** First column of each row. */
   column<T = SqlValue>(sql: string, params?: BindParams): T[] {
     const s = this.stmt(sql)

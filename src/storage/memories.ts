@@ -461,6 +461,11 @@ export function liveBriefsOfType(db: Db, type: MemoryType): MemoryBrief[] {
   return db.all(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE live = 1 AND type = ? ORDER BY created_at, seq`, [type]).map(rowToBrief)
 }
 
+/** Calls `fn` with each live memory of one type, oldest first, without holding them all at once. */
+export function eachLiveBriefOfType(db: Db, type: MemoryType, fn: (brief: MemoryBrief) => void): void {
+  db.each(`SELECT ${BRIEF_COLUMNS} FROM memories WHERE live = 1 AND type = ? ORDER BY created_at, seq`, [type], (r) => fn(rowToBrief(r)))
+}
+
 /** Live memories by seq (missing or no longer live ones are left out). `+live` keeps the key index in use. */
 export function liveBriefsBySeq(db: Db, seqs: number[]): MemoryBrief[] {
   return db.allIn((list) => `SELECT ${BRIEF_COLUMNS} FROM memories WHERE +live = 1 AND seq IN (${list})`, seqs).map(rowToBrief)
@@ -539,9 +544,9 @@ function rowToDecay(r: Row): DecayRow {
 
 const DECAY_COLUMNS = `id, type, importance, created_at, updated_at, last_used_at, last_accessed_at, extra`
 
-/** Live memories with importance above `floor`, in seq order. */
-export function liveDecayRows(db: Db, floor: number): DecayRow[] {
-  return db.all(`SELECT ${DECAY_COLUMNS} FROM memories WHERE live = 1 AND importance > ? ORDER BY seq`, [floor]).map(rowToDecay)
+/** Calls `fn` with each live memory with importance above `floor`, in seq order, one row at a time. */
+export function eachLiveDecayRow(db: Db, floor: number, fn: (row: DecayRow) => void): void {
+  db.each(`SELECT ${DECAY_COLUMNS} FROM memories WHERE live = 1 AND importance > ? ORDER BY seq`, [floor], (r) => fn(rowToDecay(r)))
 }
 
 /** The same rows for the given ids (left out when gone or no longer live). */

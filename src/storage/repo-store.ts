@@ -23,7 +23,7 @@ import {applyOps, liveCounts, rankFieldsChanged, type JournalRecord, type Op} fr
 import {pruneIndexLog} from './fts.js'
 import type {MemoryType} from '../model.js'
 import {COUNTS_FILE, type CountsSidecar, peekCounts} from './counts-file.js'
-import {writeAtomic} from './files.js'
+import {releaseBuffer, writeAtomic} from './files.js'
 import {getMeta, migrate, setMeta} from './schema.js'
 import {loadSqlJs} from './sqljs.js'
 import {DAILY_KEEP_DAYS, HOURLY_KEEP_DAYS, takeUsageLog} from './usage.js'
@@ -316,6 +316,8 @@ export class RepoStore {
         hint: 'It was left untouched for inspection. Restore it from a backup, or move the .mem folder aside to start empty.',
       })
     }
+    // sql.js keeps this Buffer as its in-memory file (MEMFS takes a Buffer#slice view, no copy)
+    // until the file first grows: it must not be released or reused here
     const db = this.newDb(snapshot)
     const generation = getMeta(db, 'generation') ?? null
     const previous = getMeta(db, 'prev_generation') ?? null
@@ -581,7 +583,7 @@ export class RepoStore {
         if (existsSync(this.journalPath)) this.load() // reports the orphan journal
         const generation = newGeneration()
         setMeta(this.db, 'generation', generation)
-        writeAtomic(this.dbPath, this.db.export())
+        this.writeSnapshot()
         writeAtomic(this.journalPath, encodeHeader(generation))
         this.generation = generation
         this.openJournal()
@@ -637,7 +639,7 @@ export class RepoStore {
     setMeta(this.db, 'generation', generation)
     setMeta(this.db, 'prev_generation', previous)
     try {
-      writeAtomic(this.dbPath, this.db.export())
+      this.writeSnapshot()
     } catch (err) {
       setMeta(this.db, 'generation', previous)
       throw lockError(this.dir, err)
@@ -648,6 +650,16 @@ export class RepoStore {
     this.staleJournal = false
     this.openJournal()
     this.writeCountsSidecar()
+  }
+
+  /** Writes the database to mem.db atomically; its serialized copy is freed at once after. */
+  private writeSnapshot(): void {
+    const bytes = this.db.export()
+    try {
+      writeAtomic(this.dbPath, bytes)
+    } finally {
+      releaseBuffer(bytes)
+    }
   }
 
   private unreadable(path: string, err: unknown): MemError {

@@ -130,6 +130,9 @@ describe('consolidate', () => {
     clock.advance(60_000)
     const ids = []
     for (const text of FLAKY) ids.push(await obs(ctx, repo, text, ['e2e'], 0.6))
+    // planning finds the twin itself (not only the store-time duplicate gate when writing)
+    const dry = await consolidate(ctx, {repo, dryRun: true})
+    expect(dry.clusters?.map((c) => [c.outcome, c.target])).toEqual([['boost', existing]])
     const r = await consolidate(ctx, {repo})
     expect(r).toEqual({candidates: 1, insightsCreated: 0, insightsBoosted: 1})
     const boosted = await get(ctx, {id: existing})

@@ -294,6 +294,38 @@ describe('the pipeline', () => {
     expect((await maintain(ctx, {repo})).stages).toHaveLength(7)
   })
 
+  it('by default writes a large change in chunks of at most 250 ops, one journaled write each', async () => {
+    const {ctx, repo} = setup()
+    const handle = await ctx.repo(repo)
+    // 600 expired memories, stored in one write
+    const ops = Array.from({length: 600}, (_, i) => {
+      const memory: Memory = {
+        id: `memories/${handle.id}/observation/bulk${i.toString(16).padStart(8, '0')}`, repoId: handle.id, type: 'observation',
+        content: `expired note ${i}`, oneLiner: 'x', summary: null, tags: [], importance: 0.5, source: 'test', sessionId: null,
+        supersedes: null, supersededBy: null, createdAt: NOW, updatedAt: NOW, forgottenAt: null, forgetReason: null, expiresAt: daysAgo(1),
+        accessCount: 0, lastAccessedAt: null, usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [],
+      }
+      return {op: 'insert' as const, memory}
+    })
+    await handle.store.write(() => ({ops, result: null}))
+    const progress: number[] = []
+    const journalBytes: number[] = []
+    await maintain(ctx, {repo, stages: ['ttl-expiry']}, {
+      onProgress: (p) => {
+        if (p.phase !== 'progress') return
+        progress.push(p.done!)
+        journalBytes.push(handle.store.pendingJournalBytes)
+      },
+    })
+    expect(DEFAULT_POLICY.chunk).toBe(250)
+    expect(progress).toEqual([250, 500, 600])
+    // each chunk was its own journaled write
+    expect(journalBytes[0]).toBeGreaterThan(0)
+    expect(journalBytes[1]).toBeGreaterThan(journalBytes[0])
+    expect(journalBytes[2]).toBeGreaterThan(journalBytes[1])
+    expect((await stats(ctx, {repo})).total).toBe(0)
+  })
+
   it('a stopped pass fails between chunks and leaves only whole writes', async () => {
     const {ctx, repo, put} = setup()
     for (let i = 0; i < 5; i++) await put({content: `expired ${i}`, expiresAt: daysAgo(1)})

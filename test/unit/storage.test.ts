@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {MemError} from '../../src/errors.js'
 import type {Memory} from '../../src/model.js'
 import {Db} from '../../src/storage/db.js'
+import {releaseBuffer} from '../../src/storage/files.js'
 import {encodeRecord} from '../../src/storage/journal.js'
 import {getMemory, liveCounts, type Op} from '../../src/storage/memories.js'
 import {RepoStore} from '../../src/storage/repo-store.js'
@@ -276,6 +277,48 @@ describe('RepoStore', () => {
     await t.close()
   })
 
+  it('a checkpoint of a store over a megabyte writes exactly the database, frees its copy, and the store goes on', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    const words = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor '.repeat(40)
+    const ids: string[] = []
+    for (let i = 0; i < 40; i++) {
+      const batch = Array.from({length: 10}, (_, j) => memory(`${i * 10 + j} ${words}`))
+      ids.push(...batch.map((m) => m.id))
+      await s.write(() => ({ops: batch.map((m) => ({op: 'insert' as const, memory: m})), result: null}))
+    }
+    // catch the serialized copy the checkpoint makes
+    const copies: Uint8Array[] = []
+    s.read((db) => {
+      const exportDb = db.export.bind(db)
+      db.export = () => {
+        const bytes = exportDb()
+        copies.push(bytes)
+        return bytes
+      }
+    })
+    await s.checkpoint()
+    const onDisk = readFileSync(join(root, '.mem', 'mem.db'))
+    expect(onDisk.length).toBeGreaterThan(1 << 20)
+    // written, then freed at once rather than left to the garbage collector
+    expect(copies).toHaveLength(1)
+    expect(copies[0].byteLength).toBe(0)
+    // the snapshot is the serialized database as it stands, byte for byte
+    const exported = s.read((db) => Buffer.from(db.export()))
+    expect(exported.length).toBe(onDisk.length)
+    expect(Buffer.compare(onDisk, exported)).toBe(0)
+    // statements prepared before the checkpoint still serve reads and writes after it
+    expect(s.read((db) => getMemory(db, ids[123])?.content)).toMatch(/^123 lorem/)
+    await s.write(insert(memory('after the checkpoint')))
+    await s.checkpoint()
+    expect(s.read((db) => liveCounts(db)).observation).toBe(401)
+    await s.close()
+    const t = await open(root)
+    expect(t.read((db) => liveCounts(db)).observation).toBe(401)
+    expect(t.read((db) => getMemory(db, ids[399])?.content)).toMatch(/^399 lorem/)
+    await t.close()
+  })
+
   it('truncating the journal to nothing but the header loses only unacknowledged data', async () => {
     const root = tempDir()
     const s = await open(root)
@@ -287,5 +330,52 @@ describe('RepoStore', () => {
     const t = await open(root)
     expect(t.read((db) => liveCounts(db)).observation).toBe(1)
     await t.close()
+  })
+})
+
+describe('Db.each', () => {
+  it('hands over rows one at a time in query order, and the statement serves again after a throw', async () => {
+    const SQL = await loadSqlJs()
+    const db = new Db(new SQL.Database())
+    db.exec('CREATE TABLE t (n INTEGER, s TEXT)')
+    for (let i = 0; i < 5; i++) db.run('INSERT INTO t VALUES (?, ?)', [i, `row ${i}`])
+    const sql = 'SELECT n, s FROM t WHERE n >= ? ORDER BY n DESC'
+    const seen: Array<{n: number; s: string}> = []
+    db.each<{n: number; s: string}>(sql, [2], (row) => seen.push(row))
+    expect(seen).toEqual([{n: 4, s: 'row 4'}, {n: 3, s: 'row 3'}, {n: 2, s: 'row 2'}])
+    // a callback that throws stops the scan; the statement is reset, not left mid-step
+    expect(() => db.each(sql, [0], () => {
+      throw new Error('stop')
+    })).toThrow('stop')
+    let count = 0
+    db.each(sql, [0], () => count++)
+    expect(count).toBe(5)
+    db.each(sql, [9], () => count++)
+    expect(count).toBe(5)
+    db.close()
+  })
+})
+
+describe('releaseBuffer', () => {
+  it('frees a large buffer it is handed (the view is empty afterwards)', () => {
+    const big = new Uint8Array(2 << 20).fill(7)
+    releaseBuffer(big)
+    expect(big.byteLength).toBe(0)
+    expect(big.buffer.byteLength).toBe(0)
+  })
+
+  it('leaves small buffers, views into a buffer, and slices of Node\'s shared pool alone', () => {
+    const small = new Uint8Array(4096).fill(1)
+    releaseBuffer(small)
+    expect(small.byteLength).toBe(4096)
+    const whole = new Uint8Array(2 << 20)
+    const view = whole.subarray(16)
+    releaseBuffer(view)
+    expect(view.byteLength).toBe((2 << 20) - 16)
+    const a = Buffer.from('pooled a')
+    const b = Buffer.from('pooled b')
+    releaseBuffer(a)
+    expect(a.toString()).toBe('pooled a')
+    expect(b.toString()).toBe('pooled b')
   })
 })
