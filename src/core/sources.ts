@@ -1,5 +1,5 @@
 import {join} from 'node:path'
-import {listLayers as listLayerRows} from '../storage/layers.js'
+import {listLayers as listLayerRows, type LayerRecord} from '../storage/layers.js'
 import {LINK_SOURCE, liveRepoLinks} from '../storage/links.js'
 import type {RepoStore} from '../storage/repo-store.js'
 import type {MemContext, RepoHandle} from './mem-context.js'
@@ -46,7 +46,10 @@ export function layerStoreRoot(handle: RepoHandle, id: string): string {
 
 /** The synced layers of a repo, as read-only sources. Costs one small query when none is mounted. */
 export async function layerSources(ctx: MemContext, handle: RepoHandle): Promise<ReadOnlySource[]> {
-  const rows = handle.store.read((db) => listLayerRows(db))
+  return layerSourcesOf(ctx, handle, handle.store.read((db) => listLayerRows(db)))
+}
+
+async function layerSourcesOf(ctx: MemContext, handle: RepoHandle, rows: LayerRecord[]): Promise<ReadOnlySource[]> {
   const out: ReadOnlySource[] = []
   for (const l of rows) {
     if (l.lastSyncAt === null) continue
@@ -62,7 +65,11 @@ function noteOf(content: string): string {
 
 /** The repo's live links to other repos (its memories tagged cross-repo-link). */
 export function linkItems(handle: RepoHandle): RepoLink[] {
-  return handle.store.read((db) => liveRepoLinks(db, CROSS_REPO_LINK_TAG)).flatMap((m) => {
+  return linkItemsOf(handle, handle.store.read((db) => liveRepoLinks(db, CROSS_REPO_LINK_TAG)))
+}
+
+function linkItemsOf(handle: RepoHandle, rows: ReturnType<typeof liveRepoLinks>): RepoLink[] {
+  return rows.flatMap((m) => {
     const to = (m.extra.link as {to?: unknown} | undefined)?.to
     return typeof to === 'string' ? [{id: m.id, from: handle.id, to, note: noteOf(m.content), createdAt: m.createdAt}] : []
   })
@@ -73,7 +80,10 @@ export function linkItems(handle: RepoHandle): RepoLink[] {
  * those it links to that are still registered. A link alone, to a repo mem does not know, shows nothing.
  */
 export async function linkedRepos(ctx: MemContext, handle: RepoHandle): Promise<string[]> {
-  const links = linkItems(handle)
+  return linkedReposOf(ctx, handle, linkItems(handle))
+}
+
+async function linkedReposOf(ctx: MemContext, handle: RepoHandle, links: RepoLink[]): Promise<string[]> {
   if (links.length === 0) return []
   const registered = new Set((await ctx.listRepos()).map((r) => r.repoId))
   return [...new Set(links.map((l) => l.to))].filter((to) => to !== handle.id && registered.has(to))
@@ -84,9 +94,11 @@ export async function linkedRepos(ctx: MemContext, handle: RepoHandle): Promise<
  * registered repos it links to. A link to a repo mem does not know shows nothing.
  */
 export async function readOnlySources(ctx: MemContext, handle: RepoHandle): Promise<ReadOnlySource[]> {
-  const layers = await layerSources(ctx, handle)
+  // one read of the store for both lists (recall asks on every query)
+  const found = handle.store.read((db) => ({layers: listLayerRows(db), links: liveRepoLinks(db, CROSS_REPO_LINK_TAG)}))
+  const layers = await layerSourcesOf(ctx, handle, found.layers)
   const repos: ReadOnlySource[] = []
-  for (const id of await linkedRepos(ctx, handle)) {
+  for (const id of await linkedReposOf(ctx, handle, linkItemsOf(handle, found.links))) {
     repos.push({id, kind: 'repo', store: (await ctx.repo(id)).store, weight: NON_LOCAL_WEIGHT})
   }
   return [...layers, ...repos]

@@ -134,6 +134,39 @@ function ftsDelete(db: Db, seq: number): void {
   db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 0)`, [seq])
 }
 
+/**
+ * Merges the recall counters (`touch` ops) among `ops` into one touch per distinct time, each
+ * memory listed once per recall under the latest time it was recalled: the same counts and last
+ * access times as applying them one by one, with one update per memory. Other ops keep their
+ * order, before the touches.
+ */
+export function coalesceTouches(ops: Op[]): Op[] {
+  const latest = new Map<string, {n: number; at: string}>()
+  const out: Op[] = []
+  for (const op of ops) {
+    if (op.op !== 'touch') {
+      out.push(op)
+      continue
+    }
+    for (const id of op.ids) {
+      const t = latest.get(id)
+      if (!t) latest.set(id, {n: 1, at: op.at})
+      else {
+        t.n++
+        if (op.at > t.at) t.at = op.at
+      }
+    }
+  }
+  const byTime = new Map<string, string[]>()
+  for (const [id, {n, at}] of latest) {
+    let ids = byTime.get(at)
+    if (!ids) byTime.set(at, (ids = []))
+    for (let i = 0; i < n; i++) ids.push(id)
+  }
+  for (const [at, ids] of byTime) out.push({op: 'touch', ids, at})
+  return out
+}
+
 const rankEpochs = new WeakMap<Db, number>()
 
 /**
@@ -171,11 +204,15 @@ function applyOp(db: Db, op: Op): void {
       case 'update':
         updateMemory(db, op.id, op.set)
         break
-      case 'touch':
-        for (const id of op.ids) {
-          db.run(`UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id = ?`, [op.at, id])
+      case 'touch': {
+        // an id listed n times was recalled n times (coalesceTouches): one update adds n
+        const times = new Map<string, number>()
+        for (const id of op.ids) times.set(id, (times.get(id) ?? 0) + 1)
+        for (const [id, n] of times) {
+          db.run(`UPDATE memories SET access_count = access_count + ?, last_accessed_at = ? WHERE id = ?`, [n, op.at, id])
         }
         break
+      }
       case 'feedback':
         if (op.used) db.run(`UPDATE memories SET used_count = used_count + 1, last_used_at = ? WHERE id = ?`, [op.at, op.id])
         else db.run(`UPDATE memories SET unused_count = unused_count + 1 WHERE id = ?`, [op.id])

@@ -97,6 +97,37 @@ describe('RepoStore', () => {
     await s.close()
   })
 
+  it('recall counters queued in the background land as if applied one by one, one update per memory', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    const [a, b, c] = [memory('alpha'), memory('beta'), memory('gamma')]
+    for (const m of [a, b, c]) await s.write(insert(m))
+    const t = (sec: number) => new Date(Date.UTC(2026, 1, 1, 0, 0, sec)).toISOString()
+    const touches: Op[] = [
+      {op: 'touch', ids: [a.id, b.id], at: t(1)},
+      {op: 'touch', ids: [b.id, c.id], at: t(3)},
+      {op: 'touch', ids: [a.id], at: t(2)},
+      {op: 'touch', ids: [b.id], at: t(5)},
+    ]
+    for (const op of touches) s.writeInBackground([op])
+    await s.flush()
+    const seen = (id: string) => s.read((db) => getMemory(db, id))
+    expect([a, b, c].map((m) => [seen(m.id)?.accessCount, seen(m.id)?.lastAccessedAt])).toEqual([
+      [2, t(2)],
+      [3, t(5)],
+      [1, t(3)],
+    ])
+    // the same ops written one by one (not coalesced) give the same state, also to another process
+    const other = tempDir()
+    const r = await open(other)
+    for (const m of [a, b, c]) await r.write(insert(m))
+    for (const op of touches) await r.write(() => ({ops: [op], result: null}))
+    expect([a, b, c].map((m) => r.read((db) => getMemory(db, m.id))?.accessCount)).toEqual([2, 3, 1])
+    const again = await open(root)
+    expect([a, b, c].map((m) => again.read((db) => getMemory(db, m.id))?.accessCount)).toEqual([2, 3, 1])
+    await Promise.all([s.close(), r.close(), again.close()])
+  })
+
   it('another store on the same folder sees writes through the journal (catch-up before reads)', async () => {
     const root = tempDir()
     const a = await open(root)
