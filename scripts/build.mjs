@@ -28,7 +28,8 @@ const shared = {
   banner: {js: "import {createRequire as __memCreateRequire} from 'node:module'; const require = __memCreateRequire(import.meta.url);"},
   // MEM_BUILD_MINIFY=0 keeps readable function names for CPU profiles
   minify: process.env.MEM_BUILD_MINIFY !== '0',
-  keepNames: true,
+  // no keepNames: it wraps every function created at run time (closures in hot loops too) in a __name() call
+  keepNames: false,
   sourcemap: 'linked',
   logLevel: 'warning',
 }

@@ -51,10 +51,47 @@ async function storeRun(clients, texts, n, tag) {
   return {perSec: n / ((performance.now() - t) / 1000), stored, times}
 }
 
+/** One agent storing `n` memories in turn with plain JSON-RPC POSTs (no SDK client). */
+async function plainStoreRun(url, texts, n, tag) {
+  const http = await import('node:http')
+  const target = new URL(url)
+  const agent = new http.Agent({keepAlive: true, maxSockets: 1})
+  const post = (body) =>
+    new Promise((resolve, reject) => {
+      const bytes = JSON.stringify(body)
+      const req = http.request(
+        {host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent,
+          headers: {'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(bytes)}},
+        (res) => {
+          let data = ''
+          res.setEncoding('utf8')
+          res.on('data', (c) => (data += c))
+          res.on('end', () => resolve(JSON.parse(data)))
+        },
+      )
+      req.on('error', reject)
+      req.end(bytes)
+    })
+  const times = []
+  let stored = 0
+  const t = performance.now()
+  for (let i = 0; i < n; i++) {
+    const m = texts[i]
+    const {ms, value} = await timed(() =>
+      post({jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: {name: 'memory_store', arguments: {type: m.type, content: `${m.content} [${tag} ${i}]`, tags: m.tags, importance: m.importance}}}),
+    )
+    times.push(ms)
+    if (value.error || value.result?.isError) throw new Error(`memory_store failed: ${JSON.stringify(value)}`)
+    if (value.result.structuredContent.success) stored++
+  }
+  agent.destroy()
+  return {perSec: n / ((performance.now() - t) / 1000), stored, n, times}
+}
+
 export async function benchMcp({sizes = [5_000, 50_000], stores = 1_000, recalls = 400} = {}) {
   const os = await import('node:os')
   console.log(`\n== MCP over HTTP: POST /mcp on mem serve, the SDK client, stateless transport (load average ${os.loadavg()[0].toFixed(1)}) ==`)
-  console.log('memories | stores/s (1 agent) | store p50/p95 | stores/s (4 agents) | recall p50 / p95 / p99')
+  console.log('memories | stores/s (1 agent) | store p50/p95 | stores/s (4 agents) | recall p50 / p95 / p99 | stores/s (1 agent, bare JSON-RPC client)')
   const questions = loadEvalSet().questions.map((q) => q.q)
   const rows = []
   for (const size of sizes) {
@@ -78,7 +115,7 @@ export async function benchMcp({sizes = [5_000, 50_000], stores = 1_000, recalls
     // warm-up: the SDK chunk, JIT, the in-process index, the tokenizer
     for (let i = 0; i < 50; i++) await one.callTool({name: 'memory_recall', arguments: {q: questions[i % questions.length]}})
     await one.callTool({name: 'memory_context', arguments: {}})
-    const texts = syntheticMemories(stores * 2 + 100, 9000 + size)
+    const texts = syntheticMemories(stores * 3 + 100, 9000 + size)
     await storeRun([one], texts.slice(0, 50), 50, 'warm')
 
     await refresh()
@@ -86,6 +123,10 @@ export async function benchMcp({sizes = [5_000, 50_000], stores = 1_000, recalls
     await refresh()
     const conc = await storeRun(agents, texts.slice(100 + stores), stores, 'conc')
     await refresh()
+
+    // the same one-agent run with a bare JSON-RPC client (node:http, keep-alive): what the server
+    // itself sustains, without the SDK client's own time per call
+    const plain = await plainStoreRun(url, texts.slice(100 + 2 * stores), stores, 'plain')
 
     const recallTimes = []
     for (let i = 0; i < recalls; i++) {
@@ -97,11 +138,12 @@ export async function benchMcp({sizes = [5_000, 50_000], stores = 1_000, recalls
     server.child.kill('SIGTERM')
     await server.exited
 
-    const row = {size, seq, conc, recallTimes}
+    const row = {size, seq, conc, plain, recallTimes}
     rows.push(row)
     console.log(
       `${size.toLocaleString('en-US').padStart(8)} | ${fmt(seq.perSec, 0)} (${seq.stored}/${stores} stored) | ${fmt(percentile(seq.times, 50))} / ${fmt(percentile(seq.times, 95))} ms | ` +
-        `${fmt(conc.perSec, 0)} | ${fmt(percentile(recallTimes, 50))} / ${fmt(percentile(recallTimes, 95))} / ${fmt(percentile(recallTimes, 99))} ms`,
+        `${fmt(conc.perSec, 0)} | ${fmt(percentile(recallTimes, 50))} / ${fmt(percentile(recallTimes, 95))} / ${fmt(percentile(recallTimes, 99))} ms | ` +
+        `${fmt(plain.perSec, 0)} (${plain.stored}/${plain.n}, p50 ${fmt(percentile(plain.times, 50))} ms)`,
     )
   }
   if (process.env.MEM_BENCH_REFERENCE) await benchReference(process.env.MEM_BENCH_REFERENCE, {entities: sizes[0], recalls})
