@@ -4,7 +4,7 @@ import {appendUsageLog, binOf, emptyDelta, type UsageDelta} from '../storage/usa
 
 export interface UsageRecorderOptions {
   now: () => Date
-  /** Milliseconds of a monotonic clock (durations); performance.now by default. */
+  /** Milliseconds of a monotonic clock (durations); process.hrtime by default. */
   elapsed?: () => number
   /** Flush after this many distinct (repo, hour, operation) aggregates are pending. */
   maxPending?: number
@@ -25,7 +25,8 @@ export class MemUsageRecorder implements UsageRecorder {
   private readonly maxPending: number
 
   constructor(private readonly options: UsageRecorderOptions) {
-    this.elapsed = options.elapsed ?? (() => performance.now())
+    // process.hrtime, not performance.now: the first use of the global performance loads perf_hooks
+    this.elapsed = options.elapsed ?? (() => Number(process.hrtime.bigint()) / 1e6)
     this.maxPending = options.maxPending ?? 512
   }
 

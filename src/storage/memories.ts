@@ -135,35 +135,41 @@ function ftsDelete(db: Db, seq: number): void {
 }
 
 /**
- * Merges the recall counters (`touch` ops) among `ops` into one touch per distinct time, each
- * memory listed once per recall under the latest time it was recalled: the same counts and last
- * access times as applying them one by one, with one update per memory. Other ops keep their
- * order, before the touches.
+ * Merges each run of consecutive recall counters (`touch` ops) into one touch per distinct time,
+ * each memory listed once per recall under the latest time it was recalled in the run: the same
+ * counts and last access times as applying them one by one, with one update per memory. Touches
+ * commute with each other but not with other ops (an insert, a purge), so those keep their place.
  */
 export function coalesceTouches(ops: Op[]): Op[] {
-  const latest = new Map<string, {n: number; at: string}>()
   const out: Op[] = []
+  let run = new Map<string, {n: number; at: string}>()
+  const close = () => {
+    if (run.size === 0) return
+    const byTime = new Map<string, string[]>()
+    for (const [id, {n, at}] of run) {
+      let ids = byTime.get(at)
+      if (!ids) byTime.set(at, (ids = []))
+      for (let i = 0; i < n; i++) ids.push(id)
+    }
+    for (const [at, ids] of byTime) out.push({op: 'touch', ids, at})
+    run = new Map()
+  }
   for (const op of ops) {
     if (op.op !== 'touch') {
+      close()
       out.push(op)
       continue
     }
     for (const id of op.ids) {
-      const t = latest.get(id)
-      if (!t) latest.set(id, {n: 1, at: op.at})
+      const t = run.get(id)
+      if (!t) run.set(id, {n: 1, at: op.at})
       else {
         t.n++
         if (op.at > t.at) t.at = op.at
       }
     }
   }
-  const byTime = new Map<string, string[]>()
-  for (const [id, {n, at}] of latest) {
-    let ids = byTime.get(at)
-    if (!ids) byTime.set(at, (ids = []))
-    for (let i = 0; i < n; i++) ids.push(id)
-  }
-  for (const [at, ids] of byTime) out.push({op: 'touch', ids, at})
+  close()
   return out
 }
 

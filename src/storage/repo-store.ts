@@ -429,7 +429,8 @@ export class RepoStore {
     if (records.length > 0) {
       this.db.exec('BEGIN')
       try {
-        for (const record of records) applyOps(this.db, record.ops)
+        // another process's recalls come as many small touch records: coalesced, one update per memory
+        applyOps(this.db, coalesceTouches(records.flatMap((r) => r.ops)))
         this.db.exec('COMMIT')
         this.changeCount++
       } catch (err) {

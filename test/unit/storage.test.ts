@@ -125,7 +125,19 @@ describe('RepoStore', () => {
     expect([a, b, c].map((m) => r.read((db) => getMemory(db, m.id))?.accessCount)).toEqual([2, 3, 1])
     const again = await open(root)
     expect([a, b, c].map((m) => again.read((db) => getMemory(db, m.id))?.accessCount)).toEqual([2, 3, 1])
-    await Promise.all([s.close(), r.close(), again.close()])
+    // a replay coalesces runs of touches only: a touch written before its memory existed stays a no-op
+    const d = memory('delta')
+    await r.write(() => ({ops: [{op: 'touch', ids: [d.id, a.id], at: t(7)}], result: null}))
+    await r.write(insert(d))
+    await r.write(() => ({ops: [{op: 'touch', ids: [d.id], at: t(8)}], result: null}))
+    const replayed = await open(other)
+    const state = (x: RepoStore) => [a, d].map((m) => x.read((db) => getMemory(db, m.id))).map((m) => [m?.accessCount, m?.lastAccessedAt])
+    expect(state(r)).toEqual([
+      [3, t(7)],
+      [1, t(8)],
+    ])
+    expect(state(replayed)).toEqual(state(r))
+    await Promise.all([s.close(), r.close(), again.close(), replayed.close()])
   })
 
   it('another store on the same folder sees writes through the journal (catch-up before reads)', async () => {
