@@ -42,6 +42,9 @@ describe('mem recall: the quick path answers exactly as oclif does', () => {
       ['recall', 'x', '--type', 'fact'],
       ['recall', 'x', '--repo', '   ', '--json'],
       ['recall', '?!...'],
+      ['recall', 'integration', '-n2', '--json'],
+      ['recall', 'integration', '-n=2'],
+      ['recall', 'integration', '-tprocedure', '--limit=1'],
     ]
     for (const args of cases) {
       const quick = mem(root, home, args, true)
