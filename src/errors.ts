@@ -68,6 +68,16 @@ export function errorBody(err: unknown): ErrorBody {
   }
 }
 
+/** A command's exit code for an error: the MemError's, else 70 (a bug). */
+export function exitCodeOf(err: unknown): number {
+  return err instanceof MemError ? err.exitCode : 70
+}
+
+/** A command's stderr for an error body, without --json. */
+export function errorText(body: ErrorBody): string {
+  return `Error: ${body.error}\n${body.hint ? `Hint: ${body.hint}\n` : ''}`
+}
+
 export function isMemError(err: unknown): err is MemError {
   return err instanceof MemError
 }

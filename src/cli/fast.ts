@@ -7,7 +7,7 @@
  * MEM_CLI_FAST=0 turns this off.
  */
 import {parseArgs, type ParseArgsConfig} from 'node:util'
-import {errorBody, MemError} from '../errors.js'
+import {errorBody, errorText, exitCodeOf, MemError} from '../errors.js'
 import {findRepoRoot} from '../config/paths.js'
 import type {MemRuntime} from '../runtime/open-mem.js'
 import {MEMORY_TYPES} from '../model.js'
@@ -112,8 +112,8 @@ export async function runFast(argv: string[]): Promise<boolean> {
 
 function report(err: unknown, json: boolean): void {
   const body = errorBody(err)
-  process.exitCode = err instanceof MemError ? err.exitCode : 70
+  process.exitCode = exitCodeOf(err)
   if (json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`)
-  else process.stderr.write(`Error: ${body.error}\n${body.hint ? `Hint: ${body.hint}\n` : ''}`)
+  else process.stderr.write(errorText(body))
   if (!(err instanceof MemError) && process.env.DEBUG?.includes('mem')) process.stderr.write(`${(err as Error)?.stack ?? err}\n`)
 }

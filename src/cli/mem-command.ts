@@ -1,5 +1,5 @@
 import {Command, Flags, type Interfaces} from '@oclif/core'
-import {errorBody, MemError} from '../errors.js'
+import {errorBody, errorText, exitCodeOf, MemError} from '../errors.js'
 import {findRepoRoot} from '../config/paths.js'
 import type {MemRuntime} from '../runtime/open-mem.js'
 
@@ -58,12 +58,11 @@ export abstract class MemCommand extends Command {
       })
     }
     const body = errorBody(error)
-    const exit = error instanceof MemError ? error.exitCode : 70
-    process.exitCode = exit
+    process.exitCode = exitCodeOf(error)
     if (this.jsonEnabled()) {
       this.logJson(body)
     } else {
-      process.stderr.write(`Error: ${body.error}\n${body.hint ? `Hint: ${body.hint}\n` : ''}`)
+      process.stderr.write(errorText(body))
     }
     if (!(error instanceof MemError) && process.env.DEBUG?.includes('mem')) process.stderr.write(`${err?.stack ?? err}\n`)
   }
