@@ -1,6 +1,6 @@
 import type {Db} from '../storage/db.js'
 import {findLiveByNormHash, nearDuplicateCandidates} from '../storage/memories.js'
-import {bandKeys} from './minhash.js'
+import {contentBands} from './minhash.js'
 import {jaccard, shingleSet} from './shingles.js'
 
 /** Word-shingle Jaccard similarity at or above which a new memory is a near-duplicate. */
@@ -16,8 +16,8 @@ export function findDuplicate(db: Db, content: string, exclude?: string | null):
   const exact = findLiveByNormHash(db, content)
   if (exact && exact !== exclude) return exact
 
-  const shingles = shingleSet(content)
-  for (const candidate of nearDuplicateCandidates(db, bandKeys(shingles), CANDIDATES)) {
+  const {shingles, bands} = contentBands(content)
+  for (const candidate of nearDuplicateCandidates(db, bands, CANDIDATES)) {
     if (candidate.id === exclude) continue
     if (jaccard(shingles, shingleSet(candidate.content)) >= NEAR_DUPLICATE_THRESHOLD) return candidate.id
   }

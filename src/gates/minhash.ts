@@ -4,6 +4,8 @@
  * looks up four keys instead of comparing against every memory. Candidates are then verified with
  * the exact Jaccard similarity.
  */
+import {shingleSet} from './shingles.js'
+
 export const BANDS = 4
 const ROWS = 3
 const SEEDS = Array.from({length: BANDS * ROWS}, (_, i) => mix(0x9e3779b9 ^ (i * 0x85ebca6b)))
@@ -24,6 +26,24 @@ function fnv1a(s: string): number {
     h = Math.imul(h, 0x01000193)
   }
   return h >>> 0
+}
+
+let lastContent: string | undefined
+let lastShingles: Set<string> = new Set()
+let lastBands: number[] = []
+
+/**
+ * The shingle set and band keys of a memory's content. A store computes them twice for the same
+ * text (the duplicate gate, then the band index), so the last answer is kept. Callers must not
+ * modify what they get.
+ */
+export function contentBands(content: string): {shingles: ReadonlySet<string>; bands: readonly number[]} {
+  if (content !== lastContent) {
+    lastShingles = shingleSet(content)
+    lastBands = bandKeys(lastShingles)
+    lastContent = content
+  }
+  return {shingles: lastShingles, bands: lastBands}
 }
 
 /** The band keys of a shingle set (empty for an empty set). */

@@ -12,7 +12,7 @@ export function shingleSet(text: string): Set<string> {
   return out
 }
 
-export function jaccard(a: Set<string>, b: Set<string>): number {
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 && b.size === 0) return 1
   let inter = 0
   const [small, large] = a.size <= b.size ? [a, b] : [b, a]

@@ -2,8 +2,7 @@ import {createHash} from 'node:crypto'
 import type {SqlValue} from 'sql.js'
 import type {Memory, MemoryLink, MemoryType} from '../model.js'
 import {indexText, normalizeForDuplicate} from '../search/tokenize.js'
-import {bandKeys} from '../gates/minhash.js'
-import {shingleSet} from '../gates/shingles.js'
+import {contentBands} from '../gates/minhash.js'
 import type {Db, Row} from './db.js'
 import {CONTEXT_RANK_SQL} from './schema.js'
 import {deleteLayer, putLayer, type LayerRecord} from './layers.js'
@@ -108,19 +107,24 @@ function tokenCount(text: string): number {
   return text === '' ? 0 : text.split(' ').length
 }
 
+/** Adds per-column token counts (body, tags, one-liner) to the FTS totals, in one statement. */
+function addFtsTokens(db: Db, [body, tags, oneLiner]: number[]): void {
+  db.run(`UPDATE fts_totals SET tokens = tokens + (CASE col WHEN 0 THEN ? WHEN 1 THEN ? ELSE ? END)`, [body, tags, oneLiner])
+}
+
 function ftsInsert(db: Db, seq: number, content: string, tags: string[], oneLiner: string | null): void {
   const fields = [indexText(content), indexText(tags.join(' ')), indexText(oneLiner ?? '')]
   db.run(`INSERT INTO memories_fts(docid, body, tags, oneliner) VALUES (?, ?, ?, ?)`, [seq, ...fields])
-  fields.forEach((f, col) => db.run(`UPDATE fts_totals SET tokens = tokens + ? WHERE col = ?`, [tokenCount(f), col]))
+  addFtsTokens(db, fields.map(tokenCount))
   db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 1)`, [seq])
 }
 
 function bandsInsert(db: Db, seq: number, content: string): void {
-  for (const band of bandKeys(shingleSet(content))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
+  for (const band of contentBands(content).bands) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
 }
 
 function bandsDelete(db: Db, seq: number, content: string): void {
-  for (const band of bandKeys(shingleSet(content))) db.run(`DELETE FROM dup_bands WHERE band = ? AND seq = ?`, [band, seq])
+  for (const band of contentBands(content).bands) db.run(`DELETE FROM dup_bands WHERE band = ? AND seq = ?`, [band, seq])
 }
 
 function ftsDelete(db: Db, seq: number): void {
@@ -129,7 +133,7 @@ function ftsDelete(db: Db, seq: number): void {
     [seq],
   )
   if (!row) return
-  ;[row.b, row.t, row.o].forEach((f, col) => db.run(`UPDATE fts_totals SET tokens = tokens - ? WHERE col = ?`, [tokenCount(f ?? ''), col]))
+  addFtsTokens(db, [row.b, row.t, row.o].map((f) => -tokenCount(f ?? '')))
   db.run(`DELETE FROM memories_fts WHERE docid = ?`, [seq])
   db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 0)`, [seq])
 }
@@ -382,7 +386,7 @@ export function findLiveByNormHash(db: Db, content: string): string | undefined 
 }
 
 /** Live memories sharing any of the MinHash band `keys`, at most `limit`. */
-export function nearDuplicateCandidates(db: Db, keys: number[], limit: number): Array<{id: string; content: string}> {
+export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): Array<{id: string; content: string}> {
   if (keys.length === 0) return []
   return db.all<{id: string; content: string}>(
     // `+live`: look the candidates up by rowid; an index on `live` would scan every live memory

@@ -89,6 +89,19 @@ describe('store', () => {
     expect(different.success).toBe(true)
   })
 
+  it('finds near-duplicates of edited memories by their new text (band keys follow edits)', async () => {
+    const {ctx, repo} = memRepo()
+    const first = 'The checkout e2e test is flaky on CI because the payment sandbox times out after thirty seconds under load'
+    const edited = 'The payment sandbox was replaced by a local stub server so the checkout e2e test is stable on CI now'
+    const id = storedId(await store(ctx, {repo, content: first, type: 'observation'}))
+    await store(ctx, {repo, content: 'Release notes are generated from conventional commit messages by the release job', type: 'procedure'})
+    const version = await edit(ctx, {id, content: edited})
+    expect(version).toMatchObject({success: true, superseded: id})
+    const newId = (version as {id: string}).id
+    expect(await store(ctx, {repo, content: edited.replace('test is', 'tests are'), type: 'observation'})).toEqual({success: false, duplicateId: newId, reason: 'duplicate'})
+    expect((await store(ctx, {repo, content: first.replace('test is', 'tests are'), type: 'observation'})).success).toBe(true)
+  })
+
   it('never treats a negated statement as a duplicate', async () => {
     const {ctx, repo} = memRepo()
     await store(ctx, {repo, content: 'Always use the shared build cache in CI jobs for the web app', type: 'heuristic'})
