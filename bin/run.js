@@ -5,6 +5,9 @@ const command = process.argv[2]
 // A CLI command lives for a fraction of a second: optimizing sql.js's WebAssembly in the
 // background would only make the process wait for it at exit. Long-running commands keep it.
 if (!['serve', 'mcp', 'browse'].includes(command)) setFlagsFromString('--liftoff-only')
+// `mem recall` compiles sqlite's WebAssembly up front, on another thread, while it starts up
+// (src/storage/sqljs.ts precompileSqlJs) instead of function by function on first use.
+if (command === 'recall') setFlagsFromString('--no-wasm-lazy-compilation')
 
 // `mem recall`, called by agents and hooks one time after another, starts without oclif when its
 // arguments are plain (src/cli/fast.ts); anything else goes to oclif below.

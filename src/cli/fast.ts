@@ -11,6 +11,7 @@ import {errorBody, errorText, exitCodeOf, MemError} from '../errors.js'
 import {findRepoRoot} from '../config/paths.js'
 import type {MemRuntime} from '../runtime/open-mem.js'
 import {MEMORY_TYPES} from '../model.js'
+import {precompileSqlJs} from '../storage/sqljs.js'
 
 interface Invocation {
   positionals: string[]
@@ -91,6 +92,8 @@ export async function runFast(argv: string[]): Promise<boolean> {
   const {command, call} = found
   let mem: MemRuntime | undefined
   let failed: unknown
+  // every fast command opens a store: sqlite's WebAssembly compiles while the rest starts up
+  precompileSqlJs()
   try {
     const {openMem} = await import('../runtime/open-mem.js')
     mem = openMem({env: process.env, cwd: process.cwd()})

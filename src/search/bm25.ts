@@ -29,6 +29,8 @@ export interface WeightedTerm {
   idf: number
   /** False for terms so common they only score memories that rarer terms already found. */
   candidate: boolean
+  /** How many memories hold the term, when known. */
+  df?: number
 }
 
 export function idf(docs: number, df: number): number {

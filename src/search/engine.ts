@@ -140,7 +140,7 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
   const weighted = (): WeightedTerm[] => {
     const terms = [...weights]
       .filter(([t]) => (df.get(t) ?? 0) > 0 && (originals.has(t) || df.get(t)! <= commonAt))
-      .map(([term, weight]) => ({term, weight, idf: idf(stats.docs, df.get(term)!), candidate: df.get(term)! <= commonAt}))
+      .map(([term, weight]) => ({term, weight, idf: idf(stats.docs, df.get(term)!), candidate: df.get(term)! <= commonAt, df: df.get(term)!}))
     if (!terms.some((t) => t.candidate)) for (const t of terms) t.candidate = true
     return [...terms.filter((t) => t.candidate), ...terms.filter((t) => !t.candidate)]
   }

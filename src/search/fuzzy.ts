@@ -1,5 +1,13 @@
-import Fuse from 'fuse.js'
+import {createRequire} from 'node:module'
+import type Fuse from 'fuse.js'
 import type {Memory} from '../model.js'
+
+let FuseClass: typeof Fuse | undefined
+
+/** fuse.js, loaded when a fallback first needs it: most recalls never do, and it is 57 kB to compile. */
+function fuseClass(): typeof Fuse {
+  return (FuseClass ??= createRequire(import.meta.url)('fuse.js') as typeof Fuse)
+}
 
 /**
  * Typo-tolerant matching on the short fields (one-liners and tags) with fuse.js. It is the
@@ -15,7 +23,7 @@ export class FuzzyIndex {
   private fuse: Fuse<FuzzyDoc>
 
   constructor(docs: FuzzyDoc[]) {
-    this.fuse = new Fuse(docs, {
+    this.fuse = new (fuseClass())(docs, {
       keys: [
         {name: 'oneLiner', weight: 0.7},
         {name: 'tags', weight: 0.3},

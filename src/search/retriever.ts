@@ -102,6 +102,7 @@ export class FtsRetriever implements Retriever {
       this.db,
       terms.map((t) => t.term),
       terms.map((t) => t.candidate),
+      terms.every((t) => t.df !== undefined) ? terms.map((t) => t.df!) : undefined,
     )
     const width = terms.length * FTS_COLUMN_COUNT
     const out: Array<{seq: number; text: number}> = []

@@ -1,4 +1,4 @@
-import {createHash} from 'node:crypto'
+import {nodeCrypto} from './lazy-crypto.js'
 import type {SqlValue} from 'sql.js'
 import type {Memory, MemoryLink, MemoryType} from '../model.js'
 import {indexText, normalizeForDuplicate} from '../search/tokenize.js'
@@ -71,7 +71,7 @@ const COLUMNS: Record<keyof MemoryPatch, string> = {
 const JSON_FIELDS = new Set(['tags', 'derivedFrom', 'links', 'extra'])
 
 export function normHash(content: string): string {
-  return createHash('sha256').update(normalizeForDuplicate(content)).digest('hex').slice(0, 32)
+  return nodeCrypto().createHash('sha256').update(normalizeForDuplicate(content)).digest('hex').slice(0, 32)
 }
 
 export function rowToMemory(row: Row): Memory {

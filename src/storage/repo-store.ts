@@ -1,4 +1,4 @@
-import {randomBytes} from 'node:crypto'
+import {nodeCrypto} from './lazy-crypto.js'
 import {
   closeSync,
   existsSync,
@@ -20,7 +20,7 @@ import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
 import {acquireWriteLock, lockError, type Release} from './lock.js'
 import {applyOps, coalesceTouches, liveCounts, rankFieldsChanged, type JournalRecord, type Op} from './memories.js'
-import {pruneIndexLog} from './fts.js'
+import {compactIndex, pruneIndexLog} from './fts.js'
 import type {MemoryType} from '../model.js'
 import {COUNTS_FILE, type CountsSidecar, peekCounts} from './counts-file.js'
 import {releaseBuffer, writeAtomic} from './files.js'
@@ -646,6 +646,11 @@ export class RepoStore {
     const generation = newGeneration()
     // the index change log only serves in-process indexes catching up: keep its recent end
     pruneIndexLog(this.db)
+    try {
+      compactIndex(this.db)
+    } catch {
+      // sqlite rolled the merge back: the index is as it was, only slower to read
+    }
     setMeta(this.db, 'generation', generation)
     setMeta(this.db, 'prev_generation', previous)
     try {
@@ -686,7 +691,7 @@ export class RepoStore {
 }
 
 function newGeneration(): string {
-  return `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`
+  return `${Date.now().toString(36)}-${nodeCrypto().randomBytes(6).toString('hex')}`
 }
 
 function sleepSync(ms: number): void {

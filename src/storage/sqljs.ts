@@ -3,6 +3,23 @@ import {readFileSync} from 'node:fs'
 import type {SqlJsStatic} from 'sql.js'
 
 let loading: Promise<SqlJsStatic> | undefined
+let compiling: Promise<WebAssembly.Module> | undefined
+
+function wasmPath(): string {
+  return createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm')
+}
+
+/**
+ * Starts compiling sqlite's WebAssembly now, off the main thread, for a loadSqlJs() to come: a
+ * command that will open a store calls it first thing, so the compile overlaps its other start-up
+ * work. (Eager compilation needs V8's --no-wasm-lazy-compilation, which bin/run.js sets for such
+ * commands; without it the functions still compile lazily, on first call.)
+ */
+export function precompileSqlJs(): void {
+  if (loading) return
+  compiling ??= WebAssembly.compile(readFileSync(wasmPath()))
+  compiling.catch(() => undefined) // loadSqlJs reports it
+}
 
 /** Loads the sql.js WebAssembly build once per process (~25 ms), reading the .wasm from disk. */
 export function loadSqlJs(): Promise<SqlJsStatic> {
@@ -10,8 +27,17 @@ export function loadSqlJs(): Promise<SqlJsStatic> {
     const require = createRequire(import.meta.url)
     // require, not import: an ESM import of this CommonJS file first runs the CJS export lexer over
     // its ~100 kB of emscripten glue (~9 ms of every cold command)
-    const initSqlJs = require('sql.js') as (config?: {wasmBinary?: ArrayBuffer}) => Promise<SqlJsStatic>
-    const wasmBinary = readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'))
+    const initSqlJs = require('sql.js') as (config?: object) => Promise<SqlJsStatic>
+    if (compiling) {
+      const module = await compiling
+      return initSqlJs({
+        instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) {
+          void WebAssembly.instantiate(module, imports).then(receive)
+          return {}
+        },
+      })
+    }
+    const wasmBinary = readFileSync(wasmPath())
     return initSqlJs({wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer})
   })()
   return loading

@@ -1,5 +1,5 @@
 import {appendFileSync, existsSync, readFileSync, renameSync, statSync, unlinkSync} from 'node:fs'
-import {randomBytes} from 'node:crypto'
+import {nodeCrypto} from './lazy-crypto.js'
 import {join} from 'node:path'
 import type {Db} from './db.js'
 
@@ -115,7 +115,7 @@ export function readUsageLog(dir: string): UsageDelta[] {
  */
 export function takeUsageLog(dir: string): UsageDelta[] {
   const from = join(dir, USAGE_LOG)
-  const aside = `${from}.${randomBytes(4).toString('hex')}.rolling`
+  const aside = `${from}.${nodeCrypto().randomBytes(4).toString('hex')}.rolling`
   try {
     renameSync(from, aside)
   } catch {

@@ -13,7 +13,7 @@ import {context} from '../../dist/src/core/context.js'
 import {STOP_WORDS} from '../../dist/src/search/stopwords.js'
 import {loadEvalSet} from './lib/corpus.mjs'
 import {seedRepo} from './lib/seed.mjs'
-import {BIN, fmt, median, percentile, tempRepo, wallTime} from './lib/util.mjs'
+import {BIN, fmt, median, percentile, tempRepo, wallTimesSideBySide} from './lib/util.mjs'
 
 const KINDS = ['lexical', 'paraphrase', 'code', 'typo']
 
@@ -186,8 +186,7 @@ export async function benchRecallLatency(sizes = [10_000, 100_000]) {
     }
     await ctx.close()
     const env = {MEM_HOME: home}
-    const nodeMs = wallTime(['-e', '0'])
-    const coldMs = wallTime([BIN, 'recall', 'how do I run the integration tests?', '--json'], {env, cwd: root})
+    const [nodeMs, coldMs] = wallTimesSideBySide([{args: ['-e', '0']}, {args: [BIN, 'recall', 'how do I run the integration tests?', '--json'], env, cwd: root}])
     rows.push({size, buildMs, p50: median(times), p95: percentile(times, 95), d50: median(diskTimes), d95: percentile(diskTimes, 95), ctx: median(ctxTimes), nodeMs, coldMs})
   }
   console.log('\n== recall latency (issue 3), in process, warm ==')

@@ -10,6 +10,9 @@ import {openMem} from '../../src/runtime/open-mem.js'
 import {searchMemories} from '../../src/search/engine.js'
 import {getMemoriesBySeq, liveShortFields} from '../../src/storage/memories.js'
 import {loadTokenCounter} from '../../src/search/tokens.js'
+import {GROUPS, stemGroups} from '../../src/search/thesaurus-groups.js'
+import {STEMMED_GROUPS} from '../../src/search/thesaurus-stems.js'
+import {thesaurusExpansions} from '../../src/search/thesaurus.js'
 import {memRepo, tempDir} from '../helpers/mem.js'
 
 type Seed = Omit<StoreInput, 'repo'>
@@ -60,6 +63,14 @@ describe('recall ranking', () => {
     expect((await recall(ctx, {repo, q: 'max_retry_count'})).results[0].id).toBe(ids[4])
     expect((await recall(ctx, {repo, q: 'test:int'})).results[0].id).toBe(ids[0])
     expect((await recall(ctx, {repo, q: '--no-verify'})).results[0].id).toBe(ids[7])
+  })
+
+  it('keeps the stemmed thesaurus in step with the written one (else: npm run build && node scripts/gen-thesaurus.mjs)', () => {
+    expect(STEMMED_GROUPS).toEqual(stemGroups(GROUPS))
+    expect(thesaurusExpansions(['databas'])).toEqual(expect.arrayContaining(['postgr', 'sqlite']))
+    // a hyphenated entry is also known joined: "end-to-end" → endtoend
+    expect(thesaurusExpansions(['e2e'])).toContain('endtoend')
+    expect(thesaurusExpansions(['zzzz'])).toEqual([])
   })
 
   it('bridges developer synonyms (database ↔ postgres)', async () => {

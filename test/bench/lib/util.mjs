@@ -33,6 +33,24 @@ export function wallTime(args, {runs = 7, env = {}, cwd} = {}) {
   return median(times)
 }
 
+/**
+ * Median wall times of several commands run in turn, round after round (side by side: a slow
+ * moment of the machine hits them alike). Each command runs once unmeasured first.
+ */
+export function wallTimesSideBySide(commands, {runs = 15} = {}) {
+  const times = commands.map(() => [])
+  for (let i = 0; i <= runs; i++) {
+    commands.forEach(({args, env = {}, cwd}, c) => {
+      const t = performance.now()
+      const r = spawnSync(process.execPath, args, {env: {...process.env, ...env}, cwd, encoding: 'utf8'})
+      const ms = performance.now() - t
+      if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`)
+      if (i > 0) times[c].push(ms)
+    })
+  }
+  return times.map(median)
+}
+
 export const fmt = (n, digits = 1) => Number(n).toFixed(digits)
 
 /** Starts the built `mem serve` on a free loopback port; `started` resolves to its --json line. */
