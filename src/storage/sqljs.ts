@@ -16,9 +16,13 @@ function wasmPath(): string {
  * commands; without it the functions still compile lazily, on first call.)
  */
 export function precompileSqlJs(): void {
-  if (loading) return
-  compiling ??= WebAssembly.compile(readFileSync(wasmPath()))
-  compiling.catch(() => undefined) // loadSqlJs reports it
+  if (loading || compiling) return
+  try {
+    compiling = WebAssembly.compile(readFileSync(wasmPath()))
+  } catch {
+    return // loadSqlJs reads the file again, and reports what is wrong with it
+  }
+  compiling.catch(() => undefined)
 }
 
 /** Loads the sql.js WebAssembly build once per process (~25 ms), reading the .wasm from disk. */
@@ -28,13 +32,17 @@ export function loadSqlJs(): Promise<SqlJsStatic> {
     // require, not import: an ESM import of this CommonJS file first runs the CJS export lexer over
     // its ~100 kB of emscripten glue (~9 ms of every cold command)
     const initSqlJs = require('sql.js') as (config?: object) => Promise<SqlJsStatic>
-    if (compiling) {
-      const module = await compiling
-      return initSqlJs({
-        instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) {
-          void WebAssembly.instantiate(module, imports).then(receive)
-          return {}
-        },
+    // after a failed early compile, the plain load below runs and reports the problem
+    const module = compiling && (await compiling.catch(() => undefined))
+    if (module) {
+      // sql.js waits for `receive` without a failure path: a failed instantiation rejects here
+      return new Promise<SqlJsStatic>((resolve, reject) => {
+        initSqlJs({
+          instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance) => void) {
+            WebAssembly.instantiate(module, imports).then(receive, reject)
+            return {}
+          },
+        }).then(resolve, reject)
       })
     }
     const wasmBinary = readFileSync(wasmPath())
