@@ -28,9 +28,7 @@ function fnv1a(s: string): number {
   return h >>> 0
 }
 
-let lastContent: string | undefined
-let lastShingles: Set<string> = new Set()
-let lastBands: number[] = []
+let last: {content: string; shingles: ReadonlySet<string>; bands: readonly number[]} | undefined
 
 /**
  * The shingle set and band keys of a memory's content. A store computes them twice for the same
@@ -38,12 +36,11 @@ let lastBands: number[] = []
  * modify what they get.
  */
 export function contentBands(content: string): {shingles: ReadonlySet<string>; bands: readonly number[]} {
-  if (content !== lastContent) {
-    lastShingles = shingleSet(content)
-    lastBands = bandKeys(lastShingles)
-    lastContent = content
+  if (last?.content !== content) {
+    const shingles = shingleSet(content)
+    last = {content, shingles, bands: bandKeys(shingles)}
   }
-  return {shingles: lastShingles, bands: lastBands}
+  return last
 }
 
 /** The band keys of a shingle set (empty for an empty set). */

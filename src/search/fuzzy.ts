@@ -1,13 +1,9 @@
-import {createRequire} from 'node:module'
 import type Fuse from 'fuse.js'
+import {lazyRequire} from '../lazy-require.js'
 import type {Memory} from '../model.js'
 
-let FuseClass: typeof Fuse | undefined
-
-/** fuse.js, loaded when a fallback first needs it: most recalls never do, and it is 57 kB to compile. */
-function fuseClass(): typeof Fuse {
-  return (FuseClass ??= createRequire(import.meta.url)('fuse.js') as typeof Fuse)
-}
+/** fuse.js, loaded when a fallback first needs it: most recalls never do. */
+const fuseClass = lazyRequire<typeof Fuse>('fuse.js')
 
 /**
  * Typo-tolerant matching on the short fields (one-liners and tags) with fuse.js. It is the

@@ -1,4 +1,4 @@
-import {nodeCrypto} from './lazy-crypto.js'
+import {nodeCrypto} from '../lazy-require.js'
 import {closeSync, fsyncSync, openSync, renameSync, writeSync} from 'node:fs'
 import {join} from 'node:path'
 

@@ -1,4 +1,4 @@
-import {nodeCrypto} from './lazy-crypto.js'
+import {nodeCrypto} from '../lazy-require.js'
 import type {SqlValue} from 'sql.js'
 import type {Memory, MemoryLink, MemoryType} from '../model.js'
 import {indexText, normalizeForDuplicate} from '../search/tokenize.js'

@@ -121,7 +121,7 @@ export async function benchMcp({sizes = [5_000, 50_000], stores = 1_000, warm = 
     await storeRun([one], texts.slice(0, 50), 50, 'warm')
 
     await refresh()
-    const first = await storeRun([one], texts.slice(100), stores, 'seq')
+    const first = await storeRun([one], texts.slice(100), stores, 'first')
     // A started server and its client run the store path slower for their first few thousand calls
     // (V8 optimising both processes): the steady rate, as the reference's is taken (over its last
     // 1,000 of 5,000 calls), comes after `warm` more stores.
@@ -131,7 +131,7 @@ export async function benchMcp({sizes = [5_000, 50_000], stores = 1_000, warm = 
       await storeRun([one], texts.slice(100 + stores + done), Math.min(1_000, warm - done), 'more')
     }
     await refresh()
-    const seq = await storeRun([one], texts.slice(100 + stores + warm), stores, 'steady')
+    const steady = await storeRun([one], texts.slice(100 + stores + warm), stores, 'steady')
     await refresh()
     const conc = await storeRun(agents, texts.slice(100 + 2 * stores + warm), stores, 'conc')
     await refresh()
@@ -150,10 +150,10 @@ export async function benchMcp({sizes = [5_000, 50_000], stores = 1_000, warm = 
     server.child.kill('SIGTERM')
     await server.exited
 
-    const row = {size, first, seq, conc, plain, recallTimes}
+    const row = {size, first, steady, conc, plain, recallTimes}
     rows.push(row)
     console.log(
-      `${size.toLocaleString('en-US').padStart(8)} | ${fmt(first.perSec, 0)} / ${fmt(seq.perSec, 0)} (${first.stored + seq.stored}/${2 * stores} stored) | ${fmt(percentile(seq.times, 50))} / ${fmt(percentile(seq.times, 95))} ms | ` +
+      `${size.toLocaleString('en-US').padStart(8)} | ${fmt(first.perSec, 0)} / ${fmt(steady.perSec, 0)} (${first.stored + steady.stored}/${2 * stores} stored) | ${fmt(percentile(steady.times, 50))} / ${fmt(percentile(steady.times, 95))} ms | ` +
         `${fmt(conc.perSec, 0)} | ${fmt(percentile(recallTimes, 50))} / ${fmt(percentile(recallTimes, 95))} / ${fmt(percentile(recallTimes, 99))} ms | ` +
         `${fmt(plain.perSec, 0)} (${plain.stored}/${plain.n}, p50 ${fmt(percentile(plain.times, 50))} ms)`,
     )

@@ -22,15 +22,7 @@ export const median = (values) => percentile(values, 50)
 
 /** Wall time of a command, median of `runs` runs after one warm-up (ms). */
 export function wallTime(args, {runs = 7, env = {}, cwd} = {}) {
-  const times = []
-  for (let i = 0; i <= runs; i++) {
-    const t = performance.now()
-    const r = spawnSync(process.execPath, args, {env: {...process.env, ...env}, cwd, encoding: 'utf8'})
-    const ms = performance.now() - t
-    if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`)
-    if (i > 0) times.push(ms)
-  }
-  return median(times)
+  return wallTimesSideBySide([{args, env, cwd}], {runs})[0]
 }
 
 /**
