@@ -19,7 +19,7 @@ export default class Edit extends MemCommand {
     const {edit} = await import('../src/core/edit.js')
     const result = await edit(await this.mem(), {
       id: args.id,
-      repo: this.repoRef(flags),
+      repo: this.idRepoRef(flags, args.id),
       content: flags.content,
       tags: splitTags(flags.tags),
       importance: parseNumber(flags.importance),

@@ -33,7 +33,7 @@ without one, in batches) also gets an embedding vector, used by recall as a seco
     const [core, fmt] = await Promise.all([import('../src/core/enrich.js'), import('../src/cli/format-insight.js')])
     const ctx = await this.mem()
     if (args.id) {
-      const result = await core.enrich(ctx, {id: args.id, repo: this.repoRef(flags)})
+      const result = await core.enrich(ctx, {id: args.id, repo: this.idRepoRef(flags, args.id)})
       this.log(fmt.formatEnrich(result))
       return result
     }

@@ -23,7 +23,7 @@ export default class Feedback extends MemCommand {
       })
     }
     const {feedback} = await import('../src/core/feedback.js')
-    const result = await feedback(await this.mem(), {memoryId: args.id, wasUsed: flags.used === true, repo: this.repoRef(flags)})
+    const result = await feedback(await this.mem(), {memoryId: args.id, wasUsed: flags.used === true, repo: this.idRepoRef(flags, args.id)})
     this.log(result.applied ? `Recorded: ${flags.used ? 'used' : 'unused'}` : 'Not applied: the memory is forgotten or superseded')
     return result
   }

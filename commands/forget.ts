@@ -10,7 +10,7 @@ export default class Forget extends MemCommand {
   async run() {
     const {args, flags} = await this.parse(Forget)
     const {forget} = await import('../src/core/forget.js')
-    const result = await forget(await this.mem(), {id: args.id, repo: this.repoRef(flags), reason: flags.reason})
+    const result = await forget(await this.mem(), {id: args.id, repo: this.idRepoRef(flags, args.id), reason: flags.reason})
     this.log(result.forgotten ? `Forgot ${args.id}` : `${args.id} was already forgotten`)
     return result
   }

@@ -13,7 +13,7 @@ export default class Get extends MemCommand {
   async run() {
     const {args, flags} = await this.parse(Get)
     const [{get}, {formatMemory}] = await Promise.all([import('../src/core/get.js'), import('../src/cli/format.js')])
-    const memory = await get(await this.mem(), {id: args.id, repo: this.repoRef(flags)})
+    const memory = await get(await this.mem(), {id: args.id, repo: this.idRepoRef(flags, args.id)})
     this.log(formatMemory(memory))
     return memory
   }

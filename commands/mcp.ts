@@ -32,7 +32,7 @@ HTTP endpoint); templates/agent-instructions.md is the matching block for AGENTS
     // stdout belongs to the protocol: anything a library prints goes to stderr instead
     console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args)
     const [{serveStdio}, {packageInfo}] = await Promise.all([import('../src/mcp/stdio.js'), import('../src/server/version.js')])
-    const explicit = flags.repo?.trim() ? flags.repo : undefined
+    const explicit = flags.repo?.trim() ? this.repoRef(flags) : undefined
     await serveStdio({
       ctx: await this.mem({longLived: true}),
       version: packageInfo().version,

@@ -22,12 +22,12 @@ it after checkpointing every open store. The routes are described at /api/openap
   async run() {
     const {flags} = await this.parse(Serve)
     const {startServer} = await import('../src/server/serve.js')
-    const runtime = await this.mem({longLived: true})
+    const runtime = await this.mem({longLived: true, server: true})
     const server = await startServer({
       runtime,
       host: flags.host,
       port: flags.port,
-      preload: flags.repo?.trim() ? [flags.repo] : [],
+      preload: flags.repo?.trim() ? [this.repoRef(flags)] : [],
       mcpRepo: this.repoRef(flags),
       onInternalError: (err, req) => process.stderr.write(`mem serve: internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? err}\n`),
       onBackgroundError: (err) => process.stderr.write(`mem serve: background checkpoint failed: ${(err as Error)?.message ?? err}\n`),

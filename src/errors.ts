@@ -78,6 +78,35 @@ export function errorText(body: ErrorBody): string {
   return `Error: ${body.error}\n${body.hint ? `Hint: ${body.hint}\n` : ''}`
 }
 
+const SYSTEM_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  ENOENT: 'it does not exist',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder',
+  ENAMETOOLONG: 'the name is too long',
+  EMFILE: 'too many open files',
+  EBUSY: 'it is busy',
+  ELOCKED: 'another process holds the lock',
+  EIO: 'an input/output error',
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ENOTFOUND: 'the host name is unknown',
+  ETIMEDOUT: 'it timed out',
+}
+
+/**
+ * Why a system call failed, in words (`permission denied`), never a raw code (`EACCES`): messages
+ * reach people and HTTP clients. The code stays on the error's `cause` for DEBUG=mem.
+ */
+export function systemReason(err: unknown): string {
+  const code = (err as {code?: unknown})?.code
+  return (typeof code === 'string' && SYSTEM_REASONS[code]) || 'a system error'
+}
+
 export function isMemError(err: unknown): err is MemError {
   return err instanceof MemError
 }

@@ -17,7 +17,7 @@ link to the same target replaces its relation. --json prints the same body as PO
   async run() {
     const {args, flags} = await this.parse(LinksAttach)
     const {linkMemory} = await import('../../src/core/links.js')
-    const result = await linkMemory(await this.mem(), {id: args.id, targetId: args.targetId, relation: flags.relation, repo: this.repoRef(flags)})
+    const result = await linkMemory(await this.mem(), {id: args.id, targetId: args.targetId, relation: flags.relation, repo: this.idRepoRef(flags, args.id)})
     this.log(`Linked ${args.id} → ${args.targetId} (${flags.relation ?? 'related'})`)
     return result
   }

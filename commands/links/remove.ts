@@ -13,7 +13,7 @@ export default class LinksRemove extends MemCommand {
   async run() {
     const {args, flags} = await this.parse(LinksRemove)
     const {unlinkMemory} = await import('../../src/core/links.js')
-    const result = await unlinkMemory(await this.mem(), {id: args.id, targetId: args.targetId, repo: this.repoRef(flags)})
+    const result = await unlinkMemory(await this.mem(), {id: args.id, targetId: args.targetId, repo: this.idRepoRef(flags, args.id)})
     this.log(result.removed ? `Removed the link ${args.id} → ${args.targetId}` : `${args.id} has no link to ${args.targetId}`)
     return result
   }

@@ -14,6 +14,7 @@ import Get from '../../commands/get.js'
 import History from '../../commands/history.js'
 import HooksInstall from '../../commands/hooks/install.js'
 import HooksUninstall from '../../commands/hooks/uninstall.js'
+import Init from '../../commands/init.js'
 import Intake from '../../commands/intake.js'
 import KeysCreate from '../../commands/keys/create.js'
 import KeysList from '../../commands/keys/list.js'
@@ -52,6 +53,7 @@ export const COMMANDS = {
   history: History,
   'hooks:install': HooksInstall,
   'hooks:uninstall': HooksUninstall,
+  init: Init,
   intake: Intake,
   'keys:create': KeysCreate,
   'keys:list': KeysList,

@@ -1,6 +1,7 @@
 import {Command, Flags, type Interfaces} from '@oclif/core'
 import {errorBody, errorText, exitCodeOf, MemError} from '../errors.js'
-import {findRepoRoot} from '../config/paths.js'
+import {resolve} from 'node:path'
+import {findRepoRoot, isDrivePath, looksLikePath} from '../config/paths.js'
 import type {MemRuntime} from '../runtime/open-mem.js'
 
 export type MemFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof MemCommand)['baseFlags'] & T['flags']>
@@ -26,14 +27,27 @@ export abstract class MemCommand extends Command {
 
   /** The repository this command works on. */
   protected repoRef(flags: {repo?: string}): string {
-    return flags.repo && flags.repo.trim() ? flags.repo : findRepoRoot(process.cwd())
+    return flags.repo && flags.repo.trim() ? absoluteRepoRef(flags.repo) : findRepoRoot(process.cwd())
   }
 
-  /** The context, opened on first use; `longLived` for commands that answer many requests (serve). */
-  protected async mem(options: {longLived?: boolean} = {}): Promise<MemRuntime> {
+  /**
+   * The repo a command that takes a memory id looks it up in: `--repo`/MEM_REPO when given (the id
+   * must then belong to it), else none, since a full id names its repository. A mounted layer's
+   * memory (`memories/layer-<id>/…`) is found through this folder's repository, which mounts it.
+   */
+  protected idRepoRef(flags: {repo?: string}, id: string): string | undefined {
+    if (flags.repo && flags.repo.trim()) return absoluteRepoRef(flags.repo)
+    return id.trim().startsWith('memories/layer-') ? findRepoRoot(process.cwd()) : undefined
+  }
+
+  /**
+   * The context, opened on first use; `longLived` for commands that answer many requests (serve,
+   * mcp). A `server` context takes no relative repo paths: its clients are elsewhere.
+   */
+  protected async mem(options: {longLived?: boolean; server?: boolean} = {}): Promise<MemRuntime> {
     if (!this.ctx) {
       const {openMem} = await import('../runtime/open-mem.js')
-      this.ctx = openMem({env: process.env, cwd: process.cwd(), longLived: options.longLived})
+      this.ctx = openMem({env: process.env, cwd: options.server ? undefined : process.cwd(), longLived: options.longLived})
     }
     return this.ctx
   }
@@ -76,6 +90,12 @@ export abstract class MemCommand extends Command {
       if (!err) await this.catch(closeErr as Error)
     }
   }
+}
+
+/** A `--repo` value as given on the command line: a relative path is taken from the working directory. */
+export function absoluteRepoRef(value: string): string {
+  const v = value.trim()
+  return looksLikePath(v) && !isDrivePath(v) ? resolve(process.cwd(), v) : v
 }
 
 /** `--type` for commands that filter or set a memory type. */

@@ -26,7 +26,7 @@ export interface BrowseResult {
 export async function browse(ctx: MemContext, raw: BrowseInput): Promise<BrowseResult> {
   const done = track(ctx, 'browse')
   const input = parseInput(BrowseInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const page = handle.store.read((db) => browseLive(db, input))
   done(handle, page.entries.length)
   return {repo: handle.id, skip: input.skip, take: input.take, count: page.count, entries: page.entries}

@@ -28,7 +28,7 @@ export async function consolidate(
 ): Promise<ConsolidateResult> {
   const done = track(ctx, 'consolidate')
   const input = parseInput(ConsolidateInput, raw)
-  const repo = await ctx.repo(input.repo)
+  const repo = await ctx.repo(input.repo, 'read')
   const run = () => runConsolidation(ctx, repo, {...options, dryRun: input.dryRun})
   const result = input.dryRun || !repo.store.exists ? await run() : await withMaintenanceLock(repo.store.dir, run)
   done(repo, result.insightsCreated + result.insightsBoosted)

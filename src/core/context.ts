@@ -69,7 +69,7 @@ export async function contextPreview(ctx: MemContext, raw: ContextInput): Promis
 
 async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{context: string; tokens: number; handle: RepoHandle; lines: number}> {
   const input = parseInput(ContextInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const now = ctx.now()
   // A context line is ≥ 5 tokens, so no budget can hold more than budget / 5 lines; recency
   // re-orders within this pool.

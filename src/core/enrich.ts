@@ -160,7 +160,7 @@ export async function enrichAll(
 ): Promise<EnrichAllResult> {
   const done = track(ctx, 'enrich-all')
   const input = parseInput(EnrichAllInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const runtime = await enrichRuntime(ctx)
   const provider: EnrichProviderName = runtime?.provider ?? 'heuristic'
   const available = handle.store.exists ? handle.store.read((db) => countWithoutSupplementFrom(db, provider)) : 0

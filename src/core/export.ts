@@ -24,7 +24,7 @@ export interface ExportResult {
 export async function exportMarkdown(ctx: MemContext, raw: ExportInput): Promise<ExportResult> {
   const done = track(ctx, 'export')
   const input = parseInput(ExportInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const rows = handle.store.read((db) => liveForExport(db))
   done(handle, rows.length)
   return {repo: handle.id, count: rows.length, markdown: renderMarkdown(handle.id, rows)}

@@ -30,7 +30,7 @@ export interface GraphResult {
 export async function graph(ctx: MemContext, raw: GraphInput): Promise<GraphResult> {
   const done = track(ctx, 'graph')
   const input = parseInput(GraphInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const g = handle.store.read((db) => buildGraph(db, {limit: input.limit, history: input.history}))
   done(handle, g.nodes.length)
   return {repo: handle.id, ...g}

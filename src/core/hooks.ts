@@ -19,7 +19,7 @@ export type HooksUninstallInput = z.input<typeof HooksUninstallInput>
 export type {HooksInstallResult, HooksUninstallResult} from '../ops/hooks.js'
 
 async function where(ctx: MemContext, repo: string) {
-  const {id, root} = await ctx.locate(repo)
+  const {id, root} = await ctx.locate(repo, 'write')
   if (!isDirectory(root)) {
     throw new MemError('not_found', `No working tree for repo ${repo}.`, {hint: 'Pass the repository by its path (--repo PATH), or run it inside the repository.'})
   }

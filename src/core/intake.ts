@@ -24,13 +24,13 @@ export type {IntakeResult, IntakeFileReport, IntakeProgress} from '../ops/intake
 export async function intake(ctx: MemContext, raw: IntakeInput, options: IntakeOptions = {}): Promise<IntakeResult> {
   const done = track(ctx, 'intake')
   const input = parseInput(IntakeInput, raw)
-  const where = await ctx.locate(input.repo)
+  const where = await ctx.locate(input.repo, 'read')
   if (!isDirectory(where.root) || (!existsSync(join(where.root, '.git')) && !hasProjectFile(where.root))) {
     throw new MemError('not_found', `No project directory for repo ${input.repo}: intake reads files from a working tree.`, {
       hint: 'Pass the repository by its path (mem intake --repo PATH, or ?repo=/abs/path), or run it inside the repository.',
     })
   }
-  const repo = await ctx.repo(input.repo)
+  const repo = await ctx.repo(input.repo, 'write')
   const result = await runIntake(ctx, repo, options)
   done(repo, result.newCount + result.replacedCount)
   return result

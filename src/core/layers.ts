@@ -65,7 +65,7 @@ function unknownLayer(handle: RepoHandle, id: string): MemError {
 export async function listLayers(ctx: MemContext, raw: ListLayersInput): Promise<{repo: string; layers: Layer[]}> {
   const done = track(ctx, 'layers')
   const input = parseInput(ListLayersInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const {rows, counts} = handle.store.read((db) => ({rows: listLayerRows(db), counts: liveCounts(db)}))
   const local: Layer = {
     id: 'local',
@@ -94,7 +94,7 @@ export async function mountLayer(ctx: MemContext, raw: MountLayerInput): Promise
     })
   }
   if (input.layerId === 'local') throw new MemError('invalid_input', 'The layer id local is reserved for the repository itself.', {hint: 'Choose another layerId.'})
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'write')
   const existing = handle.store.read((db) => getLayer(db, input.layerId))
   if (existing) {
     throw new MemError('conflict', `A layer ${input.layerId} is already mounted in ${handle.id}${existing.source ? ` (source ${existing.source})` : ''}.`, {
@@ -129,7 +129,7 @@ export async function mountLayer(ctx: MemContext, raw: MountLayerInput): Promise
 export async function syncLayer(ctx: MemContext, raw: LayerRefInput): Promise<SyncResult> {
   const done = track(ctx, 'layer-sync')
   const input = parseInput(LayerRefInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   if (input.layerId === 'local') throw new MemError('invalid_input', 'The local layer is the repository itself; there is nothing to sync.', {hint: 'Sync a shared or base layer.'})
   const layer = handle.store.read((db) => getLayer(db, input.layerId))
   if (!layer) throw unknownLayer(handle, input.layerId)
@@ -229,7 +229,7 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
 export async function unmountLayer(ctx: MemContext, raw: LayerRefInput): Promise<{unmounted: true}> {
   const done = track(ctx, 'layer-unmount')
   const input = parseInput(LayerRefInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   if (input.layerId === 'local') throw new MemError('invalid_input', 'The local layer is the repository itself; it cannot be unmounted.')
   await handle.store.write((db) => {
     if (!getLayer(db, input.layerId)) throw unknownLayer(handle, input.layerId)

@@ -47,7 +47,7 @@ async function registeredRepo(ctx: MemContext, value: string): Promise<string> {
   const match = (await ctx.listRepos()).find((r) => r.repoId === id || r.path === trimmed)
   if (!match) {
     throw new MemError('not_found', `Unknown repository ${value}: mem has no store registered for it.`, {
-      hint: 'Link only repositories mem knows (`mem repos` lists them); run any mem command there first, e.g. `mem stats --repo PATH`.',
+      hint: 'Link only repositories mem knows (`mem repos` lists them): store a memory there first, e.g. `mem store "…" -t observation --repo PATH`.',
     })
   }
   return match.repoId
@@ -62,7 +62,7 @@ async function registeredRepo(ctx: MemContext, value: string): Promise<string> {
 export async function linkRepo(ctx: MemContext, raw: LinkRepoInput): Promise<{id: string; from: string; to: string; note: string}> {
   const done = track(ctx, 'link-repo')
   const input = parseInput(LinkRepoInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'write')
   const to = await registeredRepo(ctx, input.targetRepo)
   if (to === handle.id) throw new MemError('invalid_input', `A repository cannot link to itself (${to}).`, {hint: 'Name another repository in targetRepo.'})
   if (input.note) {
@@ -101,7 +101,7 @@ export async function linkRepo(ctx: MemContext, raw: LinkRepoInput): Promise<{id
 export async function listLinks(ctx: MemContext, raw: ListLinksInput): Promise<{repo: string; links: RepoLink[]}> {
   const done = track(ctx, 'links')
   const input = parseInput(ListLinksInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const links = linkItems(handle)
   done(handle, links.length)
   return {repo: handle.id, links}
@@ -134,7 +134,7 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
         hint: `Link the repositories first: mem links add ${targetRepo} --note "why"`,
       })
     }
-    target = await ctx.repo(targetRepo)
+    target = await ctx.repo(targetRepo, 'read')
   }
   if (!target.store.read((db) => getMemory(db, input.targetId))) throw notFound(input.targetId)
   if (memory.supersededBy || memory.forgottenAt) {

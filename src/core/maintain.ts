@@ -30,6 +30,6 @@ export async function maintain(
   options: Omit<PipelineOptions, 'dryRun' | 'only'> = {},
 ): Promise<MaintenanceReport> {
   const input = parseInput(MaintainInput, raw)
-  const repo = await ctx.repo(input.repo)
+  const repo = await ctx.repo(input.repo, 'read')
   return runMaintenance(ctx, repo, {...options, dryRun: input.dryRun, only: input.stages})
 }

@@ -2,6 +2,9 @@ import type {EnrichmentConfig} from '../config/user-config.js'
 import type {SecretFinding} from '../gates/secrets.js'
 import type {RepoStore} from '../storage/repo-store.js'
 
+/** What an operation does to a repository: only a write may create (and register) its store. */
+export type RepoAccess = 'read' | 'write'
+
 /** A repository resolved from the `repo` parameter: its id, where its store lives, and the store. */
 export interface RepoHandle {
   /** Normalized repo id. */
@@ -24,10 +27,15 @@ export interface MemContext {
    * search indexes. A one-shot CLI command asks the on-disk index instead.
    */
   readonly longLived: boolean
-  /** Resolves and registers a repository without opening its store. */
-  locate(ref: string): Promise<{id: string; root: string}>
-  /** Resolves, registers and opens a repository (cached for the context's lifetime). */
-  repo(ref: string): Promise<RepoHandle>
+  /**
+   * Resolves a repository without opening its store (decisions.md, "server repo param"): a path must
+   * be a git work tree or hold `.mem/`, anything else is refused (400); a registered id is its path;
+   * any other id lives under MEM_HOME/repos. `write` registers it (a write may create its store);
+   * `read` never creates or registers anything: an unknown repo reads as empty.
+   */
+  locate(ref: string, access: RepoAccess): Promise<{id: string; root: string}>
+  /** Resolves a repository as `locate` does and opens its store (cached for the context's lifetime). */
+  repo(ref: string, access: RepoAccess): Promise<RepoHandle>
   /**
    * Opens (once, cached) the store kept under `root`/.mem that is not a repository of its own:
    * a mounted layer's store. It is not registered.

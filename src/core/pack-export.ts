@@ -38,7 +38,7 @@ export interface PackExportResult {
 export async function packExport(ctx: MemContext, raw: PackExportInput): Promise<PackExportResult> {
   const done = track(ctx, 'pack-export')
   const input = parseInput(PackExportInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const entries = handle.store.read((db) => liveRowsForPack(db, CROSS_REPO_LINK_TAG))
   if (entries.length > MAX_PACK_ENTRIES) {
     throw new MemError('payload_too_large', `The repo has ${entries.length.toLocaleString('en-US')} live memories; a pack holds at most ${MAX_PACK_ENTRIES.toLocaleString('en-US')}.`, {

@@ -116,7 +116,7 @@ export async function packImport(ctx: MemContext, raw: PackImportInput): Promise
   const done = track(ctx, 'pack-import')
   const input = parseInput(PackImportInput, raw)
   const pack = await decodePack(packBytes(input.data))
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'write')
   const now = ctx.now()
   let skipped = 0
   const accepted: PackEntry[] = []

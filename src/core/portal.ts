@@ -37,7 +37,7 @@ export interface PortalResult {
 export async function portal(ctx: MemContext, raw: PortalInput, options: {tasks?: () => ScheduledTask[]} = {}): Promise<PortalResult> {
   const done = track(ctx, 'portal')
   const input = parseInput(PortalInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const now = ctx.now()
   const {counts, recent} = handle.store.read((db) => ({counts: liveCounts(db), recent: browseLive(db, {skip: 0, take: PORTAL_RECENT}).entries}))
   const summary = usageSummary(ctx, handle, now, PORTAL_USAGE_DAYS, input.repo)

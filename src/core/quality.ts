@@ -64,7 +64,7 @@ const round = (n: number) => Math.round(n * 10_000) / 10_000
 export async function quality(ctx: MemContext, raw: QualityInput): Promise<QualityReport> {
   const done = track(ctx, 'quality')
   const input = parseInput(QualityInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const report = qualityOf(handle, ctx.now(), input.repo)
   done(handle, report.issues.length)
   return report

@@ -73,7 +73,7 @@ export interface RecallResult {
 export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
   const done = track(ctx, 'recall')
   const input = await recallInput(raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const now = ctx.now()
   // with embeddings on, the query's vector as a second signal; null when off, failing or late
   const embedding = await queryVector(ctx, input.q)
@@ -139,7 +139,7 @@ export async function prepareRecall(ctx: MemContext, raw: PrepareRecallInput): P
   const [{PrepareRecallInput: schema}, {parseInput}] = await Promise.all([import('./schemas.js'), import('./validate.js')])
   const input = parseInput(schema, raw)
   if (!ctx.longLived) return {prepared: false}
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   handle.store.read((db) => MemoryIndex.for(db))
   return {prepared: true}
 }

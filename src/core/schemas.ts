@@ -3,7 +3,8 @@ import {MAX_CONTENT_CHARS, MAX_TAG_CHARS, MAX_TAGS, MEMORY_TYPES} from '../model
 
 export const RepoRef = z.string({error: 'repo is required'}).trim().min(1, 'repo is required')
 export const MemoryTypeSchema = z.enum(MEMORY_TYPES, {error: 'must be one of observation, insight, procedure, heuristic'})
-export const MEMORY_ID_PATTERN = /^memories\/[^/\s]+\/(observation|insight|procedure|heuristic)\/[0-9a-f]{12}$/
+/** A memory id; its repo segment is a repo id (never `.` or `..`, no separator or control character). */
+export const MEMORY_ID_PATTERN = /^memories\/(?!\.\.?\/)[^/\\\s\u0000-\u001f<>:"|?*]{1,200}\/(observation|insight|procedure|heuristic)\/[0-9a-f]{12}$/
 export const MemoryId = z
   .string()
   .trim()

@@ -99,7 +99,7 @@ export async function readOnlySources(ctx: MemContext, handle: RepoHandle): Prom
   const layers = await layerSourcesOf(ctx, handle, found.layers)
   const repos: ReadOnlySource[] = []
   for (const id of await linkedReposOf(ctx, handle, linkItemsOf(handle, found.links))) {
-    repos.push({id, kind: 'repo', store: (await ctx.repo(id)).store, weight: NON_LOCAL_WEIGHT})
+    repos.push({id, kind: 'repo', store: (await ctx.repo(id, 'read')).store, weight: NON_LOCAL_WEIGHT})
   }
   return [...layers, ...repos]
 }

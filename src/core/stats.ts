@@ -32,12 +32,12 @@ export async function stats(ctx: MemContext, raw: StatsInput): Promise<StatsResu
   if (!repo) throw new MemError('invalid_input', 'Invalid repo: repo is required', {details: [{path: 'repo', message: 'repo is required'}], hint: 'Pass the repository as a path or repo id.'})
   const input = {repo}
   // Counts change only with writes; a current sidecar answers without loading the database.
-  const where = await ctx.locate(input.repo)
+  const where = await ctx.locate(input.repo, 'read')
   const counts =
     peekCounts(where.root) ??
     (await (async () => {
       const {liveCounts} = await import('../storage/memories.js')
-      return (await ctx.repo(input.repo)).store.read((db) => liveCounts(db))
+      return (await ctx.repo(input.repo, 'read')).store.read((db) => liveCounts(db))
     })())
   const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)
   done(where, total)

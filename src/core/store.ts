@@ -48,10 +48,10 @@ export async function store(ctx: MemContext, raw: StoreInput): Promise<StoreResu
   const input = parseInput(StoreInput, raw)
   const rejected = await gate(ctx, input.content)
   if (rejected) {
-    done(await ctx.locate(input.repo), 0)
+    done(await ctx.locate(input.repo, 'read'), 0)
     return rejected
   }
-  const repo = await ctx.repo(input.repo)
+  const repo = await ctx.repo(input.repo, 'write')
   const createdAt = ctx.now().toISOString()
   const result = await repo.store.write((db) => planStore(db, repo, {...input, createdAt}))
   done(repo, result.success ? 1 : 0)

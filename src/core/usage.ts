@@ -86,7 +86,7 @@ const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** di
 export async function usage(ctx: MemContext, raw: UsageInput): Promise<UsageResult> {
   const done = track(ctx, 'usage')
   const input = parseInput(UsageInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const result = usageSummary(ctx, handle, ctx.now(), input.days, input.repo)
   done(handle, result.operations.length)
   return result
@@ -130,7 +130,7 @@ export function usageSummary(ctx: MemContext, handle: RepoHandle, now: Date, day
 export async function usageTimeseries(ctx: MemContext, raw: UsageInput): Promise<UsageTimeseries> {
   const done = track(ctx, 'usage-timeseries')
   const input = parseInput(UsageInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const buckets = dailyBuckets(ctx, handle, ctx.now(), input.days)
   done(handle, buckets.length)
   return {repo: input.repo, days: input.days, buckets}
@@ -160,7 +160,7 @@ export function dailyBuckets(ctx: MemContext, handle: RepoHandle, now: Date, day
 export async function usageHourly(ctx: MemContext, raw: UsageHourlyInput): Promise<UsageHourly> {
   const done = track(ctx, 'usage-hourly')
   const input = parseInput(UsageHourlyInput, raw)
-  const handle = await ctx.repo(input.repo)
+  const handle = await ctx.repo(input.repo, 'read')
   const now = ctx.now()
   const hourMs = 60 * 60 * 1000
   const last = Math.floor(now.getTime() / hourMs) * hourMs

@@ -7,6 +7,13 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.outp
   if (result.success) return result.data
   const issues = result.error.issues.map((i) => ({path: i.path.join('.'), message: i.message}))
   const first = issues[0]
+  if (first.path === '' && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
+    const got = raw === undefined ? 'nothing (an empty body)' : raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`
+    throw new MemError('invalid_input', `Invalid input: expected a JSON object, got ${got}.`, {
+      details: issues,
+      hint: 'Send a JSON object with the operation\'s fields (GET /api/openapi.json describes each).',
+    })
+  }
   throw new MemError('invalid_input', `Invalid ${first.path || 'input'}: ${first.message}`, {
     details: issues,
     hint: hintFor(first.path),

@@ -1,4 +1,4 @@
-import {MemError} from '../errors.js'
+import {MemError, systemReason} from '../errors.js'
 
 /** The most of a runtime's answer that is read; a longer one is refused (and the rest never read). */
 export const MAX_ANSWER_BYTES = 256 * 1024
@@ -52,7 +52,8 @@ export async function requestJson(
         cause: err,
       })
     }
-    const why = ((err as Error)?.cause as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err)
+    const cause = (err as Error)?.cause
+    const why = (cause as NodeJS.ErrnoException)?.code ? systemReason(cause) : 'the request failed'
     throw new MemError('unavailable', `The enrichment runtime ${label(r)} cannot be reached (${why}). The memory was left unchanged.`, {hint: hint(r), cause: err})
   }
   try {

@@ -1,9 +1,9 @@
 import {readFileSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {resolveHome} from '../config/home.js'
-import {isDirectory, looksLikePath, normalizeRepoId} from '../config/paths.js'
+import {isDirectory, normalizeRepoId, parseRepoRef, requireRepoRoot} from '../config/paths.js'
 import {Registry} from '../config/registry.js'
-import type {MemContext, RepoHandle} from '../core/mem-context.js'
+import type {MemContext, RepoAccess, RepoHandle} from '../core/mem-context.js'
 import type {RepoStore, RepoStoreOptions} from '../storage/repo-store.js'
 import type {EnrichmentConfig} from '../config/user-config.js'
 import {ROLLUP_LOG_BYTES, usageLogBytes} from '../storage/usage.js'
@@ -17,7 +17,10 @@ export interface OpenMemOptions {
   env?: Record<string, string | undefined>
   /** Overrides MEM_HOME. */
   home?: string
-  /** Base for relative repo paths. */
+  /**
+   * Base for relative repo paths (the CLI's working directory). Without it a relative path is
+   * refused: a server's working directory means nothing to its clients.
+   */
   cwd?: string
   /** Fixed clock for tests. */
   now?: () => Date
@@ -50,7 +53,7 @@ export interface MemRuntime extends MemContext {
  */
 export function openMem(options: OpenMemOptions = {}): MemRuntime {
   const home = options.home ?? resolveHome(options.env ?? {})
-  const cwd = options.cwd ?? '.'
+  const cwd = options.cwd
   const registry = new Registry(home)
   const stores = new Map<string, Promise<RepoStore>>()
   const now = options.now ?? (() => new Date())
@@ -106,15 +109,14 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
   flushTimer?.unref()
 
   async function locate(ref: string): Promise<{id: string; root: string}> {
-    if (looksLikePath(ref)) {
-      const abs = resolve(cwd, ref)
-      if (isDirectory(abs)) return {id: normalizeRepoId(abs), root: abs}
-      ref = normalizeRepoId(abs)
+    const target = parseRepoRef(ref, {cwd})
+    if (target.kind === 'path') {
+      requireRepoRoot(target.path, ref.trim())
+      return {id: normalizeRepoId(target.path), root: target.path}
     }
-    const id = normalizeRepoId(ref)
-    const registered = await registry.lookup(id)
-    if (registered && isDirectory(registered)) return {id, root: registered}
-    return {id, root: join(home, 'repos', id)}
+    const registered = await registry.lookup(target.id)
+    if (registered && isDirectory(registered)) return {id: target.id, root: registered}
+    return {id: target.id, root: join(home, 'repos', target.id)}
   }
 
   function openStore(root: string): Promise<RepoStore> {
@@ -143,15 +145,17 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       }
       return loadEnrichment()
     },
-    async locate(ref: string) {
+    async locate(ref: string, access: RepoAccess) {
       const where = await locate(ref)
-      await register(where.id, where.root).catch(() => undefined)
+      if (access === 'write') await register(where.id, where.root).catch(() => undefined)
       return where
     },
-    async repo(ref: string): Promise<RepoHandle> {
+    async repo(ref: string, access: RepoAccess): Promise<RepoHandle> {
       const {id, root} = await locate(ref)
       const store = await openStore(root)
-      await register(id, root).catch(() => undefined) // a read-only home must not block reads
+      // a read never registers (a typo must not become a repo the scheduler maintains); a
+      // read-only home must not block a write either: registering is best effort
+      if (access === 'write') await register(id, root).catch(() => undefined)
       return {id, root, given: ref, store}
     },
     storeAt: (root: string) => openStore(resolve(root)),

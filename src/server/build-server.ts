@@ -2,7 +2,7 @@ import Fastify, {type FastifyInstance, type FastifyRequest} from 'fastify'
 import type {KeyRing} from '../config/api-keys.js'
 import type {MemContext} from '../core/mem-context.js'
 import {mcpRoutes} from '../mcp/http.js'
-import {BODY_LIMIT_BYTES, errorHandler, notFoundHandler} from './errors.js'
+import {BODY_LIMIT_BYTES, errorHandler, notFoundHandler, type PrivatePath} from './errors.js'
 import {authGuard, localGuard} from './guard.js'
 import {openApiDocument} from './openapi.js'
 import {RouteTable, validatorCompiler} from './route.js'
@@ -46,6 +46,8 @@ export interface BuildServerOptions {
   scheduler?: Scheduler
   /** The built web UI served under /ui (dist/ui by default; false: none, /ui answers 503). */
   uiDir?: string | false
+  /** Folders of the service's own (MEM_HOME) that error messages name by a label instead. */
+  privatePaths?: PrivatePath[]
 }
 
 /**
@@ -54,7 +56,7 @@ export interface BuildServerOptions {
  * Not listening yet: `startServer` listens; tests may also `inject`.
  */
 export function buildServer(options: BuildServerOptions): FastifyInstance {
-  const onError = errorHandler(options.onInternalError ?? (() => undefined))
+  const onError = errorHandler(options.onInternalError ?? (() => undefined), options.privatePaths)
   const now = options.now ?? Date.now
   const startedAt = now()
   const version = options.version ?? packageInfo().version
@@ -74,6 +76,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   // Requests carry JSON only (spec section 1); a text/plain "simple" request from a page is refused.
   app.removeContentTypeParser('text/plain')
+  // A body-less POST or DELETE sent with `Content-Type: application/json` (what many clients send
+  // on every request) has no body, not an invalid one; anything else goes to fastify's own parser,
+  // which keeps its prototype-poisoning checks.
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', {parseAs: 'string'}, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined)
+    return parseJson(req, body as string, done)
+  })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
   app.setErrorHandler(onError)

@@ -49,11 +49,24 @@ function formatMb(bytes: number): string {
   return Number.isInteger(mb) ? String(mb) : mb.toFixed(1)
 }
 
-export function errorHandler(onInternal: (err: unknown, req: FastifyRequest) => void) {
+/** A folder of the service's own (MEM_HOME) that error messages name by label, not by path. */
+export interface PrivatePath {
+  path: string
+  label: string
+}
+
+/** The body with every private folder's path replaced by its label (a client learns no home path). */
+export function redactBody(body: ErrorBody, paths: readonly PrivatePath[]): ErrorBody {
+  if (paths.length === 0) return body
+  const redact = (text: string) => paths.reduce((t, p) => (p.path ? t.split(p.path).join(p.label) : t), text)
+  return {...body, error: redact(body.error), ...(body.hint ? {hint: redact(body.hint)} : {})}
+}
+
+export function errorHandler(onInternal: (err: unknown, req: FastifyRequest) => void, privatePaths: readonly PrivatePath[] = []) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const {status, body, internal} = httpError(err, req.routeOptions?.bodyLimit ?? BODY_LIMIT_BYTES)
     if (internal) onInternal(err, req)
-    void reply.code(status).type('application/json; charset=utf-8').send(body)
+    void reply.code(status).type('application/json; charset=utf-8').send(redactBody(body, privatePaths))
   }
 }
 

@@ -54,8 +54,10 @@ export function localGuard(options: {loopbackOnly: boolean}) {
  */
 export function authGuard(keys: KeyRing, options: {required: boolean}) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    const path = req.url.split('?')[0]
-    const need = requiredAccess(req.method, path)
+    // decided on the route the router matched, never on the raw URL (see requiredAccess)
+    const route = req.routeOptions.url
+    const need = requiredAccess(req.method, route)
+    const path = route ?? req.url.split('?')[0]
     if (need === 'public') return
     const result = keys.check(req.headers.authorization, need, options.required)
     if (result.ok) return

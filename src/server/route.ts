@@ -8,10 +8,15 @@ export type Access = Scope | 'public'
 /**
  * The scope a request needs, by decisions.md: health, status and the web UI are public;
  * maintenance needs admin; every other GET reads and every other method writes.
+ *
+ * `route` is the pattern of the route the router matched (`/api/maintenance/runs/:id`), never the
+ * raw URL: the router decodes the path (`/api/%6daintenance` is `/api/maintenance`), so a decision
+ * on the raw URL can be walked around. Without a matched route (a 404) nothing is public.
  */
-export function requiredAccess(method: string, path: string): Access {
-  if (path === '/api/health' || path === '/api/status' || path === '/ui' || path.startsWith('/ui/')) return 'public'
-  if (path === '/api/maintenance' || path.startsWith('/api/maintenance/')) return 'admin'
+export function requiredAccess(method: string, route: string | undefined): Access {
+  if (route === undefined) return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
+  if (route === '/api/health' || route === '/api/status' || route === '/ui' || route.startsWith('/ui/')) return 'public'
+  if (route === '/api/maintenance' || route.startsWith('/api/maintenance/')) return 'admin'
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
 }
 

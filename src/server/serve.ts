@@ -4,7 +4,7 @@ import type {Socket} from 'node:net'
 import type {FastifyInstance, FastifyRequest} from 'fastify'
 import {KeyRing} from '../config/api-keys.js'
 import {readUserConfig} from '../config/user-config.js'
-import {MemError} from '../errors.js'
+import {MemError, systemReason} from '../errors.js'
 import type {MemRuntime} from '../runtime/open-mem.js'
 import type {RepoStore} from '../storage/repo-store.js'
 import {buildServer} from './build-server.js'
@@ -110,9 +110,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     updates: () => updates.status(),
     mcpRepo: options.mcpRepo,
     onInternalError: options.onInternalError,
+    privatePaths: [{path: runtime.home, label: '$MEM_HOME'}],
   })
 
-  for (const ref of options.preload ?? []) await runtime.repo(ref)
+  for (const ref of options.preload ?? []) await runtime.repo(ref, 'read')
 
   try {
     await app.listen({host, port})
@@ -122,7 +123,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       throw new MemError('unavailable', `Port ${port} on ${host} is in use (is mem serve already running?).`, {hint: 'Stop the other process, or pick another port with --port.'})
     }
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new MemError('unavailable', `Cannot listen on ${host}:${port} (${code}).`, {hint: 'Pick another --host or --port.'})
+      throw new MemError('unavailable', `Cannot listen on ${host}:${port}: ${systemReason(err)}.`, {hint: 'Pick another --host or --port.'})
     }
     throw err
   }

@@ -1,7 +1,7 @@
 import lockfile from 'proper-lockfile'
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
-import {MemError} from '../errors.js'
+import {MemError, systemReason} from '../errors.js'
 
 export type Release = () => Promise<void>
 
@@ -65,14 +65,14 @@ export async function tryNamedLock(dir: string, name: string, staleMs: number, p
     }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return null
-    throw new MemError('unavailable', `Could not lock ${dir} for ${purpose} (${(err as NodeJS.ErrnoException).code ?? err}).`, {cause: err})
+    throw new MemError('unavailable', `Could not lock ${dir} for ${purpose}: ${systemReason(err)}.`, {cause: err})
   }
 }
 
 export function lockError(dir: string, err: unknown): MemError {
   const code = (err as NodeJS.ErrnoException)?.code
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return new MemError('unavailable', `The memory store ${dir} is read-only (${code}); nothing was written.`, {
+    return new MemError('unavailable', `The memory store ${dir} is read-only (${systemReason(err)}); nothing was written.`, {
       hint: `Make it writable (chmod u+w ${dir}) or point --repo at a repository you can write to.`,
       cause: err,
     })
@@ -83,5 +83,5 @@ export function lockError(dir: string, err: unknown): MemError {
       cause: err,
     })
   }
-  return new MemError('unavailable', `Could not lock the memory store ${dir} for writing (${code ?? String(err)}).`, {cause: err})
+  return new MemError('unavailable', `Could not lock the memory store ${dir} for writing: ${systemReason(err)}.`, {cause: err})
 }

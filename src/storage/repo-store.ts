@@ -15,7 +15,7 @@ import {
 } from 'node:fs'
 import {join} from 'node:path'
 import type {SqlJsStatic} from 'sql.js'
-import {MemError} from '../errors.js'
+import {MemError, systemReason} from '../errors.js'
 import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
 import {acquireWriteLock, lockError, type Release} from './lock.js'
@@ -207,6 +207,19 @@ export class RepoStore {
       const stale = db.get(`SELECT 1 AS x FROM usage_hourly WHERE hour < ? LIMIT 1`, [hourlyBefore]) ?? db.get(`SELECT 1 AS x FROM usage_daily WHERE day < ? LIMIT 1`, [dailyBefore])
       if (rows.length === 0 && !stale) return {ops: [], result: 0}
       return {ops: [{op: 'usage', rows, hourlyBefore, dailyBefore}], result: rows.length}
+    })
+  }
+
+  /** Creates the store on disk (`.mem/` with an empty snapshot) if it is not there; true when it was made now. */
+  async create(): Promise<boolean> {
+    this.assertOpen()
+    await this.flush()
+    if (this.exists) return false
+    this.prepareDir()
+    return this.withLock(() => {
+      const made = !existsSync(this.dbPath)
+      this.ensureOnDisk()
+      return made
     })
   }
 
@@ -461,6 +474,7 @@ export class RepoStore {
     // One turn of the event loop first, so that writes arriving together (a server's concurrent
     // requests) join this batch and share its fsync: 4 HTTP clients, 10k memories: ~130 → ~200/s.
     await new Promise<void>((resolve) => setImmediate(resolve))
+    if (this.settleWithoutStore()) return
     try {
       this.prepareDir()
       await this.withLock(() => this.writeBatch())
@@ -469,6 +483,39 @@ export class RepoStore {
       this.background = []
       for (const job of jobs) job.reject(err)
     }
+  }
+
+  /**
+   * While nothing is on disk, a batch whose jobs all write nothing (feedback on an unknown id,
+   * maintenance of an empty repo) is answered without creating the store: only a real write makes
+   * `.mem/`. Returns false when some job has ops (or a background op waits): the batch then runs
+   * the normal way, under the lock, where every job is planned again on caught-up state.
+   */
+  private settleWithoutStore(): boolean {
+    if (this.generation !== null || this.background.length > 0 || this.queue.length === 0 || existsSync(this.dbPath)) return false
+    const jobs = [...this.queue]
+    const outcomes: Array<{job: Job; ok: true; value: unknown} | {job: Job; ok: false; err: unknown}> = []
+    this.db.exec('BEGIN')
+    try {
+      for (const job of jobs) {
+        try {
+          const plan = job.build(this.db)
+          if (plan.ops.length > 0) return false
+          outcomes.push({job, ok: true, value: plan.result})
+        } catch (err) {
+          outcomes.push({job, ok: false, err})
+        }
+      }
+    } finally {
+      this.db.exec('ROLLBACK')
+      rankFieldsChanged(this.db)
+    }
+    this.queue.splice(0, jobs.length)
+    for (const o of outcomes) {
+      if (o.ok) o.job.resolve(o.value)
+      else o.job.reject(o.err)
+    }
+    return true
   }
 
   /** Runs under the lock: everything here is synchronous, so no other code interleaves. */
@@ -678,8 +725,7 @@ export class RepoStore {
   }
 
   private unreadable(path: string, err: unknown): MemError {
-    const code = (err as NodeJS.ErrnoException)?.code
-    return new MemError('unavailable', `Cannot read ${path}${code ? ` (${code})` : ''}: ${(err as Error)?.message ?? err}`, {
+    return new MemError('unavailable', `Cannot read ${path}: ${systemReason(err)}.`, {
       hint: 'The file was left untouched. Check its permissions, or restore it from a backup.',
       cause: err,
     })

@@ -18,7 +18,7 @@ async function child(root, home) {
   const {maintain} = await import('../../dist/src/core/maintain.js')
   const ctx = openMem({home, cwd: root, now: () => new Date(NOW)})
   const t = performance.now()
-  const handle = await ctx.repo(root)
+  const handle = await ctx.repo(root, 'write')
   const openMs = performance.now() - t
   const passes = []
   for (let i = 0; i < 2; i++) {

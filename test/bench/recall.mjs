@@ -68,7 +68,7 @@ export async function benchRecallQuality() {
   results['mem, even questions'] = half(0)
   results['mem, odd questions'] = half(1)
   // Ablations: what each retrieval step is worth on this set.
-  const handle = await ctx.repo(root)
+  const handle = await ctx.repo(root, 'write')
   const now = new Date(t)
   const ablate = (tuning) =>
     score(questions, (q) => handle.store.read((db) => searchMemories(db, q, {limit: 10, now, tuning})).map((h) => keyOf.get(h.memory.id)))
@@ -125,7 +125,7 @@ async function measureEmbeddings({home, root, now, questions, keyOf}) {
     enrichment: {provider, url, model: 'unused', timeoutMs, embeddings: {model, dims: null, timeoutMs}},
   })
   try {
-    const handle = await ctx.repo(root)
+    const handle = await ctx.repo(root, 'write')
     const t0 = performance.now()
     const run = await embedMissing(ctx, handle, await embedder(ctx))
     const embedMs = performance.now() - t0

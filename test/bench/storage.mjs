@@ -37,7 +37,7 @@ export async function benchStorage(sizes = [10_000, 100_000]) {
       }),
     )
     const concPerSec = n / ((performance.now() - t) / 1000)
-    const handle = await ctx.repo(root)
+    const handle = await ctx.repo(root, 'write')
     t = performance.now()
     await handle.store.checkpoint()
     const checkpointMs = performance.now() - t

@@ -141,7 +141,7 @@ describe('mem CLI', () => {
   it('--repo and MEM_REPO select another repository', () => {
     const {mem, home} = repo()
     const other = join(home, '..', 'other')
-    mkdirSync(other, {recursive: true})
+    mkdirSync(join(other, '.git'), {recursive: true})
     expect(mem(['store', 'belongs to other', '-t', 'insight', '--repo', other]).code).toBe(0)
     expect(mem(['stats', '--json']).json().total).toBe(0)
     expect(mem(['stats', '--json', '--repo', other]).json().total).toBe(1)

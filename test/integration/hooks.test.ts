@@ -175,11 +175,11 @@ describe('mem hooks', () => {
     writeTree(dir, {'plain/README.md': '# x'})
     const notGit = runCli(['hooks', 'install'], {cwd: join(dir, 'plain'), home, env: {...GIT_ENV, GIT_CEILING_DIRECTORIES: dir}})
     expect(notGit.code).toBe(2)
-    expect(notGit.stderr).toMatch(/is not inside a git repository/)
+    expect(notGit.stderr).toMatch(/is not a repository \(not a git work tree/)
     expect(notGit.stderr).toMatch(/Hint: .*git init/)
     const asJson = runCli(['hooks', 'uninstall', '--json'], {cwd: join(dir, 'plain'), home, env: {...GIT_ENV, GIT_CEILING_DIRECTORIES: dir}})
     expect(asJson.code).toBe(2)
-    expect(asJson.json()).toMatchObject({code: 'invalid_input', error: expect.stringMatching(/not inside a git repository/)})
+    expect(asJson.json()).toMatchObject({code: 'invalid_input', error: expect.stringMatching(/is not a repository/)})
 
     const {root, cli} = await gitRepo()
     const path = join(root, '.git', 'hooks', 'post-merge')

@@ -58,7 +58,7 @@ describe('mem consolidate and mem maintain', () => {
   it('refuses a pass while another process holds the repo maintenance lock (exit 4)', async () => {
     const {root: cwd, home, ctx} = memRepo()
     runCli(['store', 'a memory so the store exists', '--type', 'observation'], {cwd, home})
-    const handle = await ctx.repo(cwd)
+    const handle = await ctx.repo(cwd, 'write')
     const release = await acquireMaintenanceLock(handle.store.dir)
     try {
       const r = runCli(['maintain', '--json'], {cwd, home})

@@ -54,13 +54,13 @@ describe('POST /api/maintenance and its runs', () => {
     const r = await rawRequest(`${url}/api/maintenance?repo=${encodeURIComponent(repo)}`, {method: 'POST'})
     expect(r.status).toBe(200)
     const body = MaintenanceReportSchema.parse(r.json())
-    expect(body.repoId).toBe((await ctx.repo(repo)).id)
+    expect(body.repoId).toBe((await ctx.repo(repo, 'write')).id)
     expect(body.stages.map((s) => s.name)).toEqual(['ttl-expiry', 'retention', 'dedup', 'decay', 'cleanup', 'enrichment', 'consolidation'])
   })
 
   it('answers 202 with {runId, repo, status, startedAt, poll} past the window; the run is polled to completion', async () => {
     const {post, poll, passes, clock, repo, ctx} = heldServer({windowMs: 0})
-    const repoId = (await ctx.repo(repo)).id
+    const repoId = (await ctx.repo(repo, 'write')).id
     const r = await post()
     expect(r.statusCode).toBe(202)
     const accepted = MaintenanceAccepted.parse(r.json())
@@ -86,7 +86,7 @@ describe('POST /api/maintenance and its runs', () => {
 
   it('a retry starts no second pass: it gets a new run id reporting the same pass', async () => {
     const {post, poll, passes, clock, ctx, repo} = heldServer({windowMs: 0})
-    const repoId = (await ctx.repo(repo)).id
+    const repoId = (await ctx.repo(repo, 'write')).id
     const first = (await post()).json()
     clock.advance(MIN)
     const second = (await post()).json()
@@ -104,7 +104,7 @@ describe('POST /api/maintenance and its runs', () => {
 
   it('a retry within the window of a pass that then finishes answers 200 with that pass report', async () => {
     const {post, passes, ctx, repo} = heldServer({windowMs: 60_000})
-    const repoId = (await ctx.repo(repo)).id
+    const repoId = (await ctx.repo(repo, 'write')).id
     const a = post()
     const b = post()
     await eventually(() => passes.length === 1)
@@ -118,7 +118,7 @@ describe('POST /api/maintenance and its runs', () => {
 
   it('a finished run stays pollable for one hour, then answers 404', async () => {
     const {post, poll, passes, clock, ctx, repo} = heldServer({windowMs: 0})
-    const repoId = (await ctx.repo(repo)).id
+    const repoId = (await ctx.repo(repo, 'write')).id
     const {poll: path} = (await post()).json()
     clock.advance(10 * MIN) // running time does not count
     passes[0].finish.resolve(report(repoId))
@@ -233,7 +233,7 @@ describe('POST /api/mem/consolidate', () => {
 describe('GET /api/mem/scheduled-tasks', () => {
   it('lists the update check and a maintenance task per registered repo with last and next run', async () => {
     const {url, repo, ctx, clock} = await memServer({server: {maintenance: {tickMs: 10}}})
-    const repoId = (await ctx.repo(repo)).id
+    const repoId = (await ctx.repo(repo, 'write')).id
     const tasks = async () => ScheduledTasksResponse.parse((await rawRequest(`${url}/api/mem/scheduled-tasks`)).json()).tasks
     const listed = await eventually(async () => {
       const t = await tasks()

@@ -1,3 +1,4 @@
+import {mkdirSync} from 'node:fs'
 // MCP over HTTP: the SDK's own Client with its Streamable HTTP transport against a real listening
 // `mem serve` (POST /mcp). Every tool, its error cases, repo binding, auth, and parity with the
 // HTTP API on the same fixture.
@@ -169,6 +170,7 @@ describe('MCP over HTTP (POST /mcp)', () => {
   it('binds the repo: the call\'s repo, else ?repo= on the URL, else the server\'s default', async () => {
     const setup = await memServer()
     const other = setup.base + '/other'
+    mkdirSync(other + '/.git', {recursive: true})
     const {url, repo} = await memServer({server: {mcpRepo: setup.repo}})
     const viaDefault = await httpMcpClient(url)
     const a = await call(viaDefault, 'memory_store', {content: 'Default-bound memory about the release train.', type: 'insight'})

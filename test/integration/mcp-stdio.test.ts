@@ -1,6 +1,6 @@
 // `mem mcp` over stdio: the built CLI spawned by the SDK's own Client (StdioClientTransport), as an
 // MCP client spawns it. Needs `npm run build` first (npm test does it).
-import {existsSync, readFileSync, readdirSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {normalizeRepoId} from '../../src/config/paths.js'
@@ -57,7 +57,9 @@ describe('mem mcp (stdio)', () => {
     expect(secret.isError).toBe(true)
     expect(JSON.stringify(secret)).not.toContain(TOKEN)
     const missing = await call(client, 'memory_get', {id: 'memories/nope/insight/000000000000'})
-    const cliMissing = runCli(['get', 'memories/nope/insight/000000000000'], {cwd: repo, home})
+    // the session is bound to repo: an id of another repository is not found there
+    const cliMissing = runCli(['get', 'memories/nope/insight/000000000000', '--repo', repo], {cwd: repo, home})
+    expect(cliMissing.stderr).toMatch(/belongs to another repository/)
     expect(`Error: ${text(missing)}\n`).toBe(cliMissing.stderr)
 
     await client.close()
@@ -85,8 +87,13 @@ describe('mem mcp (stdio)', () => {
     writeTree(sub, {'x.ts': 'export {}\n'})
     const viaCwd = await stdioMcpClient({cwd: sub, home})
     expect((await call(viaCwd.client, 'memory_stats')).structuredContent).toMatchObject({repo, total: 1})
+    // a folder that is neither a git work tree nor holds .mem/ is not a repository: refused, nothing made
     const explicit = await call(viaCwd.client, 'memory_stats', {repo: elsewhere})
-    expect(explicit.structuredContent).toMatchObject({repo: elsewhere, total: 0})
+    expect(explicit.isError).toBe(true)
+    expect(text(explicit)).toMatch(/is not a repository/)
+    expect(existsSync(join(elsewhere, '.mem'))).toBe(false)
+    mkdirSync(join(elsewhere, '.git'))
+    expect((await call(viaCwd.client, 'memory_stats', {repo: elsewhere})).structuredContent).toMatchObject({repo: elsewhere, total: 0})
   })
 
   it('--print-config prints a stdio or HTTP client config for this machine, from the templates', () => {

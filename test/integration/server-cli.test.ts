@@ -178,7 +178,7 @@ describe('mem serve (the built CLI)', {timeout: 90_000}, () => {
     it(`listens on a free port, serves, and on ${signal} checkpoints every store and exits 0`, async () => {
       const {root, home, mem} = setup()
       const other = join(root, '..', 'other')
-      mkdirSync(other)
+      mkdirSync(join(other, '.git'), {recursive: true})
       const proc = serve(home, root, ['--repo', root])
       const started = await proc.first
       expect(started).toMatchObject({status: 'listening', authEnabled: false, api: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/)})

@@ -280,6 +280,25 @@ describe('HTTP API through the client library', () => {
     }
   })
 
+  it('a body-less POST or DELETE works with or without a JSON content type; a missing body is named as such', async () => {
+    const {url, repo} = await memServer()
+    const json = {'content-type': 'application/json'}
+    for (const headers of [json, {}]) {
+      const consolidate = await rawRequest(`${url}/api/mem/consolidate?repo=${encodeURIComponent(repo)}`, {method: 'POST', headers})
+      expect(consolidate.status).toBe(200)
+      expect(consolidate.json()).toEqual({candidates: 0, insightsCreated: 0, insightsBoosted: 0})
+      const maintenance = await rawRequest(`${url}/api/maintenance?repo=${encodeURIComponent(repo)}`, {method: 'POST', headers})
+      expect(maintenance.status).toBe(200)
+      const forget = await rawRequest(`${url}/api/mem/${encodeURIComponent('memories/x/insight/0123456789ab')}`, {method: 'DELETE', headers})
+      expect(forget.status).toBe(404)
+    }
+    const store = await rawRequest(`${url}/api/mem`, {method: 'POST', headers: json})
+    expect(store.status).toBe(400)
+    expect(store.json()).toMatchObject({code: 'invalid_input', error: 'Invalid input: expected a JSON object, got nothing (an empty body).'})
+    const array = await rawRequest(`${url}/api/mem`, {method: 'POST', headers: json, body: '[1]'})
+    expect(array.json().error).toBe('Invalid input: expected a JSON object, got an array.')
+  })
+
   it('a 500 answers a generic body: no stack, no internal message', async () => {
     const ctx = {
       now: () => new Date(),

@@ -134,7 +134,7 @@ describe('layers and links over HTTP', () => {
     const mem = client()
     const api = join(base, 'api')
     mkdirSync(join(api, '.git'), {recursive: true})
-    await mem.stats(api) // registers it
+    await mem.store({repo: api, content: 'The API answers on port 8080 behind the gateway.', type: 'observation'}) // a write registers it
     const apiId = (await mem.listRepos()).find((id) => id.endsWith('-api'))!
     const r = await json(`${url}/api/mem/links`, 'POST', {repo, targetRepo: apiId, note: 'the app calls it'})
     expect(r.status).toBe(201)
@@ -181,7 +181,7 @@ describe('sharing tools over MCP', () => {
     const mem = client()
     const api = join(base, 'api')
     mkdirSync(join(api, '.git'), {recursive: true})
-    await mem.stats(api)
+    await mem.store({repo: api, content: 'The API answers on port 8080 behind the gateway.', type: 'observation'})
     const apiId = (await mem.listRepos()).find((id) => id.endsWith('-api'))!
     const mcp = await httpMcpClient(url, {query: `?repo=${encodeURIComponent(repo)}`})
     const call = (name: string, args: Record<string, unknown> = {}) => mcp.callTool({name, arguments: args}) as Promise<{isError?: boolean; structuredContent?: any; content: Array<{text: string}>}>

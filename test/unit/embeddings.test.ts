@@ -217,7 +217,7 @@ describe('bad embedding answers while enriching store nothing', () => {
       expect(r.stopped).toMatch(/^Embedding stopped after 0 of 5 memories/)
       expect(r.errors).toEqual([{id: grandma, error: expect.stringMatching(/answered with .*no vector was stored/)}])
     }
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     for (const m of [grandma, ...others]) expect(handle.store.read((db) => getVector(db, m))).toBeUndefined()
   })
 
@@ -229,7 +229,7 @@ describe('bad embedding answers while enriching store nothing', () => {
     expect(err).toBeInstanceOf(MemError)
     expect((err as MemError).code).toBe('unavailable')
     expect((err as MemError).message).toMatch(/not a finite number/)
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     expect(handle.store.read((db) => getSupplement(db, grandma))).toBeUndefined()
     expect(handle.store.read((db) => getVector(db, grandma))).toBeUndefined()
 
@@ -257,7 +257,7 @@ describe('vectors in maintenance and purge', () => {
     const {grandma} = await seed(ctx, repo)
     const report = await maintain(ctx, {repo, stages: ['enrichment']})
     expect(report.stages[0].error).toBeUndefined()
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     expect(handle.store.read((db) => getVector(db, grandma))?.model).toBe('tiny-embed')
 
     const n = id(await store(ctx, {repo, content: 'Another lesson about the release branch.', type: 'insight'}))

@@ -79,7 +79,7 @@ describe.each(['ollama', 'openai'] as const)('enrich through a %s runtime', (pro
     expect(chat[0].body.messages.at(-1).content).toContain(CONTENT)
     const after = await get(ctx, {id: m})
     expect(after).toMatchObject({content: CONTENT, oneLiner: r.oneLiner, summary: r.summary})
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     expect(handle.store.read((db) => getSupplement(db, m))).toMatchObject({provider, model: 'tiny', foresight: r.foresight, entities: r.entities})
   })
 
@@ -111,7 +111,7 @@ describe('a runtime that fails leaves the memory unchanged with a clear error', 
     expect(err.message).toMatch(/left unchanged/)
     expect(err.hint).toBeTruthy()
     expect(await get(ctx, {id: m})).toEqual(before)
-    expect((await ctx.repo(repo)).store.read((db) => getSupplement(db, m))).toBeUndefined()
+    expect((await ctx.repo(repo, 'write')).store.read((db) => getSupplement(db, m))).toBeUndefined()
   })
 
   it('a runtime that is not listening is unavailable too', async () => {
@@ -119,7 +119,7 @@ describe('a runtime that fails leaves the memory unchanged with a clear error', 
     await fake.close()
     const {ctx, repo} = withRuntime(fake.url)
     const m = id(await store(ctx, {repo, content: CONTENT, type: 'procedure'}))
-    expect((await failure(enrich(ctx, {id: m}))).message).toMatch(/cannot be reached \(ECONNREFUSED\)/)
+    expect((await failure(enrich(ctx, {id: m}))).message).toMatch(/cannot be reached \(the connection was refused\)/)
   })
 })
 

@@ -83,7 +83,7 @@ describe('graph', () => {
 
   it('edge sources are a list: another relation is one more function', async () => {
     const {ctx, repo, proc, rule} = await corpus()
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     const sameType: EdgeSource = ({nodes}) => [...nodes.values()].flatMap((a) => [...nodes.values()].filter((b) => b.type === a.type && a.id < b.id).map((b) => ({from: a.id, to: b.id, relation: 'same-type'})))
     const g = handle.store.read((db) => buildGraph(db, {limit: 2, sources: [...EDGE_SOURCES, sameType]}))
     expect(g.nodes.map((n) => n.id)).toEqual([proc, rule])

@@ -239,7 +239,9 @@ describe('intake', () => {
     expect((unknown as MemError).hint).toMatch(/by its path/)
     const empty = tempDir()
     writeTree(empty, {'notes.txt': 'hello'})
-    await expect(intake(ctx, {repo: empty})).rejects.toMatchObject({code: 'not_found'})
+    // a folder that is not a git work tree and holds no .mem/ is not a repository at all
+    await expect(intake(ctx, {repo: empty})).rejects.toMatchObject({code: 'invalid_input', message: expect.stringMatching(/is not a repository/)})
+    expect((await ctx.listRepos()).map((r) => r.repoId)).toEqual([])
   })
 
   it('stops at its signal and keeps what it wrote', async () => {

@@ -17,8 +17,8 @@ async function twoRepos() {
   const r = memRepo()
   const api = join(r.base, 'api')
   mkdirSync(join(api, '.git'), {recursive: true})
-  const apiId = (await stats(r.ctx, {repo: api})) && (await r.ctx.repo(api)).id
-  const appId = (await r.ctx.repo(r.repo)).id
+  const apiId = (await stats(r.ctx, {repo: api})) && (await r.ctx.repo(api, 'write')).id
+  const appId = (await r.ctx.repo(r.repo, 'write')).id
   return {...r, api, apiId, appId}
 }
 

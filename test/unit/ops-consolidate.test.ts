@@ -155,7 +155,7 @@ describe('consolidate', () => {
 
   it('finds clusters among thousands of observations by blocking, and converges', async () => {
     const {ctx, repo} = memRepo()
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     const topics = ['kafka consumer lag', 'redis eviction policy', 'terraform state lock', 'webpack chunk hash', 'grpc deadline exceeded']
     const fillers = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima']
     // 2,000 unrelated observations (boilerplate words shared with the topics, a serial word each) and 5 topics with 4 related observations each
@@ -201,7 +201,7 @@ describe('consolidate', () => {
   it('refuses to run while another process holds the maintenance lock', async () => {
     const {ctx, repo} = memRepo()
     for (const text of FLAKY) await obs(ctx, repo, text, ['e2e'])
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     const release = await acquireMaintenanceLock(handle.store.dir)
     try {
       const err = await consolidate(ctx, {repo}).catch((e: unknown) => e)

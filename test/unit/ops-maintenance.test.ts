@@ -25,7 +25,7 @@ function setup() {
   const r = memRepo()
   let n = 0
   const put = async (m: Partial<Memory> & {content: string}): Promise<string> => {
-    const handle = await r.ctx.repo(r.repo)
+    const handle = await r.ctx.repo(r.repo, 'write')
     const type = m.type ?? 'observation'
     const createdAt = m.createdAt ?? NOW
     const id = `memories/${handle.id}/${type}/${(++n).toString(16).padStart(12, '0')}`
@@ -39,7 +39,7 @@ function setup() {
     return id
   }
   const read = async (id: string) => {
-    const handle = await r.ctx.repo(r.repo)
+    const handle = await r.ctx.repo(r.repo, 'write')
     return handle.store.read((db) => getMemory(db, id))
   }
   const only = (stage: (typeof STAGE_NAMES)[number], dryRun = false) => maintain(r.ctx, {repo: r.repo, stages: [stage], dryRun})
@@ -197,7 +197,7 @@ describe('the pipeline', () => {
     await put({content: 'x', expiresAt: daysAgo(1)})
     const events: MaintenanceProgress[] = []
     const report = await maintain(ctx, {repo}, {onProgress: (p) => events.push(p)})
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     expect(report.repoId).toBe(handle.id)
     expect(report.stages.map((s) => s.name)).toEqual([...STAGE_NAMES])
     for (const s of report.stages) {
@@ -281,7 +281,7 @@ describe('the pipeline', () => {
   it('one pass per repo across processes: a held maintenance lock is a conflict', async () => {
     const {ctx, repo, put} = setup()
     await put({content: 'something'})
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     const release = await acquireMaintenanceLock(handle.store.dir)
     try {
       const err = await maintain(ctx, {repo}).catch((e: unknown) => e)
@@ -296,7 +296,7 @@ describe('the pipeline', () => {
 
   it('by default writes a large change in chunks of at most 250 ops, one journaled write each', async () => {
     const {ctx, repo} = setup()
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     // 600 expired memories, stored in one write
     const ops = Array.from({length: 600}, (_, i) => {
       const memory: Memory = {

@@ -22,8 +22,8 @@ function deferred<T>() {
 /** Two registered repos, a run registry whose passes are recorded (and can be made to fail or wait). */
 async function setup() {
   const r = memRepo()
-  const a = await r.ctx.repo(r.repo)
-  const b = await r.ctx.repo('other-repo-id')
+  const a = await r.ctx.repo(r.repo, 'write')
+  const b = await r.ctx.repo('other-repo-id', 'write')
   const calls: string[] = []
   const failing = new Set<string>()
   let gate: Promise<void> | undefined

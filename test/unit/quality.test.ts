@@ -15,7 +15,7 @@ function fixture() {
   const ago = (days: number) => new Date(now - days * DAY).toISOString()
   const ids: Record<string, string> = {}
   const put = async (key: string, m: Partial<Memory> & {daysOld: number}) => {
-    const handle = await base.ctx.repo(base.repo)
+    const handle = await base.ctx.repo(base.repo, 'write')
     const createdAt = ago(m.daysOld)
     const id = `memories/${handle.id}/insight/${key.charCodeAt(0).toString(16).padStart(12, '0')}`
     const memory: Memory = {
@@ -77,7 +77,7 @@ describe('quality', () => {
     const b = await store(ctx, {repo, content: 'Docker compose file lives in ops/compose.yaml.', type: 'observation'})
     if (!a.success || !b.success) throw new Error('store failed')
     expect((await recall(ctx, {repo, q: 'docker'})).results).toHaveLength(2)
-    await (await ctx.repo(repo)).store.flush()
+    await (await ctx.repo(repo, 'write')).store.flush()
     const before = await quality(ctx, {repo})
     expect(before).toMatchObject({totalMemories: 2, recalled: 2, echoRatio: 0, fizzleRatio: 0})
     expect(before.issues[0]).toMatchObject({kind: 'no-feedback', severity: 'warning', count: 2})

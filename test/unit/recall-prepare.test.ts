@@ -16,7 +16,7 @@ describe('prepareRecall', () => {
     const ctx = openMem({home, cwd: root, now: clock, longLived: true})
     onTestFinished(() => ctx.close())
     expect(await prepareRecall(ctx, {repo: root})).toEqual({prepared: true})
-    await (await ctx.repo(root)).store.flush()
+    await (await ctx.repo(root, 'write')).store.flush()
     expect((await get(ctx, {id: r.id})).accessCount).toBe(0)
     // the prepared index answers, and sees a memory stored after it was built
     const later = await store(ctx, {repo: root, content: 'the kafka consumer lag alert fires on rebalance', type: 'observation'})

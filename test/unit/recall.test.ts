@@ -106,7 +106,7 @@ describe('recall ranking', () => {
       {content: 'High priority rule: never deploy on Fridays', type: 'heuristic', importance: 0.95},
       {content: 'Middle priority procedure for the release', type: 'procedure', importance: 0.6},
     ])
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     const top2 = handle.store.read((db) => liveShortFields(db, 2))
     const bySeq = handle.store.read((db) => getMemoriesBySeq(db, top2.map((d) => d.seq)))
     expect(top2.map((d) => bySeq.get(d.seq)!.id)).toEqual([ids[1], ids[2]])
@@ -218,7 +218,7 @@ describe('recall ranking', () => {
   it('the engine returns the same ranking whatever the cache state', async () => {
     const {ctx, repo} = memRepo()
     await seed(ctx, repo, CORPUS)
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     const now = new Date('2026-03-02T00:00:00Z')
     const a = handle.store.read((db) => searchMemories(db, 'docker tests', {limit: 5, now, index: 'memory'}))
     const b = handle.store.read((db) => searchMemories(db, 'docker tests', {limit: 5, now, index: 'fts'}))

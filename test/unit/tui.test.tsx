@@ -249,7 +249,7 @@ describe('terminal browser: detail pane', () => {
   it('shows every field, links, and the version history; scrolls and goes back', async () => {
     const {ctx, root, ids} = await seeded(3)
     // a link as the links branch records it on the memory entry
-    const handle = await ctx.repo(root)
+    const handle = await ctx.repo(root, 'write')
     await handle.store.write(() => ({ops: [{op: 'update', id: ids[2], set: {links: [{targetId: ids[0], relation: 'relates-to'}]}}], result: null}))
     const ui = mount(ctx, root)
     await ui.waitFor('1–3 of 3')

@@ -49,7 +49,7 @@ describe('usage recording', () => {
     expect(existsSync(join(root, '.mem', USAGE_LOG))).toBe(true)
 
     // folded into the database: the log is gone and the answer is the same (plus the usage call itself)
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     expect(await handle.store.rollUpUsage(ctx.now())).toBeGreaterThan(0)
     expect(existsSync(join(root, '.mem', USAGE_LOG))).toBe(false)
     const again = await usage(ctx, {repo})
@@ -130,7 +130,7 @@ describe('usage recording', () => {
 
     const before60 = await usage(ctx, {repo, days: 60})
     expect(before60.operations.find((o) => o.operation === 'recall')!.count).toBe(10)
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     await handle.store.rollUpUsage(ctx.now())
     const rows = handle.store.read((db) => ({
       hourly: db.all<{hour: string}>(`SELECT hour FROM usage_hourly`).map((r) => r.hour),
@@ -181,7 +181,7 @@ describe('portal', () => {
   it('gathers counts, recent memories, quality, usage and the tasks of this repo', async () => {
     const {ctx, repo} = memRepo()
     for (let i = 0; i < 12; i++) await store(ctx, {repo, content: `Lesson number ${i} about topic ${i * 7}.`, type: i % 2 ? 'insight' : 'observation'})
-    const handle = await ctx.repo(repo)
+    const handle = await ctx.repo(repo, 'write')
     const task = (r?: string) => ({id: r ? `maintenance:${r}` : 'update-check', type: r ? ('maintenance' as const) : ('update-check' as const), ...(r ? {repo: r} : {}), intervalHours: 24, lastRunAt: null, nextRunAt: null, status: 'idle' as const, lastError: null})
     const p = await portal(ctx, {repo}, {tasks: () => [task(), task(handle.id), task('other-repo')]})
     expect(p).toMatchObject({repo, repoId: handle.id, generatedAt: '2026-03-01T12:00:00.000Z', counts: {observation: 6, insight: 6, procedure: 0, heuristic: 0}, total: 12})
@@ -222,7 +222,7 @@ describe('roll-ups in a long-lived process', () => {
       const line = JSON.stringify({b: '2026-03-01T11', o: 'recall', c: 1, t: 1, m: 1, r: 2, h: [0, 0, 1]})
       writeFileSync(join(base.root, '.mem', USAGE_LOG), `${line}\n`.repeat(Math.ceil((64 * 1024) / line.length) + 10))
       await recall(ctx, {repo: base.repo, q: 'store exist'}) // the next flush sees the log's size
-      const handle = await ctx.repo(base.repo)
+      const handle = await ctx.repo(base.repo, 'write')
       await eventually(() => !existsSync(join(base.root, '.mem', USAGE_LOG)))
       const folded = handle.store.read((db) => db.get<{count: number}>(`SELECT sum(count) AS count FROM usage_hourly WHERE operation = 'recall'`))
       expect(folded!.count).toBeGreaterThan(900)

@@ -76,7 +76,7 @@ export class MaintenanceRuns {
     this.retentionMs = options.retentionMs ?? RUN_RETENTION_MS
     this.runPass =
       options.runPass ??
-      (async (repoId, signal) => runMaintenance(this.ctx, await this.ctx.repo(repoId), {...options.pipeline, signal}))
+      (async (repoId, signal) => runMaintenance(this.ctx, await this.ctx.repo(repoId, 'read'), {...options.pipeline, signal}))
   }
 
   /**
@@ -85,7 +85,7 @@ export class MaintenanceRuns {
    */
   async start(repoRef: string, trigger: Trigger = 'manual'): Promise<{runId: string; joined: boolean; done: Promise<void>}> {
     if (this.closed) throw new MemError('unavailable', 'The service is shutting down; no new maintenance pass starts.', {hint: 'Try again once it is back.'})
-    const repo = await this.ctx.repo(repoRef)
+    const repo = await this.ctx.repo(repoRef, 'read')
     this.sweep()
     let pass = this.active.get(repo.id)
     const joined = pass !== undefined

@@ -53,6 +53,15 @@ const RepoQuery = z.object({repo: RepoRef})
 const MemoryLinkBody = LinkMemoryInput.omit({id: true})
 const MemoryUnlinkBody = z.object({targetId: LinkMemoryInput.shape.targetId, repo: z.string().optional()})
 
+/**
+ * `attachment` with the file name: an ASCII fallback (quotes, controls and anything outside ASCII
+ * replaced) and the exact name in RFC 5987 form, so a repo id in any script makes a valid header.
+ */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')
+  return ascii === fileName ? `attachment; filename="${ascii}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
+}
+
 /** Packs, layers and links (spec section 4): adapters over src/core/{pack-*,layers,links}.ts. */
 export function sharingRoutes(app: FastifyInstance, routes: RouteTable, ctx: MemContext): void {
   routes.add(app, {
@@ -69,7 +78,7 @@ export function sharingRoutes(app: FastifyInstance, routes: RouteTable, ctx: Mem
       return reply
         .code(200)
         .header('content-type', 'application/octet-stream')
-        .header('content-disposition', `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`)
+        .header('content-disposition', contentDisposition(fileName))
         .header('x-mem-pack-id', manifest.packId)
         .header('x-mem-pack-entries', String(manifest.entryCount))
         .send(Buffer.from(data.buffer, data.byteOffset, data.byteLength))
