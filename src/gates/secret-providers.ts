@@ -183,12 +183,13 @@ function hasK8sSecretData(text: string): boolean {
   return false
 }
 
-const CURL_USER = /\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':]{0,100}):([^\s"']{3,200})\1/g
+const CURL_USER = /\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"'\x60:]{0,100}):([^\s"'\x60]{3,200})\1/g
 
-/** `curl -u user:password`: the password inline on the command line. */
+/** `curl -u name:...`: the password inline on the command line. */
 function hasCurlUser(text: string): boolean {
-  for (const [, , user = '', password = ''] of text.matchAll(CURL_USER)) {
-    if (password === user || isPlaceholder(password)) continue
+  for (const [, , user = '', raw = ''] of text.matchAll(CURL_USER)) {
+    const password = raw.replace(/[.,;:!?)\]}>]+$/, '')
+    if (password === user || password.length < 3 || isPlaceholder(password)) continue
     if (/^\$|^<.*>$|^%.*%$/.test(password)) continue
     return true
   }

@@ -10,7 +10,7 @@ const PLACEHOLDER_WORDS = new Set([
   'string', 'str', 'text', 'number', 'int', 'integer', 'boolean', 'bool', 'bytes', 'any', 'unknown',
   'object', 'secretstr', 'test', 'testing', 'demo', 'default', 'foo', 'bar', 'baz', 'foobar',
   'admin', 'root', 'guest', 'postgres', 'mysql', 'user', 'username', 'mypassword', 'mysecret',
-  'mytoken', 'letmein', 'hunter2', 'qwerty',
+  'mytoken', 'letmein', 'hunter2', 'qwerty', 'opensesame',
   '123456', '12345678', 'abc123', 'abcdef', 'env', 'vault', 'keychain', 'unset', 'set', 'same',
 ])
 

@@ -1,6 +1,6 @@
 import type {lintSource as LintSource} from '@secretlint/core'
 import {scanFormats} from './secret-providers.js'
-import {CODE_REFERENCE, DUMMY_TOKEN, PATH_LIKE, TYPE_LIKE, isPlaceholder, letterDigitSwitches, looksRandom, wordiness} from './secret-values.js'
+import {CODE_REFERENCE, DUMMY_TOKEN, KEYBOARD_RUN, PATH_LIKE, TYPE_LIKE, isPlaceholder, letterDigitSwitches, looksRandom, wordiness} from './secret-values.js'
 
 /** A secret the scanner found. Neither field ever contains the secret or a piece of it. */
 export interface SecretFinding {
@@ -40,9 +40,9 @@ const PRIVATE_KEY_RULE = '@secretlint/secretlint-rule-privatekey'
 const PASSWORD_KEY = /(?:password|passwd|passphrase|pwd)$/i
 const SECRET_KEY =
   /(?:secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|auth[_-]?key|credentials?)$/i
-// Opaque identifiers and digests are high-entropy by nature but not secrets.
+// Opaque identifiers and digests are high-entropy by nature but not secrets (`h1:` is a go.sum hash).
 const NON_SECRET_KEY =
-  /(?:id|ids|uuid|guid|sha\d*|hash|digest|checksum|integrity|etag|commit|rev|revision|ref|version|name|path|file|dir|url|uri|host|image|tag|branch|model|nonce|salt|iv|cursor|page)$/i
+  /(?:id|ids|uuid|guid|sha\d*|hash|digest|checksum|integrity|etag|commit|rev|revision|ref|version|name|path|file|dir|url|uri|host|image|tag|branch|model|nonce|salt|iv|cursor|page)$|^h1$/i
 
 /**
  * `key = value`, `key: value`, `"key": "value"`, `key => value`, `key := value`, `--key=value`.
@@ -71,8 +71,12 @@ function trimTrailingPunctuation(value: string): string {
   return value.replace(/[.,;:!?)\]}>]+$/, '')
 }
 
-/** Decides whether one assignment holds a literal secret, and of which kind. */
-function judgeAssignment(key: string, value: string, quoted: boolean, tight: boolean): AssignmentKind {
+/**
+ * Decides whether one assignment holds a literal secret, and of which kind. `literal` says the
+ * value can only be the value itself, not prose or a variable: a tight `KEY=value`, or a line of a
+ * properties/ini/env/YAML file (see isConfigLine).
+ */
+function judgeAssignment(key: string, value: string, quoted: boolean, literal: boolean): AssignmentKind {
   if (value.length === 0 || isPlaceholder(value)) return null
   if (PATH_LIKE.test(value) || TYPE_LIKE.test(value) || value.includes('://') || /^[\d.:_-]+$/.test(value)) {
     return null
@@ -86,13 +90,15 @@ function judgeAssignment(key: string, value: string, quoted: boolean, tight: boo
     }
     if (value.length < 4 || CODE_REFERENCE.test(value)) return null
     // A bare word after `: ` or ` = ` is usually prose ("password: rotated monthly") or a variable
-    // (`password = userInput`); after a tight `=` (`PASSWORD=letmein`) it is the value itself.
+    // (`password = userInput`); after a tight `=` (`PASSWORD=letmein`) or alone on a config line
+    // (`db.password = correcthorse`) it is the value itself.
     const wordOnly = /^[A-Za-z_$]+$/.test(value)
-    if (wordOnly && (!tight || value.length < 6)) return null
+    if (wordOnly && (!literal || value.length < 6)) return null
     return 'password'
   }
 
-  if (/\s/.test(value)) return null
+  // Documentation fills a token with a keyboard run (`12345678-ABCD-...`); passwords may hold one.
+  if (/\s/.test(value) || KEYBOARD_RUN.test(value)) return null
 
   if (keyClass === 'secret') {
     if (value.length < 8 || !quoted && CODE_REFERENCE.test(value)) return null
@@ -111,13 +117,61 @@ function judgeAssignment(key: string, value: string, quoted: boolean, tight: boo
   return looksRandom(value, 20) ? 'entropy' : null
 }
 
+// Keys as config files write them: dotted (`spring.datasource.password`), snake or kebab case, or
+// upper case (`PGPASSWORD`). Prose writes `Password: ...`.
+const CONFIG_KEY = /[._-]|^[A-Z][A-Z0-9]*$/
+// What may stand before a key on its line (indentation, `export `, a YAML list dash) and after its
+// value (a comment).
+const LINE_PREFIX = /(?:^|\n)[ \t]*(?:export[ \t]+|-[ \t]+)?$/
+const LINE_SUFFIX = /^[ \t]*(?:[#;][^\n]*)?(?:\n|$)/
+
+/**
+ * True when an assignment is a whole line of a properties/ini/env/YAML file: a key at the start of
+ * the line and a value running to its end, with `=` (ini, properties, env), a config-shaped key or
+ * YAML nesting (a bare `Password: rotated` line is as likely prose). There a bare word is the value
+ * (`db.password = correcthorse`) unless it is shaped like an identifier (`userInput`, `user_input`),
+ * as a variable in code would be.
+ */
+function isConfigLine(text: string, m: RegExpMatchArray, key: string, separator: string, value: string): boolean {
+  if (/[a-z][A-Z]|_|\$/.test(value)) return false
+  const start = m.index ?? 0
+  const end = start + m[0].length
+  const before = text.slice(Math.max(0, start - 40), start)
+  if (!LINE_PREFIX.test(before) || !LINE_SUFFIX.test(text.slice(end, end + 200))) return false
+  return separator === '=' || CONFIG_KEY.test(key) || /(?:^|\n)[ \t]{2,}$/.test(before)
+}
+
+/** "the admin password is '...'": prose naming a password and quoting it. */
+const PROSE_SECRET = /\b(password|passphrase|passwd|secret|token|api key)\s+(?:is|was|reads|=|:)\s+(["'`])([^"'`\n]{4,100})\2/gi
+
+/** `<password>...</password>` (Maven settings, .NET and Java XML configs). */
+const XML_ELEMENT =
+  /<((?:[\w.-]+:)?[\w.-]*(?:password|passwd|secret|token|apikey|api-key|api_key|accesskey|access-key))>([^<>\n]{1,300})<\/\1>/gi
+
 function findAssignment(text: string): AssignmentKind {
   for (const m of text.matchAll(ASSIGNMENT)) {
-    const [, key = '', before = '', , after = '', quote, quotedValue, bareValue] = m
+    const [, key = '', before = '', separator = '', after = '', quote, quotedValue, bareValue] = m
     const quoted = quote !== undefined
     const value = quoted ? (quotedValue ?? '') : trimTrailingPunctuation(bareValue ?? '')
-    const kind = judgeAssignment(key, value, quoted, before === '' && after === '')
+    const literal = (before === '' && after === '') || (!quoted && isConfigLine(text, m, key, separator, value))
+    const kind = judgeAssignment(key, value, quoted, literal)
     if (kind) return kind
+    // A quoted connection string holds assignments of its own:
+    // `ConnectionStrings__Db="Server=db;User Id=app;Password=..."`.
+    if (quoted && /[=:]/.test(value)) {
+      const inner = findAssignment(value)
+      if (inner) return inner
+    }
+  }
+  for (const [, noun = '', , value = ''] of text.matchAll(PROSE_SECRET)) {
+    const kind = judgeAssignment(noun.replace(' ', '_'), value, true, true)
+    if (kind) return kind
+  }
+  if (text.includes('</')) {
+    for (const [, tag = '', value = ''] of text.matchAll(XML_ELEMENT)) {
+      const kind = judgeAssignment(tag, value.trim(), true, true)
+      if (kind) return kind
+    }
   }
   if (text.includes('--')) {
     for (const m of text.matchAll(CLI_FLAG)) {
@@ -164,14 +218,23 @@ const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|A
 const JWT = /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/
 const AUTH_HEADER = /\b([Bb]earer|[Bb]asic)\s+([A-Za-z0-9._~+/-]{12,}=*)/g
 
-/** Basic credentials are base64 of `user:password`; prose like "Basic authentication" isn't. */
+/**
+ * Basic credentials are base64 of `user:password`; prose like "Basic authentication" isn't, and
+ * neither are documentation examples such as `Basic dXNlcjpwYXNz` (`user:pass`) or RFC 7617's
+ * `aladdin:opensesame`, whose password is a placeholder or the user name again.
+ */
 function isBasicCredential(value: string): boolean {
   if (!/^[A-Za-z0-9+/]{8,}={0,2}$/.test(value)) return false
+  let decoded: string
   try {
-    return /^[\x20-\x7e]+:[\x20-\x7e]{3,}$/.test(atob(value))
+    decoded = atob(value)
   } catch {
     return false
   }
+  const m = /^([\x20-\x7e]*?):([\x20-\x7e]{3,})$/.exec(decoded)
+  if (!m) return false
+  const [, user = '', password = ''] = m
+  return password !== user && !isPlaceholder(password)
 }
 
 /**

@@ -541,3 +541,436 @@ describe('scanSecrets: provider formats', () => {
     expect((await scanSecrets(dapi.text))!.message).toMatch(/a Databricks access token matched by secretlint's databricks rule/)
   })
 })
+
+// --- plain password assignments and documentation examples (issue 19) ----------------------------
+
+describe('scanSecrets: password assignments in config files', () => {
+  const pw = 'correcthorse'
+  const CAUGHT: [string, string][] = [
+    ['properties with spaces', `db.host = db.internal\ndb.password = ${pw}\ndb.pool = 10`],
+    ['properties, tight', `db.password=${'Xk2pQ9' + 'mWv'}`],
+    ['Spring YAML', `spring:\n  datasource:\n    url: jdbc:postgresql://db/app\nspring.datasource.password: ${pw}`],
+    ['nested Spring YAML', `spring:\n  datasource:\n    username: app\n    password: ${pw}\n`],
+    ['ini file', `[database]\nuser = app\npassword = ${pw}`],
+    ['env file, upper case', `PGPASSWORD = ${pw}`],
+    ['env file, export', `export DB_PASSWORD=${pw}`],
+    ['YAML list item', `env:\n  - MYSQL_ROOT_PASSWORD: ${pw}`],
+    ['quoted connection string', `ConnectionStrings__Db="Server=db;Database=app;User Id=app;Password=${'Str0ng' + 'Pass'};"`],
+    ['Maven settings.xml', `<server><id>nexus</id><username>deploy</username><password>${'Dep10y' + 'Pass'}</password></server>`],
+    ['XML token element', `<apiToken>${'Zq8Xk2Lm9' + 'Pw4Rt7Vb3'}</apiToken>`],
+    ['PASSWORD=… with comment', `PASSWORD=${pw} # rotated in March`],
+  ]
+  for (const [name, text] of CAUGHT) {
+    it(`flags a password in a ${name}`, async () => {
+      expect((await scanSecrets(text))?.rule).toMatch(/^(?:password|secret)-assignment$/)
+    })
+  }
+
+  const PASSED: [string, string][] = [
+    ['placeholder word', 'db.password = changeme'],
+    ['env reference', 'spring.datasource.password: ${DB_PASSWORD}'],
+    ['angle-bracket placeholder', 'db.password = <password>'],
+    ['stars', 'db.password = ****'],
+    ['code variable (camelCase)', 'db.password = userInput'],
+    ['code variable (snake_case)', 'DB_PASSWORD = user_input'],
+    ['prose after the value', 'db.password = rotated every quarter by the platform team'],
+    ['prose key without dots', 'password = userInput'],
+    ['prose line', 'Password: rotated monthly by the platform team'],
+    ['markdown list item', '- Password: rotated'],
+    ['Maven encrypted password', '<password>{COQLCE6DU6GtcS5P=}</password>'],
+    ['Maven env reference', '<password>${env.NEXUS_PASSWORD}</password>'],
+    ['quoted connection string with a reference', 'ConnectionStrings__Db="Server=db;User Id=app;Password=${DB_PASSWORD}"'],
+    ['Azurite connection string', `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${AZURITE_KEY}`],
+    ['Basic example user:pass', 'curl -H "Authorization: Basic dXNlcjpwYXNz" http://localhost:8080/'],
+    ['RFC 7617 example', 'Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l'],
+    ['Basic with user as password', `Authorization: Basic ${btoa('admin:admin')}`],
+    ['curl example in backticks', 'run `curl -u user:password` against the local stack'],
+  ]
+  for (const [name, text] of PASSED) {
+    it(`passes a ${name}`, async () => {
+      expect(await scanSecrets(text)).toBeNull()
+    })
+  }
+})
+
+// --- detection and false-positive corpora (issue 19) ------------------------------------------
+
+/**
+ * Credentials as they turn up in notes: env files, YAML, JSON, code, shell history, URLs and prose,
+ * across providers and plain passwords. Written for this test beside the rules, so it measures
+ * coverage of the shapes named in issue 19 rather than being a held-out set.
+ */
+const DETECTION_CORPUS: string[] = [
+  // Plain passwords.
+  'db.password=' + mixed62(12),
+  'db.password = ' + 'wombatcheese',
+  'spring.datasource.password: ' + mixed62(10),
+  'PASSWORD=' + 'bluefinchtower',
+  'POSTGRES_PASSWORD: "' + mixed62(16) + '"',
+  'mysql_password = ' + alnum(12),
+  '{"username": "svc", "password": "' + mixed62(14) + '"}',
+  'redis.conf has requirepass set; REDIS_PASSWORD=' + mixed62(20),
+  'the staging admin password is "' + mixed62(12) + '"',
+  'mytool login --password ' + mixed62(12),
+  '<password>' + mixed62(14) + '</password>',
+  'smtp.password=' + alnum(16),
+  'export PGPASSWORD=' + mixed62(12),
+  'ldap:\n  bind_password: ' + mixed62(14),
+  'Server=tcp:tally.database.windows.net,1433;Database=app;User ID=app;Password=' + mixed62(16) + ';Encrypt=true',
+  // Connection strings and URLs.
+  'postgres://app:' + mixed62(12) + '@db.internal:5432/app',
+  'DATABASE_URL=mysql://root:' + mixed62(10) + '@127.0.0.1:3306/app',
+  'amqps://svc:' + mixed62(14) + '@rabbit.internal/vhost',
+  'https://deploy:' + mixed62(16) + '@nexus.tally.internal/repository/npm/',
+  'mongodb+srv://reader:' + mixed62(12) + '@cluster0.ab1cd.mongodb.net/app',
+  // Cloud providers.
+  'aws_access_key_id = AKIA' + upperAlnum(16),
+  'aws_secret_access_key = ' + b64(40),
+  'DefaultEndpointsProtocol=https;AccountName=tallyprod;AccountKey=' + b64(86) + '==;EndpointSuffix=core.windows.net',
+  'AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=x;AccountKey=' + b64(86) + '=="',
+  'Endpoint=sb://tally.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=' + b64(43) + '=',
+  'blob url https://tally.blob.core.windows.net/exports/a.csv?sv=2023-01-03&st=2026-01-01&se=2026-02-01&sr=b&sp=r&sig=' + mixed62(44) + '%3D',
+  'AZURE_CLIENT_SECRET=' + mixed62(3) + '8Q~' + url64(34),
+  'gcp key: AIza' + url64(35),
+  'ALIBABA_CLOUD_ACCESS_KEY_ID=LTAI' + mixed62(20),
+  'DIGITALOCEAN_TOKEN=dop_v1_' + hex(64),
+  'doctl auth init -t dop_v1_' + hex(64),
+  'oauth refresh dor_v1_' + hex(64),
+  'HEROKU_API_KEY=' + uuid(),
+  'heroku authorizations:create gave HRKU-AA' + url64(58),
+  'fly tokens create deploy -> fo1_' + url64(43),
+  'CLOUDFLARE_API_TOKEN=' + url64(40).toLowerCase(),
+  'netlify: NETLIFY_AUTH_TOKEN=' + url64(43).toLowerCase(),
+  'VERCEL_TOKEN=' + mixed62(24),
+  'pulumi login with PULUMI_ACCESS_TOKEN=pul-' + hex(40),
+  'TF_TOKEN_app_terraform_io=' + alnum(14) + '.atlasv1.' + url64(67),
+  'VAULT_TOKEN=hvs.' + url64(95),
+  'vault login s.' + mixed62(24),
+  'pscale connect with pscale_pw_' + url64(43),
+  'DATABRICKS_TOKEN=dapi' + hex(32),
+  'databricks workspace token dapi' + hex(32) + '-2',
+  'SCALINGO_API_TOKEN=tk-us-' + url64(48),
+  // Source hosting and CI.
+  'git remote set-url origin https://oauth2:glpat-' + url64(20) + '@gitlab.com/tally/app.git',
+  'GITLAB_RUNNER_TOKEN=glrt-' + url64(20),
+  'trigger with glptt-' + hex(40),
+  'ghp_' + mixed62(36),
+  'GITHUB_TOKEN=github_pat_' + mixed62(22) + '_' + mixed62(59),
+  'NPM_TOKEN=npm_' + mixed62(36),
+  '//registry.npmjs.org/:_authToken=npm_' + mixed62(36),
+  'twine upload -u __token__ -p pypi-AgEIcHlwaS5vcmc' + url64(150),
+  'test.pypi token pypi-AgENdGVzdC5weXBpLm9yZw' + url64(120),
+  'gem push with GEM_HOST_API_KEY=rubygems_' + hex(48),
+  'CLOJARS_PASSWORD=CLOJARS_' + alnum(60),
+  'CODECOV_TOKEN=' + uuid(),
+  'SONAR_TOKEN=squ_' + hex(40),
+  'SNYK_TOKEN=' + uuid(),
+  'DOCKERHUB_TOKEN=dckr_pat_' + url64(27),
+  'ARTIFACTORY_API_KEY=AKCp' + mixed62(69),
+  'SOURCEGRAPH_TOKEN=sgp_' + hex(40),
+  'PREFECT_API_KEY=pnu_' + mixed62(36),
+  'infracost configure set api_key ico-' + mixed62(32),
+  'DOPPLER_TOKEN=dp.st.prd.' + mixed62(43),
+  'doppler personal token dp.pt.' + mixed62(43),
+  'POSTMAN_API_KEY=PMAK-' + hex(24) + '-' + hex(34),
+  // Messaging, email and payments.
+  'TWILIO_API_KEY=SK' + hex(32),
+  'TWILIO_ACCOUNT_SID=AC' + hex(32) + '\nTWILIO_AUTH_TOKEN=' + hex(32),
+  'curl -u AC' + hex(32) + ':' + hex(32) + ' https://api.twilio.com/2010-04-01/Accounts.json',
+  'TELEGRAM_BOT_TOKEN=' + digits(10) + ':AA' + url64(33),
+  'bot api https://api.telegram.org/bot' + digits(10) + ':AA' + url64(33) + '/getMe',
+  'DISCORD_BOT_TOKEN=M' + mixed62(25) + '.' + url64(6) + '.' + url64(38),
+  'alerts go to https://discord.com/api/webhooks/' + digits(19) + '/' + url64(68),
+  'SLACK_BOT_TOKEN=xoxb-' + digits(12) + '-' + digits(13) + '-' + mixed62(24),
+  'https://hooks.slack.com/services/T' + upperAlnum(8) + '/B' + upperAlnum(10) + '/' + mixed62(24),
+  'teams https://tally.webhook.office.com/webhookb2/' + uuid() + '@' + uuid() + '/IncomingWebhook/' + alnum(32) + '/' + uuid(),
+  'SENDGRID_API_KEY=SG.' + url64(22) + '.' + url64(43),
+  'MAILGUN_API_KEY=key-' + hex(32),
+  'mailchimp key ' + hex(32) + '-us21',
+  'BREVO_API_KEY=xkeysib-' + hex(64) + '-' + mixed62(16),
+  'STRIPE_SECRET_KEY=sk_live_' + mixed62(24),
+  'stripe webhook secret whsec_' + mixed62(32),
+  'SQUARE_ACCESS_TOKEN=EAAA' + url64(60),
+  'square app secret sq0csp-' + url64(43),
+  'PLAID_ACCESS_TOKEN=access-production-' + uuid(),
+  'SHIPPO_API_TOKEN=shippo_live_' + hex(40),
+  'EASYPOST_API_KEY=EZAK' + mixed62(54),
+  'FLW_SECRET_KEY=FLWSECK_TEST-' + rand('abcdefgh0123456789', 32) + '-X',
+  'GOCARDLESS_ACCESS_TOKEN=live_' + url64(40),
+  'shopify admin token shpat_' + hex(32),
+  'SHOPIFY_API_SECRET=shpss_' + hex(32),
+  // SaaS and observability.
+  'ATLASSIAN_API_TOKEN=ATATT3' + url64(186),
+  'JIRA_API_TOKEN=' + alnum(20) + hex(4),
+  'OKTA_API_TOKEN=00' + url64(40),
+  'LINEAR_API_KEY=lin_api_' + mixed62(40),
+  'NOTION_TOKEN=ntn_' + digits(11) + mixed62(35),
+  'DD_API_KEY=' + hex(32),
+  'NEW_RELIC_API_KEY=NRAK-' + upperAlnum(27),
+  'NEW_RELIC_LICENSE_KEY=' + hex(36) + 'NRAL',
+  'SENTRY_AUTH_TOKEN=sntryu_' + hex(64),
+  'GRAFANA_TOKEN=glsa_' + mixed62(32) + '_' + hex(8),
+  'grafana cloud glc_' + b64(48),
+  'DT_API_TOKEN=dt0c01.' + upperAlnum(24) + '.' + mixed62(64),
+  'HUGGING_FACE_HUB_TOKEN=hf_' + rand(LOWER + UPPER, 34),
+  'OPENAI_API_KEY=sk-proj-' + url64(48),
+  'ANTHROPIC_API_KEY=sk-ant-api03-' + url64(93) + 'AA',
+  'GROQ_API_KEY=gsk_' + mixed62(52),
+  'PERPLEXITY_API_KEY=pplx-' + mixed62(48),
+  'age secret AGE-SECRET-KEY-1' + rand('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58),
+  'HUBSPOT_ACCESS_TOKEN=pat-na1-' + uuid(),
+  'ZENDESK_API_TOKEN=' + alnum(40),
+  'LAUNCHDARKLY_SDK_KEY=' + url64(40).toLowerCase(),
+  'TYPEFORM_TOKEN=tfp_' + url64(59),
+  'READme key rdme_' + alnum(70),
+  'FRAMEIO_TOKEN=fio-u-' + url64(64),
+  'CONTENTFUL_MANAGEMENT_TOKEN=CFPAT-' + url64(43),
+  // Keys and tokens of any provider.
+  '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEI' + b64(60) + '\n-----END EC PRIVATE KEY-----',
+  'Authorization: Bearer ' + mixed62(40),
+  'session ' + ['eyJhbGciOiJIUzI1NiJ9', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0', url64(43)].join('.'),
+  'apiVersion: v1\nkind: Secret\ndata:\n  token: ' + btoa(mixed62(24)),
+  'client_secret: "' + mixed62(32) + '"',
+  'SESSION_SECRET=' + mixed62(40),
+]
+
+/**
+ * Ordinary developer notes, many on purpose near the rules' shapes: digests, ids, placeholders,
+ * documentation examples, provider names next to identifiers.
+ */
+const ORDINARY_CORPUS: string[] = [
+  // Git, hashes and digests.
+  'Commit 9fceb02d0ae598e95dc970b74767f19372d61af8 reverted the cache change',
+  'git bisect points at a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
+  'cherry-pick 3f786850e387550fdab836ed7e6dc881de23001b onto release/2.4',
+  'short sha e83c516 is the last green build',
+  'git tag v2.4.1 on 2fd4e1c67a2d28fced849ee1bb76e7391b93eb12',
+  'Merge pull request #482 from tally/fix-rounding (da39a3ee5e6b4b0d3255bfef95601890afd80709)',
+  'md5 of the fixture is d41d8cd98f00b204e9800998ecf8427e',
+  'sha256sum dist/app.tar.gz: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+  'image: registry.tally.io/api@sha256:2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
+  'docker pull node@sha256:fcde2b2edba56bf408601fb721fe9b5c338d10ee429ea04fae5511b68fbf8fb9',
+  '"integrity": "sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=="',
+  'yarn.lock: checksum 10c0/4f8a7c1ba5ee2fd0ba8b5ea70e3a9c43b2e4a5f7',
+  'pnpm-lock.yaml resolution: {integrity: sha512-nT8oTgjtQk0Z8EMDCv5L2WEmUR3dRtNUZ8Kj3SsE7ja5d2GTkyhJOl5yCg5r4u0SHxJ4W6XJ1kLhmeSdbLh3lQ==}',
+  'Cargo.lock checksum = "b3f1c1b0c1f06ffa8cfc8dc5d9e2dd7e2d38d0b1a37f7b5c1a7f3c0b8c65f0d2"',
+  'go.sum: golang.org/x/net v0.25.0 h1:d/OCCoBEUq33pjydKrGQhw7IlUPI2Oylr+8qLx49kac=',
+  'ETag "33a64df551425fcc55e4d42a148795d9f25f89d4" means the CDN served a stale bundle',
+  // UUIDs and ids.
+  'tenant 123e4567-e89b-12d3-a456-426614174000 is the demo org',
+  'request id 7c9e6679-7425-40de-944b-e07fc1f90ae7 in the gateway logs',
+  'heroku app id: 01234567-89ab-4cde-8f01-23456789abcd for tally-staging',
+  'heroku releases: v123 deployed by ci@tally.io',
+  'HEROKU_APP_NAME=tally-staging',
+  'sentry release: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  'Sentry issue TALLY-API-3F2 spikes after deploys',
+  'SENTRY_DSN is set per environment in Doppler',
+  'discord channel id: 1098765432109876543 gets the deploy alerts',
+  'Discord guild 871234509876543210, role @oncall',
+  'Datadog monitor 12345678 alerts on p99 over 800ms',
+  'datadog dashboard: abc-9xk-2mz shows the queue depth',
+  'DD_SITE=datadoghq.eu and DD_ENV=staging',
+  'twilio account AC2a1f7d4e9b8c3f0a6e5d4c3b2a1f0e9d sends from +15551230000',
+  'Twilio messaging service MG9f8e7d6c5b4a39281706f5e4d3c2b1a0 handles the reminders',
+  'TWILIO_AUTH_TOKEN is in 1Password under Tally / Twilio',
+  'Telegram bot @tally_alerts_bot posts deploy notices to chat -1009876543210',
+  'telegram chat id: -1009876543210',
+  'cloudflare zone id: 023e105f4ecef8ad9ca31a8372d0c353',
+  'cloudflare account id 353c8e1baf3e8cf5d8c0f4b94d8b2f1e',
+  'mailchimp list id is 4f2a9c01be',
+  'MAILGUN_DOMAIN=mg.tally.io',
+  'jira ticket TALLY-1234 tracks the flaky test',
+  'Confluence page 123456789 has the runbook',
+  'okta group: engineering-admins; okta app: tally-web',
+  'stripe customer cus_NffrFeUfNV2Hib and price price_1MoBy5LkdIwHu7ixZhnattbh',
+  'Stripe test card 4242 4242 4242 4242, any CVC',
+  'stripe publishable key lives in NEXT_PUBLIC_STRIPE_KEY',
+  'shopify store tally-dev.myshopify.com, theme id 123456789012',
+  'DigitalOcean droplet 123456789 in fra1, volume vol-fra1-01',
+  'Databricks cluster 0412-221233-fxy9k3m runs the nightly job',
+  'databricks job id: 987654321098765',
+  'PyPI project tally-sdk 1.4.2 is published through trusted publishing, no token',
+  'pypi-AgE tokens are scoped per project; ours lives in GitHub secrets',
+  'Azure storage account tallyprodstore, container invoices; the key is in Key Vault',
+  'UseDevelopmentStorage=true for local Azure functions',
+  'azure subscription 6f1b0c3e-2d4a-4b5c-9e8f-7a6b5c4d3e2f, resource group rg-tally-prod',
+  'Application (client) ID: 9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d in the app registration',
+  'linear issue ENG-812 has the repro',
+  'algolia app id: LATENCY42, index products_prod',
+  'newrelic app id 123456789 and account 1234567',
+  'facebook pixel id 1234567890123456 on the marketing site',
+  'confluent cluster: lkc-9xk2mz, topic invoices.v1',
+  'vault path secret/data/staging/db, role tally-api, TTL 1h',
+  'hvs. tokens expire after 32 days; renew with vault token renew',
+  'Grafana dashboard https://grafana.tally.internal/d/abc123/api-latency?orgId=1&from=now-6h',
+  'snyk org: tally-platform, project api',
+  'sumo collector sumo-prod-01 ships the nginx logs',
+  'travis-ci.org was retired; we moved to GitHub Actions',
+  'zendesk ticket 48213 from the customer',
+  'kucoin and kraken integrations are out of scope',
+  'asana project id: 1204567890123456',
+  'Plaid item id ZxK9mQ2pLw4Rt7Vb3Nc6Jd1H in the sandbox',
+  // Placeholders and documentation examples.
+  'AWS docs use AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  'curl -H "Authorization: Basic dXNlcjpwYXNz" http://localhost:8080/health',
+  'MDN: Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l',
+  'Authorization: Bearer <token>',
+  'Authorization: Bearer $GITHUB_TOKEN',
+  'password=changeme in .env.example',
+  'DB_PASSWORD=${DB_PASSWORD}',
+  'spring.datasource.password=${SPRING_DATASOURCE_PASSWORD}',
+  'db.password = <password>',
+  'password: ****',
+  'api_key: YOUR_API_KEY',
+  'TWILIO_AUTH_TOKEN=your_auth_token',
+  'STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx',
+  'docs show ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx as a token',
+  'dop_v1_ followed by 64 hex characters is a DigitalOcean token',
+  'HEROKU_API_KEY=12345678-ABCD-ABCD-ABCD-1234567890AB',
+  'token: <paste token here>',
+  'secret: {{ .Values.secret }}',
+  'password: !vault |',
+  'MYSQL_ROOT_PASSWORD: example',
+  'POSTGRES_PASSWORD=postgres for the docker compose stack',
+  'amqp://guest:guest@localhost:5672 in docker-compose',
+  'postgres://postgres:postgres@localhost:5432/app (docker default)',
+  'redis://localhost:6379/0',
+  'DATABASE_URL=postgres://${DB_USER}:${DB_PASSWORD}@db:5432/app',
+  'curl -u $CI_USER:$CI_TOKEN https://nexus.tally.internal/',
+  'curl -u admin:admin http://localhost:9000 for the local sonar',
+  'kubectl create secret generic db --from-literal=password=$DB_PASSWORD',
+  'apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ndata:\n  password: {{ .Values.dbPassword | b64enc }}',
+  'k8s: secretName: db-creds-v2, kind: Secret, type: Opaque',
+  '<add key="ClearTextPassword" value="%NUGET_PASSWORD%" />',
+  '<password>${env.NEXUS_PASSWORD}</password> in settings.xml',
+  'PEM files start with -----BEGIN PRIVATE KEY----- and live outside the repo',
+  'JWTs start with eyJhbGciOiJIUzI1NiJ9 for HS256',
+  'SharedAccessKeyName=RootManageSharedAccessKey is the default policy name',
+  'AccountName=devstoreaccount1 is Azurite\'s account',
+  // Code.
+  'const pixel = "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="',
+  'const favicon = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAAXNSR0IArs4c6QAAADhJREFUOE9jZKAQMFKon2HUAIbRMGAYDQOG0TBgGA0DhtEwYBgNA4bRMGAYDQOG0TBgGA0DhlEDAAQAAP//"',
+  'btoa("hello world") === "aGVsbG8gd29ybGQ="',
+  'const password = req.body.password',
+  'password = userInput',
+  'const token = process.env.GITHUB_TOKEN!',
+  'token = os.environ["GITHUB_TOKEN"]',
+  'apiKey: string | undefined in the config type',
+  'def hash_password(password: str) -> str: return bcrypt.hashpw(password, bcrypt.gensalt())',
+  'if (token === undefined) throw new Error("missing token")',
+  'fetch(url, {headers: {Authorization: `Bearer ${token}`}})',
+  'const re = /^sk_(live|test)_[A-Za-z0-9]{24}$/ validates keys',
+  'crypto.randomBytes(32).toString("hex") generates the session secret',
+  'Object.freeze({id: "a1b2c3", kind: "invoice"})',
+  'x-request-id: 4bf92f3577b34da6a3ce929d0e0e4736',
+  'traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+  'SELECT id, email FROM users WHERE api_key_hash = $1',
+  'INSERT INTO tokens (id, hash) VALUES ($1, $2)',
+  'color: #1e90ff; background: rgba(0, 0, 0, .5); border-color: #FF6347',
+  '--tally-primary: #4f46e5; --tally-accent: hsl(160 84% 39%)',
+  'font-family: "Inter var", system-ui, -apple-system, sans-serif',
+  // Paths, URLs, versions, tickets.
+  'node_modules/.pnpm/@types+node@20.19.43/node_modules/@types/node/index.d.ts',
+  'C:\\Users\\dev\\AppData\\Roaming\\npm\\node_modules',
+  '/var/lib/postgresql/16/main/pg_wal',
+  '~/.config/tally/credentials.json holds the CLI login; never commit it',
+  'https://github.com/tally/app/pull/482#issuecomment-1234567890',
+  'https://tally.atlassian.net/browse/TALLY-1234',
+  'https://console.cloud.google.com/run/detail/europe-west1/api/revisions?project=tally-prod-381214',
+  'https://portal.azure.com/#@tally.onmicrosoft.com/resource/subscriptions/6f1b0c3e-2d4a-4b5c-9e8f-7a6b5c4d3e2f/overview',
+  'https://s3.eu-west-1.amazonaws.com/tally-exports/2026/01/report.csv',
+  'semver 1.4.2-rc.1+build.5 is the release candidate',
+  'node 20.19.0, pnpm 9.1.2, typescript 5.6.3, vitest 4.1.12',
+  'Python 3.12.4; pip install tally-sdk==1.4.2',
+  'ticket OPS-2231, incident INC-0042, PR #482',
+  'ARN arn:aws:iam::123456789012:role/tally-deploy',
+  'arn:aws:secretsmanager:eu-west-1:123456789012:secret:tally/db-AbCdEf',
+  'S3 bucket tally-prod-exports-9f2c in eu-west-1',
+  'ECR repo 123456789012.dkr.ecr.eu-west-1.amazonaws.com/tally-api',
+  'GCP project tally-prod-381214, service account deploy@tally-prod-381214.iam.gserviceaccount.com',
+  'The cron is 0 3 * * 1-5 (UTC)',
+  'IPv6 2001:db8:85a3::8a2e:370:7334 is documentation space',
+  'MAC address 00:1A:2B:3C:4D:5E on the test device',
+  // Public keys and certificates are not secrets.
+  'deploy key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl ci@tally',
+  'authorized_keys: ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7vbqajDhA5dkn3Y2xkG6fGXmCzJ5bJx8m3N2A9q0rD4ktYp0wKZ dev@laptop',
+  '-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n-----END CERTIFICATE-----',
+  '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEq3FQ7w1y2Z9pX0mK4rT7vB3nC6jD1hF5gS0t\n-----END PUBLIC KEY-----',
+  'GPG key fingerprint 4AEE 18F8 3AFD EB23 B5B8 4F3E 2C37 1A5B 9D0E 7F21',
+  'age public key age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p',
+  // Exports and tables that name providers beside identifiers.
+  'heroku apps export: name,region,stack\ntally-api,eu,heroku-24',
+  '| service | id |\n| datadog | 12345678 |\n| sentry | 4504123456789504 |',
+  'Sentry project id 4504123456789504, org slug tally',
+  'twilio phone number SID PN2a1f7d4e9b8c3f0a6e5d4c3b2a1f0e9d',
+  'discord snowflake 175928847299117063 is the bot user',
+  // Dotted names, long identifiers and numbers.
+  'Microsoft.Extensions.DependencyInjection.Abstractions 8.0.1',
+  'org.springframework.boot:spring-boot-starter-data-jpa:3.3.0',
+  'OrderProcessingServiceImplementation.handleInvoiceCreated.afterCommit runs the outbox',
+  'java.lang.IllegalStateException at com.tally.billing.InvoiceService.finalize(InvoiceService.java:142)',
+  'stack: at Object.<anonymous> (/app/node_modules/pg/lib/client.js:526:17)',
+  'timestamp 1718035200000 (ms) is 2024-06-10T16:00:00Z',
+  'order 1718035200:Adjusted totals after the credit note was applied to invoice',
+  'Phone +1 (555) 123-0000 is the test number',
+  'sessionStorage.setItem("tally.lastView", "invoices")',
+  // Prose.
+  'Rotate the Stripe keys every 90 days; the runbook is in Confluence',
+  'The Heroku API key moved to Doppler in March',
+  'Ask platform for a Databricks PAT if the job fails with 403',
+  'Never paste tokens into Slack; use the 1Password share link',
+  'Password reset emails go through SendGrid template d-1a2b3c4d5e6f',
+  'The Twilio auth token was rotated after the incident',
+  'Use the GitLab deploy token from CI variables, not a personal token',
+  'Telegram bot tokens look like 123456:ABC-DEF..., ours lives in Vault',
+  'The PyPI upload token is scoped to tally-sdk only',
+  'Azure SAS URLs expire after 1h; regenerate with az storage blob generate-sas',
+  'Basic authentication is disabled in production',
+  'Bearer tokens are validated in src/auth/middleware.ts',
+  'max_tokens=4096 for the summarizer; temperature: 0.2',
+  'encoding token: cl100k_base',
+  'token budget: 600 tokens for the session context',
+  'passwordless login via magic links since v2',
+  'The secret scanner rejects memories with credentials',
+  'API keys are hashed with sha256 before storage (api_key_hash column)',
+  'the password field is optional for SSO users',
+  'set DB_PASSWORD in .env before running migrations',
+  'password: see the 1Password entry "staging db"',
+  'okta SSO: click "Sign in with Okta", MFA required',
+  'Sumo Logic was replaced by Datadog in 2025',
+  'The Mailgun webhook signs requests; verify with the signing key from Doppler',
+  'DigitalOcean Spaces is S3-compatible; endpoint fra1.digitaloceanspaces.com',
+]
+
+describe('scanSecrets: corpora', () => {
+  it('catches at least 95% of the detection corpus', async () => {
+    expect(DETECTION_CORPUS.length).toBeGreaterThanOrEqual(100)
+    const missed: string[] = []
+    for (const text of DETECTION_CORPUS) if (!(await scanSecrets(text))) missed.push(text)
+    const caught = DETECTION_CORPUS.length - missed.length
+    console.info(`detection: ${caught} of ${DETECTION_CORPUS.length} caught${missed.map((t) => `\n  missed: ${t.slice(0, 40)}...`).join('')}`)
+    expect({missed, rate: caught / DETECTION_CORPUS.length >= 0.95}).toEqual({missed, rate: true})
+  })
+
+  it('flags at most 5% of ordinary notes', async () => {
+    expect(ORDINARY_CORPUS.length).toBeGreaterThanOrEqual(150)
+    const flagged: string[] = []
+    for (const text of ORDINARY_CORPUS) {
+      const finding = await scanSecrets(text)
+      if (finding) flagged.push(`${finding.rule}: ${text}`)
+    }
+    console.info(`false positives: ${flagged.length} of ${ORDINARY_CORPUS.length}${flagged.map((t) => `\n  ${t}`).join('')}`)
+    expect({flagged, rate: flagged.length / ORDINARY_CORPUS.length <= 0.05}).toEqual({flagged, rate: true})
+  })
+
+  it('passes every memory of the recall evaluation set', async () => {
+    const {readFileSync} = await import('node:fs')
+    const path = new URL('../bench/recall/data/memories.json', import.meta.url)
+    const memories = JSON.parse(readFileSync(path, 'utf8')) as {content: string}[]
+    expect(memories.length).toBe(350)
+    const flagged: string[] = []
+    for (const m of memories) if (await scanSecrets(m.content)) flagged.push(m.content)
+    expect(flagged).toEqual([])
+  })
+})
