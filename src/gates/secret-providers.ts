@@ -419,6 +419,9 @@ export const PROVIDER_RULES: readonly FormatRule[] = [
   keyed('sendbird-access-token', 'a Sendbird API token', ['sendbird'], `${HEX}{40}`),
   token('sendinblue-api-token', 'a Brevo (Sendinblue) API or SMTP key', ['xkeysib-', 'xsmtpsib-'],
     'x(?:keysib|smtpsib)-([a-f0-9]{64})-[A-Za-z0-9]{16}'),
+  // secretlint's sendgrid rule allows one `-` or `_` in the last part only; keys use base64url
+  // throughout, so those with a `-` elsewhere slipped through.
+  token('sendgrid-api-token', 'a SendGrid API key', ['sg.'], 'SG\\.([A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43})'),
   keyed('sentry-access-token', 'a Sentry auth token', ['sentry'], `${HEX}{64}`),
   token('sentry-org-token', 'a Sentry organization token', ['sntrys_'], 'sntrys_eyJpYXQiO[A-Za-z0-9+/]{10,400}={0,2}_([A-Za-z0-9+/]{43})'),
   token('sentry-user-token', 'a Sentry user token', ['sntryu_'], 'sntryu_([a-f0-9]{64})'),

@@ -269,7 +269,7 @@ const OWN_RULES: readonly OwnRule[] = [
     id: 'slack-token',
     kind: 'a Slack token or webhook',
     hit: pattern(
-      String.raw`(?<![A-Za-z0-9])(?:xox[abposre]|xapp)-\d+-[A-Za-z0-9-]{8,}|https://hooks\.slack\.com/(?:services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}|(?:workflows|triggers)/[A-Za-z0-9_/+]{30,})`,
+      String.raw`(?<![A-Za-z0-9])(?:(?:xox[abposre]|xapp)-\d+-[A-Za-z0-9-]{8,}|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}${END})|https://hooks\.slack\.com/(?:services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}|(?:workflows|triggers)/[A-Za-z0-9_/+]{30,})`,
     ),
   },
   {

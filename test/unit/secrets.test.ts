@@ -274,6 +274,7 @@ const FORMAT_CASES: FormatCase[] = (() => {
   // Own rules that gained shapes.
   add('aws-access-key-id', (s) => [`key id ABIA${s}`, `key id ABIA${s.slice(1)}`], upperAlnum(16))
   add('slack-token', (s) => [`app token xapp-1-A${upperAlnum(10)}-${digits(13)}-${s}`, `app token xapp-1-${'x'.repeat(10)}-${'x'.repeat(13)}-${'x'.repeat(64)}`], hex(64))
+  add('slack-token', (s) => [`legacy workspace token xoxr-${s}`, `legacy workspace token xoxr-${s.slice(0, 7)}`], mixed62(40))
   add('stripe-key', (s) => [`stripe sk_prod_${s}`, `stripe sk_prod_${s.slice(0, 12)}`], mixed62(24))
 
   // Token rules: the prefix is public, the body is the secret.
@@ -368,6 +369,7 @@ const FORMAT_CASES: FormatCase[] = (() => {
   add('rubygems-api-token', (s) => [`gem rubygems_${s}`, `gem rubygems_${s.slice(2)}`], hex(48))
   add('scalingo-api-token', (s) => [`scalingo tk-us-${s}`, `scalingo tk-us-${s.slice(2)}`], url64(48))
   add('sendinblue-api-token', (s) => [`brevo xkeysib-${s}-${mixed62(16)}`, `brevo xkeysib-${s.slice(2)}-${mixed62(16)}`], hex(64))
+  add('sendgrid-api-token', (s) => [`sendgrid SG.${s}`, `sendgrid SG.${s.slice(2)}`], `${url64(22)}.${url64(43)}`)
   add('sentry-org-token', (s) => [`sntrys_eyJpYXQiO${b64(40)}_${s}`, `sntrys_eyJpYXQiO${b64(40)}_${s.slice(3)}`], b64(43))
   add('sentry-user-token', (s) => [`sntryu_${s}`, `sntryu_${s.slice(2)}`], hex(64))
   add('settlemint-access-token', (s) => [`sm_pat_${s}`, `sm_pat_${s.slice(2)}`], mixed62(16))
@@ -413,7 +415,7 @@ const FORMAT_CASES: FormatCase[] = (() => {
   keyedCase('discord-client-secret', 'DISCORD_CLIENT_SECRET', url64(32).toLowerCase(), `discord key: ${alnum(31)}`)
   keyedCase('droneci-access-token', 'DRONECI_TOKEN', alnum(32), `droneci key: ${alnum(31)}`)
   keyedCase('dropbox-api-token', 'DROPBOX_APP_SECRET', alnum(15), `dropbox key: ${alnum(14)}`)
-  keyedCase('dropbox-long-lived-api-token', 'DROPBOX_TOKEN', `${alnum(11)}AAAAAAAAAA${url64(43).toLowerCase()}`, `dropbox key: ${alnum(11)}AAAAAAAAAA${alnum(40)}`)
+  keyedCase('dropbox-long-lived-api-token', 'DROPBOX_TOKEN', `${alnum(11)}AAAAAAAAAA${url64(43).toLowerCase()}`, `dropbox file id: ${alnum(11)}AAAAAAAAAA${alnum(43)}`)
   keyedCase('dropbox-short-lived-api-token', 'DROPBOX_TOKEN', `sl.${url64(135).toLowerCase()}`, `dropbox key: sl.${alnum(100)}`)
   keyedCase('etsy-access-token', 'ETSY_API_KEY', alnum(24), `etsy key: ${alnum(23)}`)
   keyedCase('facebook-secret', 'FACEBOOK_APP_SECRET', hex(32), `facebook pixel id: ${hex(32)}`)
@@ -506,8 +508,6 @@ const SECRETLINT_FORMAT_CASES: FormatCase[] = (() => {
   add('huggingface', 'hf_', hf, `hf_${hf.slice(1)}`)
   const glsa = `${mixed62(32)}_${hex(8)}`
   add('grafana', 'glsa_', glsa, `glsa_${glsa.slice(1)}`)
-  const sg = `${url64(22)}.${url64(43)}`
-  add('sendgrid', 'SG.', sg, `SG.${sg.slice(2)}`)
   const glpat = url64(20)
   add('gitlab', 'glpat-', glpat, `glpat-${glpat.slice(2)}`)
   const ntn = `${digits(11)}${mixed62(35)}`
