@@ -1,15 +1,15 @@
 // Provider token formats for the secret gate: one rule per credential format of gitleaks' default
-// rule set that the secretlint recommended preset (pinned 12.0.0) does not cover, plus formats the
-// held-out corpus of issue 19 showed missing (Azure connection strings and SAS tokens, Telegram bot
-// tokens without a keyword, Twilio auth tokens beside an account SID, Discord bot tokens).
+// rule set that the secretlint recommended preset (pinned 12.0.0) does not cover, plus formats issue
+// 19 names as slipping through (Azure connection strings and SAS URLs, Telegram bot tokens without a
+// keyword, Twilio auth tokens beside an account SID) and Discord bot tokens and webhooks.
 //
 // Two shapes, as in gitleaks:
 //   - token rules: a distinctive prefix or layout (`dop_v1_` + 64 hex) found anywhere;
 //   - keyed rules: a generic-looking value (32 hex, a UUID) that is a secret only when a key naming
 //     the provider is assigned it (`HEROKU_API_KEY=<uuid>`, `"mailgun": "key-..."`).
-// Every rule lists lower-case keywords; `scanFormats` lower-cases the text once, keeps the rules one
-// of whose keywords occurs and runs only their regexes. Ordinary notes contain few keywords, so the
-// cost per text is one pass over the keyword list.
+// Every rule lists lower-case keywords; `scanFormats` walks the lower-cased text once looking them
+// up and runs only the rules one of whose keywords occurs. Ordinary notes contain few keywords, so
+// for most texts that walk is the whole cost.
 
 import {AZURITE_KEY_PREFIX, DUMMY_TOKEN, KEYBOARD_RUN, entropy, isPlaceholder} from './secret-values.js'
 
