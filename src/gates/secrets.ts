@@ -1,4 +1,6 @@
 import type {lintSource as LintSource} from '@secretlint/core'
+import {scanFormats} from './secret-providers.js'
+import {CODE_REFERENCE, DUMMY_TOKEN, KEYBOARD_RUN, PATH_LIKE, TYPE_LIKE, isPlaceholder, letterDigitSwitches, looksRandom, wordiness} from './secret-values.js'
 
 /** A secret the scanner found. Neither field ever contains the secret or a piece of it. */
 export interface SecretFinding {
@@ -33,118 +35,14 @@ const SKIPPED_SECRETLINT_RULES = new Set([
 const SECRETLINT_RULE_PREFIX = '@secretlint/secretlint-rule-'
 const PRIVATE_KEY_RULE = '@secretlint/secretlint-rule-privatekey'
 
-// --- value heuristics -------------------------------------------------------------------------
-
-// Values people write instead of a real secret: documentation, templates, defaults, type names.
-const PLACEHOLDER_WORDS = new Set([
-  'password', 'passwd', 'pass', 'pwd', 'passphrase', 'secret', 'token', 'apikey', 'api_key', 'key',
-  'changeme', 'change_me', 'change-me', 'changeit', 'example', 'sample', 'dummy', 'placeholder',
-  'redacted', 'hidden', 'masked', 'removed', 'omitted', 'todo', 'tbd', 'fixme', 'none', 'null', 'nil',
-  'undefined', 'empty', 'blank', 'true', 'false', 'yes', 'no', 'on', 'off', 'required', 'optional',
-  'string', 'str', 'text', 'number', 'int', 'integer', 'boolean', 'bool', 'bytes', 'any', 'unknown',
-  'object', 'secretstr', 'test', 'testing', 'demo', 'default', 'foo', 'bar', 'baz', 'foobar',
-  'admin', 'root', 'guest', 'postgres', 'mysql', 'user', 'username', 'mypassword', 'mysecret',
-  'mytoken', 'letmein', 'hunter2', 'qwerty',
-  '123456', '12345678', 'abc123', 'abcdef', 'env', 'vault', 'keychain', 'unset', 'set', 'same',
-])
-
-// Template syntax, shell/env references, YAML tags (`!Ref DbPassword`, `!vault`) and "your-..."
-// stand-ins mean the secret lives elsewhere.
-const PLACEHOLDER_SHAPE = new RegExp(
-  `^(?:${[
-    String.raw`[*xX•.#_-]+`, // ****, xxx, ---
-    String.raw`<.*|\[.*\]|\{.*|\$.*|%.*%|%[sdv]`, // <password>, [token], {{x}}, ${X}, $X, %X%, %s
-    String.raw`![A-Za-z].*`, // YAML tags
-    String.raw`(?:your|insert|enter|replace)[-_ ]?[a-z].*|(?:my|the|some|new)[-_ ][a-z].*`,
-    String.raw`.*(?:example|placeholder|redacted|xxxx|\.\.\.|\*\*\*|changeme|dummy|fake).*`,
-    String.raw`[a-z_-]*(?:password|passwd|secret|token)[a-z_-]*`, // dbpassword, my_secret
-  ].join('|')})$`,
-  'i',
-)
-
-// `os.environ["X"]`, `process.env.X!`, `config.db.password`, `getToken()`: code that fetches a
-// secret from elsewhere. A bare identifier is not enough: `hunter22` is one too.
-const CODE_REFERENCE = /\(|^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*|\[[^\]]*\]?)+[!?]?$/
-
-const PATH_LIKE = /^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)/
-
-// `password: Option<String>`, `token: Vec<u8>`, `secret: string[]`: type annotations.
-const TYPE_LIKE = /^[A-Za-z_][\w:.]*(?:<.*>?|\[\])$/
-
-function isPlaceholder(value: string): boolean {
-  const lower = value.toLowerCase()
-  return PLACEHOLDER_WORDS.has(lower) || PLACEHOLDER_SHAPE.test(value) || /^(.)\1*$/.test(value)
-}
-
-/** Shannon entropy in bits per character. */
-function entropy(value: string): number {
-  const counts = new Map<string, number>()
-  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1)
-  let bits = 0
-  for (const n of counts.values()) {
-    const p = n / value.length
-    bits -= p * Math.log2(p)
-  }
-  return bits
-}
-
-/**
- * Share of characters inside runs of three or more lowercase letters. Identifiers are made of
- * words ("Uint8ArrayBlobAdapter" ≈ 0.75); random base62 rarely exceeds 0.25.
- */
-function wordiness(value: string): number {
-  let inWords = 0
-  for (const [run] of value.matchAll(/[a-z]{3,}/g)) inWords += run.length
-  return inWords / value.length
-}
-
-/**
- * Number of places where a letter and a digit touch. Random alphanumerics switch often; names of
- * things ("cl100k_base", "prod-db-v2", "toUint8Array") switch once or twice.
- */
-function letterDigitSwitches(value: string): number {
-  let switches = 0
-  for (let i = 1; i < value.length; i++) {
-    const a = charClass(value[i - 1]!)
-    const b = charClass(value[i]!)
-    if (a !== 3 && b !== 3 && (a === 2) !== (b === 2)) switches++
-  }
-  return switches
-}
-
-/**
- * True for strings shaped like generated credentials rather than words, identifiers or hashes.
- * Requires all three of lower, upper and digit (hex digests and UUIDs have no upper case), high
- * entropy, frequent class switches and few word-like runs (camelCase names fail both).
- */
-function looksRandom(value: string, minLength: number): boolean {
-  if (value.length < minLength || !/^[A-Za-z0-9+/=_.~-]+$/.test(value)) return false
-  if (!/[a-z]/.test(value) || !/[A-Z]/.test(value) || !/[0-9]/.test(value)) return false
-  const core = value.replace(/=+$/, '')
-  if (wordiness(core) > 0.4) return false
-  // Random base62 has about 5.95 bits per char; short strings can't reach that, so scale by length.
-  const needed = Math.min(4.0, Math.log2(core.length) * 0.85)
-  if (entropy(core) < needed) return false
-  let switches = 0
-  for (let i = 1; i < core.length; i++) if (charClass(core[i]!) !== charClass(core[i - 1]!)) switches++
-  return switches / (core.length - 1) >= 0.35
-}
-
-function charClass(ch: string): number {
-  if (ch >= 'a' && ch <= 'z') return 0
-  if (ch >= 'A' && ch <= 'Z') return 1
-  if (ch >= '0' && ch <= '9') return 2
-  return 3
-}
-
 // --- assignments ------------------------------------------------------------------------------
 
 const PASSWORD_KEY = /(?:password|passwd|passphrase|pwd)$/i
 const SECRET_KEY =
   /(?:secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|auth[_-]?key|credentials?)$/i
-// Opaque identifiers and digests are high-entropy by nature but not secrets.
+// Opaque identifiers and digests are high-entropy by nature but not secrets (`h1:` is a go.sum hash).
 const NON_SECRET_KEY =
-  /(?:id|ids|uuid|guid|sha\d*|hash|digest|checksum|integrity|etag|commit|rev|revision|ref|version|name|path|file|dir|url|uri|host|image|tag|branch|model|nonce|salt|iv|cursor|page)$/i
+  /(?:id|ids|uuid|guid|sha\d*|hash|digest|checksum|integrity|etag|commit|rev|revision|ref|version|name|path|file|dir|url|uri|host|image|tag|branch|model|nonce|salt|iv|cursor|page)$|^h1$/i
 
 /**
  * `key = value`, `key: value`, `"key": "value"`, `key => value`, `key := value`, `--key=value`.
@@ -173,8 +71,12 @@ function trimTrailingPunctuation(value: string): string {
   return value.replace(/[.,;:!?)\]}>]+$/, '')
 }
 
-/** Decides whether one assignment holds a literal secret, and of which kind. */
-function judgeAssignment(key: string, value: string, quoted: boolean, tight: boolean): AssignmentKind {
+/**
+ * Decides whether one assignment holds a literal secret, and of which kind. `literal` says the
+ * value can only be the value itself, not prose or a variable: a tight `KEY=value`, or a line of a
+ * properties/ini/env/YAML file (see isConfigLine).
+ */
+function judgeAssignment(key: string, value: string, quoted: boolean, literal: boolean): AssignmentKind {
   if (value.length === 0 || isPlaceholder(value)) return null
   if (PATH_LIKE.test(value) || TYPE_LIKE.test(value) || value.includes('://') || /^[\d.:_-]+$/.test(value)) {
     return null
@@ -188,13 +90,15 @@ function judgeAssignment(key: string, value: string, quoted: boolean, tight: boo
     }
     if (value.length < 4 || CODE_REFERENCE.test(value)) return null
     // A bare word after `: ` or ` = ` is usually prose ("password: rotated monthly") or a variable
-    // (`password = userInput`); after a tight `=` (`PASSWORD=letmein`) it is the value itself.
+    // (`password = userInput`); after a tight `=` (`PASSWORD=letmein`) or alone on a config line
+    // (`db.password = correcthorse`) it is the value itself.
     const wordOnly = /^[A-Za-z_$]+$/.test(value)
-    if (wordOnly && (!tight || value.length < 6)) return null
+    if (wordOnly && (!literal || value.length < 6)) return null
     return 'password'
   }
 
-  if (/\s/.test(value)) return null
+  // Documentation fills a token with a keyboard run (`12345678-ABCD-...`); passwords may hold one.
+  if (/\s/.test(value) || KEYBOARD_RUN.test(value)) return null
 
   if (keyClass === 'secret') {
     if (value.length < 8 || !quoted && CODE_REFERENCE.test(value)) return null
@@ -213,13 +117,61 @@ function judgeAssignment(key: string, value: string, quoted: boolean, tight: boo
   return looksRandom(value, 20) ? 'entropy' : null
 }
 
+// Keys as config files write them: dotted (`spring.datasource.password`), snake or kebab case, or
+// upper case (`PGPASSWORD`). Prose writes `Password: ...`.
+const CONFIG_KEY = /[._-]|^[A-Z][A-Z0-9]*$/
+// What may stand before a key on its line (indentation, `export `, a YAML list dash) and after its
+// value (a comment).
+const LINE_PREFIX = /(?:^|\n)[ \t]*(?:export[ \t]+|-[ \t]+)?$/
+const LINE_SUFFIX = /^[ \t]*(?:[#;][^\n]*)?(?:\n|$)/
+
+/**
+ * True when an assignment is a whole line of a properties/ini/env/YAML file: a key at the start of
+ * the line and a value running to its end, with `=` (ini, properties, env), a config-shaped key or
+ * YAML nesting (a bare `Password: rotated` line is as likely prose). There a bare word is the value
+ * (`db.password = correcthorse`) unless it is shaped like an identifier (`userInput`, `user_input`),
+ * as a variable in code would be.
+ */
+function isConfigLine(text: string, m: RegExpMatchArray, key: string, separator: string, value: string): boolean {
+  if (/[a-z][A-Z]|_|\$/.test(value)) return false
+  const start = m.index ?? 0
+  const end = start + m[0].length
+  const before = text.slice(Math.max(0, start - 40), start)
+  if (!LINE_PREFIX.test(before) || !LINE_SUFFIX.test(text.slice(end, end + 200))) return false
+  return separator === '=' || CONFIG_KEY.test(key) || /(?:^|\n)[ \t]{2,}$/.test(before)
+}
+
+/** "the admin password is '...'": prose naming a password and quoting it. */
+const PROSE_SECRET = /\b(password|passphrase|passwd|secret|token|api key)\s+(?:is|was|reads|=|:)\s+(["'`])([^"'`\n]{4,100})\2/gi
+
+/** `<password>...</password>` (Maven settings, .NET and Java XML configs). */
+const XML_ELEMENT =
+  /<((?:[\w.-]+:)?[\w.-]*(?:password|passwd|secret|token|apikey|api-key|api_key|accesskey|access-key))>([^<>\n]{1,300})<\/\1>/gi
+
 function findAssignment(text: string): AssignmentKind {
   for (const m of text.matchAll(ASSIGNMENT)) {
-    const [, key = '', before = '', , after = '', quote, quotedValue, bareValue] = m
+    const [, key = '', before = '', separator = '', after = '', quote, quotedValue, bareValue] = m
     const quoted = quote !== undefined
     const value = quoted ? (quotedValue ?? '') : trimTrailingPunctuation(bareValue ?? '')
-    const kind = judgeAssignment(key, value, quoted, before === '' && after === '')
+    const literal = (before === '' && after === '') || (!quoted && isConfigLine(text, m, key, separator, value))
+    const kind = judgeAssignment(key, value, quoted, literal)
     if (kind) return kind
+    // A quoted connection string holds assignments of its own:
+    // `ConnectionStrings__Db="Server=db;User Id=app;Password=..."`.
+    if (quoted && /[=:]/.test(value)) {
+      const inner = findAssignment(value)
+      if (inner) return inner
+    }
+  }
+  for (const [, noun = '', , value = ''] of text.matchAll(PROSE_SECRET)) {
+    const kind = judgeAssignment(noun.replace(' ', '_'), value, true, true)
+    if (kind) return kind
+  }
+  if (text.includes('</')) {
+    for (const [, tag = '', value = ''] of text.matchAll(XML_ELEMENT)) {
+      const kind = judgeAssignment(tag, value.trim(), true, true)
+      if (kind) return kind
+    }
   }
   if (text.includes('--')) {
     for (const m of text.matchAll(CLI_FLAG)) {
@@ -251,10 +203,6 @@ function hasConnectionPassword(text: string): boolean {
 
 const END = '(?![A-Za-z0-9_-])'
 
-// Documentation writes `ghp_` + `xxxxxxxx...`, a `your-token` suffix, `sk_test_EXAMPLE...` or
-// `AAAAAAAAAAAA` for a token. Not applied to private keys: real DER bodies are full of `AAAAAA`.
-const DUMMY_TOKEN = /xxxx|example|your[-_]|placeholder|dummy|(.)\1{7}/i
-
 /** A format rule: true when some match of `source` is not an obvious documentation dummy. */
 function pattern(source: string): (text: string) => boolean {
   const re = new RegExp(source, 'g')
@@ -265,19 +213,28 @@ function pattern(source: string): (text: string) => boolean {
 }
 
 // The AWS docs' AKIAIOSFODNN7EXAMPLE is a dummy like any other (see DUMMY_TOKEN).
-const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g
+const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g
 
 const JWT = /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/
 const AUTH_HEADER = /\b([Bb]earer|[Bb]asic)\s+([A-Za-z0-9._~+/-]{12,}=*)/g
 
-/** Basic credentials are base64 of `user:password`; prose like "Basic authentication" isn't. */
+/**
+ * Basic credentials are base64 of `user:password`; prose like "Basic authentication" isn't, and
+ * neither are documentation examples such as `Basic dXNlcjpwYXNz` (`user:pass`) or RFC 7617's
+ * `aladdin:opensesame`, whose password is a placeholder or the user name again.
+ */
 function isBasicCredential(value: string): boolean {
   if (!/^[A-Za-z0-9+/]{8,}={0,2}$/.test(value)) return false
+  let decoded: string
   try {
-    return /^[\x20-\x7e]+:[\x20-\x7e]{3,}$/.test(atob(value))
+    decoded = atob(value)
   } catch {
     return false
   }
+  const m = /^([\x20-\x7e]*?):([\x20-\x7e]{3,})$/.exec(decoded)
+  if (!m) return false
+  const [, user = '', password = ''] = m
+  return password !== user && !isPlaceholder(password)
 }
 
 /**
@@ -312,13 +269,13 @@ const OWN_RULES: readonly OwnRule[] = [
     id: 'slack-token',
     kind: 'a Slack token or webhook',
     hit: pattern(
-      String.raw`(?<![A-Za-z0-9])xox[abposre]-\d+-[A-Za-z0-9-]{8,}|https://hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}`,
+      String.raw`(?<![A-Za-z0-9])(?:(?:xox[abposre]|xapp)-\d+-[A-Za-z0-9-]{8,}|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}${END})|https://hooks\.slack\.com/(?:services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}|(?:workflows|triggers)/[A-Za-z0-9_/+]{30,})`,
     ),
   },
   {
     id: 'stripe-key',
     kind: 'a Stripe secret key',
-    hit: pattern(String.raw`(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}${END}|(?<![A-Za-z0-9])whsec_[A-Za-z0-9]{24,}`),
+    hit: pattern(String.raw`(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{16,}${END}|(?<![A-Za-z0-9])whsec_[A-Za-z0-9]{24,}`),
   },
   {
     id: 'anthropic-api-key',
@@ -424,9 +381,35 @@ async function silenceProfiler(): Promise<void> {
   }
 }
 
+// What each rule of the secretlint preset finds, for the message.
+const SECRETLINT_KINDS: Record<string, string> = {
+  '1password': 'a 1Password service account token',
+  anthropic: 'an Anthropic API key',
+  aws: 'an AWS credential',
+  databricks: 'a Databricks access token',
+  docker: 'a Docker Hub access token',
+  figma: 'a Figma access token',
+  gcp: 'a Google Cloud service account key',
+  github: 'a GitHub token',
+  gitlab: 'a GitLab token',
+  grafana: 'a Grafana Cloud or service account token',
+  groq: 'a Groq API key',
+  'hashicorp-vault': 'a HashiCorp Vault token',
+  huggingface: 'a Hugging Face access token',
+  linear: 'a Linear API key',
+  notion: 'a Notion integration token',
+  npm: 'an npm access token',
+  openai: 'an OpenAI API key',
+  privatekey: 'a private key',
+  sendgrid: 'a SendGrid API key',
+  shopify: 'a Shopify access token or shared secret',
+  slack: 'a Slack token or webhook',
+  vercel: 'a Vercel access token',
+}
+
 function describeSecretlintRule(ruleId: string): string {
   const name = ruleId.startsWith(SECRETLINT_RULE_PREFIX) ? ruleId.slice(SECRETLINT_RULE_PREFIX.length) : ruleId
-  return `a credential matched by secretlint's ${name} rule`
+  return `${SECRETLINT_KINDS[name] ?? 'a credential'} matched by secretlint's ${name} rule`
 }
 
 function finding(rule: string, kind: string): SecretFinding {
@@ -439,10 +422,11 @@ function finding(rule: string, kind: string): SecretFinding {
 /**
  * Scans text for secrets before it is stored as a memory.
  *
- * Fast format and assignment rules run first; the secretlint recommended preset runs after them,
- * loaded on the first call and reused. The result's message is built from the rule id alone, so
- * it is safe to show or log: it never echoes the secret (secretlint's own messages do, and are
- * discarded).
+ * Fast rules run first: the own token formats, the provider formats of secret-providers.ts (gitleaks'
+ * default rule set where secretlint has no rule, behind one keyword pass), then the assignment
+ * heuristics. The secretlint recommended preset runs after them, loaded on the first call and
+ * reused. The result's message is built from the rule id and a fixed noun phrase alone, so it is
+ * safe to show or log: it never echoes the secret (secretlint's own messages do, and are discarded).
  *
  * @param text - The memory content to check.
  * @returns The first finding, or `null` when the text looks free of secrets.
@@ -452,6 +436,8 @@ export async function scanSecrets(text: string): Promise<SecretFinding | null> {
   for (const rule of OWN_RULES) {
     if (rule.hit(text)) return finding(rule.id, rule.kind)
   }
+  const provider = scanFormats(text)
+  if (provider) return finding(provider.id, provider.kind)
   const assignment = findAssignment(text)
   if (assignment) return finding(ASSIGNMENT_RULES[assignment].id, ASSIGNMENT_RULES[assignment].kind)
 
