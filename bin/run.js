@@ -10,9 +10,9 @@ if (!['serve', 'mcp', 'browse'].includes(command)) setFlagsFromString('--liftoff
 if (command === 'recall') setFlagsFromString('--no-wasm-lazy-compilation')
 
 // `mem recall`, called by agents and hooks one time after another, starts without oclif when its
-// arguments are plain (src/cli/fast.ts); anything else goes to oclif below.
+// arguments are plain (src/faces/cli/fast.ts); anything else goes to oclif below.
 const done = command === 'recall' && (await (await import('../dist/cli/fast.js')).runFast(process.argv.slice(2)))
 if (!done) {
-  const {execute} = await import('../dist/cli/commands.js')
+  const {execute} = await import('../dist/cli/main.js')
   await execute({dir: import.meta.url})
 }

@@ -1,6 +1,6 @@
-// The web UI (src/ui, React) → dist/ui: one minified ES module and one stylesheet with content
+// The web UI (src/faces/ui, React) → dist/ui: one minified ES module and one stylesheet with content
 // hashes in their names (served immutable), and an index.html that names them (served no-cache).
-// Type-checked first with its own tsconfig (DOM, bundler resolution); src/ui imports nothing from src.
+// Type-checked first with its own tsconfig (DOM, bundler resolution); src/faces/ui imports nothing from src but types.
 import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -13,10 +13,10 @@ const OUT = 'dist/ui'
 const PREFIX = '/ui/assets/'
 
 export async function buildUi({typecheck = true} = {}) {
-  if (typecheck) execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'src/ui/tsconfig.json'], {stdio: 'inherit'})
+  if (typecheck) execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'src/faces/ui/tsconfig.json'], {stdio: 'inherit'})
   rmSync(OUT, {recursive: true, force: true})
   const result = await esbuild.build({
-    entryPoints: {app: 'src/ui/main.tsx'},
+    entryPoints: {app: 'src/faces/ui/main.tsx'},
     outdir: join(OUT, 'assets'),
     entryNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
@@ -32,10 +32,10 @@ export async function buildUi({typecheck = true} = {}) {
     logLevel: 'warning',
   })
   const outputs = Object.entries(result.metafile.outputs)
-  const js = outputs.find(([, o]) => o.entryPoint === 'src/ui/main.tsx')
-  if (!js) throw new Error('build-ui: no output for src/ui/main.tsx')
+  const js = outputs.find(([, o]) => o.entryPoint === 'src/faces/ui/main.tsx')
+  if (!js) throw new Error('build-ui: no output for src/faces/ui/main.tsx')
   const css = js[1].cssBundle
-  const icon = readFileSync('src/ui/favicon.svg')
+  const icon = readFileSync('src/faces/ui/favicon.svg')
   const iconName = `favicon-${createHash('sha256').update(icon).digest('hex').slice(0, 8)}.svg`
   mkdirSync(join(OUT, 'assets'), {recursive: true})
   writeFileSync(join(OUT, 'assets', iconName), icon)

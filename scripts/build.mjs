@@ -35,20 +35,20 @@ const shared = {
 }
 const bundle = await esbuild.build({
   ...shared,
-  entryPoints: ['src/cli/commands.ts'],
+  entryPoints: ['src/faces/cli/main.ts'],
   outdir: 'dist/cli',
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
 })
-// A plain `mem recall` (src/cli/fast.ts, see bin/run.js) loads one file: no oclif, no zod and no
+// A plain `mem recall` (src/faces/cli/fast.ts, see bin/run.js) loads one file: no oclif, no zod and no
 // chunk graph to resolve. What it imports only on a cold path (zod schemas for an invalid input's
 // message, the user config, the secret scanner, the YAML parser) stays out of it and loads from
 // tsc's output (or node_modules). Only modules that throw no MemError of their own to this bundle
 // belong here: an error class from another copy of errors.ts is not `instanceof` this one's.
-const COLD_ONLY = /src\/(core\/schemas|config\/user-config|gates\/secrets)\.ts$/
+const COLD_ONLY = /src\/(model\/schemas|config\/user-config|engines\/gates\/secrets)\.ts$/
 const fast = await esbuild.build({
   ...shared,
-  entryPoints: ['src/cli/fast.ts'],
+  entryPoints: ['src/faces/cli/fast.ts'],
   outfile: 'dist/cli/fast.js',
   plugins: [
     {

@@ -1,12 +1,12 @@
-// Writes src/search/thesaurus-stems.ts: the thesaurus groups (src/search/thesaurus-groups.ts) as
+// Writes src/engines/search/thesaurus-stems.ts: the thesaurus groups (src/engines/search/thesaurus-groups.ts) as
 // the index terms they analyze to. Run after changing the groups or the analyzer:
 //   npm run build && node scripts/gen-thesaurus.mjs
 // test/unit/recall.test.ts fails while the file is out of date.
 import {writeFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
-import {GROUPS, stemGroups} from '../dist/src/search/thesaurus-groups.js'
+import {GROUPS, stemGroups} from '../dist/src/engines/search/thesaurus-groups.js'
 
-const target = fileURLToPath(new URL('../src/search/thesaurus-stems.ts', import.meta.url))
+const target = fileURLToPath(new URL('../src/engines/search/thesaurus-stems.ts', import.meta.url))
 const lines = stemGroups(GROUPS).map((terms) => `  ${JSON.stringify(terms).replace(/"/g, "'").replace(/,/g, ', ')},`)
 writeFileSync(
   target,

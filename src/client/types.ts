@@ -1,7 +1,7 @@
 /**
  * The wire shapes of the HTTP API (spec sections 2 and 4, decisions.md), for clients. This file
  * imports nothing: the client library must load anywhere `fetch` exists. The server checks at
- * build time that what it sends matches these (src/server/contract-types.ts).
+ * build time that what it sends matches these (src/faces/server/contract-types.ts).
  */
 
 export type MemoryType = 'observation' | 'insight' | 'procedure' | 'heuristic'

@@ -1,7 +1,7 @@
 import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
 import {statSync} from 'node:fs'
 import type {Document, YAMLSeq} from 'yaml'
-import {MemError} from '../errors.js'
+import {MemError} from '../model/errors.js'
 import {type ApiKeyRecord, readUserConfigWith, type Scope, SCOPES, updateUserConfig, userConfigPath, type UserConfig} from './user-config.js'
 import {loadYaml} from './yaml.js'
 

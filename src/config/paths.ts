@@ -1,7 +1,7 @@
 import {existsSync, statSync} from 'node:fs'
 import {platform} from 'node:os'
 import {dirname, isAbsolute, join, resolve, win32} from 'node:path'
-import {MemError} from '../errors.js'
+import {MemError} from '../model/errors.js'
 
 /** The longest `repo` value taken (a path); longer ones are refused before touching the disk. */
 export const MAX_REPO_PATH_CHARS = 1024

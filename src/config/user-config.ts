@@ -2,10 +2,10 @@ import {existsSync, mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import lockfile from 'proper-lockfile'
 import {z} from 'zod'
-import {MemError} from '../errors.js'
+import {MemError} from '../model/errors.js'
 import {writeAtomic} from '../storage/files.js'
-import {MAX_EMBED_DIMS} from '../enrich/embed.js'
 import {loadYaml} from './yaml.js'
+import {MAX_EMBED_DIMS} from './limits.js'
 
 export const SCOPES = ['read', 'write', 'admin'] as const
 export type Scope = (typeof SCOPES)[number]

@@ -3,7 +3,7 @@ import {join, resolve} from 'node:path'
 import {resolveHome} from '../config/home.js'
 import {isDirectory, normalizeRepoId, parseRepoRef, requireRepoRoot} from '../config/paths.js'
 import {Registry} from '../config/registry.js'
-import type {MemContext, RepoAccess, RepoHandle} from '../core/mem-context.js'
+import type {MemContext, RepoAccess, RepoHandle} from '../engines/context.js'
 import type {RepoStore, RepoStoreOptions} from '../storage/repo-store.js'
 import type {EnrichmentConfig} from '../config/user-config.js'
 import {ROLLUP_LOG_BYTES, usageLogBytes} from '../storage/usage.js'
@@ -175,7 +175,7 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       return all.filter((store): store is RepoStore => store !== undefined)
     },
     async scanSecrets(text: string) {
-      scanner ??= (await import('../gates/secrets.js')).scanSecrets
+      scanner ??= (await import('../engines/gates/secrets.js')).scanSecrets
       return scanner(text)
     },
     async close() {

@@ -1,10 +1,10 @@
 import {join} from 'node:path'
-import type {UsageRecorder} from '../core/mem-context.js'
+import type {UsageRecorder} from '../engines/context.js'
 import {appendUsageLog, binOf, emptyDelta, type UsageDelta} from '../storage/usage.js'
 
 export interface UsageRecorderOptions {
   now: () => Date
-  /** Milliseconds of a monotonic clock (durations); process.hrtime by default. */
+  /** Milliseconds of a monotonic clock (durations); the CLI passes process.hrtime (cheaper to start than performance). */
   elapsed?: () => number
   /** Flush after this many distinct (repo, hour, operation) aggregates are pending. */
   maxPending?: number
@@ -25,8 +25,7 @@ export class MemUsageRecorder implements UsageRecorder {
   private readonly maxPending: number
 
   constructor(private readonly options: UsageRecorderOptions) {
-    // process.hrtime, not performance.now: the first use of the global performance loads perf_hooks
-    this.elapsed = options.elapsed ?? (() => Number(process.hrtime.bigint()) / 1e6)
+    this.elapsed = options.elapsed ?? (() => performance.now())
     this.maxPending = options.maxPending ?? 512
   }
 

@@ -1,6 +1,6 @@
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
-import type {MemoryType} from '../model.js'
+import type {MemoryType} from '../model/memory.js'
 
 /**
  * `.mem/counts.json`: the live counts by type as of one journal size, written by the store when it

@@ -1,10 +1,10 @@
-import {nodeCrypto} from '../lazy-require.js'
+import {nodeCrypto} from '../model/lazy-require.js'
 import {closeSync, fsyncSync, openSync, renameSync, writeSync} from 'node:fs'
 import {join} from 'node:path'
 
 /** Writes `bytes` to `path` all or nothing: a fsync'd temp file renamed over it, then the folder fsync'd. */
 export function writeAtomic(path: string, bytes: Uint8Array): void {
-  const tmp = `${path}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`
+  const tmp = `${path}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`
   const fd = openSync(tmp, 'w')
   try {
     let written = 0

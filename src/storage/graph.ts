@@ -1,4 +1,4 @@
-import type {MemoryType} from '../model.js'
+import type {MemoryType} from '../model/memory.js'
 import type {Db} from './db.js'
 
 /** What the graph and the markdown export read of a memory. */

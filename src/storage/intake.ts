@@ -1,4 +1,4 @@
-import type {MemoryType} from '../model.js'
+import type {MemoryType} from '../model/memory.js'
 import type {Db} from './db.js'
 
 /** A memory written by intake, or a later version of one (edits keep the source). */

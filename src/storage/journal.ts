@@ -1,6 +1,6 @@
 import {closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync} from 'node:fs'
 import {crc32} from 'node:zlib'
-import {MemError} from '../errors.js'
+import {MemError} from '../model/errors.js'
 
 /**
  * The append-only journal of committed mutations that sits in front of the snapshot.

@@ -1,7 +1,7 @@
 import lockfile from 'proper-lockfile'
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
-import {MemError, systemReason} from '../errors.js'
+import {MemError, systemReason} from '../model/errors.js'
 
 export type Release = () => Promise<void>
 

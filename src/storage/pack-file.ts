@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto'
 import type {Database} from 'sql.js'
-import {MemError} from '../errors.js'
-import type {MemoryType} from '../model.js'
+import {MemError} from '../model/errors.js'
+import type {MemoryType} from '../model/memory.js'
 import type {Db} from './db.js'
 import {loadSqlJs} from './sqljs.js'
 

@@ -1,4 +1,4 @@
-import {nodeCrypto} from '../lazy-require.js'
+import {nodeCrypto} from '../model/lazy-require.js'
 import {
   closeSync,
   existsSync,
@@ -15,13 +15,13 @@ import {
 } from 'node:fs'
 import {join} from 'node:path'
 import type {SqlJsStatic} from 'sql.js'
-import {MemError, systemReason} from '../errors.js'
+import {MemError, systemReason} from '../model/errors.js'
 import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
 import {acquireWriteLock, lockError, type Release} from './lock.js'
 import {applyOps, coalesceTouches, liveCounts, rankFieldsChanged, type JournalRecord, type Op} from './memories.js'
 import {compactIndex, pruneIndexLog} from './fts.js'
-import type {MemoryType} from '../model.js'
+import type {MemoryType} from '../model/memory.js'
 import {COUNTS_FILE, type CountsSidecar, peekCounts} from './counts-file.js'
 import {releaseBuffer, writeAtomic} from './files.js'
 import {getMeta, migrate, setMeta} from './schema.js'
@@ -602,7 +602,7 @@ export class RepoStore {
     try {
       const st = fstatSync(this.journalFd)
       const body: CountsSidecar = {journalIno: st.ino, journalSize: st.size, counts: liveCounts(this.db)}
-      const tmp = `${join(this.dir, COUNTS_FILE)}.${process.pid}.tmp`
+      const tmp = `${join(this.dir, COUNTS_FILE)}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`
       writeFileSync(tmp, JSON.stringify(body))
       renameSync(tmp, join(this.dir, COUNTS_FILE))
     } catch {

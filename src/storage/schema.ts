@@ -1,7 +1,7 @@
-import {MemError} from '../errors.js'
+import {MemError} from '../model/errors.js'
 import type {Db} from './db.js'
-import {bandKeys} from '../gates/minhash.js'
-import {shingleSet} from '../gates/shingles.js'
+import {bandKeys} from '../text/minhash.js'
+import {shingleSet} from '../text/shingles.js'
 
 /**
  * Numbered schema migrations. A database records the highest one applied in `meta.schema_version`;

@@ -1,5 +1,5 @@
 import {appendFileSync, existsSync, readFileSync, renameSync, statSync, unlinkSync} from 'node:fs'
-import {nodeCrypto} from '../lazy-require.js'
+import {nodeCrypto} from '../model/lazy-require.js'
 import {join} from 'node:path'
 import type {Db} from './db.js'
 

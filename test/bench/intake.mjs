@@ -50,7 +50,7 @@ export function syntheticRepo(root, total = 2000) {
 
 async function inProcess(root, home, change) {
   const {openMem} = await import('../../dist/src/runtime/open-mem.js')
-  const {intake} = await import('../../dist/src/core/intake.js')
+  const {intake} = await import('../../dist/src/operations/intake.js')
   const ctx = openMem({home, cwd: root})
   const runs = []
   for (const label of ['first run', 're-run', 'after a change']) {

@@ -15,7 +15,7 @@ const NOW = '2026-03-01T12:00:00.000Z'
 
 async function child(root, home) {
   const {openMem} = await import('../../dist/src/runtime/open-mem.js')
-  const {maintain} = await import('../../dist/src/core/maintain.js')
+  const {maintain} = await import('../../dist/src/operations/maintain.js')
   const ctx = openMem({home, cwd: root, now: () => new Date(NOW)})
   const t = performance.now()
   const handle = await ctx.repo(root, 'write')

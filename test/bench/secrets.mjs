@@ -5,7 +5,7 @@
 //
 //   node test/bench/secrets.mjs [count]
 import {cpus, loadavg} from 'node:os'
-import {scanSecrets} from '../../dist/src/gates/secrets.js'
+import {scanSecrets} from '../../dist/src/engines/gates/secrets.js'
 import {loadEvalSet, syntheticMemories} from './lib/corpus.mjs'
 import {fmt, median, percentile} from './lib/util.mjs'
 

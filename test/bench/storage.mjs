@@ -3,8 +3,8 @@
 import {statSync} from 'node:fs'
 import {join} from 'node:path'
 import {openMem} from '../../dist/src/runtime/open-mem.js'
-import {store} from '../../dist/src/core/store.js'
-import {browse} from '../../dist/src/core/browse.js'
+import {store} from '../../dist/src/operations/store.js'
+import {browse} from '../../dist/src/operations/browse.js'
 import {seedRepo} from './lib/seed.mjs'
 import {BIN, fmt, tempRepo, wallTime} from './lib/util.mjs'
 

@@ -1,7 +1,7 @@
 // What usage recording adds to a recall (issue 8, target ≤ 5%): the same recalls, in process, on
 // two identical 10k-memory stores, through a context that records usage and one that does not,
 // each question through both back to back. Also the cost of one record() call alone.
-import {recall} from '../../dist/src/core/recall.js'
+import {recall} from '../../dist/src/operations/recall.js'
 import {openMem} from '../../dist/src/runtime/open-mem.js'
 import {MemUsageRecorder} from '../../dist/src/runtime/usage-recorder.js'
 import {loadEvalSet} from './lib/corpus.mjs'

@@ -6,7 +6,7 @@ import {join} from 'node:path'
 import {MemClient} from '../../src/client/index.js'
 import {createKey} from '../../src/config/api-keys.js'
 import {openMem} from '../../src/runtime/open-mem.js'
-import {type RunningServer, startServer, type StartServerOptions} from '../../src/server/serve.js'
+import {type RunningServer, startServer, type StartServerOptions} from '../../src/faces/server/serve.js'
 import {fixedClock} from '../helpers/mem.js'
 
 const TOPICS = [

@@ -2,8 +2,8 @@ import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {expect, onTestFinished} from 'vitest'
-import type {StoreResult} from '../../src/core/store.js'
-import {MemError} from '../../src/errors.js'
+import type {StoreResult} from '../../src/operations/store.js'
+import {MemError} from '../../src/model/errors.js'
 import {openMem} from '../../src/runtime/open-mem.js'
 
 export interface Clock {

@@ -2,7 +2,7 @@ import {createServer, request as httpRequest, type IncomingHttpHeaders, type Ser
 import type {AddressInfo} from 'node:net'
 import {onTestFinished} from 'vitest'
 import {MemClient} from '../../src/client/index.js'
-import {startServer, type StartServerOptions} from '../../src/server/serve.js'
+import {startServer, type StartServerOptions} from '../../src/faces/server/serve.js'
 import {openMem} from '../../src/runtime/open-mem.js'
 import {type Clock, memRepo} from './mem.js'
 

@@ -1,7 +1,7 @@
 // A separate writer process for durability tests: stores `count` memories into `repo`, printing
 // each acknowledged id on its own line as soon as the store returns.
 import {openMem} from '../../dist/src/runtime/open-mem.js'
-import {store} from '../../dist/src/core/store.js'
+import {store} from '../../dist/src/operations/store.js'
 
 const [repo, home, label, countArg] = process.argv.slice(2)
 const count = Number(countArg)

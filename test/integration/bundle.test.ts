@@ -44,7 +44,7 @@ describe('the CLI bundle keeps ink to mem browse', () => {
     const ui = uiChunks(m)
     expect(ui.size).toBeGreaterThan(0)
     // what every command loads at start
-    for (const out of staticClosure(m, 'dist/cli/commands.js')) expect(ui.has(out), out).toBe(false)
+    for (const out of staticClosure(m, 'dist/cli/main.js')) expect(ui.has(out), out).toBe(false)
     // every dynamically imported chunk that brings ink with it is the browser's (or ink's own lazy devtools)
     for (const [out, o] of Object.entries(m.outputs)) {
       for (const imp of o.imports) {
@@ -52,7 +52,7 @@ describe('the CLI bundle keeps ink to mem browse', () => {
         const loads = [...staticClosure(m, imp.path)]
         if (!loads.some((c) => ui.has(c))) continue
         const inputs = Object.keys(m.outputs[imp.path].inputs)
-        const isBrowser = inputs.includes('src/tui/run.tsx')
+        const isBrowser = inputs.includes('src/faces/tui/run.tsx')
         const isInkInternal = Object.keys(o.inputs).some((i) => UI_PACKAGES.test(i))
         expect(isBrowser || isInkInternal, `${out} → ${imp.path}`).toBe(true)
       }
@@ -89,7 +89,7 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
     expect(files.some((f) => /node_modules\/(ink|react)\//.test(f))).toBe(false)
 
     // and the hook does see the browser when it loads (the check above can fail)
-    const browser = Object.entries(m.outputs).find(([, o]) => 'src/tui/run.tsx' in o.inputs)![0]
+    const browser = Object.entries(m.outputs).find(([, o]) => 'src/faces/tui/run.tsx' in o.inputs)![0]
     const r = spawnSync(
       process.execPath,
       ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', `await import(${JSON.stringify(resolve(ROOT, browser))})`],
@@ -123,18 +123,18 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
       .map((u) => relative(ROOT, new URL(u).pathname))
   }
 
-  const heavy = (f: string) => f === 'dist/cli/commands.js' || f.startsWith('dist/cli/chunks/') || /node_modules\/(@oclif\/core|zod)\//.test(f)
+  const heavy = (f: string) => f === 'dist/cli/main.js' || f.startsWith('dist/cli/chunks/') || /node_modules\/(@oclif\/core|zod)\//.test(f)
 
   it('loads the one fast.js bundle: not the oclif entry, its chunks or zod', () => {
     const fastMeta = JSON.parse(readFileSync(join(ROOT, 'dist', 'cli', 'fast-meta.json'), 'utf8')) as Meta
     const inputs = Object.keys(fastMeta.outputs['dist/cli/fast.js'].inputs)
-    expect(inputs).toContain('src/core/recall.ts')
+    expect(inputs).toContain('src/operations/recall.ts')
     expect(inputs.filter((i) => /node_modules\/(@oclif\/core|zod|yaml)\//.test(i))).toEqual([])
     const plain = loaded(['recall', 'how do the tests run?', '--limit', '3', '--json'])
     expect(plain).toContain('dist/cli/fast.js')
     expect(plain.filter(heavy)).toEqual([])
     // the same command with a value oclif must word the error for goes through oclif (the check above can fail)
     expect(loaded(['recall', '--help']).filter(heavy).length).toBeGreaterThan(0)
-    expect(loaded(['recall', 'how do the tests run?'], {MEM_CLI_FAST: '0'})).toContain('dist/cli/commands.js')
+    expect(loaded(['recall', 'how do the tests run?'], {MEM_CLI_FAST: '0'})).toContain('dist/cli/main.js')
   })
 })

@@ -1,5 +1,5 @@
 /**
- * `mem recall` answered by the quick path (src/cli/fast.ts) and by oclif (MEM_CLI_FAST=0) must be
+ * `mem recall` answered by the quick path (src/faces/cli/fast.ts) and by oclif (MEM_CLI_FAST=0) must be
  * indistinguishable: the same stdout, stderr and exit code, for good input and for bad.
  */
 import {spawnSync} from 'node:child_process'

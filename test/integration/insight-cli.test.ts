@@ -1,7 +1,7 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import * as I from '../../src/server/routes/insight.js'
+import * as I from '../../src/faces/server/routes/insight.js'
 import {cliRepo} from '../helpers/cli.js'
 import {fakeRuntime} from '../helpers/fake-llm.js'
 

@@ -1,6 +1,6 @@
 // mem consolidate and mem maintain through the built CLI, as a user runs them.
 import {describe, expect, it} from 'vitest'
-import {acquireMaintenanceLock} from '../../src/ops/maintenance/lock.js'
+import {acquireMaintenanceLock} from '../../src/engines/maintenance/lock.js'
 import {runCli} from '../helpers/cli.js'
 import {memRepo} from '../helpers/mem.js'
 

@@ -116,7 +116,7 @@ describe('mem mcp (stdio)', () => {
     // the SDK's latest protocol version: a string no other dependency carries
     const SDK_MARK = '2025-11-25'
     const seen = new Set<string>()
-    const queue = [join(dist, 'commands.js')]
+    const queue = [join(dist, 'main.js')]
     while (queue.length) {
       const file = queue.pop()!
       if (seen.has(file)) continue

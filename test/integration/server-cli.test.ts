@@ -7,7 +7,7 @@ import {createInterface} from 'node:readline'
 import {describe, expect, it, onTestFinished} from 'vitest'
 import {MemClient} from '../../src/client/index.js'
 import {openMem} from '../../src/runtime/open-mem.js'
-import {startServer} from '../../src/server/serve.js'
+import {startServer} from '../../src/faces/server/serve.js'
 import {BIN, runCli} from '../helpers/cli.js'
 import {tempDir} from '../helpers/mem.js'
 import {eventually, fakeRegistry, rawRequest} from '../helpers/server.js'
@@ -145,7 +145,7 @@ describe('parity: `mem … --json` and HTTP give the same body', () => {
     expect(journalHeaderOnly(root)).toBe(false)
     await eventually(() => journalHeaderOnly(root), 5_000)
     const fresh = openMem({home, cwd: root})
-    const {get} = await import('../../src/core/get.js')
+    const {get} = await import('../../src/operations/get.js')
     expect((await get(fresh, {id: id!})).content).toBe('checkpoint me when idle')
     await fresh.close()
   })
@@ -296,7 +296,7 @@ describe('mem serve (the built CLI)', {timeout: 90_000}, () => {
     const {readdirSync, readFileSync} = await import('node:fs')
     const dist = join(BIN, '..', '..', 'dist', 'cli')
     const marker = /FST_ERR_INSTANCE_ALREADY_LISTENING/
-    expect(readFileSync(join(dist, 'commands.js'), 'utf8')).not.toMatch(marker)
+    expect(readFileSync(join(dist, 'main.js'), 'utf8')).not.toMatch(marker)
     const chunks = readdirSync(join(dist, 'chunks')).filter((f) => marker.test(readFileSync(join(dist, 'chunks', f), 'utf8')))
     expect(chunks.length).toBeGreaterThan(0)
     for (const chunk of chunks) expect(chunk).toMatch(/^serve-/)

@@ -6,9 +6,9 @@ import {homedir, tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import {store} from '../../src/core/store.js'
+import {store} from '../../src/operations/store.js'
 import {openMem} from '../../src/runtime/open-mem.js'
-import {buildServer} from '../../src/server/build-server.js'
+import {buildServer} from '../../src/faces/server/build-server.js'
 import {fixedClock, storedId, tempDir} from '../helpers/mem.js'
 
 /** Every file and folder under `dir`, except the subtrees `skip` (mem's own places). */

@@ -3,8 +3,8 @@
 import {describe, expect, it} from 'vitest'
 import {createKey, KeyRing} from '../../src/config/api-keys.js'
 import {openMem} from '../../src/runtime/open-mem.js'
-import {buildServer} from '../../src/server/build-server.js'
-import {requiredAccess} from '../../src/server/route.js'
+import {buildServer} from '../../src/faces/server/build-server.js'
+import {requiredAccess} from '../../src/faces/server/route.js'
 import {memRepo} from '../helpers/mem.js'
 
 type Scope = 'read' | 'write' | 'admin'

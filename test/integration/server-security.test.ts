@@ -2,7 +2,7 @@
 // cross-site state change (a foreign Origin), reading answers through CORS. And the bind rules.
 import {describe, expect, it} from 'vitest'
 import {createKey} from '../../src/config/api-keys.js'
-import {startServer} from '../../src/server/serve.js'
+import {startServer} from '../../src/faces/server/serve.js'
 import {memRepo} from '../helpers/mem.js'
 import {memServer, rawRequest} from '../helpers/server.js'
 

@@ -5,8 +5,8 @@ import {join} from 'node:path'
 import {execa} from 'execa'
 import {describe, expect, it} from 'vitest'
 import {MemApiError} from '../../src/client/index.js'
-import * as Share from '../../src/server/routes/sharing.js'
-import * as S from '../../src/server/schemas.js'
+import * as Share from '../../src/faces/server/routes/sharing.js'
+import * as S from '../../src/faces/server/schemas.js'
 import {memServer, rawRequest} from '../helpers/server.js'
 
 async function apiError(fn: () => Promise<unknown>): Promise<MemApiError> {

@@ -7,7 +7,7 @@ import {mkdirSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {store} from '../../src/core/store.js'
+import {store} from '../../src/operations/store.js'
 import {openMem} from '../../src/runtime/open-mem.js'
 import {BIN} from '../helpers/cli.js'
 

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {parseFast} from '../../src/cli/fast.js'
+import {parseFast} from '../../src/faces/cli/fast.js'
 
-describe('the quick way in for mem recall (src/cli/fast.ts)', () => {
+describe('the quick way in for mem recall (src/faces/cli/fast.ts)', () => {
   it('takes plain invocations, with every flag and short form', () => {
     expect(parseFast(['recall', 'how do tests run?'])?.call).toEqual({positionals: ['how do tests run?'], values: {}, json: false})
     const all = parseFast(['recall', 'q', '--json', '-n', '3', '-t', 'insight', '--repo', '/tmp/x'])?.call

@@ -1,9 +1,9 @@
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {MemError} from '../../src/errors.js'
-import {MaintenanceRuns} from '../../src/ops/maintenance/runs.js'
-import type {MaintenanceReport} from '../../src/ops/maintenance/types.js'
-import {Scheduler} from '../../src/ops/scheduler.js'
+import {MemError} from '../../src/model/errors.js'
+import {MaintenanceRuns} from '../../src/faces/server/maintenance-runs.js'
+import type {MaintenanceReport} from '../../src/engines/maintenance/types.js'
+import {Scheduler} from '../../src/faces/server/scheduler.js'
 import {memRepo} from '../helpers/mem.js'
 
 const MIN = 60_000

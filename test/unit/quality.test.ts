@@ -1,9 +1,9 @@
 import {describe, expect, it} from 'vitest'
-import {feedback} from '../../src/core/feedback.js'
-import {quality} from '../../src/core/quality.js'
-import {recall} from '../../src/core/recall.js'
-import {store} from '../../src/core/store.js'
-import type {Memory} from '../../src/model.js'
+import {feedback} from '../../src/operations/feedback.js'
+import {quality} from '../../src/operations/quality.js'
+import {recall} from '../../src/operations/recall.js'
+import {store} from '../../src/operations/store.js'
+import type {Memory} from '../../src/model/memory.js'
 import {memRepo} from '../helpers/mem.js'
 
 const DAY = 24 * 60 * 60 * 1000

@@ -1,8 +1,8 @@
 import {describe, expect, it, onTestFinished} from 'vitest'
-import {MemError} from '../../src/errors.js'
-import {get} from '../../src/core/get.js'
-import {prepareRecall, recall} from '../../src/core/recall.js'
-import {store} from '../../src/core/store.js'
+import {MemError} from '../../src/model/errors.js'
+import {get} from '../../src/operations/get.js'
+import {prepareRecall, recall} from '../../src/operations/recall.js'
+import {store} from '../../src/operations/store.js'
 import {openMem} from '../../src/runtime/open-mem.js'
 import {memRepo} from '../helpers/mem.js'
 

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {scanSecrets, type SecretFinding} from '../../src/gates/secrets.js'
+import {scanSecrets, type SecretFinding} from '../../src/engines/gates/secrets.js'
 
 // Every fake credential is assembled from pieces so this file never contains one verbatim.
 const b62 = 'aB3dE5fG7h' + 'I9jK1lM3nO' + '5pQ7rS9tU1' + 'vW3xY5'
@@ -140,7 +140,7 @@ describe('scanSecrets: secrets are caught', () => {
 
 const ORDINARY_MEMORIES = [
   'npm run test:int -- --reporter=dot',
-  'Run npm run build before vitest; the CLI tests spawn dist/cli/commands.js',
+  'Run npm run build before vitest; the CLI tests spawn dist/cli/main.js',
   'set DATABASE_URL in .env',
   'set DB_PASSWORD in .env before running migrations',
   'the password is stored in vault under secret/data/staging/db',
@@ -162,7 +162,7 @@ const ORDINARY_MEMORIES = [
   'https://github.com/org/repo/pull/123#issuecomment-456 explains the revert',
   'git@github.com:org/repo.git and ssh://git@github.com:22/org/repo.git both work',
   'Use pnpm 9.1.2 and node 20.20; vitest 4.1.12 needs pool: forks here',
-  'src/gates/secrets.ts exports scanSecrets; see docs/architecture.md',
+  'src/engines/gates/secrets.ts exports scanSecrets; see docs/architecture.md',
   'interface Login { password?: string; token: string | null }',
   'const password = req.body.password',
   'password = userInput',
@@ -517,7 +517,7 @@ const SECRETLINT_FORMAT_CASES: FormatCase[] = (() => {
 
 describe('scanSecrets: provider formats', () => {
   it('covers every provider rule with a positive and a near miss', async () => {
-    const {PROVIDER_RULES} = await import('../../src/gates/secret-providers.js')
+    const {PROVIDER_RULES} = await import('../../src/engines/gates/secret-providers.js')
     const tested = new Set(FORMAT_CASES.map((c) => c.rule))
     expect(PROVIDER_RULES.map((r) => r.id).filter((id) => !tested.has(id))).toEqual([])
   })

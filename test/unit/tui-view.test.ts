@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
-import type {Memory} from '../../src/model.js'
+import type {Memory} from '../../src/model/memory.js'
 import {PassThrough} from 'node:stream'
-import {oneKeyAtATime, osc52, splitKeys} from '../../src/tui/run.js'
-import {clip, detailLines, HELP_LINES, filterRows, keysBar, nextType, parseImportance, parseTags, rowLine, toRow, wrap} from '../../src/tui/view.js'
+import {oneKeyAtATime, osc52, splitKeys} from '../../src/faces/tui/run.js'
+import {clip, detailLines, HELP_LINES, filterRows, keysBar, nextType, parseImportance, parseTags, rowLine, toRow, wrap} from '../../src/faces/tui/view.js'
 
 const memory = (over: Partial<Memory> = {}): Memory => ({
   id: 'memories/app/insight/0123456789ab',

@@ -1,11 +1,11 @@
 import {render} from 'ink-testing-library'
 import {describe, expect, it, onTestFinished} from 'vitest'
-import {browse} from '../../src/core/browse.js'
-import {get} from '../../src/core/get.js'
-import {store} from '../../src/core/store.js'
-import type {MemContext} from '../../src/core/mem-context.js'
+import {browse} from '../../src/operations/browse.js'
+import {get} from '../../src/operations/get.js'
+import {store} from '../../src/operations/store.js'
+import type {MemContext} from '../../src/engines/context.js'
 import {openMem} from '../../src/runtime/open-mem.js'
-import {Browser, type BrowserProps} from '../../src/tui/app.js'
+import {Browser, type BrowserProps} from '../../src/faces/tui/app.js'
 import {fixedClock, memRepo} from '../helpers/mem.js'
 
 const KEY = {

@@ -2,7 +2,7 @@
 // storage layer (the same records a store writes), then a checkpoint folds them into mem.db.
 import {createHash} from 'node:crypto'
 import {RepoStore} from '../../../dist/src/storage/repo-store.js'
-import {heuristicOneLiner} from '../../../dist/src/enrich/heuristic.js'
+import {heuristicOneLiner} from '../../../dist/src/engines/enrichment/heuristic.js'
 import {normalizeRepoId} from '../../../dist/src/config/paths.js'
 import {syntheticMemories} from './corpus.mjs'
 

@@ -1,0 +1,87 @@
+import type {EnrichmentConfig} from '../config/user-config.js'
+import type {RepoStore} from '../storage/repo-store.js'
+
+/** A secret the scanner found. Neither field ever contains the secret or a piece of it. */
+export interface SecretFinding {
+  /** Short stable id of the rule that fired, e.g. `github-token` or `@secretlint/secretlint-rule-slack`. */
+  rule: string
+  /** Human text naming the kind of secret and what to do instead. */
+  message: string
+}
+/** What an operation does to a repository: only a write may create (and register) its store. */
+export type RepoAccess = 'read' | 'write'
+
+/** A repository resolved from the `repo` parameter: its id, where its store lives, and the store. */
+export interface RepoHandle {
+  /** Normalized repo id. */
+  id: string
+  /** Directory that holds (or will hold) `.mem/`. */
+  root: string
+  /** The value the caller passed, as given. */
+  given: string
+  store: RepoStore
+}
+
+/**
+ * What every core operation receives. Only the runtime constructs one; tests build one over a
+ * temp MEM_HOME with a fixed clock. The core reads time and repos only through it.
+ */
+export interface MemContext {
+  now(): Date
+  /**
+   * True in processes that answer many requests (the server, MCP, the TUI): they keep in-process
+   * search indexes. A one-shot CLI command asks the on-disk index instead.
+   */
+  readonly longLived: boolean
+  /**
+   * Resolves a repository without opening its store (decisions.md, "server repo param"): a path must
+   * be a git work tree or hold `.mem/`, anything else is refused (400); a registered id is its path;
+   * any other id lives under MEM_HOME/repos. `write` registers it (a write may create its store);
+   * `read` never creates or registers anything: an unknown repo reads as empty.
+   */
+  locate(ref: string, access: RepoAccess): Promise<{id: string; root: string}>
+  /** Resolves a repository as `locate` does and opens its store (cached for the context's lifetime). */
+  repo(ref: string, access: RepoAccess): Promise<RepoHandle>
+  /**
+   * Opens (once, cached) the store kept under `root`/.mem that is not a repository of its own:
+   * a mounted layer's store. It is not registered.
+   */
+  storeAt(root: string): Promise<RepoStore>
+  /** Closes the store `storeAt(root)` opened (if any) and forgets it, before its files are removed. */
+  dropStoreAt(root: string): Promise<void>
+  /** Every registered repository. */
+  listRepos(): Promise<Array<{repoId: string; path: string}>>
+  scanSecrets(text: string): Promise<SecretFinding | null>
+  /**
+   * Counts operations for the usage statistics (operation, repo, duration, result count).
+   * Absent in contexts that keep no usage.
+   */
+  readonly usage?: UsageRecorder
+  /** The enrichment runtime from the user config; null when enrichment is off (the default). */
+  enrichment?(): Promise<EnrichmentConfig | null>
+  /**
+   * The enrichment config when embeddings may be on, else null; cheaper than `enrichment()` for
+   * a path that runs on every recall (it need not load the config parser when they cannot be).
+   */
+  embeddings?(): Promise<EnrichmentConfig | null>
+  close(): Promise<void>
+}
+
+/** Counts operations in memory and writes them out in batches: recording one costs no I/O. */
+export interface UsageRecorder {
+  /** Starts timing an operation; the returned function records it once it has answered. */
+  start(operation: string): (repo: {root: string}, resultCount: number) => void
+  /** Appends what was counted so far to each repo's `.mem/usage.log`. */
+  flush(): void
+}
+
+const NOOP = (): void => undefined
+
+/**
+ * Starts counting one operation for the usage statistics; call the returned function with the
+ * repo and the number of results once the operation has answered (failed calls are not counted).
+ * Costs a clock read and a map update: no I/O (see runtime/usage-recorder.ts).
+ */
+export function track(ctx: MemContext, operation: string): (repo: {root: string}, resultCount: number) => void {
+  return ctx.usage?.start(operation) ?? NOOP
+}

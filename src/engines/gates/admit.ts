@@ -1,0 +1,109 @@
+/**
+ * Admission of a new memory, shared by every path that writes one (store, edit, intake, pack
+ * import, layer sync, consolidation): the secret scanner and content gate, then, under the lock,
+ * the version-chain checks and the duplicate gate, and the insert it plans.
+ */
+import {createHash} from 'node:crypto'
+import {MemError} from '../../model/errors.js'
+import type {Memory} from '../../model/memory.js'
+import {heuristicOneLiner} from '../enrichment/heuristic.js'
+import {checkContent} from './content.js'
+import {findDuplicate} from './duplicates.js'
+import {getMemory, type Op} from '../../storage/memories.js'
+import type {Db} from '../../storage/db.js'
+import type {MemContext, RepoHandle} from '../context.js'
+
+export type StoreResult =
+  | {success: true; id: string}
+  | {success: false; duplicateId: string; reason: 'duplicate'}
+  | {success: false; reason: string}
+
+export function isRejected(r: StoreResult): r is {success: false; reason: string} {
+  return !r.success && !('duplicateId' in r)
+}
+
+export function memoryId(repoId: string, type: string, content: string, createdAt: string): string {
+  const key = createHash('sha256').update(content + createdAt).digest('hex').slice(0, 12)
+  return `memories/${repoId}/${type}/${key}`
+}
+
+/** Runs the secret scanner and content gate; a finding becomes a rejection that never echoes the text. */
+export async function gate(ctx: MemContext, content: string): Promise<{success: false; reason: string} | null> {
+  const secret = await ctx.scanSecrets(content)
+  if (secret) return {success: false, reason: `Rejected: ${secret.message}`}
+  const bad = checkContent(content)
+  if (bad) return {success: false, reason: `Rejected: ${bad.message} (rule ${bad.rule})`}
+  return null
+}
+
+export interface NewMemory {
+  content: string
+  type: Memory['type']
+  tags: string[]
+  importance: number
+  source: string
+  sessionId: string | null
+  supersedes: string | null
+  createdAt: string
+  derivedFrom?: string[]
+  oneLiner?: string
+}
+
+/** Under the lock: checks the chain and duplicates, and returns the ops of a store. */
+export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; result: StoreResult} {
+  let old: Memory | undefined
+  if (m.supersedes) {
+    old = getMemory(db, m.supersedes)
+    if (!old || old.repoId !== repo.id) {
+      throw new MemError('not_found', `No memory ${m.supersedes} in repo ${repo.id} to supersede.`, {
+        hint: 'Check the id with `mem browse` or `mem history`.',
+      })
+    }
+    if (old.supersededBy) {
+      throw new MemError('conflict', `${m.supersedes} is already superseded by ${old.supersededBy}.`, {
+        hint: `Supersede the newest version, ${old.supersededBy}.`,
+      })
+    }
+    if (old.forgottenAt) {
+      throw new MemError('conflict', `${m.supersedes} was forgotten; it cannot be superseded.`, {
+        hint: 'Store the new memory without --supersedes.',
+      })
+    }
+  }
+  const duplicateId = findDuplicate(db, m.content, m.supersedes)
+  if (duplicateId) return {ops: [], result: {success: false, duplicateId, reason: 'duplicate'}}
+
+  const id = memoryId(repo.id, m.type, m.content, m.createdAt)
+  const memory: Memory = {
+    id,
+    repoId: repo.id,
+    type: m.type,
+    content: m.content,
+    oneLiner: m.oneLiner ?? heuristicOneLiner(m.content),
+    summary: null,
+    tags: m.tags,
+    importance: m.importance,
+    source: m.source,
+    sessionId: m.sessionId,
+    supersedes: m.supersedes,
+    supersededBy: null,
+    createdAt: m.createdAt,
+    updatedAt: m.createdAt,
+    forgottenAt: null,
+    forgetReason: null,
+    expiresAt: null,
+    accessCount: 0,
+    lastAccessedAt: null,
+    usedCount: 0,
+    unusedCount: 0,
+    lastUsedAt: null,
+    derivedFrom: m.derivedFrom ?? [],
+    links: [],
+  }
+  if (getMemory(db, id)) {
+    throw new MemError('conflict', `A memory with id ${id} already exists.`, {hint: 'Store it again; the id includes the time.'})
+  }
+  const ops: Op[] = [{op: 'insert', memory}]
+  if (old) ops.push({op: 'update', id: old.id, set: {supersededBy: id, updatedAt: m.createdAt}})
+  return {ops, result: {success: true, id}}
+}

@@ -1,0 +1,451 @@
+import type {lintSource as LintSource} from '@secretlint/core'
+import {scanFormats} from './secret-providers.js'
+import {CODE_REFERENCE, DUMMY_TOKEN, KEYBOARD_RUN, PATH_LIKE, TYPE_LIKE, isPlaceholder, letterDigitSwitches, looksRandom, wordiness} from './secret-values.js'
+
+import type {SecretFinding} from '../context.js'
+
+export type {SecretFinding} from '../context.js'
+
+type LintConfig = Parameters<typeof LintSource>[0]['options']['config']
+
+interface Engine {
+  lint: typeof LintSource
+  config: LintConfig
+}
+
+interface OwnRule {
+  id: string
+  /** Noun phrase for the message, e.g. "a GitHub token". */
+  kind: string
+  hit(text: string): boolean
+}
+
+const SKIPPED_SECRETLINT_RULES = new Set([
+  // Stored text must not be able to switch the gate off with a `secretlint-disable` comment.
+  '@secretlint/secretlint-rule-filter-comments',
+  // The own connection-string rule covers every scheme and lets `user:user@` local defaults
+  // through, which these two reject (the docker default user `postgres` with password `postgres`).
+  '@secretlint/secretlint-rule-database-connection-string',
+  '@secretlint/secretlint-rule-basicauth',
+])
+const SECRETLINT_RULE_PREFIX = '@secretlint/secretlint-rule-'
+const PRIVATE_KEY_RULE = '@secretlint/secretlint-rule-privatekey'
+
+// --- assignments ------------------------------------------------------------------------------
+
+const PASSWORD_KEY = /(?:password|passwd|passphrase|pwd)$/i
+const SECRET_KEY =
+  /(?:secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|auth[_-]?key|credentials?)$/i
+// Opaque identifiers and digests are high-entropy by nature but not secrets (`h1:` is a go.sum hash).
+const NON_SECRET_KEY =
+  /(?:id|ids|uuid|guid|sha\d*|hash|digest|checksum|integrity|etag|commit|rev|revision|ref|version|name|path|file|dir|url|uri|host|image|tag|branch|model|nonce|salt|iv|cursor|page)$|^h1$/i
+
+/**
+ * `key = value`, `key: value`, `"key": "value"`, `key => value`, `key := value`, `--key=value`.
+ * The key may carry a `?` (TypeScript optional) and a closing quote. `==`, `!=` comparisons and
+ * `=>` arrows without a left-hand key don't match because a key is required right before.
+ * Separators never reach across a line: in a .env file `DB_PASSWORD=` followed by `DB_HOST=db`
+ * on the next line is an empty value, not the password `DB_HOST=db`.
+ */
+const ASSIGNMENT =
+  /(?<![\w$-])(?:--)?([A-Za-z_][\w.-]{0,80}?)\??["'`]?([ \t]*)(=>|:=|=(?!=)|:(?![:/\\]))([ \t]*)(?:(["'`])([^"'`\n]{1,300}?)\5|([^\s"'`,;]{1,300}))/g
+
+/** `--password hunter2` style CLI flags, which have no `=`. */
+const CLI_FLAG =
+  /(?<![\w-])--(?:[\w-]{0,40}-)?(password|passwd|passphrase|token|secret|api-key|apikey|access-key|secret-key|client-secret)\s+([^\s"'`-][^\s"'`]{0,300})/gi
+
+type AssignmentKind = 'password' | 'secret' | 'entropy' | null
+
+function classifyKey(key: string): 'password' | 'secret' | 'other' {
+  const bare = key.replace(/^.*[.]/, '')
+  if (PASSWORD_KEY.test(bare)) return 'password'
+  if (SECRET_KEY.test(bare)) return 'secret'
+  return 'other'
+}
+
+function trimTrailingPunctuation(value: string): string {
+  return value.replace(/[.,;:!?)\]}>]+$/, '')
+}
+
+/**
+ * Decides whether one assignment holds a literal secret, and of which kind. `literal` says the
+ * value can only be the value itself, not prose or a variable: a tight `KEY=value`, or a line of a
+ * properties/ini/env/YAML file (see isConfigLine).
+ */
+function judgeAssignment(key: string, value: string, quoted: boolean, literal: boolean): AssignmentKind {
+  if (value.length === 0 || isPlaceholder(value)) return null
+  if (PATH_LIKE.test(value) || TYPE_LIKE.test(value) || value.includes('://') || /^[\d.:_-]+$/.test(value)) {
+    return null
+  }
+  const keyClass = classifyKey(key)
+
+  if (keyClass === 'password') {
+    if (quoted) {
+      // A quoted sentence is a validation message or a hint, not a password.
+      return value.length >= 4 && (value.match(/\s/g)?.length ?? 0) < 2 ? 'password' : null
+    }
+    if (value.length < 4 || CODE_REFERENCE.test(value)) return null
+    // A bare word after `: ` or ` = ` is usually prose ("password: rotated monthly") or a variable
+    // (`password = userInput`); after a tight `=` (`PASSWORD=letmein`) or alone on a config line
+    // (`db.password = correcthorse`) it is the value itself.
+    const wordOnly = /^[A-Za-z_$]+$/.test(value)
+    if (wordOnly && (!literal || value.length < 6)) return null
+    return 'password'
+  }
+
+  // Documentation fills a token with a keyboard run (`12345678-ABCD-...`); passwords may hold one.
+  if (/\s/.test(value) || KEYBOARD_RUN.test(value)) return null
+
+  if (keyClass === 'secret') {
+    if (value.length < 8 || !quoted && CODE_REFERENCE.test(value)) return null
+    // Hex (with or without dashes, as in UUID-shaped keys) lacks upper case, so looksRandom skips it.
+    const hex = /^[0-9a-f-]{16,}$/i.test(value) && /[a-f]/i.test(value) && /\d/.test(value)
+    if (hex || looksRandom(value, 16)) {
+      return 'secret'
+    }
+    // Short generated tokens mix letters and digits without forming words; names of things
+    // ("secret: prod-db-v2", "token: cl100k_base") contain a run of same-case letters.
+    const switches = letterDigitSwitches(value)
+    return switches >= 3 && (wordiness(value) <= 0.5 || switches >= value.length / 4) ? 'secret' : null
+  }
+
+  if (NON_SECRET_KEY.test(key) || /^sha\d+-/i.test(value)) return null
+  return looksRandom(value, 20) ? 'entropy' : null
+}
+
+// Keys as config files write them: dotted (`spring.datasource.password`), snake or kebab case, or
+// upper case (`PGPASSWORD`). Prose writes `Password: ...`.
+const CONFIG_KEY = /[._-]|^[A-Z][A-Z0-9]*$/
+// What may stand before a key on its line (indentation, `export `, a YAML list dash) and after its
+// value (a comment).
+const LINE_PREFIX = /(?:^|\n)[ \t]*(?:export[ \t]+|-[ \t]+)?$/
+const LINE_SUFFIX = /^[ \t]*(?:[#;][^\n]*)?(?:\n|$)/
+
+/**
+ * True when an assignment is a whole line of a properties/ini/env/YAML file: a key at the start of
+ * the line and a value running to its end, with `=` (ini, properties, env), a config-shaped key or
+ * YAML nesting (a bare `Password: rotated` line is as likely prose). There a bare word is the value
+ * (`db.password = correcthorse`) unless it is shaped like an identifier (`userInput`, `user_input`),
+ * as a variable in code would be.
+ */
+function isConfigLine(text: string, m: RegExpMatchArray, key: string, separator: string, value: string): boolean {
+  if (/[a-z][A-Z]|_|\$/.test(value)) return false
+  const start = m.index ?? 0
+  const end = start + m[0].length
+  const before = text.slice(Math.max(0, start - 40), start)
+  if (!LINE_PREFIX.test(before) || !LINE_SUFFIX.test(text.slice(end, end + 200))) return false
+  return separator === '=' || CONFIG_KEY.test(key) || /(?:^|\n)[ \t]{2,}$/.test(before)
+}
+
+/** "the admin password is '...'": prose naming a password and quoting it. */
+const PROSE_SECRET = /\b(password|passphrase|passwd|secret|token|api key)\s+(?:is|was|reads|=|:)\s+(["'`])([^"'`\n]{4,100})\2/gi
+
+/** `<password>...</password>` (Maven settings, .NET and Java XML configs). */
+const XML_ELEMENT =
+  /<((?:[\w.-]+:)?[\w.-]*(?:password|passwd|secret|token|apikey|api-key|api_key|accesskey|access-key))>([^<>\n]{1,300})<\/\1>/gi
+
+function findAssignment(text: string): AssignmentKind {
+  for (const m of text.matchAll(ASSIGNMENT)) {
+    const [, key = '', before = '', separator = '', after = '', quote, quotedValue, bareValue] = m
+    const quoted = quote !== undefined
+    const value = quoted ? (quotedValue ?? '') : trimTrailingPunctuation(bareValue ?? '')
+    const literal = (before === '' && after === '') || (!quoted && isConfigLine(text, m, key, separator, value))
+    const kind = judgeAssignment(key, value, quoted, literal)
+    if (kind) return kind
+    // A quoted connection string holds assignments of its own:
+    // `ConnectionStrings__Db="Server=db;User Id=app;Password=..."`.
+    if (quoted && /[=:]/.test(value)) {
+      const inner = findAssignment(value)
+      if (inner) return inner
+    }
+  }
+  for (const [, noun = '', , value = ''] of text.matchAll(PROSE_SECRET)) {
+    const kind = judgeAssignment(noun.replace(' ', '_'), value, true, true)
+    if (kind) return kind
+  }
+  if (text.includes('</')) {
+    for (const [, tag = '', value = ''] of text.matchAll(XML_ELEMENT)) {
+      const kind = judgeAssignment(tag, value.trim(), true, true)
+      if (kind) return kind
+    }
+  }
+  if (text.includes('--')) {
+    for (const m of text.matchAll(CLI_FLAG)) {
+      const [, flag = '', raw = ''] = m
+      // Not "tight": `--password prompts for it` is prose, so bare words need digits or symbols.
+      const kind = judgeAssignment(flag, trimTrailingPunctuation(raw), false, false)
+      if (kind) return kind
+    }
+  }
+  return null
+}
+
+// --- connection strings -----------------------------------------------------------------------
+
+const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,30}:\/\/([^\s:/@'"`<>]{0,100}):([^\s@/'"`<>]{1,200})@[\w[]/gi
+
+function hasConnectionPassword(text: string): boolean {
+  if (!text.includes('://')) return false
+  for (const m of text.matchAll(URL_CREDENTIALS)) {
+    const [, user = '', password = ''] = m
+    // `postgres:postgres@`, `guest:guest@`: well-known local defaults, not secrets.
+    if (password === user || isPlaceholder(password)) continue
+    return true
+  }
+  return false
+}
+
+// --- token formats ----------------------------------------------------------------------------
+
+const END = '(?![A-Za-z0-9_-])'
+
+/** A format rule: true when some match of `source` is not an obvious documentation dummy. */
+function pattern(source: string): (text: string) => boolean {
+  const re = new RegExp(source, 'g')
+  return (text) => {
+    for (const [match] of text.matchAll(re)) if (!DUMMY_TOKEN.test(match)) return true
+    return false
+  }
+}
+
+// The AWS docs' AKIAIOSFODNN7EXAMPLE is a dummy like any other (see DUMMY_TOKEN).
+const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g
+
+const JWT = /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/
+const AUTH_HEADER = /\b([Bb]earer|[Bb]asic)\s+([A-Za-z0-9._~+/-]{12,}=*)/g
+
+/**
+ * Basic credentials are base64 of `user:password`; prose like "Basic authentication" isn't, and
+ * neither are documentation examples such as `Basic dXNlcjpwYXNz` (`user:pass`) or RFC 7617's
+ * `aladdin:opensesame`, whose password is a placeholder or the user name again.
+ */
+function isBasicCredential(value: string): boolean {
+  if (!/^[A-Za-z0-9+/]{8,}={0,2}$/.test(value)) return false
+  let decoded: string
+  try {
+    decoded = atob(value)
+  } catch {
+    return false
+  }
+  const m = /^([\x20-\x7e]*?):([\x20-\x7e]{3,})$/.exec(decoded)
+  if (!m) return false
+  const [, user = '', password = ''] = m
+  return password !== user && !isPlaceholder(password)
+}
+
+/**
+ * Any PEM/OpenSSH/PGP private key header followed by key material, however short; a plain word
+ * after the header ("followed by the body") is prose. Header lines ("Version: ...") each end at a
+ * newline so the match stays linear.
+ */
+const PRIVATE_KEY = new RegExp(
+  String.raw`-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*(?:[A-Za-z-]+: [^\n]*\n\s*)*(?![A-Z]?[a-z]+(?![A-Za-z0-9+/=]))[A-Za-z0-9+/=]{8,}`,
+)
+
+const OWN_RULES: readonly OwnRule[] = [
+  {
+    id: 'private-key',
+    kind: 'a private key',
+    hit: (text) => text.includes('PRIVATE KEY') && PRIVATE_KEY.test(text),
+  },
+  {
+    id: 'aws-access-key-id',
+    kind: 'an AWS access key id',
+    hit: (text) => {
+      for (const [id] of text.matchAll(AWS_KEY_ID)) if (!DUMMY_TOKEN.test(id)) return true
+      return false
+    },
+  },
+  {
+    id: 'github-token',
+    kind: 'a GitHub token',
+    hit: pattern(String.raw`(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{40,255})${END}`),
+  },
+  {
+    id: 'slack-token',
+    kind: 'a Slack token or webhook',
+    hit: pattern(
+      String.raw`(?<![A-Za-z0-9])(?:(?:xox[abposre]|xapp)-\d+-[A-Za-z0-9-]{8,}|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}${END})|https://hooks\.slack\.com/(?:services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]{8,}|(?:workflows|triggers)/[A-Za-z0-9_/+]{30,})`,
+    ),
+  },
+  {
+    id: 'stripe-key',
+    kind: 'a Stripe secret key',
+    hit: pattern(String.raw`(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{16,}${END}|(?<![A-Za-z0-9])whsec_[A-Za-z0-9]{24,}`),
+  },
+  {
+    id: 'anthropic-api-key',
+    kind: 'an Anthropic API key',
+    hit: pattern(String.raw`(?<![A-Za-z0-9])sk-ant-[a-z]+\d*-[A-Za-z0-9_-]{32,}`),
+  },
+  {
+    id: 'openai-api-key',
+    kind: 'an OpenAI-style API key',
+    hit: pattern(String.raw`(?<![A-Za-z0-9-])sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}|[A-Za-z0-9]{32,}${END})`),
+  },
+  {
+    id: 'google-api-key',
+    kind: 'a Google API key',
+    hit: pattern(String.raw`(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}${END}`),
+  },
+  {
+    id: 'npm-token',
+    kind: 'an npm access token',
+    hit: pattern(String.raw`(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}${END}`),
+  },
+  {
+    id: 'jwt',
+    kind: 'a JSON Web Token',
+    hit: (text) => text.includes('eyJ') && JWT.test(text),
+  },
+  {
+    id: 'authorization-header',
+    kind: 'an HTTP Authorization credential',
+    hit: (text) => {
+      for (const [, scheme, value = ''] of text.matchAll(AUTH_HEADER)) {
+        if (isPlaceholder(value)) continue
+        const basic = scheme === 'Basic' || scheme === 'basic'
+        if (basic ? isBasicCredential(value) : /[A-Za-z]/.test(value) && /\d/.test(value)) return true
+      }
+      return false
+    },
+  },
+  {
+    id: 'connection-string-password',
+    kind: 'a connection string with an inline password',
+    hit: hasConnectionPassword,
+  },
+]
+
+const ASSIGNMENT_RULES = {
+  password: {id: 'password-assignment', kind: 'a password assigned in plain text'},
+  secret: {id: 'secret-assignment', kind: 'a token, API key or secret assigned in plain text'},
+  entropy: {id: 'high-entropy-assignment', kind: 'a high-entropy value that looks like a generated credential'},
+} as const
+
+// --- secretlint -------------------------------------------------------------------------------
+
+let engine: Promise<Engine> | undefined
+
+/** Loads secretlint on first use: the preset is a large module and most commands never scan. */
+function loadEngine(): Promise<Engine> {
+  if (!engine) {
+    engine = createEngine()
+    // A failed load must not poison every later scan; the caller sees the error and may retry.
+    engine.catch(() => {
+      engine = undefined
+    })
+  }
+  return engine
+}
+
+async function createEngine(): Promise<Engine> {
+  const [{lintSource}, {rules: presetRules}] = await Promise.all([
+    import('@secretlint/core'),
+    import('@secretlint/secretlint-rule-preset-recommend'),
+    silenceProfiler(),
+  ])
+  // The preset's rules are registered one by one rather than through the preset entry because
+  // @secretlint/core 12 ignores `disabled` on a preset's sub-rules.
+  const rules: LintConfig['rules'] = []
+  for (const rule of presetRules) {
+    const id = rule.meta.id
+    if (SKIPPED_SECRETLINT_RULES.has(id)) continue
+    rules.push(
+      id === '@secretlint/secretlint-rule-aws'
+        ? // Also scan bare key ids; account ids are identifiers, not secrets.
+          {id, rule, options: {enableIDScanRule: true}, allowMessageIds: ['AWSAccountID']}
+        : {id, rule},
+    )
+  }
+  return {lint: lintSource, config: {rules}}
+}
+
+/**
+ * secretlint's core records two performance marks per rule per lint and a PerformanceObserver
+ * keeps every entry forever: ~20 KB of heap per scan, plus a MaxPerformanceEntryBufferExceeded
+ * warning on stderr after ~18k scans in one process. Clearing the marks afterwards crashes the
+ * process (the observer's deferred `performance.measure` rejects), so the marks are never made.
+ * The profiler is a dependency of @secretlint/core; if it can't be reached, scans still work.
+ */
+async function silenceProfiler(): Promise<void> {
+  try {
+    const {secretLintProfiler} = await import('@secretlint/profiler')
+    if (typeof secretLintProfiler?.mark === 'function') secretLintProfiler.mark = () => undefined
+  } catch {
+    // Only memory use is at stake.
+  }
+}
+
+// What each rule of the secretlint preset finds, for the message.
+const SECRETLINT_KINDS: Record<string, string> = {
+  '1password': 'a 1Password service account token',
+  anthropic: 'an Anthropic API key',
+  aws: 'an AWS credential',
+  databricks: 'a Databricks access token',
+  docker: 'a Docker Hub access token',
+  figma: 'a Figma access token',
+  gcp: 'a Google Cloud service account key',
+  github: 'a GitHub token',
+  gitlab: 'a GitLab token',
+  grafana: 'a Grafana Cloud or service account token',
+  groq: 'a Groq API key',
+  'hashicorp-vault': 'a HashiCorp Vault token',
+  huggingface: 'a Hugging Face access token',
+  linear: 'a Linear API key',
+  notion: 'a Notion integration token',
+  npm: 'an npm access token',
+  openai: 'an OpenAI API key',
+  privatekey: 'a private key',
+  sendgrid: 'a SendGrid API key',
+  shopify: 'a Shopify access token or shared secret',
+  slack: 'a Slack token or webhook',
+  vercel: 'a Vercel access token',
+}
+
+function describeSecretlintRule(ruleId: string): string {
+  const name = ruleId.startsWith(SECRETLINT_RULE_PREFIX) ? ruleId.slice(SECRETLINT_RULE_PREFIX.length) : ruleId
+  return `${SECRETLINT_KINDS[name] ?? 'a credential'} matched by secretlint's ${name} rule`
+}
+
+function finding(rule: string, kind: string): SecretFinding {
+  return {
+    rule,
+    message: `content looks like it contains ${kind} (rule ${rule}); remove the secret and store a reference such as the variable name instead`,
+  }
+}
+
+/**
+ * Scans text for secrets before it is stored as a memory.
+ *
+ * Fast rules run first: the own token formats, the provider formats of secret-providers.ts (gitleaks'
+ * default rule set where secretlint has no rule, behind one keyword pass), then the assignment
+ * heuristics. The secretlint recommended preset runs after them, loaded on the first call and
+ * reused. The result's message is built from the rule id and a fixed noun phrase alone, so it is
+ * safe to show or log: it never echoes the secret (secretlint's own messages do, and are discarded).
+ *
+ * @param text - The memory content to check.
+ * @returns The first finding, or `null` when the text looks free of secrets.
+ * @throws If secretlint cannot be loaded; the gate fails closed rather than letting text through.
+ */
+export async function scanSecrets(text: string): Promise<SecretFinding | null> {
+  for (const rule of OWN_RULES) {
+    if (rule.hit(text)) return finding(rule.id, rule.kind)
+  }
+  const provider = scanFormats(text)
+  if (provider) return finding(provider.id, provider.kind)
+  const assignment = findAssignment(text)
+  if (assignment) return finding(ASSIGNMENT_RULES[assignment].id, ASSIGNMENT_RULES[assignment].kind)
+
+  const {lint, config} = await loadEngine()
+  const result = await lint({
+    source: {filePath: 'memory.txt', content: text, ext: '.txt', contentType: 'text'},
+    options: {config, noPhysicFilePath: true},
+  })
+  for (const message of result.messages) {
+    const matched = text.slice(message.range[0], message.range[1])
+    if (message.ruleId !== PRIVATE_KEY_RULE && DUMMY_TOKEN.test(matched)) continue
+    return finding(message.ruleId, describeSecretlintRule(message.ruleId))
+  }
+  return null
+}

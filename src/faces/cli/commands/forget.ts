@@ -1,0 +1,17 @@
+import {Args, Flags} from '@oclif/core'
+import {MemCommand} from '../mem-command.js'
+
+export default class Forget extends MemCommand {
+  static summary = 'Forget a memory (soft delete: it stays readable by id and in history).'
+  static examples = [`<%= config.bin %> forget memories/-home-me-app/observation/3f9c0a1b2c3d --reason "fixed in v2"`]
+  static args = {id: Args.string({required: true, description: 'Memory id.'})}
+  static flags = {reason: Flags.string({summary: 'Why it is forgotten (kept with the entry).'})}
+
+  async run() {
+    const {args, flags} = await this.parse(Forget)
+    const {forget} = await import('../../../operations/forget.js')
+    const result = await forget(await this.mem(), {id: args.id, repo: this.idRepoRef(flags, args.id), reason: flags.reason})
+    this.log(result.forgotten ? `Forgot ${args.id}` : `${args.id} was already forgotten`)
+    return result
+  }
+}

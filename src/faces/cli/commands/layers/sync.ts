@@ -1,0 +1,18 @@
+import {Args} from '@oclif/core'
+import {MemCommand} from '../../mem-command.js'
+
+export default class LayersSync extends MemCommand {
+  static summary = 'Sync a mounted layer with its source (git clone or pull) and report what changed.'
+  static description = `A damaged or foreign pack in the source refuses the whole sync (exit 2) and leaves the layer as it
+was; an unreachable git remote exits 69.`
+  static examples = [`<%= config.bin %> layers sync team`, `<%= config.bin %> layers sync team --json`]
+  static args = {layerId: Args.string({required: true, description: 'The layer id (`mem layers list`).'})}
+
+  async run() {
+    const {args, flags} = await this.parse(LayersSync)
+    const {syncLayer} = await import('../../../../operations/layers.js')
+    const result = await syncLayer(await this.mem(), {repo: this.repoRef(flags), layerId: args.layerId})
+    this.log(`Layer ${result.layerId}: ${result.added} added, ${result.updated} updated, ${result.removed} removed.`)
+    return result
+  }
+}

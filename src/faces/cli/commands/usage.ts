@@ -1,0 +1,43 @@
+import {Flags} from '@oclif/core'
+import {MemCommand} from '../mem-command.js'
+
+export default class Usage extends MemCommand {
+  static summary = 'Show how this repository\'s memories are used: calls per operation, per day or per hour.'
+  static description = `Every operation (store, recall, context, get, edit, forget, feedback, browse, stats, …) from
+the CLI, mem serve and MCP is counted with its duration and result count. Days and hours are UTC.
+--json prints the body of GET /api/mem/usage (with --daily: /usage/timeseries; with --hourly:
+/usage/hourly). Charts are plain block characters; NO_COLOR turns colour off.`
+  static examples = [
+    `<%= config.bin %> usage`,
+    `<%= config.bin %> usage --days 7`,
+    `<%= config.bin %> usage --hourly --days 2`,
+    `<%= config.bin %> usage --daily --json`,
+  ]
+  static flags = {
+    days: Flags.integer({summary: 'Window in days (default 30; with --hourly 7, at most 31).'}),
+    daily: Flags.boolean({summary: 'Calls per day (the timeseries).', exclusive: ['hourly']}),
+    hourly: Flags.boolean({summary: 'Calls per hour.', exclusive: ['daily']}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(Usage)
+    const [core, fmt] = await Promise.all([import('../../../operations/usage.js'), import('../format-insight.js')])
+    const ctx = await this.mem()
+    const repo = this.repoRef(flags)
+    const style = {color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !this.jsonEnabled()}
+    if (flags.hourly) {
+      const hourly = await core.usageHourly(ctx, {repo, days: flags.days})
+      this.log(fmt.formatHourly(hourly, style))
+      return hourly
+    }
+    if (flags.daily) {
+      const series = await core.usageTimeseries(ctx, {repo, days: flags.days})
+      if (!this.jsonEnabled()) this.log(fmt.formatUsage(await core.usage(ctx, {repo, days: flags.days}), series.buckets, style))
+      return series
+    }
+    const result = await core.usage(ctx, {repo, days: flags.days})
+    // the chart's daily buckets only when a person reads it (--json prints the usage body alone)
+    if (!this.jsonEnabled()) this.log(fmt.formatUsage(result, (await core.usageTimeseries(ctx, {repo, days: flags.days})).buckets, style))
+    return result
+  }
+}

@@ -1,0 +1,125 @@
+import {Command, Flags, type Interfaces} from '@oclif/core'
+import {errorBody, errorText, exitCodeOf, MemError} from '../../model/errors.js'
+import {resolve} from 'node:path'
+import {findRepoRoot, isDrivePath, looksLikePath} from '../../config/paths.js'
+import type {MemRuntime} from '../../runtime/open-mem.js'
+
+export type MemFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof MemCommand)['baseFlags'] & T['flags']>
+
+/**
+ * The one place that knows oclif, the runtime and errors: every command extends it. It opens the
+ * context on demand, finds the repo (--repo, MEM_REPO, or the nearest ancestor with .git/.mem),
+ * maps a MemError to its exit code and a message with a hint (or `{error, code, hint}` under --json),
+ * and closes the context (flushing writes) when the command ends.
+ */
+export abstract class MemCommand extends Command {
+  static enableJsonFlag = true
+
+  static baseFlags = {
+    repo: Flags.string({
+      summary: 'Repository path or repo id (default: the nearest folder with .git or .mem).',
+      env: 'MEM_REPO',
+      helpGroup: 'GLOBAL',
+    }),
+  }
+
+  private ctx: MemRuntime | undefined
+
+  /** The repository this command works on. */
+  protected repoRef(flags: {repo?: string}): string {
+    return flags.repo && flags.repo.trim() ? absoluteRepoRef(flags.repo) : findRepoRoot(process.cwd())
+  }
+
+  /**
+   * The repo a command that takes a memory id looks it up in: `--repo`/MEM_REPO when given (the id
+   * must then belong to it), else none, since a full id names its repository. A mounted layer's
+   * memory (`memories/layer-<id>/…`) is found through this folder's repository, which mounts it.
+   */
+  protected idRepoRef(flags: {repo?: string}, id: string): string | undefined {
+    if (flags.repo && flags.repo.trim()) return absoluteRepoRef(flags.repo)
+    return id.trim().startsWith('memories/layer-') ? findRepoRoot(process.cwd()) : undefined
+  }
+
+  /**
+   * The context, opened on first use; `longLived` for commands that answer many requests (serve,
+   * mcp). A `server` context takes no relative repo paths: its clients are elsewhere.
+   */
+  protected async mem(options: {longLived?: boolean; server?: boolean} = {}): Promise<MemRuntime> {
+    if (!this.ctx) {
+      const {openMem} = await import('../../runtime/open-mem.js')
+      this.ctx = openMem({env: process.env, cwd: options.server ? undefined : process.cwd(), longLived: options.longLived, usage: {elapsed: hrtimeMs}})
+    }
+    return this.ctx
+  }
+
+  /** MEM_HOME: the user config (API keys, update check) and the repo registry live there. */
+  protected async home(): Promise<string> {
+    const {resolveHome} = await import('../../config/home.js')
+    return resolveHome(process.env)
+  }
+
+  /** Sets the exit code without throwing (for outcomes that are answers, like a rejected store). */
+  protected setExitCode(code: number): void {
+    process.exitCode = code
+  }
+
+  protected override async catch(err: Error & {oclif?: {exit?: number}}): Promise<void> {
+    let error: unknown = err
+    // oclif's own parse errors (unknown flag, missing argument) are invalid input
+    if (!(err instanceof MemError) && err?.oclif && typeof err.message === 'string') {
+      error = new MemError('invalid_input', err.message.replace(/\n\s*See more help with --help$/, ''), {
+        hint: `Run \`mem ${this.id?.replace(/:/g, ' ') ?? ''} --help\` for usage.`,
+      })
+    }
+    const body = errorBody(error)
+    process.exitCode = exitCodeOf(error)
+    if (this.jsonEnabled()) {
+      this.logJson(body)
+    } else {
+      process.stderr.write(errorText(body))
+    }
+    if (!(error instanceof MemError) && process.env.DEBUG?.includes('mem')) process.stderr.write(`${err?.stack ?? err}\n`)
+  }
+
+  protected override async finally(err: Error | undefined): Promise<void> {
+    const ctx = this.ctx
+    this.ctx = undefined
+    try {
+      await ctx?.close()
+    } catch (closeErr) {
+      if (!err) await this.catch(closeErr as Error)
+    }
+  }
+}
+
+/**
+ * Milliseconds of a monotonic clock for the usage statistics: process.hrtime, not performance.now,
+ * since the first use of the global performance loads perf_hooks, which a short command notices.
+ */
+export function hrtimeMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6
+}
+
+/** A `--repo` value as given on the command line: a relative path is taken from the working directory. */
+export function absoluteRepoRef(value: string): string {
+  const v = value.trim()
+  return looksLikePath(v) && !isDrivePath(v) ? resolve(process.cwd(), v) : v
+}
+
+/** `--type` for commands that filter or set a memory type. */
+export const typeFlag = Flags.option({
+  options: ['observation', 'insight', 'procedure', 'heuristic'] as const,
+  char: 't',
+  summary: 'Memory type.',
+})
+
+export function splitTags(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined
+  return value.split(',').map((t) => t.trim()).filter(Boolean)
+}
+
+export function parseNumber(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  return value.trim() === '' ? Number.NaN : n
+}

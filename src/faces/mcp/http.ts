@@ -1,0 +1,78 @@
+/**
+ * `POST /mcp` on `mem serve`: MCP over the SDK's Streamable HTTP transport, stateless (a new
+ * server and transport per request, no session id), answering plain JSON. GET and DELETE /mcp
+ * (the SSE stream and session end of stateful servers) answer 405. Auth is the server's hook:
+ * `/mcp` is a POST, so it needs write scope.
+ *
+ * The SDK is imported on the first request (or by `preload`), never by building the app, so
+ * other commands and a server nobody asks over MCP never load it.
+ */
+import type {FastifyInstance, FastifyReply, FastifyRequest} from 'fastify'
+import type {MemContext} from '../../engines/context.js'
+import {errorBody, MemError} from '../../model/errors.js'
+
+export interface McpRouteOptions {
+  ctx: MemContext
+  version: string
+  /** The repository tools use when neither the call nor `?repo=` on the URL names one. */
+  defaultRepo?: string
+  /** Called with every internal error (a tool's bug, a transport failure); the client never sees its details. */
+  onInternalError?: (err: unknown, req: FastifyRequest) => void
+}
+
+type Sdk = {
+  tools: typeof import('./tools.js')
+  transport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')
+}
+
+export interface McpRoute {
+  /** Loads the SDK now instead of on the first request. */
+  preload(): Promise<void>
+}
+
+export function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): McpRoute {
+  let loading: Promise<Sdk> | undefined
+  const load = () =>
+    (loading ??= Promise.all([import('./tools.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]).then(([tools, transport]) => ({tools, transport})))
+  const report = options.onInternalError ?? (() => undefined)
+
+  app.post('/mcp', async (req: FastifyRequest<{Querystring: {repo?: string}}>, reply: FastifyReply) => {
+    const sdk = await load()
+    const query = (req.query ?? {}) as {repo?: unknown}
+    const repo = typeof query.repo === 'string' && query.repo.trim() ? query.repo : options.defaultRepo
+    const server = sdk.tools.buildMcpServer(options.ctx, {repo: async () => repo}, {version: options.version, onInternalError: (err) => report(err, req)})
+    const transport = new sdk.transport.StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
+    // From here the transport writes the response; fastify must not.
+    reply.hijack()
+    reply.raw.once('close', () => {
+      void transport.close().catch(() => undefined)
+      void server.close().catch(() => undefined)
+    })
+    try {
+      await server.connect(transport)
+      await transport.handleRequest(req.raw, reply.raw, req.body)
+    } catch (err) {
+      report(err, req)
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, {'content-type': 'application/json'}).end(JSON.stringify({jsonrpc: '2.0', error: {code: -32603, message: 'Internal error'}, id: null}))
+      } else {
+        reply.raw.end()
+      }
+    }
+  })
+
+  const notAllowed = async (req: FastifyRequest, reply: FastifyReply) => {
+    const err = new MemError('invalid_input', `${req.method} /mcp is not supported: this MCP endpoint is stateless (no sessions, no server-sent stream).`, {
+      hint: 'Send JSON-RPC requests with POST /mcp (Accept: application/json, text/event-stream).',
+    })
+    return reply.code(405).header('allow', 'POST').type('application/json; charset=utf-8').send(errorBody(err))
+  }
+  app.get('/mcp', notAllowed)
+  app.delete('/mcp', notAllowed)
+
+  return {
+    preload: async () => {
+      await load()
+    },
+  }
+}

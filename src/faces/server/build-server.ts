@@ -1,0 +1,132 @@
+import Fastify, {type FastifyInstance, type FastifyRequest} from 'fastify'
+import type {KeyRing} from '../../config/api-keys.js'
+import type {MemContext} from '../../engines/context.js'
+import {mcpRoutes} from '../mcp/http.js'
+import {BODY_LIMIT_BYTES, errorHandler, notFoundHandler, type PrivatePath} from './errors.js'
+import {authGuard, localGuard} from './guard.js'
+import {openApiDocument} from './openapi.js'
+import {RouteTable, validatorCompiler} from './route.js'
+import {MaintenanceRuns} from './maintenance-runs.js'
+import type {Scheduler} from './scheduler.js'
+import {maintenanceRoutes} from './routes/maintenance.js'
+import {memoryRoutes} from './routes/memories.js'
+import {operationRoutes} from './routes/operations.js'
+import {sharingRoutes} from './routes/sharing.js'
+import {insightRoutes} from './routes/insight.js'
+import {enrichmentStatus} from '../../operations/enrich.js'
+import {systemRoutes} from './routes/system.js'
+import {uiRoutes} from './ui.js'
+import type {UpdateStatus} from './update-check.js'
+import {packageInfo} from './version.js'
+
+export interface BuildServerOptions {
+  ctx: MemContext
+  /** API keys; without it auth is off. */
+  keys?: KeyRing
+  /** Demand a key even when auth is off in config (the service is reachable beyond loopback). */
+  requireAuth?: boolean
+  /** Cached update check for /api/health; without it `latestVersion` is null. */
+  updates?: () => UpdateStatus
+  /**
+   * Only loopback Host names are accepted (DNS-rebinding protection). True unless the service is
+   * bound beyond loopback, which `startServer` allows only with auth on.
+   */
+  loopbackOnly?: boolean
+  version?: string
+  now?: () => number
+  /** The address shown by /api/status; by default the one the server listens on. */
+  address?: () => string
+  /** The repository MCP tools use when a call names none and `/mcp?repo=` is not given. */
+  mcpRepo?: string
+  /** Called with every internal (500) error; the client never sees its details. */
+  onInternalError?: (err: unknown, req: FastifyRequest) => void
+  /** Maintenance runs (shared with the scheduler); by default a registry of this server's own. */
+  maintenance?: MaintenanceRuns
+  /** The scheduler whose tasks `GET /api/mem/scheduled-tasks` lists. */
+  scheduler?: Scheduler
+  /** The built web UI served under /ui (dist/ui by default; false: none, /ui answers 503). */
+  uiDir?: string | false
+  /** Folders of the service's own (MEM_HOME) that error messages name by a label instead. */
+  privatePaths?: PrivatePath[]
+}
+
+/**
+ * The HTTP API over a context: fastify with one error handler, local-service guards, bearer-key
+ * auth, JSON-schema'd routes that adapt the core, and the OpenAPI document of them all.
+ * Not listening yet: `startServer` listens; tests may also `inject`.
+ */
+export function buildServer(options: BuildServerOptions): FastifyInstance {
+  const onError = errorHandler(options.onInternalError ?? (() => undefined), options.privatePaths)
+  const now = options.now ?? Date.now
+  const startedAt = now()
+  const version = options.version ?? packageInfo().version
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // a memory id is one path segment (URL-encoded) and carries a whole repo id
+    routerOptions: {maxParamLength: 4096},
+    // the JSON body of a store is data: no prototype pollution through it
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    // while closing, requests already on a connection are answered normally (then stores are checkpointed)
+    return503OnClosing: false,
+    // a URL that is not validly percent-encoded never reaches a route: answer it like any error
+    frameworkErrors: onError,
+  })
+
+  // Requests carry JSON only (spec section 1); a text/plain "simple" request from a page is refused.
+  app.removeContentTypeParser('text/plain')
+  // A body-less POST or DELETE sent with `Content-Type: application/json` (what many clients send
+  // on every request) has no body, not an invalid one; anything else goes to fastify's own parser,
+  // which keeps its prototype-poisoning checks.
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', {parseAs: 'string'}, (req, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined)
+    return parseJson(req, body as string, done)
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+  app.setErrorHandler(onError)
+  app.setNotFoundHandler(notFoundHandler)
+
+  app.addHook('onRequest', localGuard({loopbackOnly: options.loopbackOnly ?? true}))
+  if (options.keys) app.addHook('onRequest', authGuard(options.keys, {required: options.requireAuth ?? false}))
+
+  const address =
+    options.address ??
+    (() => {
+      const a = app.server.address()
+      if (!a || typeof a === 'string') return a ?? ''
+      return `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`
+    })
+
+  const routes = new RouteTable()
+  systemRoutes(app, routes, {
+    version,
+    startedAt,
+    now,
+    address,
+    updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
+    enrichment: () => enrichmentStatus(options.ctx),
+  })
+  sharingRoutes(app, routes, options.ctx)
+  memoryRoutes(app, routes, options.ctx)
+  operationRoutes(app, routes, options.ctx)
+  maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
+  insightRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? []})
+  mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, onInternalError: options.onInternalError})
+  void app.register(async (scope) => uiRoutes(scope, {dir: options.uiDir}))
+
+  let document: Record<string, unknown> | undefined
+  routes.add(app, {
+    method: 'GET',
+    url: '/api/openapi.json',
+    operationId: 'openapi',
+    tag: 'service',
+    summary: 'This OpenAPI document',
+    responses: {200: {description: 'OpenAPI 3.0 document'}},
+    handler: async () => (document ??= openApiDocument(routes.routes, {version})),
+  })
+  return app
+}

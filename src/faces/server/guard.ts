@@ -1,0 +1,85 @@
+import type {FastifyReply, FastifyRequest} from 'fastify'
+import type {KeyRing} from '../../config/api-keys.js'
+import {errorBody, MemError} from '../../model/errors.js'
+import {requiredAccess} from './route.js'
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
+
+/** True for a loopback host name or address (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '')
+  return LOOPBACK_NAMES.has(h) || /^127(?:\.\d{1,3}){3}$/.test(h) || h === '0:0:0:0:0:0:0:1' || h.endsWith('.localhost') || h === 'localhost'
+}
+
+/** The host name of a Host header value (`name:port`, `[v6]:port`), lower-cased. */
+export function hostName(header: string): string {
+  const h = header.trim().toLowerCase()
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1)
+  const colon = h.lastIndexOf(':')
+  return colon >= 0 ? h.slice(0, colon) : h
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * What a browser page cannot get around, for a service on loopback:
+ * - a Host that is not a loopback name is refused, so a DNS-rebinding page (evil.example resolving
+ *   to 127.0.0.1) cannot talk to the service even though the browser thinks it is same-origin;
+ * - a state-changing request whose Origin is not this service's own origin is refused, so a page
+ *   elsewhere cannot store or delete through a "simple" cross-site POST (no preflight needed).
+ * No CORS headers are ever sent, so other origins cannot read answers either.
+ * When the service is bound beyond loopback (only allowed with auth on), Host is not restricted.
+ */
+export function localGuard(options: {loopbackOnly: boolean}) {
+  return async (req: FastifyRequest) => {
+    const host = req.headers.host ?? ''
+    if (options.loopbackOnly && !isLoopback(hostName(host))) {
+      throw new MemError('forbidden', `Refused: Host ${JSON.stringify(host)} is not this service's loopback address.`, {
+        hint: 'Call the service as http://127.0.0.1:<port> or http://localhost:<port>.',
+      })
+    }
+    const origin = req.headers.origin
+    if (origin !== undefined && STATE_CHANGING.has(req.method) && origin.toLowerCase() !== `http://${host.toLowerCase()}`) {
+      throw new MemError('forbidden', `Refused: a ${req.method} from origin ${origin} (another site) is not allowed.`, {
+        hint: 'Browser pages of other origins cannot change memories; call the API from a tool or from the service\'s own UI.',
+      })
+    }
+  }
+}
+
+/**
+ * Bearer-key auth (decisions.md): public routes pass; otherwise a key of sufficient scope is
+ * required. 401 for a missing/malformed or unknown key, 403 `{error, code, required}` for a key
+ * whose scope is too small. With `required`, keys are checked even when auth is off in config.
+ */
+export function authGuard(keys: KeyRing, options: {required: boolean}) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    // decided on the route the router matched, never on the raw URL (see requiredAccess)
+    const route = req.routeOptions.url
+    const need = requiredAccess(req.method, route)
+    const path = route ?? req.url.split('?')[0]
+    if (need === 'public') return
+    const result = keys.check(req.headers.authorization, need, options.required)
+    if (result.ok) return
+    if (result.status === 401) {
+      const hint =
+        result.message === 'Authentication required'
+          ? 'Send the header Authorization: Bearer <key>; `mem keys create NAME --scope read|write|admin` makes one.'
+          : 'The key is unknown or revoked; `mem keys list` shows the keys that exist.'
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="mem"')
+        .type('application/json; charset=utf-8')
+        .send(errorBody(new MemError('unauthorized', result.message, {hint})))
+    }
+    const body = errorBody(
+      new MemError('forbidden', `This key's scope is too small: ${req.method} ${path} needs ${result.required}.`, {
+        hint: `Use a key with scope ${result.required}${result.required === 'admin' ? '' : ' or admin'}.`,
+      }),
+    )
+    return reply
+      .code(403)
+      .type('application/json; charset=utf-8')
+      .send({...body, required: result.required})
+  }
+}

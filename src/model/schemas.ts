@@ -1,0 +1,40 @@
+import {z} from 'zod'
+import {MAX_CONTENT_CHARS, MAX_TAG_CHARS, MAX_TAGS, MEMORY_TYPES} from './memory.js'
+
+export const RepoRef = z.string({error: 'repo is required'}).trim().min(1, 'repo is required')
+export const MemoryTypeSchema = z.enum(MEMORY_TYPES, {error: 'must be one of observation, insight, procedure, heuristic'})
+/** A memory id; its repo segment is a repo id (never `.` or `..`, no separator or control character). */
+export const MEMORY_ID_PATTERN = /^memories\/(?!\.\.?\/)[^/\\\s\u0000-\u001f<>:"|?*]{1,200}\/(observation|insight|procedure|heuristic)\/[0-9a-f]{12}$/
+export const MemoryId = z
+  .string()
+  .trim()
+  .regex(MEMORY_ID_PATTERN, 'must look like memories/<repo-id>/<type>/<12 hex digits>')
+export const Content = z
+  .string({error: 'content is required'})
+  .refine((s) => s.trim().length > 0, 'content is empty')
+  .refine((s) => s.length <= MAX_CONTENT_CHARS, `content is longer than ${MAX_CONTENT_CHARS.toLocaleString('en-US')} characters`)
+export const Importance = z.number({error: 'must be a number from 0.0 to 1.0'}).min(0, 'must be at least 0.0').max(1, 'must be at most 1.0')
+
+/** The input of `stats` (the core checks it by hand, to start without zod). */
+export const StatsInput = z.object({repo: RepoRef})
+
+/** Recall's input (core/recall.ts checks well-formed input by hand and falls back to this). */
+export const RecallInput = z.object({
+  repo: RepoRef,
+  q: z.string({error: 'q (the query) is required'}).max(4_000, 'q is longer than 4,000 characters'),
+  limit: z.number().int().min(1, 'limit must be 1 to 100').max(100, 'limit must be 1 to 100').default(10),
+  type: MemoryTypeSchema.optional(),
+})
+
+export const PrepareRecallInput = z.object({repo: RepoRef})
+
+/** Tags: trimmed, lower-cased, inner spaces as dashes, empty ones dropped, duplicates removed. */
+export const Tags = z
+  .array(z.string().max(MAX_TAG_CHARS, `a tag is longer than ${MAX_TAG_CHARS} characters`))
+  .max(MAX_TAGS, `at most ${MAX_TAGS} tags`)
+  .transform((tags) => [...new Set(tags.map((t) => t.trim().toLowerCase().replace(/\s+/g, '-')).filter(Boolean))])
+
+/** The repo id a memory id names. */
+export function repoIdOf(id: string): string {
+  return id.split('/')[1]
+}

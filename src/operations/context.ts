@@ -1,0 +1,130 @@
+import {z} from 'zod'
+import {heuristicOneLiner} from '../engines/enrichment/heuristic.js'
+import {MEMORY_TYPES, TYPE_LETTER, type Memory, type MemoryType} from '../model/memory.js'
+import {contextPriority} from '../engines/search/rank.js'
+import {loadTokenCounter} from '../engines/search/tokens.js'
+import {liveCounts, topLiveOfTypes} from '../storage/memories.js'
+import {layerSources, listLayers} from './layers.js'
+import type {MemContext, RepoHandle} from '../engines/context.js'
+import {readOnlySources} from '../engines/sharing/sources.js'
+import {RepoRef} from '../model/schemas.js'
+import {track} from '../engines/context.js'
+import {parseInput} from '../model/validate.js'
+
+export const DEFAULT_CONTEXT_TOKENS = 600
+export const MIN_CONTEXT_TOKENS = 32
+
+export const ContextInput = z.object({
+  repo: RepoRef,
+  tokens: z
+    .number()
+    .int()
+    .min(MIN_CONTEXT_TOKENS, `tokens must be at least ${MIN_CONTEXT_TOKENS}`)
+    .max(100_000, 'tokens must be at most 100,000')
+    .default(DEFAULT_CONTEXT_TOKENS),
+})
+export type ContextInput = z.input<typeof ContextInput>
+
+export interface ContextPreview {
+  repo: string
+  maxTokens: number
+  context: string
+  estimatedTokens: number
+  layers: Array<{id: string; name: string; type: string}>
+  crossRepoScope: string[]
+}
+
+const PLURAL: Record<MemoryType, string> = {observation: 'observations', insight: 'insights', procedure: 'procedures', heuristic: 'heuristics'}
+
+/**
+ * The session context an agent loads at start: a counts line, then one line per memory
+ * (`[I]`, `[P]`, `[H]`; `[O]` only when the others leave room), best first, always under the
+ * token budget as counted by a cl100k BPE tokenizer.
+ */
+export async function context(ctx: MemContext, raw: ContextInput): Promise<{context: string}> {
+  const done = track(ctx, 'context')
+  const built = await buildContext(ctx, raw)
+  done(built.handle, built.lines)
+  return {context: built.context}
+}
+
+/** The context with what went into it: the spec's context preview. */
+export async function contextPreview(ctx: MemContext, raw: ContextInput): Promise<ContextPreview> {
+  const done = track(ctx, 'context-preview')
+  const input = parseInput(ContextInput, raw)
+  const built = await buildContext(ctx, input)
+  const {layers} = await listLayers(ctx, {repo: input.repo})
+  const others = await readOnlySources(ctx, built.handle)
+  done(built.handle, built.lines)
+  return {
+    repo: input.repo,
+    maxTokens: input.tokens,
+    context: built.context,
+    estimatedTokens: built.tokens,
+    // the layers read besides the repo's own store (which `mem layers list` shows as `local`)
+    layers: layers.filter((l) => l.type !== 'local').map((l) => ({id: l.id, name: l.name, type: l.type})),
+    crossRepoScope: others.map((o) => o.id),
+  }
+}
+
+async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{context: string; tokens: number; handle: RepoHandle; lines: number}> {
+  const input = parseInput(ContextInput, raw)
+  const handle = await ctx.repo(input.repo, 'read')
+  const now = ctx.now()
+  // A context line is ≥ 5 tokens, so no budget can hold more than budget / 5 lines; recency
+  // re-orders within this pool.
+  const pool = Math.ceil(input.tokens / 5) + 50
+  const {counts, primary} = handle.store.read((db) => ({
+    counts: liveCounts(db),
+    primary: topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool).map((m) => ({m, w: 1})),
+  }))
+  // Synced layers add their best memories, weighted below local ones, and count in the header.
+  const layers = await layerSources(ctx, handle)
+  for (const layer of layers) {
+    layer.store.read((db) => {
+      const c = liveCounts(db)
+      for (const t of MEMORY_TYPES) counts[t] += c[t]
+      for (const m of topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool)) primary.push({m, w: layer.weight})
+    })
+  }
+  const count = await loadTokenCounter()
+  const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)
+  const header = `[Memory: ${total} entries, ${MEMORY_TYPES.map((t) => `${counts[t]} ${PLURAL[t]}`).join(', ')}]`
+  const budget = input.tokens
+  const lines = [header]
+  let used = count(header)
+
+  const add = (memories: Array<{m: Memory; w: number}>): boolean => {
+    const ranked = memories
+      .map(({m, w}) => ({m, p: contextPriority(m, now) * w}))
+      .sort((a, b) => b.p - a.p || (a.m.createdAt < b.m.createdAt ? 1 : -1))
+    const seen = new Set<string>()
+    for (const {m} of ranked) {
+      const text = (m.oneLiner ?? heuristicOneLiner(m.content)).replace(/\s+/g, ' ').trim()
+      if (!text || seen.has(text)) continue
+      const line = `[${TYPE_LETTER[m.type]}] ${text}`
+      const cost = count(`\n${line}`)
+      if (used + cost >= budget) return true // full: the next best would not fit either way
+      seen.add(text)
+      lines.push(line)
+      used += cost
+    }
+    return false
+  }
+  const full = add(primary)
+  if (!full) {
+    const observations = handle.store.read((db) => topLiveOfTypes(db, ['observation'], pool)).map((m) => ({m, w: 1}))
+    for (const layer of layers) observations.push(...layer.store.read((db) => topLiveOfTypes(db, ['observation'], pool)).map((m) => ({m, w: layer.weight})))
+    add(observations)
+  }
+
+  // Line-by-line counts can differ from the whole by a merge at a boundary; check the whole.
+  let text = lines.join('\n')
+  let tokens = count(text)
+  while (tokens >= budget && lines.length > 1) {
+    lines.pop()
+    text = lines.join('\n')
+    tokens = count(text)
+  }
+  return {context: text, tokens, handle, lines: lines.length - 1}
+}

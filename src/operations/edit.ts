@@ -1,0 +1,81 @@
+import {z} from 'zod'
+import {MemError} from '../model/errors.js'
+import {getMemory, type Op} from '../storage/memories.js'
+import {normalizeForDuplicate} from '../text/tokenize.js'
+import type {MemContext} from '../engines/context.js'
+import {notFound, repoForId} from './lookup.js'
+import {Content, Importance, MemoryId, Tags} from '../model/schemas.js'
+import {gate, planStore} from '../engines/gates/admit.js'
+import {track} from '../engines/context.js'
+import {parseInput} from '../model/validate.js'
+
+export const EditInput = z
+  .object({
+    id: MemoryId,
+    repo: z.string().optional(),
+    content: Content.optional(),
+    tags: Tags.optional(),
+    importance: Importance.optional(),
+  })
+  .refine((v) => v.content !== undefined || v.tags !== undefined || v.importance !== undefined, {
+    message: 'give at least one of content, tags, importance',
+    path: ['content'],
+  })
+export type EditInput = z.input<typeof EditInput>
+
+export type EditResult =
+  | {success: true; id: string; superseded: string | null}
+  | {success: false; duplicateId: string; reason: 'duplicate'}
+  | {success: false; reason: string}
+
+/**
+ * Edits a live memory. A content change creates a new version (new id) that supersedes this one,
+ * which stays readable through history; tags or importance alone are updated in place.
+ */
+export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult> {
+  const done = track(ctx, 'edit')
+  const input = parseInput(EditInput, raw)
+  const handle = await repoForId(ctx, input.id, input.repo)
+  if (input.content !== undefined) {
+    const rejected = await gate(ctx, input.content)
+    if (rejected) {
+      done(handle, 0)
+      return rejected
+    }
+  }
+  const now = ctx.now().toISOString()
+  const result = await handle.store.write<EditResult>((db) => {
+    const old = getMemory(db, input.id)
+    if (!old) throw notFound(input.id)
+    if (old.supersededBy) {
+      throw new MemError('conflict', `${old.id} was superseded by ${old.supersededBy}.`, {hint: `Edit the newest version, ${old.supersededBy}.`})
+    }
+    if (old.forgottenAt) throw new MemError('conflict', `${old.id} was forgotten; it cannot be edited.`, {hint: 'Store a new memory instead.'})
+
+    const contentChanged = input.content !== undefined && normalizeForDuplicate(input.content) !== normalizeForDuplicate(old.content)
+    if (contentChanged) {
+      const plan = planStore(db, handle, {
+        content: input.content!,
+        type: old.type,
+        tags: input.tags ?? old.tags,
+        importance: input.importance ?? old.importance,
+        source: old.source,
+        sessionId: old.sessionId,
+        supersedes: old.id,
+        createdAt: now,
+      })
+      // the new version keeps the old one's links to other memories
+      const insert = plan.ops[0]
+      if (insert?.op === 'insert' && old.links.length > 0) insert.memory.links = old.links
+      const r = plan.result
+      const result: EditResult = r.success ? {success: true, id: r.id, superseded: old.id} : r
+      return {ops: plan.ops, result}
+    }
+    const set: Extract<Op, {op: 'update'}>['set'] = {updatedAt: now}
+    if (input.tags !== undefined) set.tags = input.tags
+    if (input.importance !== undefined) set.importance = input.importance
+    return {ops: [{op: 'update', id: old.id, set}], result: {success: true, id: old.id, superseded: null}}
+  })
+  done(handle, result.success ? 1 : 0)
+  return result
+}

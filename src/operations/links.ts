@@ -1,0 +1,173 @@
+import {z} from 'zod'
+import {normalizeRepoId} from '../config/paths.js'
+import {MemError} from '../model/errors.js'
+import {getMemory} from '../storage/memories.js'
+import {LINK_SOURCE} from '../storage/links.js'
+import type {MemContext, RepoHandle} from '../engines/context.js'
+import {CROSS_REPO_LINK_TAG, linkedRepos, linkItems, type RepoLink} from '../engines/sharing/sources.js'
+import {track} from '../engines/context.js'
+import {notFound, requireMemory} from './lookup.js'
+import {MemoryId, RepoRef, repoIdOf} from '../model/schemas.js'
+import {gate, planStore} from '../engines/gates/admit.js'
+import {parseInput} from '../model/validate.js'
+
+export {CROSS_REPO_LINK_TAG, linkedRepos, type RepoLink}
+
+export const LinkRepoInput = z.object({
+  repo: RepoRef,
+  targetRepo: z.string({error: 'targetRepo is required'}).trim().min(1, 'targetRepo is required').max(1_000),
+  note: z.string().trim().max(2_000, 'note is longer than 2,000 characters').default(''),
+})
+export type LinkRepoInput = z.input<typeof LinkRepoInput>
+
+export const ListLinksInput = z.object({repo: RepoRef})
+export type ListLinksInput = z.input<typeof ListLinksInput>
+
+export const Relation = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'relation must be a word of letters, digits, - or _ (at most 40), e.g. related, depends-on, explains')
+
+export const LinkMemoryInput = z.object({
+  id: MemoryId,
+  targetId: MemoryId,
+  relation: Relation.default('related'),
+  repo: z.string().optional(),
+})
+export type LinkMemoryInput = z.input<typeof LinkMemoryInput>
+
+export const UnlinkMemoryInput = z.object({id: MemoryId, targetId: MemoryId, repo: z.string().optional()})
+export type UnlinkMemoryInput = z.input<typeof UnlinkMemoryInput>
+
+/** The registered repo a value names (a repo id or an absolute path), or a 404 naming the fix. */
+async function registeredRepo(ctx: MemContext, value: string): Promise<string> {
+  const trimmed = value.trim().replace(/[\\/]+$/, '')
+  const id = normalizeRepoId(trimmed)
+  const match = (await ctx.listRepos()).find((r) => r.repoId === id || r.path === trimmed)
+  if (!match) {
+    throw new MemError('not_found', `Unknown repository ${value}: mem has no store registered for it.`, {
+      hint: 'Link only repositories mem knows (`mem repos` lists them): store a memory there first, e.g. `mem store "…" -t observation --repo PATH`.',
+    })
+  }
+  return match.repoId
+}
+
+
+/**
+ * Links this repo to another registered repository: stores a memory tagged `cross-repo-link`.
+ * An unknown repo (404), the repo itself (400) or a second link to the same repo (409) is refused;
+ * a note the secret scanner flags is refused (422) and written nowhere.
+ */
+export async function linkRepo(ctx: MemContext, raw: LinkRepoInput): Promise<{id: string; from: string; to: string; note: string}> {
+  const done = track(ctx, 'link-repo')
+  const input = parseInput(LinkRepoInput, raw)
+  const handle = await ctx.repo(input.repo, 'write')
+  const to = await registeredRepo(ctx, input.targetRepo)
+  if (to === handle.id) throw new MemError('invalid_input', `A repository cannot link to itself (${to}).`, {hint: 'Name another repository in targetRepo.'})
+  if (input.note) {
+    const rejected = await gate(ctx, input.note)
+    if (rejected) throw new MemError('unprocessable', `The note was not stored. ${rejected.reason}`, {hint: 'Describe the relation without secrets.'})
+  }
+  const existing = linkItems(handle).find((l) => l.to === to)
+  if (existing) {
+    throw new MemError('conflict', `${handle.id} is already linked to ${to} (${existing.id}).`, {hint: 'Forget that link memory first (`mem forget ID`) to replace its note.'})
+  }
+  const content = `Linked repository ${to}${input.note ? `: ${input.note}` : ''}`
+  const createdAt = ctx.now().toISOString()
+  const created = await handle.store.write((db) => {
+    const plan = planStore(db, handle, {
+      content,
+      type: 'observation',
+      tags: [CROSS_REPO_LINK_TAG],
+      importance: 0.4,
+      source: LINK_SOURCE,
+      sessionId: null,
+      supersedes: null,
+      createdAt,
+    })
+    if (!plan.result.success) {
+      throw new MemError('conflict', `${handle.id} already has this link (${'duplicateId' in plan.result ? plan.result.duplicateId : ''}).`)
+    }
+    const insert = plan.ops[0]
+    if (insert.op === 'insert') insert.extra = {link: {to}}
+    return {ops: plan.ops, result: {id: plan.result.id, from: handle.id, to, note: input.note}}
+  })
+  done(handle, 1)
+  return created
+}
+
+/** The repo's cross-repo links, newest first. */
+export async function listLinks(ctx: MemContext, raw: ListLinksInput): Promise<{repo: string; links: RepoLink[]}> {
+  const done = track(ctx, 'links')
+  const input = parseInput(ListLinksInput, raw)
+  const handle = await ctx.repo(input.repo, 'read')
+  const links = linkItems(handle)
+  done(handle, links.length)
+  return {repo: handle.id, links}
+}
+
+function readOnlyLayer(handle: RepoHandle): void {
+  if (handle.id.startsWith('layer-')) {
+    throw new MemError('conflict', `${handle.id.slice('layer-'.length)} is a read-only layer; its memories cannot be changed here.`, {
+      hint: 'Change the memory in the repository its pack comes from, export and commit the pack, then sync.',
+    })
+  }
+}
+
+/**
+ * Attaches a link `{targetId, relation}` to a live memory (a second link to the same target
+ * replaces the relation). The target must exist: in this repo, or in a registered repo this repo
+ * is linked to.
+ */
+export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise<{linked: true}> {
+  const done = track(ctx, 'link')
+  const input = parseInput(LinkMemoryInput, raw)
+  if (input.id === input.targetId) throw new MemError('invalid_input', 'A memory cannot link to itself.', {hint: 'Give another memory as targetId.'})
+  const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
+  readOnlyLayer(handle)
+  const targetRepo = repoIdOf(input.targetId)
+  let target = handle
+  if (targetRepo !== handle.id) {
+    if (!(await linkedRepos(ctx, handle)).includes(targetRepo)) {
+      throw new MemError('not_found', `${input.targetId} is in repository ${targetRepo}, which ${handle.id} is not linked to.`, {
+        hint: `Link the repositories first: mem links add ${targetRepo} --note "why"`,
+      })
+    }
+    target = await ctx.repo(targetRepo, 'read')
+  }
+  if (!target.store.read((db) => getMemory(db, input.targetId))) throw notFound(input.targetId)
+  if (memory.supersededBy || memory.forgottenAt) {
+    throw new MemError('conflict', `${memory.id} is ${memory.supersededBy ? `superseded by ${memory.supersededBy}` : 'forgotten'}; link a live memory.`, {
+      hint: memory.supersededBy ? `Link the newest version, ${memory.supersededBy}.` : undefined,
+    })
+  }
+  const now = ctx.now().toISOString()
+  const linked = await handle.store.write((db) => {
+    const m = getMemory(db, input.id)
+    if (!m) throw notFound(input.id)
+    if (m.links.some((l) => l.targetId === input.targetId && l.relation === input.relation)) return {ops: [], result: {linked: true as const}}
+    const links = [...m.links.filter((l) => l.targetId !== input.targetId), {targetId: input.targetId, relation: input.relation}]
+    return {ops: [{op: 'update', id: m.id, set: {links, updatedAt: now}}], result: {linked: true as const}}
+  })
+  done(handle, 1)
+  return linked
+}
+
+/** Removes the link from a memory to `targetId`; `removed` is false when there was none. */
+export async function unlinkMemory(ctx: MemContext, raw: UnlinkMemoryInput): Promise<{removed: boolean}> {
+  const done = track(ctx, 'unlink')
+  const input = parseInput(UnlinkMemoryInput, raw)
+  const {handle} = await requireMemory(ctx, input.id, input.repo)
+  readOnlyLayer(handle)
+  const now = ctx.now().toISOString()
+  const outcome = await handle.store.write<{removed: boolean}>((db) => {
+    const m = getMemory(db, input.id)
+    if (!m) throw notFound(input.id)
+    const links = m.links.filter((l) => l.targetId !== input.targetId)
+    if (links.length === m.links.length) return {ops: [], result: {removed: false}}
+    return {ops: [{op: 'update', id: m.id, set: {links, updatedAt: now}}], result: {removed: true}}
+  })
+  done(handle, outcome.removed ? 1 : 0)
+  return outcome
+}

@@ -1,0 +1,45 @@
+import {MemError} from '../model/errors.js'
+import type {Memory} from '../model/memory.js'
+import {getMemory} from '../storage/memories.js'
+import type {MemContext, RepoHandle} from '../engines/context.js'
+import {repoIdOf} from '../model/schemas.js'
+
+/**
+ * The repo that holds memory `id`. When the caller names a repo, the id must belong to it: an id of
+ * another repository is a 404 and nothing is read or changed there (a request scoped to repo A never
+ * reaches repo B through an id). Without a repo, the id's own repo (ids carry their repo id).
+ * Resolved for reading: looking up an id never creates or registers a store.
+ */
+export async function repoForId(ctx: MemContext, id: string, repo?: string): Promise<RepoHandle> {
+  if (repo) {
+    const handle = await ctx.repo(repo, 'read')
+    if (handle.id !== repoIdOf(id)) throw notInRepo(id, handle.id)
+    return handle
+  }
+  return ctx.repo(repoIdOf(id), 'read')
+}
+
+export function notFound(id: string): MemError {
+  return new MemError('not_found', `No memory ${id}.`, {hint: 'Run `mem browse` to list memories, or check the repo (--repo).'})
+}
+
+function notInRepo(id: string, repoId: string): MemError {
+  return new MemError('not_found', `No memory ${id} in repo ${repoId}: the id belongs to another repository.`, {
+    hint: 'Ask the repository the id names (its second segment), or leave out repo.',
+  })
+}
+
+/** The memory with `id`, live or not; a 404 when it does not exist. */
+export async function requireMemory(ctx: MemContext, id: string, repo?: string): Promise<{handle: RepoHandle; memory: Memory}> {
+  // a recall hit from a mounted layer (repoId layer-<id>) is read from that layer of `repo`
+  if (repo && repoIdOf(id).startsWith('layer-')) {
+    const {layerHandle} = await import('./layers.js')
+    const layer = await layerHandle(ctx, await ctx.repo(repo, 'read'), repoIdOf(id).slice('layer-'.length))
+    const memory = layer?.store.read((db) => getMemory(db, id))
+    if (layer && memory) return {handle: layer, memory}
+  }
+  const handle = await repoForId(ctx, id, repo)
+  const memory = handle.store.read((db) => getMemory(db, id))
+  if (!memory) throw notFound(id)
+  return {handle, memory}
+}

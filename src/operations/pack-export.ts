@@ -1,0 +1,72 @@
+import {createHash} from 'node:crypto'
+import {z} from 'zod'
+import {MemError} from '../model/errors.js'
+import {entriesChecksum, liveRowsForPack, MAX_PACK_BYTES, MAX_PACK_ENTRIES, PACK_FORMAT, PACK_FORMAT_VERSION, type PackManifest, writePackFile} from '../storage/pack-file.js'
+import {CROSS_REPO_LINK_TAG} from './links.js'
+import type {MemContext} from '../engines/context.js'
+import {track} from '../engines/context.js'
+import {RepoRef} from '../model/schemas.js'
+import {parseInput} from '../model/validate.js'
+
+const Label = (what: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${what} is empty`)
+    .max(max, `${what} is longer than ${max} characters`)
+    .regex(/^[\p{L}\p{N}][\p{L}\p{N}._@+-]*$/u, `${what} may hold letters, digits and . _ @ + - only`)
+
+export const PackExportInput = z.object({
+  repo: RepoRef,
+  name: Label('name', 200).optional().describe('Pack name (default: the repo id).'),
+  version: Label('version', 100).optional().describe('Pack version (default: the export time, YYYYMMDD.HHMMSS).'),
+})
+export type PackExportInput = z.input<typeof PackExportInput>
+
+export interface PackExportResult {
+  /** The `.mem` file. */
+  data: Uint8Array
+  manifest: PackManifest
+  /** The file name to suggest: `<repoId>.mem`. */
+  fileName: string
+}
+
+/**
+ * Writes the repo's live memories (cross-repo links left out: they name this machine's repos)
+ * into a `.mem` pack: a SQLite file with a manifest and a checksum of the entries. Reads only.
+ */
+export async function packExport(ctx: MemContext, raw: PackExportInput): Promise<PackExportResult> {
+  const done = track(ctx, 'pack-export')
+  const input = parseInput(PackExportInput, raw)
+  const handle = await ctx.repo(input.repo, 'read')
+  const entries = handle.store.read((db) => liveRowsForPack(db, CROSS_REPO_LINK_TAG))
+  if (entries.length > MAX_PACK_ENTRIES) {
+    throw new MemError('payload_too_large', `The repo has ${entries.length.toLocaleString('en-US')} live memories; a pack holds at most ${MAX_PACK_ENTRIES.toLocaleString('en-US')}.`, {
+      hint: 'Forget or consolidate memories first (`mem maintain`).',
+    })
+  }
+  const createdAt = ctx.now().toISOString()
+  const entriesSha256 = entriesChecksum(entries)
+  const name = input.name ?? handle.id
+  const version = input.version ?? createdAt.replace(/[-:]/g, '').replace('T', '.').slice(0, 15)
+  const packId = `pack-${createHash('sha256').update(`${name}\n${version}\n${createdAt}\n${entriesSha256}`).digest('hex').slice(0, 16)}`
+  const manifest: PackManifest = {
+    format: PACK_FORMAT,
+    formatVersion: PACK_FORMAT_VERSION,
+    packId,
+    name,
+    version,
+    sourceRepo: handle.id,
+    createdAt,
+    entryCount: entries.length,
+    entriesSha256,
+  }
+  const data = await writePackFile(manifest, entries)
+  if (data.length > MAX_PACK_BYTES) {
+    throw new MemError('payload_too_large', `The pack would be ${data.length.toLocaleString('en-US')} bytes; the limit is ${MAX_PACK_BYTES.toLocaleString('en-US')}.`, {
+      hint: 'Forget or consolidate memories first (`mem maintain`).',
+    })
+  }
+  done(handle, entries.length)
+  return {data, manifest, fileName: `${handle.id}.mem`}
+}

@@ -1,0 +1,168 @@
+import {createHash} from 'node:crypto'
+import {z} from 'zod'
+import {MemError} from '../model/errors.js'
+import {MAX_PACK_BYTES} from '../storage/pack-file.js'
+import {entriesChecksum, type PackEntry, type PackManifest, readPackFile} from '../storage/pack-file.js'
+import type {MemContext} from '../engines/context.js'
+import {track} from '../engines/context.js'
+import {Content, Importance, MemoryTypeSchema, RepoRef, Tags} from '../model/schemas.js'
+import {gate, planStore} from '../engines/gates/admit.js'
+import {parseInput} from '../model/validate.js'
+
+export const PackImportInput = z.object({
+  repo: RepoRef,
+  data: z
+    .union([z.string(), z.instanceof(Uint8Array)], {error: 'data (the pack file, base64) is required'})
+    .describe('The .mem pack file, base64-encoded.'),
+})
+export type PackImportInput = z.input<typeof PackImportInput>
+
+export interface PackImportResult {
+  imported: number
+  skipped: number
+  packId: string
+  name: string
+  version: string
+}
+
+/** What one pack entry must be; a pack with any other entry is refused whole. */
+const EntrySchema = z.object({
+  type: MemoryTypeSchema,
+  content: Content,
+  oneLiner: z.string().max(1_000).nullable(),
+  tags: Tags,
+  importance: Importance,
+  source: z.string().trim().min(1).max(200),
+  createdAt: z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp'),
+  lineage: z.string().min(1).max(300),
+})
+
+export interface DecodedPack {
+  manifest: PackManifest
+  entries: PackEntry[]
+}
+
+/**
+ * Reads a pack and checks everything in it before anyone writes: the file (pack-file.ts), the
+ * checksum of its entries, and each entry's fields. Any failure is a 400 naming the problem.
+ */
+export async function decodePack(bytes: Uint8Array): Promise<DecodedPack> {
+  const {manifest, rows} = await readPackFile(bytes)
+  const raw: PackEntry[] = []
+  for (const r of rows) {
+    let tags: unknown
+    try {
+      tags = JSON.parse(String(r.tags))
+    } catch {
+      throw damaged(`entry ${r.n} has tags that are not a JSON array`)
+    }
+    raw.push({
+      type: r.type as PackEntry['type'],
+      content: r.content as string,
+      oneLiner: (r.one_liner as string | null) ?? null,
+      tags: tags as string[],
+      importance: r.importance as number,
+      source: r.source as string,
+      createdAt: r.created_at as string,
+      lineage: r.lineage as string,
+    })
+  }
+  if (entriesChecksum(raw) !== manifest.entriesSha256) {
+    throw damaged('its entries do not match the manifest checksum (changed or corrupted after export)')
+  }
+  const entries = raw.map((e, i) => {
+    const parsed = EntrySchema.safeParse(e)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw damaged(`entry ${i + 1} has an invalid ${issue.path.join('.') || 'value'} (${issue.message})`)
+    }
+    return parsed.data as PackEntry
+  })
+  return {manifest, entries}
+}
+
+function damaged(why: string): MemError {
+  return new MemError('invalid_input', `The pack is damaged: ${why}.`, {
+    hint: 'Nothing was imported. Export the pack again with `mem pack export` and copy it whole (binary, not as text).',
+  })
+}
+
+/** The pack bytes from base64 text or raw bytes; a size over the limit is refused before decoding. */
+export function packBytes(data: string | Uint8Array): Uint8Array {
+  if (typeof data !== 'string') return data
+  const text = data.replace(/\s+/g, '')
+  if (text.length === 0) throw new MemError('invalid_input', 'Invalid data: the pack is empty.', {hint: 'Send the .mem file in base64.'})
+  if (text.length > Math.ceil(MAX_PACK_BYTES / 3) * 4) {
+    throw new MemError('payload_too_large', `The pack is larger than ${MAX_PACK_BYTES.toLocaleString('en-US')} bytes.`, {hint: 'Split the memories into several packs.'})
+  }
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) {
+    throw new MemError('invalid_input', 'Invalid data: it is not base64.', {hint: 'Send the .mem file base64-encoded (e.g. `base64 -w0 app.mem`).'})
+  }
+  return new Uint8Array(Buffer.from(text, 'base64'))
+}
+
+/** A stable fingerprint of what sync compares for an entry (content and metadata). */
+export function entryFingerprint(e: PackEntry): string {
+  return createHash('sha256').update(JSON.stringify([e.type, e.content, e.oneLiner, e.tags, e.importance, e.source])).digest('hex').slice(0, 32)
+}
+
+/**
+ * Imports a pack into a repo. The whole file is checked first (decodePack): a damaged, foreign or
+ * newer-format pack is a 400 and nothing is written. Each entry then goes through the store path:
+ * the secret scanner and content gate (a flagged entry is skipped and never written), the
+ * duplicate gate (skipped), a new id in the target repo. Ids and repo fields of the file are never used.
+ */
+export async function packImport(ctx: MemContext, raw: PackImportInput): Promise<PackImportResult> {
+  const done = track(ctx, 'pack-import')
+  const input = parseInput(PackImportInput, raw)
+  const pack = await decodePack(packBytes(input.data))
+  const handle = await ctx.repo(input.repo, 'write')
+  const now = ctx.now()
+  let skipped = 0
+  const accepted: PackEntry[] = []
+  for (const e of pack.entries) {
+    if (await entryRejected(ctx, e)) skipped++
+    else accepted.push(e)
+  }
+  // One write job per entry, queued together: they share one transaction and one fsync, and each
+  // sees the ones before it (a pack repeating itself imports once).
+  const outcomes = await Promise.all(
+    accepted.map((e) =>
+      handle.store
+        .write((db) =>
+          planStore(db, handle, {
+            content: e.content,
+            type: e.type,
+            tags: e.tags,
+            importance: e.importance,
+            source: e.source,
+            sessionId: null,
+            supersedes: null,
+            createdAt: clampTime(e.createdAt, now),
+            oneLiner: e.oneLiner ?? undefined,
+          }),
+        )
+        .then(
+          (r) => r.success,
+          () => false, // e.g. the same text and time as a forgotten memory: its id is taken
+        ),
+    ),
+  )
+  const imported = outcomes.filter(Boolean).length
+  skipped += outcomes.length - imported
+  done(handle, imported)
+  return {imported, skipped, packId: pack.manifest.packId, name: pack.manifest.name, version: pack.manifest.version}
+}
+
+/** Runs the store gates over every text of an entry a person could read (content, one-liner, tags). */
+export async function entryRejected(ctx: MemContext, e: PackEntry): Promise<boolean> {
+  if (await gate(ctx, e.content)) return true
+  if (e.oneLiner && (await ctx.scanSecrets(e.oneLiner))) return true
+  return e.tags.length > 0 && (await ctx.scanSecrets(e.tags.join(' '))) !== null
+}
+
+/** A creation time from a file: normalized to ISO, never in the future. */
+export function clampTime(value: string, now: Date): string {
+  const t = Date.parse(value)
+  return new Date(Math.min(t, now.getTime())).toISOString()
+}

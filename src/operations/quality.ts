@@ -1,0 +1,108 @@
+import {z} from 'zod'
+import {qualityExamples, qualityFigures, type QualityKind} from '../storage/quality.js'
+import type {MemContext, RepoHandle} from '../engines/context.js'
+import {RepoRef} from '../model/schemas.js'
+import {track} from '../engines/context.js'
+import {parseInput} from '../model/validate.js'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+export const STALE_DAYS = 30
+export const DEAD_DAYS = 60
+
+export const QualityInput = z.object({repo: RepoRef})
+export type QualityInput = z.input<typeof QualityInput>
+
+export type Severity = 'info' | 'warning' | 'critical'
+export type IssueKind = QualityKind | 'empty'
+
+export interface QualityIssue {
+  kind: IssueKind
+  severity: Severity
+  count: number
+  /** Up to five ids, the most telling first. */
+  exampleIds: string[]
+  advice: string
+}
+
+export interface QualityReport {
+  repo: string
+  totalMemories: number
+  recalled: number
+  echoRatio: number
+  fizzleRatio: number
+  staleCount: number
+  deadCount: number
+  issues: QualityIssue[]
+  /** 0..100. */
+  score: number
+}
+
+const ADVICE: Record<IssueKind, string> = {
+  fizzle:
+    'These memories are recalled but reported unhelpful more often than helpful: they crowd out better results. Correct them (`mem edit ID --content …`, memory_edit) or forget the ones that no longer apply (`mem forget ID`).',
+  dead: 'Nobody recalled these in 60 days, or they keep being reported unused (3+ times, over twice as often as used). Review and forget them (`mem forget ID`), or run `mem maintain`: retention and decay retire old unused observations.',
+  stale:
+    'Older than 30 days and not recalled or used in 30: recall marks them with a staleness warning. Check they still hold, then confirm the good ones (`mem feedback ID --used`) and correct or forget the rest.',
+  'no-feedback':
+    'Memories are recalled but no feedback was ever reported, so ranking cannot learn which ones help. After a task, report each recalled memory you read: `mem feedback ID --used|--unused` or the memory_feedback tool.',
+  'missing-one-liner': 'These have no one-liner, so the session context cannot show them compactly. Run `mem enrich --all` or `mem maintain --stage enrichment`.',
+  empty: 'No memories yet. Store lessons as you learn them (`mem store`, memory_store); the report fills in once they are recalled and rated.',
+}
+
+const ORDER: Record<Severity, number> = {critical: 0, warning: 1, info: 2}
+
+const round = (n: number) => Math.round(n * 10_000) / 10_000
+
+/**
+ * How well the repo's memories serve recall, from feedback and activity (decisions.md):
+ * echo = a recalled memory mostly reported used, fizzle = mostly reported unused (both as a share
+ * of the recalled memories); stale = older than 30 days and not recalled or used in 30; dead =
+ * not recalled or used in 60 days (and older than that), or reported unused ≥ 3 times and over
+ * twice as often as used. Each problem found is an issue with up to five example ids and what to
+ * do; `score` (0..100) weighs fizzle, dead and stale shares and missing feedback.
+ */
+export async function quality(ctx: MemContext, raw: QualityInput): Promise<QualityReport> {
+  const done = track(ctx, 'quality')
+  const input = parseInput(QualityInput, raw)
+  const handle = await ctx.repo(input.repo, 'read')
+  const report = qualityOf(handle, ctx.now(), input.repo)
+  done(handle, report.issues.length)
+  return report
+}
+
+/** The report for an open repo (the portal includes it). */
+export function qualityOf(handle: RepoHandle, now: Date, repo: string): QualityReport {
+  const staleBefore = new Date(now.getTime() - STALE_DAYS * DAY_MS).toISOString()
+  const deadBefore = new Date(now.getTime() - DEAD_DAYS * DAY_MS).toISOString()
+  return handle.store.read((db) => {
+    const f = qualityFigures(db, staleBefore, deadBefore)
+    const echoRatio = f.recalled > 0 ? f.echo / f.recalled : 0
+    const fizzleRatio = f.recalled > 0 ? f.fizzle / f.recalled : 0
+    const share = (n: number) => (f.total > 0 ? n / f.total : 0)
+    const issues: QualityIssue[] = []
+    const add = (kind: IssueKind, count: number, severity: Severity) => {
+      const exampleIds = kind === 'empty' ? [] : qualityExamples(db, kind, staleBefore, deadBefore)
+      issues.push({kind, severity, count, exampleIds, advice: ADVICE[kind]})
+    }
+    if (f.total === 0) add('empty', 0, 'info')
+    if (f.fizzle > 0) add('fizzle', f.fizzle, fizzleRatio >= 0.5 ? 'critical' : fizzleRatio >= 0.25 ? 'warning' : 'info')
+    if (f.dead > 0) add('dead', f.dead, share(f.dead) >= 0.5 ? 'critical' : share(f.dead) >= 0.2 ? 'warning' : 'info')
+    if (f.stale > 0) add('stale', f.stale, share(f.stale) >= 0.5 ? 'warning' : 'info')
+    if (f.recalled > 0 && f.feedback === 0) add('no-feedback', f.recalled, 'warning')
+    if (f.withoutOneLiner > 0) add('missing-one-liner', f.withoutOneLiner, 'info')
+    issues.sort((a, b) => ORDER[a.severity] - ORDER[b.severity])
+
+    const penalty = 35 * fizzleRatio + 30 * share(f.dead) + 15 * share(f.stale) + 5 * share(f.withoutOneLiner) + (f.recalled > 0 && f.feedback === 0 ? 10 : 0)
+    return {
+      repo,
+      totalMemories: f.total,
+      recalled: f.recalled,
+      echoRatio: round(echoRatio),
+      fizzleRatio: round(fizzleRatio),
+      staleCount: f.stale,
+      deadCount: f.dead,
+      issues,
+      score: Math.max(0, Math.min(100, Math.round(100 - penalty))),
+    }
+  })
+}

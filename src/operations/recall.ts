@@ -1,0 +1,145 @@
+import {capitalizeType, MEMORY_TYPES, type MemoryType} from '../model/memory.js'
+import {searchMemories} from '../engines/search/engine.js'
+import {normalizeForDuplicate} from '../text/tokenize.js'
+import {MemoryIndex} from '../engines/search/retriever.js'
+import {ageDays, stalenessWarning} from '../engines/search/rank.js'
+import type {RepoStore} from '../storage/repo-store.js'
+import {queryVector} from '../engines/enrichment/embed-memories.js'
+import {readOnlySources} from '../engines/sharing/sources.js'
+import type {MemContext} from '../engines/context.js'
+import {track} from '../engines/context.js'
+
+/** The HTTP and MCP schema of this input is `RecallInput` in schemas.ts (same rules, same messages). */
+export interface RecallInput {
+  repo: string
+  q: string
+  /** 1 to 100, default 10. */
+  limit?: number
+  type?: MemoryType
+}
+
+const RECALL_KEYS = new Set(['repo', 'q', 'limit', 'type'])
+
+/**
+ * `mem recall` runs once per question, so its path does not load zod (a fifth of its start):
+ * well-formed input is taken as is; anything else is parsed with the schema, which words the error.
+ */
+async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput, 'repo' | 'q' | 'limit'>> & {type?: MemoryType}> {
+  const r = raw as unknown as Record<string, unknown> | null
+  if (
+    r !== null &&
+    typeof r === 'object' &&
+    Object.keys(r).every((k) => RECALL_KEYS.has(k)) &&
+    typeof r.repo === 'string' &&
+    r.repo.trim() !== '' &&
+    typeof r.q === 'string' &&
+    r.q.length <= 4_000 &&
+    (r.limit === undefined || (Number.isInteger(r.limit) && (r.limit as number) >= 1 && (r.limit as number) <= 100)) &&
+    (r.type === undefined || (MEMORY_TYPES as readonly unknown[]).includes(r.type))
+  ) {
+    return {repo: r.repo.trim(), q: r.q, limit: (r.limit as number | undefined) ?? 10, ...(r.type === undefined ? {} : {type: r.type as MemoryType})}
+  }
+  const [{RecallInput: schema}, {parseInput}] = await Promise.all([import('../model/schemas.js'), import('../model/validate.js')])
+  return parseInput(schema, raw)
+}
+
+/** One recall result: exactly the fields of the spec's recall item. */
+export interface RecallItem {
+  id: string
+  repoId: string
+  type: string
+  content: string
+  oneLiner: string | null
+  tags: string[]
+  importance: number
+  score: number
+  createdAt: string
+  ageDays: number | null
+  stalenessWarning: string | null
+}
+
+export interface RecallResult {
+  results: RecallItem[]
+}
+
+/**
+ * Ranks the repo's live memories against `q` (see search/engine.ts and search/rank.ts), and those
+ * of its synced layers and linked repos (read-only, weighted 0.8).
+ * A query of only stop words or punctuation yields an empty list. Each recall is recorded on the
+ * returned memories (access count, last accessed) in the background. With `enrichment.embeddings`
+ * enabled, the query's vector (asked for within its timeout) adds cosine similarity as a second
+ * signal; without an answer in time, the ranking is the text-only one.
+ */
+export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
+  const done = track(ctx, 'recall')
+  const input = await recallInput(raw)
+  const handle = await ctx.repo(input.repo, 'read')
+  const now = ctx.now()
+  // with embeddings on, the query's vector as a second signal; null when off, failing or late
+  const embedding = await queryVector(ctx, input.q)
+  const search = (store: RepoStore) =>
+    store.read((db) =>
+      searchMemories(db, input.q, {
+        limit: input.limit,
+        type: input.type,
+        now,
+        index: ctx.longLived ? 'memory' : 'fts',
+        version: store.version,
+        ...(embedding ? {embedding} : {}),
+      }),
+    )
+  let hits = search(handle.store)
+  if (hits.length > 0) {
+    handle.store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
+  }
+  // Mounted layers and linked repos are read, never written (no touch), and weighted below local hits.
+  const others = await readOnlySources(ctx, handle)
+  if (others.length > 0) {
+    // The same text reached through a layer or a linked repo (a pack imported here, say) is shown
+    // once: the local copy, or else the first one found.
+    const seen = new Set(hits.map((h) => normalizeForDuplicate(h.memory.content)))
+    for (const source of others) {
+      for (const h of search(source.store)) {
+        const key = normalizeForDuplicate(h.memory.content)
+        if (seen.has(key)) continue
+        seen.add(key)
+        hits.push({memory: h.memory, score: h.score * source.weight})
+      }
+    }
+    hits = hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
+  }
+  done(handle, hits.length)
+  return {
+    results: hits.map(({memory: m, score}) => ({
+      id: m.id,
+      repoId: m.repoId,
+      type: capitalizeType(m.type),
+      content: m.content,
+      oneLiner: m.oneLiner,
+      tags: m.tags,
+      importance: m.importance,
+      score: Math.round(score * 10_000) / 10_000,
+      createdAt: m.createdAt,
+      ageDays: ageDays(m.createdAt, now),
+      stalenessWarning: stalenessWarning(m, now),
+    })),
+  }
+}
+
+export interface PrepareRecallInput {
+  repo: string
+}
+
+/**
+ * In a long-lived context (the TUI, a server), builds the repo's in-process search index now,
+ * at a moment the caller chooses, instead of inside the first recall. Records no access and
+ * returns nothing to show; `prepared` is false for a one-shot context (it asks the on-disk index).
+ */
+export async function prepareRecall(ctx: MemContext, raw: PrepareRecallInput): Promise<{prepared: boolean}> {
+  const [{PrepareRecallInput: schema}, {parseInput}] = await Promise.all([import('../model/schemas.js'), import('../model/validate.js')])
+  const input = parseInput(schema, raw)
+  if (!ctx.longLived) return {prepared: false}
+  const handle = await ctx.repo(input.repo, 'read')
+  handle.store.read((db) => MemoryIndex.for(db))
+  return {prepared: true}
+}

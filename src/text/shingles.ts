@@ -1,0 +1,21 @@
+import {analyze, NEGATIONS} from './tokenize.js'
+
+/** Word 3-shingles of the stemmed text without stop words, negations kept ("do" ≠ "do not"). */
+export function shingleSet(text: string): Set<string> {
+  const words = analyze(text, {keep: NEGATIONS})
+  const out = new Set<string>()
+  if (words.length < 3) {
+    for (const w of words) out.add(w)
+    return out
+  }
+  for (let i = 0; i + 3 <= words.length; i++) out.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`)
+  return out
+}
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1
+  let inter = 0
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a]
+  for (const x of small) if (large.has(x)) inter++
+  return inter / (a.size + b.size - inter)
+}
