@@ -4,7 +4,6 @@ import {MemError} from '../model/errors.js'
 import {entriesChecksum, liveRowsForPack, MAX_PACK_BYTES, MAX_PACK_ENTRIES, PACK_FORMAT, PACK_FORMAT_VERSION, type PackManifest, writePackFile} from '../storage/pack-file.js'
 import {CROSS_REPO_LINK_TAG} from './links.js'
 import type {MemContext} from '../engines/context.js'
-import {track} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
 
@@ -36,7 +35,6 @@ export interface PackExportResult {
  * into a `.mem` pack: a SQLite file with a manifest and a checksum of the entries. Reads only.
  */
 export async function packExport(ctx: MemContext, raw: PackExportInput): Promise<PackExportResult> {
-  const done = track(ctx, 'pack-export')
   const input = parseInput(PackExportInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const entries = handle.store.read((db) => liveRowsForPack(db, CROSS_REPO_LINK_TAG))
@@ -67,6 +65,5 @@ export async function packExport(ctx: MemContext, raw: PackExportInput): Promise
       hint: 'Forget or consolidate memories first (`mem maintain`).',
     })
   }
-  done(handle, entries.length)
   return {data, manifest, fileName: `${handle.id}.mem`}
 }

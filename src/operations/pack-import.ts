@@ -4,10 +4,11 @@ import {MemError} from '../model/errors.js'
 import {MAX_PACK_BYTES} from '../storage/pack-file.js'
 import {entriesChecksum, type PackEntry, type PackManifest, readPackFile} from '../storage/pack-file.js'
 import type {MemContext} from '../engines/context.js'
-import {track} from '../engines/context.js'
 import {Content, Importance, MemoryTypeSchema, RepoRef, Tags} from '../model/schemas.js'
 import {gate, planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
+import type {PackImportResult} from '../model/shapes/sharing.js'
+export type {PackImportResult} from '../model/shapes/sharing.js'
 
 export const PackImportInput = z.object({
   repo: RepoRef,
@@ -16,14 +17,6 @@ export const PackImportInput = z.object({
     .describe('The .mem pack file, base64-encoded.'),
 })
 export type PackImportInput = z.input<typeof PackImportInput>
-
-export interface PackImportResult {
-  imported: number
-  skipped: number
-  packId: string
-  name: string
-  version: string
-}
 
 /** What one pack entry must be; a pack with any other entry is refused whole. */
 const EntrySchema = z.object({
@@ -113,7 +106,6 @@ export function entryFingerprint(e: PackEntry): string {
  * duplicate gate (skipped), a new id in the target repo. Ids and repo fields of the file are never used.
  */
 export async function packImport(ctx: MemContext, raw: PackImportInput): Promise<PackImportResult> {
-  const done = track(ctx, 'pack-import')
   const input = parseInput(PackImportInput, raw)
   const pack = await decodePack(packBytes(input.data))
   const handle = await ctx.repo(input.repo, 'write')
@@ -150,7 +142,6 @@ export async function packImport(ctx: MemContext, raw: PackImportInput): Promise
   )
   const imported = outcomes.filter(Boolean).length
   skipped += outcomes.length - imported
-  done(handle, imported)
   return {imported, skipped, packId: pack.manifest.packId, name: pack.manifest.name, version: pack.manifest.version}
 }
 

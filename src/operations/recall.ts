@@ -7,7 +7,9 @@ import type {RepoStore} from '../storage/repo-store.js'
 import {queryVector} from '../engines/enrichment/embed-memories.js'
 import {readOnlySources} from '../engines/sharing/sources.js'
 import type {MemContext} from '../engines/context.js'
-import {track} from '../engines/context.js'
+import type {OpCall} from './define.js'
+import type {RecallItem, RecallResult} from '../model/shapes/memories.js'
+export type {RecallItem, RecallResult} from '../model/shapes/memories.js'
 
 /** The HTTP and MCP schema of this input is `RecallInput` in schemas.ts (same rules, same messages). */
 export interface RecallInput {
@@ -43,25 +45,6 @@ async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput,
   return parseInput(schema, raw)
 }
 
-/** One recall result: exactly the fields of the spec's recall item. */
-export interface RecallItem {
-  id: string
-  repoId: string
-  type: string
-  content: string
-  oneLiner: string | null
-  tags: string[]
-  importance: number
-  score: number
-  createdAt: string
-  ageDays: number | null
-  stalenessWarning: string | null
-}
-
-export interface RecallResult {
-  results: RecallItem[]
-}
-
 /**
  * Ranks the repo's live memories against `q` (see search/engine.ts and search/rank.ts), and those
  * of its synced layers and linked repos (read-only, weighted 0.8).
@@ -71,7 +54,6 @@ export interface RecallResult {
  * signal; without an answer in time, the ranking is the text-only one.
  */
 export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
-  const done = track(ctx, 'recall')
   const input = await recallInput(raw)
   const handle = await ctx.repo(input.repo, 'read')
   const now = ctx.now()
@@ -108,7 +90,6 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
     }
     hits = hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
   }
-  done(handle, hits.length)
   return {
     results: hits.map(({memory: m, score}) => ({
       id: m.id,
@@ -143,3 +124,6 @@ export async function prepareRecall(ctx: MemContext, raw: PrepareRecallInput): P
   handle.store.read((db) => MemoryIndex.for(db))
   return {prepared: true}
 }
+
+/** How recall is run and counted; its declaration (catalog/memories.ts) spreads this in. */
+export const recallCall: OpCall<RecallInput, RecallResult> = {name: 'recall', track: {count: (r) => r.results.length}, run: recall}

@@ -33,9 +33,7 @@ export interface WeightedTerm {
   df?: number
 }
 
-export function idf(docs: number, df: number): number {
-  return Math.log(1 + (docs - df + 0.5) / (df + 0.5))
-}
+export {bm25Idf as idf} from '../../text/similarity.js'
 
 /** One term's contribution, given its frequency per field and the document's field lengths. */
 export function termScore(tf: ArrayLike<number>, len: ArrayLike<number>, stats: CorpusStats, params: Bm25Params): number {

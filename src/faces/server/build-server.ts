@@ -9,10 +9,7 @@ import {RouteTable, validatorCompiler} from './route.js'
 import {MaintenanceRuns} from './maintenance-runs.js'
 import type {Scheduler} from './scheduler.js'
 import {maintenanceRoutes} from './routes/maintenance.js'
-import {memoryRoutes} from './routes/memories.js'
 import {operationRoutes} from './routes/operations.js'
-import {sharingRoutes} from './routes/sharing.js'
-import {insightRoutes} from './routes/insight.js'
 import {enrichmentStatus} from '../../operations/enrich.js'
 import {systemRoutes} from './routes/system.js'
 import {uiRoutes} from './ui.js'
@@ -110,11 +107,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
     enrichment: () => enrichmentStatus(options.ctx),
   })
-  sharingRoutes(app, routes, options.ctx)
-  memoryRoutes(app, routes, options.ctx)
-  operationRoutes(app, routes, options.ctx)
+  operationRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? []})
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
-  insightRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? []})
   mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, onInternalError: options.onInternalError})
   void app.register(async (scope) => uiRoutes(scope, {dir: options.uiDir}))
 

@@ -46,6 +46,8 @@ export interface RouteDef<Q extends z.ZodObject | undefined = z.ZodObject | unde
   responses: Record<number, RouteResponse>
   /** A body limit of its own (bytes), for a route that takes a file (pack import). */
   bodyLimit?: number
+  /** The scope the route needs; by default the rule of `requiredAccess` (GET reads, other methods write). */
+  access?: Access
   handler: (req: FastifyRequest<{Querystring: Input<Q>; Params: Input<P>; Body: Input<B>}>, reply: FastifyReply) => Promise<unknown>
 }
 
@@ -92,7 +94,8 @@ export class RouteTable {
     if (def.query) schema.querystring = jsonSchema(def.query, 'input').schema
     if (def.params) schema.params = jsonSchema(def.params, 'input').schema
     if (def.body) schema.body = jsonSchema(def.body, 'input').schema
-    app.route({method: def.method, url: def.url, schema, handler: def.handler as RouteDef['handler'], ...(def.bodyLimit ? {bodyLimit: def.bodyLimit} : {})})
+    const access = def.access ?? requiredAccess(def.method as string, def.url)
+    app.route({method: def.method, url: def.url, schema, config: {access}, handler: def.handler as RouteDef['handler'], ...(def.bodyLimit ? {bodyLimit: def.bodyLimit} : {})})
   }
 }
 

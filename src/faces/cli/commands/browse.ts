@@ -33,8 +33,8 @@ export default class Browse extends MemCommand {
       await runBrowser({ctx, repo, type: flags.type, skip: flags.skip, env: process.env, firstPage: {take, page: firstPage}})
       return
     }
-    const [{browse}, {formatMemoryRow}] = await Promise.all([import('../../../operations/browse.js'), import('../format.js')])
-    const page = await browse(await this.mem(), {repo: this.repoRef(flags), skip: flags.skip, take: flags.take, type: flags.type})
+    const [{memoryOps: ops}, {formatMemoryRow}] = await Promise.all([import('../../../operations/catalog/memories.js'), import('../format.js')])
+    const page = await this.runOp(ops.browse, {repo: this.repoRef(flags), skip: flags.skip, take: flags.take, type: flags.type})
     if (page.count === 0) this.log('No memories yet. Store one with `mem store "…" --type observation`.')
     else {
       this.log(page.entries.map(formatMemoryRow).join('\n'))
