@@ -143,6 +143,26 @@ describe('mem browse in a terminal (tmux)', () => {
     }
   })
 
+  it('Esc after a search clears it and stays on the browser; the next Esc quits', async () => {
+    const sh = shell(root, {MEM_HOME: home})
+    await sh.waitFor((s) => s.includes(PROMPT.trimEnd()), 'the shell prompt')
+    sh.text(browse)
+    sh.keys('Enter')
+    await sh.waitFor((s) => s.includes('mem browse · 1–19 of 30'), 'the first screen')
+    sh.keys('/')
+    sh.text('docker')
+    await sh.waitFor((s) => /search "docker": \d+ results?/.test(s), 'search results')
+    sh.keys('Enter')
+    await sh.waitFor((s) => s.split('\n')[1]?.trimEnd() === '/ docker', 'the kept search')
+    sh.keys('Escape')
+    const screen = await sh.waitFor((s) => s.includes('mem browse · 1–19 of 30'), 'browsing again')
+    expect(screen).toContain('/ to search · f to filter')
+    expect(sh.flag('#{alternate_on}')).toBe('1')
+    sh.keys('Escape')
+    await sh.waitFor((s) => lastLine(s) === PROMPT.trimEnd(), 'the prompt after the second Esc')
+    expect(sh.flag('#{alternate_on}')).toBe('0')
+  })
+
   it('restores the terminal when it is sent SIGTERM', async () => {
     const sh = shell(root, {MEM_HOME: home})
     await sh.waitFor((s) => s.includes(PROMPT.trimEnd()), 'the shell prompt')

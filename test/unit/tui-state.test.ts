@@ -751,6 +751,77 @@ describe('reducer: forget, tags, importance, content, feedback, copy', () => {
   })
 })
 
+describe('Esc in the list: clears the filter, then the search, then quits (issue 20)', () => {
+  it('asks for the first of these that applies', () => {
+    const b = browser(12)
+    const esc = () => keyToAction(b.state, ...ink('escape'))
+    expect(esc()).toEqual({type: 'quit'})
+    b.press('/', ...'docker', 'return')
+    expect(esc()).toEqual({type: 'clearSearch'}) // typed, not yet recalled: still a search
+    b.fire('search')
+    expect(esc()).toEqual({type: 'clearSearch'})
+    b.press('f', 'n', 'o', 'return')
+    expect(esc()).toEqual({type: 'clearFilter'})
+  })
+
+  it('clears a kept search and stays; the next Esc quits', () => {
+    const b = browser(40)
+    b.press('/', ...'docker')
+    b.fire('search')
+    b.press('return')
+    expect(b.header()).toContain('search "docker": 14 results')
+    const mark = b.effects.length
+    b.press('escape')
+    expect(b.exited()).toBe(false)
+    expect(b.state).toMatchObject({mode: 'list', input: '', query: '', cursor: 0})
+    expect(loads(b.since(mark))).toMatchObject([{type: 'browse', skip: 0}])
+    expect(b.header()).toContain('1–19 of 40')
+    expect(screen(b.state).input).toBe('/ to search · f to filter · ? for keys')
+    b.press('escape')
+    expect(b.exited()).toBe(true)
+  })
+
+  it('cancels a search still waiting for its debounce instead of quitting', () => {
+    const b = browser(40)
+    b.press('/', 'd', 'o', 'c', 'return')
+    expect(b.state.query).toBe('')
+    b.press('escape')
+    expect(b.exited()).toBe(false)
+    expect(b.effects.at(-1)).toEqual({type: 'cancel', key: 'search'})
+    // the timer the runner would have fired by now is stale: still browsing
+    b.act({type: 'searchDue', q: 'doc'})
+    expect(b.state.query).toBe('')
+    expect(b.header()).toContain('1–19 of 40')
+  })
+
+  it('steps back one layer at a time: detail pane, filter, search, quit', () => {
+    const b = browser(40)
+    b.press('/', ...'docker')
+    b.fire('search')
+    b.press('return', 'f', ...'module 3', 'return', 'return')
+    expect(b.state.mode).toBe('detail')
+    b.press('escape')
+    expect(b.state.mode).toBe('list')
+    expect(b.header()).toContain('search "docker": 14 results · filter "module 3"')
+    b.press('escape')
+    expect(b.header()).toContain('search "docker": 14 results ·')
+    expect(b.header()).not.toContain('filter')
+    b.press('escape')
+    expect(b.header()).toContain('1–19 of 40')
+    expect(b.exited()).toBe(false)
+    b.press('escape')
+    expect(b.exited()).toBe(true)
+  })
+
+  it('still quits on q and Ctrl-C with a search or a filter on', () => {
+    for (const quit of ['q', 'ctrl+c']) {
+      const b = browser(12)
+      b.press('/', ...'docker', 'return', 'f', 'x', 'return', quit)
+      expect(b.exited(), quit).toBe(true)
+    }
+  })
+})
+
 describe('reducer: help and quitting', () => {
   it('? shows every key; any key closes it, q quits', () => {
     const b = browser(3)

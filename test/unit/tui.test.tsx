@@ -217,6 +217,25 @@ describe('terminal browser: search and filter', () => {
     expect(ui.frame()).not.toContain('kafka consumer lag')
   })
 
+  it('Esc in the list clears a kept filter, then a kept search, and quits only after that', async () => {
+    const {ctx, root} = await seeded(40)
+    const ui = mount(ctx, root)
+    await ui.waitFor('1–19 of 40')
+    await ui.press('/', 'k', 'a', 'f', 'k', 'a')
+    await ui.waitFor(/search "kafka": \d+ results?/)
+    await ui.press(KEY.enter, 'f', 'l', 'a', 'g', KEY.enter) // keep both, back to the list keys
+    await ui.waitFor('filter "lag": 1 shown')
+    await ui.press(KEY.escape)
+    let f = await ui.until((fr) => !fr.includes('filter "lag"'), 'the filter to clear')
+    expect(f).toMatch(/search "kafka": \d+ results?/)
+    await ui.press(KEY.escape)
+    f = await ui.waitFor('1–19 of 40 · type')
+    expect(f).toContain('/ to search · f to filter')
+    expect(ui.app.stdin.listenerCount('readable')).toBeGreaterThan(0) // still running
+    await ui.press(KEY.escape)
+    await ui.until(() => ui.app.stdin.listenerCount('readable') === 0, 'the app to stop reading keys')
+  })
+
   it('says so when nothing matches a search', async () => {
     const {ctx, root} = await seeded(5)
     const ui = mount(ctx, root)

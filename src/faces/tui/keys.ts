@@ -2,7 +2,7 @@
  * The browser's keys, one table per mode: a key (and, for some, a condition on the state) maps to
  * an action of state.ts. `keyToAction` is pure; app.tsx dispatches what it returns.
  */
-import {type Action, type BrowserState, type Mode} from './state.js'
+import {searching, type Action, type BrowserState, type Mode} from './state.js'
 
 /** The parts of ink's `Key` the tables read (tests pass only the flags they need). */
 export interface KeyFlags {
@@ -88,7 +88,11 @@ export const KEY_TABLES: Record<Mode, KeyTable> = {
   list: {
     idleOnly: true,
     bindings: [
-      {keys: ['q', 'escape'], action: QUIT},
+      {keys: ['q'], action: QUIT},
+      // Esc steps back: it clears the filter, then the search, and quits only with nothing to clear
+      {keys: ['escape'], when: (s) => s.filter !== '', action: {type: 'clearFilter'}},
+      {keys: ['escape'], when: searching, action: {type: 'clearSearch'}},
+      {keys: ['escape'], action: QUIT},
       {keys: ['up', 'k'], action: {type: 'move', by: -1}},
       {keys: ['down', 'j'], action: {type: 'move', by: 1}},
       {keys: ['pagedown', 'right', 'n'], action: {type: 'page', dir: 1}},
