@@ -822,6 +822,63 @@ describe('Esc in the list: clears the filter, then the search, then quits (issue
   })
 })
 
+describe('header counts after a change (issue 20)', () => {
+  // another process forgets a memory first: only a read from the store can show the new count
+  const changes: Array<[string, string[]]> = [
+    ['forget', ['d', 'return', 'y']],
+    ['tags', ['#', 'x', 'return']],
+    ['importance', ['i', 'ctrl+u', '1', 'return']],
+    ['content', ['e']],
+    ['feedback used', ['+']],
+    ['feedback not used', ['-']],
+    ['refresh', ['r']],
+  ]
+
+  for (const [what, keys] of changes) {
+    it(`re-reads the page and its count after ${what}`, () => {
+      const b = browser(30, {editor: (text) => `${text} (again)`})
+      expect(b.header()).toContain('1–19 of 30')
+      b.store.forgotten.add(row(29).id)
+      const mark = b.effects.length
+      b.press(...keys)
+      expect(loads(b.since(mark)), what).toHaveLength(1)
+      expect(b.header()).toContain(`1–19 of ${what === 'forget' ? 28 : 29}`)
+    })
+
+    it(`re-runs the search and counts its results after ${what}`, () => {
+      const b = browser(30, {editor: (text) => `${text} (again)`})
+      b.press('/', ...'docker', 'return')
+      b.fire('search')
+      expect(b.header()).toContain('search "docker": 10 results')
+      b.store.forgotten.add(row(27).id)
+      b.press(...keys)
+      expect(b.header()).toContain(`search "docker": ${what === 'forget' ? 8 : 9} results`)
+    })
+  }
+
+  it('re-reads the counts when a change is refused (the store changed under it)', () => {
+    const b = browser(5)
+    b.hold = true
+    b.press('#', 'return')
+    b.store.forgotten.add(row(0).id)
+    b.held.length = 0
+    const mark = b.effects.length
+    b.act({type: 'changeFailed', error: `${row(0).id} was forgotten; it cannot be edited. Store a new memory instead.`})
+    expect(loads(b.since(mark))).toHaveLength(1)
+    b.flush()
+    expect(b.header()).toContain('1–4 of 4')
+    expect(b.state.status?.error).toBe(true)
+  })
+
+  it('counts what the filter shows after a forget', () => {
+    const b = browser(12)
+    b.press('f', ...'docker', 'return')
+    expect(b.header()).toContain('filter "docker": 4 shown')
+    b.press('d', 'return', 'y')
+    expect(b.header()).toContain('1–11 of 11 · filter "docker": 3 shown')
+  })
+})
+
 describe('reducer: help and quitting', () => {
   it('? shows every key; any key closes it, q quits', () => {
     const b = browser(3)

@@ -456,7 +456,9 @@ function transition(s: BrowserState, a: Action): Transition {
       return {state: {...s, status: {text: a.error, error: true}, busy: false}}
 
     case 'changeFailed':
-      return {state: {...s, status: {text: a.error, error: true}, busy: false}}
+      // a change is refused mostly because the store changed under us (forgotten or superseded
+      // elsewhere): read the list again so that it and its counts match the store
+      return {state: {...s, status: {text: a.error, error: true}, busy: false}, reload: true}
 
     case 'forgotten':
       return changed(s, {text: a.forgotten ? `Forgot ${a.id}.` : `${a.id} was already forgotten.`}, a.fromDetail ? null : undefined)
@@ -494,7 +496,8 @@ function firstLoad(s: BrowserState): Effect[] {
 }
 
 /**
- * After any change (forget, edit, feedback) the list and its counts are read again from the store.
+ * After any change (forget, edit, feedback) the list and its counts are read again from the store:
+ * the header never keeps a count from before it.
  * `reopen`: an id to show in the detail pane again (busy until it is), null to leave the pane.
  */
 function changed(s: BrowserState, status: Status, reopen: string | null | undefined): Transition {
