@@ -5,13 +5,10 @@
  * No React here: app.tsx subscribes to the store.
  */
 import type {EventEmitter} from 'node:events'
-import {browse, type BrowseResult} from '../../operations/browse.js'
-import {edit} from '../../operations/edit.js'
-import {feedback} from '../../operations/feedback.js'
-import {forget} from '../../operations/forget.js'
-import {get} from '../../operations/get.js'
-import {history} from '../../operations/history.js'
-import {prepareRecall, recall} from '../../operations/recall.js'
+import type {BrowseResult} from '../../operations/browse.js'
+import {memoryOps as ops} from '../../operations/catalog/memories.js'
+import {invoke} from '../../operations/define.js'
+import {prepareRecall} from '../../operations/recall.js'
 import type {MemContext} from '../../engines/context.js'
 import {MemError} from '../../model/errors.js'
 import {init, reduce, type Action, type BrowserConfig, type BrowserState, type Effect, type TimerKey} from './state.js'
@@ -49,7 +46,7 @@ export function effectRunner(deps: EffectDeps, dispatch: (a: Action) => void) {
     switch (e.type) {
       case 'browse': {
         const request = {seq: e.seq, query: '', skip: e.skip, memType: e.memType}
-        const page = e.first && deps.firstPage ? deps.firstPage : browse(ctx, {repo, skip: e.skip, take: e.take, type: e.memType})
+        const page = e.first && deps.firstPage ? deps.firstPage : invoke(ctx, ops.browse, {repo, skip: e.skip, take: e.take, type: e.memType})
         page.then(
           (p) => dispatch({type: 'loaded', ...request, rows: p.entries.map(toRow), count: p.count, repoId: p.repo}),
           (err) => dispatch({type: 'loadFailed', ...request, error: describe(err)}),
@@ -58,7 +55,7 @@ export function effectRunner(deps: EffectDeps, dispatch: (a: Action) => void) {
       }
       case 'recall': {
         const request = {seq: e.seq, query: e.q, skip: 0, memType: e.memType}
-        recall(ctx, {repo, q: e.q, limit: e.limit, type: e.memType}).then(
+        invoke(ctx, ops.recall, {repo, q: e.q, limit: e.limit, type: e.memType}).then(
           (r) => dispatch({type: 'loaded', ...request, rows: r.results.map(toRow), count: r.results.length}),
           (err) => dispatch({type: 'loadFailed', ...request, error: describe(err)}),
         )
@@ -67,8 +64,8 @@ export function effectRunner(deps: EffectDeps, dispatch: (a: Action) => void) {
       case 'open':
         void (async () => {
           try {
-            const memory = await get(ctx, {id: e.id, repo})
-            const hist = await history(ctx, {id: e.id, repo}).catch(() => null)
+            const memory = await invoke(ctx, ops.get, {id: e.id, repo})
+            const hist = await invoke(ctx, ops.history, {id: e.id, repo}).catch(() => null)
             dispatch({type: 'opened', memory, history: hist, keepScroll: e.keepScroll})
           } catch (err) {
             dispatch({type: 'openFailed', error: describe(err)})
@@ -77,25 +74,25 @@ export function effectRunner(deps: EffectDeps, dispatch: (a: Action) => void) {
         return
       case 'forget':
         change(async () => {
-          const r = await forget(ctx, {id: e.id, repo, reason: e.reason})
+          const r = await invoke(ctx, ops.forget, {id: e.id, repo, reason: e.reason})
           return {type: 'forgotten', id: e.id, forgotten: r.forgotten, fromDetail: e.fromDetail}
         })
         return
       case 'edit':
         change(async () => {
-          const result = await edit(ctx, {id: e.id, repo, ...e.set})
+          const result = await invoke(ctx, ops.edit, {id: e.id, repo, ...e.set})
           return {type: 'edited', id: e.id, set: e.set, inDetail: e.inDetail, result}
         })
         return
       case 'feedback':
         change(async () => {
-          const r = await feedback(ctx, {memoryId: e.id, wasUsed: e.used, repo})
+          const r = await invoke(ctx, ops.feedback, {memoryId: e.id, wasUsed: e.used, repo})
           return {type: 'feedbackDone', id: e.id, used: e.used, applied: r.applied, inDetail: e.inDetail}
         })
         return
       case 'editText':
         change(async () => {
-          const m = await get(ctx, {id: e.id, repo})
+          const m = await invoke(ctx, ops.get, {id: e.id, repo})
           // the editor takes the terminal until it exits (run.tsx); no editor saves nothing
           const after = deps.editText ? deps.editText(m.content) : null
           return {type: 'textEdited', id: e.id, before: m.content, after, inDetail: e.inDetail}

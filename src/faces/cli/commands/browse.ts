@@ -25,9 +25,9 @@ export default class Browse extends MemCommand {
       const ctx = await this.mem({longLived: true})
       const repo = this.repoRef(flags)
       // the first page loads while ink does (~0.4 s each): the first screen waits for the slower
-      const {browse} = await import('../../../operations/browse.js')
+      const [{memoryOps: ops}, {invoke}] = await Promise.all([import('../../../operations/catalog/memories.js'), import('../../../operations/define.js')])
       const take = listHeight(process.stdout.rows)
-      const firstPage = browse(ctx, {repo, skip: flags.skip, take, type: flags.type})
+      const firstPage = invoke(ctx, ops.browse, {repo, skip: flags.skip, take, type: flags.type})
       firstPage.catch(() => undefined) // the browser shows the error if there is one
       const {runBrowser} = await import('../../tui/run.js')
       await runBrowser({ctx, repo, type: flags.type, skip: flags.skip, env: process.env, firstPage: {take, page: firstPage}})
