@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 import {z} from 'zod'
 import {MemError} from '../errors.js'
 import {MAX_PACK_BYTES} from '../storage/pack-file.js'
-import {entriesChecksum, type PackEntry, type PackManifest, readPackFile} from '../storage/pack-file.js'
+import {type PackEntry, type PackManifest, readPackFile} from '../storage/pack-file.js'
 import type {MemContext} from './mem-context.js'
 import {track} from './track.js'
 import {Content, Importance, MemoryTypeSchema, RepoRef, Tags} from './schemas.js'
@@ -43,34 +43,12 @@ export interface DecodedPack {
 }
 
 /**
- * Reads a pack and checks everything in it before anyone writes: the file (pack-file.ts), the
- * checksum of its entries, and each entry's fields. Any failure is a 400 naming the problem.
+ * Reads a pack and checks everything in it before anyone writes: the file (pack-file.ts: its
+ * layout, every value's type and length in SQL, the checksum of its entries) and each entry's
+ * fields. Any failure is a 400 naming the problem.
  */
 export async function decodePack(bytes: Uint8Array): Promise<DecodedPack> {
-  const {manifest, rows} = await readPackFile(bytes)
-  const raw: PackEntry[] = []
-  for (const r of rows) {
-    let tags: unknown
-    try {
-      tags = JSON.parse(String(r.tags))
-    } catch {
-      throw damaged(`entry ${r.n} has tags that are not a JSON array`)
-    }
-    raw.push({
-      type: r.type as PackEntry['type'],
-      content: r.content as string,
-      oneLiner: (r.one_liner as string | null) ?? null,
-      tags: tags as string[],
-      importance: r.importance as number,
-      source: r.source as string,
-      createdAt: r.created_at as string,
-      lineage: r.lineage as string,
-    })
-  }
-  if (entriesChecksum(raw) !== manifest.entriesSha256) {
-    throw damaged('its entries do not match the manifest checksum (changed or corrupted after export)')
-  }
-  const entries = raw.map((e, i) => {
+  return readPackFile(bytes, (e, i) => {
     const parsed = EntrySchema.safeParse(e)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
@@ -78,7 +56,6 @@ export async function decodePack(bytes: Uint8Array): Promise<DecodedPack> {
     }
     return parsed.data as PackEntry
   })
-  return {manifest, entries}
 }
 
 function damaged(why: string): MemError {
