@@ -133,7 +133,7 @@ async function child(file, via) {
     }
     const {browse} = await import(join(DIST, 'core', 'browse.js'))
     result.written = (await browse(ctx, {repo: root, take: 5})).count
-    if (process.send) process.send(result)
+    if (process.send) process.send(result, () => process.disconnect()) // the channel would keep this process alive
     else process.stdout.write(`${JSON.stringify(result)}\n`)
   } finally {
     await ctx.close()
@@ -182,26 +182,31 @@ function driveServer(p, file, done) {
       client.body = JSON.stringify({repo: m.repo, data: readFileSync(file).toString('base64')})
       p.send('idle')
     } else if (m === 'ready') {
-      const t = performance.now()
-      let pending = true
-      const answer = fetch(`${client.url}/api/mem/packs/import`, {method: 'POST', headers: {'content-type': 'application/json'}, body: client.body})
-        .then(async (r) => ({status: r.status, json: await r.json()}))
-        .finally(() => (pending = false))
-      let worst = 0
-      while (pending) {
-        const th = performance.now()
-        await (await fetch(`${client.url}/api/health`)).text()
-        worst = Math.max(worst, performance.now() - th)
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-      const r = await answer
-      Object.assign(client, {ms: performance.now() - t, healthMs: worst, status: r.status, detail: r.json.error ?? `${r.json.imported} imported, ${r.json.skipped} skipped`})
-      p.send('done')
+      // a server that dies (out of memory) drops the connections: the watchdog reports the exit
+      await exchange().catch(() => undefined)
     } else if (m && typeof m === 'object') {
       const {url: _url, body: _body, ...rest} = client
       done({...m, ...rest})
     }
   })
+  async function exchange() {
+    const t = performance.now()
+    let pending = true
+    const answer = fetch(`${client.url}/api/mem/packs/import`, {method: 'POST', headers: {'content-type': 'application/json'}, body: client.body})
+      .then(async (r) => ({status: r.status, json: await r.json()}))
+      .finally(() => (pending = false))
+    answer.catch(() => undefined) // awaited below, unless a health check fails first
+    let worst = 0
+    while (pending) {
+      const th = performance.now()
+      await (await fetch(`${client.url}/api/health`)).text()
+      worst = Math.max(worst, performance.now() - th)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const r = await answer
+    Object.assign(client, {ms: performance.now() - t, healthMs: worst, status: r.status, detail: r.json.error ?? `${r.json.imported} imported, ${r.json.skipped} skipped`})
+    p.send('done')
+  }
 }
 
 /** The pid of the first child of `pid` (the node under /usr/bin/time). */
