@@ -50,7 +50,7 @@ export const MAX_PACK_ENTRIES = 100_000
  * what reading a valid pack keeps in memory (JavaScript keeps UTF-8 text in at most as many bytes).
  * A refused pack never comes near it: it is read one row at a time, and its cost is about the
  * file's own size (SQLite's in-memory copy). Measured with test/bench/hostile-packs.mjs: checking
- * a valid pack at this budget holds ~95 MB over an idle process, refusing one ~60 MB; storing
+ * a valid pack at this budget held 94–110 MB over an idle process, refusing one ~64 MB; storing
  * its memories then costs what storing that many memories costs. Export refuses a repo above it,
  * so mem never writes a pack it would not read.
  */
