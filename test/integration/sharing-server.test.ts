@@ -7,6 +7,9 @@ import {describe, expect, it} from 'vitest'
 import {MemApiError} from '../../src/client/index.js'
 import * as Share from '../../src/model/shapes/sharing.js'
 import * as S from '../../src/model/shapes/index.js'
+import {entriesChecksum} from '../../src/storage/pack-file.js'
+import {loadSqlJs} from '../../src/storage/sqljs.js'
+import {HOSTILE_PACKS} from '../helpers/hostile-packs.mjs'
 import {memServer, rawRequest} from '../helpers/server.js'
 
 async function apiError(fn: () => Promise<unknown>): Promise<MemApiError> {
@@ -60,6 +63,26 @@ describe('packs over HTTP', () => {
     const err = await apiError(() => mem.packImport(third, flipped))
     expect(err.status).toBe(400)
     expect(err.message).toMatch(/checksum/)
+  })
+
+  it('answers hostile packs with a 400 naming the problem, writes nothing and keeps serving', async () => {
+    const {client, repo, url, internalErrors} = await memServer()
+    const mem = client()
+    const SQL = await loadSqlJs()
+    // the issue's 344 KB and 12 KB generated-column packs, and packs that would have been answered 200
+    for (const name of ['generated-virtual-5000', 'generated-virtual-1row', 'trigger', 'view', 'virtual-table-fts4', 'extra-column', 'blob-content', 'manifest-blob-values'] as const) {
+      const {expect: message, build} = HOSTILE_PACKS[name]
+      const r = await json(`${url}/api/mem/packs/import`, 'POST', {repo, data: Buffer.from(build(SQL, entriesChecksum)).toString('base64')})
+      expect(r.status, name).toBe(400)
+      const body = S.ErrorResponse.parse(r.json())
+      expect(body.code, name).toBe('invalid_input')
+      expect(body.error, name).toMatch(message)
+      expect(body.hint, name).toMatch(/^Nothing was imported\./)
+    }
+    expect((await mem.browse(repo)).count).toBe(0)
+    expect((await mem.stats(repo)).total).toBe(0)
+    expect((await rawRequest(`${url}/api/health`)).status).toBe(200)
+    expect(internalErrors).toEqual([])
   })
 
   it('takes a pack larger than the general 1 MB body limit', async () => {
@@ -127,6 +150,44 @@ describe('layers and links over HTTP', () => {
     expect(await mem.syncLayer(repo, 'bare')).toEqual({layerId: 'bare', added: 0, updated: 0, removed: 0})
     expect(await mem.unmountLayer(repo, 'team')).toBe(true)
     expect((await apiError(() => mem.unmountLayer(repo, 'team'))).status).toBe(404)
+  })
+
+  it('a hostile pack fails the sync of its layer over HTTP and MCP, naming the file; another layer syncs', async () => {
+    const {client, repo, url, base, internalErrors} = await memServer()
+    const mem = client()
+    const team = join(base, 'team')
+    mkdirSync(join(team, '.git'), {recursive: true})
+    await mem.store({repo: team, content: 'feature branches are deleted after merge', type: 'procedure'})
+    const good = await mem.packExport(team, {name: 'team'})
+    const bad = join(base, 'bad-layer')
+    mkdirSync(bad)
+    writeFileSync(join(bad, 'a-team.mem'), good)
+    writeFileSync(join(bad, 'b-crafted.mem'), HOSTILE_PACKS['generated-virtual-5000'].build(await loadSqlJs(), entriesChecksum))
+    const fine = join(base, 'fine-layer')
+    mkdirSync(fine)
+    writeFileSync(join(fine, 'team.mem'), good)
+    for (const [layerId, source] of [['bad', bad], ['fine', fine]]) {
+      expect((await json(`${url}/api/mem/layers/mount`, 'POST', {repo, layerId, type: 'shared', source})).status).toBe(201)
+    }
+
+    const synced = await json(`${url}/api/mem/layers/sync`, 'POST', {repo, layerId: 'bad'})
+    expect(synced.status).toBe(400)
+    expect(S.ErrorResponse.parse(synced.json()).error).toMatch(/^b-crafted\.mem in layer bad: The file is not a mem pack as mem writes it: column "content" of table entries is generated/)
+    const {httpMcpClient} = await import('../helpers/mcp.js')
+    const mcp = await httpMcpClient(url, {query: `?repo=${encodeURIComponent(repo)}`})
+    const tool = (await mcp.callTool({name: 'memory_layer_sync', arguments: {layerId: 'bad'}})) as {isError?: boolean; content: Array<{text: string}>}
+    expect(tool.isError).toBe(true)
+    expect(tool.content[0].text).toMatch(/b-crafted\.mem in layer bad: .*generated/)
+
+    expect(await mem.syncLayer(repo, 'fine')).toEqual({layerId: 'fine', added: 1, updated: 0, removed: 0})
+    expect((await mem.layers(repo)).map((l) => [l.id, l.memoryCount])).toEqual([
+      ['local', 0],
+      ['bad', 0],
+      ['fine', 1],
+    ])
+    expect((await mem.recall(repo, 'feature branches deleted after merge'))[0]).toMatchObject({repoId: 'layer-fine'})
+    expect((await rawRequest(`${url}/api/health`)).status).toBe(200)
+    expect(internalErrors).toEqual([])
   })
 
   it('cross-repo links and memory links', async () => {
