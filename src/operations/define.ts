@@ -49,6 +49,8 @@ export interface HttpBinding<I = unknown> {
   aliases?: Array<{path: string; name: string; summary: string}>
   /** A body limit of its own (bytes), for a route that takes a file. */
   bodyLimit?: number
+  /** The body carries a pack: JSON `{repo, data}` with `data` in base64, or the file itself (application/octet-stream, `?repo=`). */
+  packBody?: boolean
   /** The answer when it is not the result as JSON: a file, markdown. */
   reply?: {contentType: string; description: string; body(result: unknown): string | Uint8Array; headers?(result: unknown): Record<string, string>}
 }

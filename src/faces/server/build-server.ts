@@ -2,6 +2,8 @@ import Fastify, {type FastifyInstance, type FastifyRequest} from 'fastify'
 import type {KeyRing} from '../../config/api-keys.js'
 import type {MemContext} from '../../engines/context.js'
 import {mcpRoutes} from '../mcp/http.js'
+import {MemError} from '../../model/errors.js'
+import {parsePackBody} from './pack-body.js'
 import {BODY_LIMIT_BYTES, errorHandler, notFoundHandler, type PrivatePath} from './errors.js'
 import {authGuard, localGuard} from './guard.js'
 import {openApiDocument} from './openapi.js'
@@ -77,10 +79,32 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // on every request) has no body, not an invalid one; anything else goes to fastify's own parser,
   // which keeps its prototype-poisoning checks.
   const parseJson = app.getDefaultJsonParser('error', 'error')
+  const parseText = (req: FastifyRequest, text: string): unknown => {
+    let out: unknown
+    parseJson(req, text, (err, value) => {
+      if (err) throw err
+      out = value
+    })
+    return out
+  }
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', {parseAs: 'string'}, (req, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined)
-    return parseJson(req, body as string, done)
+  app.addContentTypeParser('application/json', {parseAs: 'buffer'}, (req, body, done) => {
+    const buf = body as Buffer
+    try {
+      if (isBlank(buf)) return done(null, undefined)
+      // a pack import carries up to 85 MB of base64: decoded straight from the raw body
+      if ((req.routeOptions.config as {packBody?: boolean} | undefined)?.packBody) return done(null, parsePackBody(buf, (text) => parseText(req, text)))
+      return done(null, parseText(req, buf.toString('utf8')))
+    } catch (err) {
+      return done(err as Error, undefined)
+    }
+  })
+  // a pack import may also send the file itself
+  app.addContentTypeParser('application/octet-stream', {parseAs: 'buffer'}, (req, body, done) => {
+    if (!(req.routeOptions.config as {packBody?: boolean} | undefined)?.packBody) {
+      return done(new MemError('invalid_input', 'Unsupported Content-Type: the body must be JSON.', {hint: 'Send Content-Type: application/json.'}), undefined)
+    }
+    return done(null, body)
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
@@ -123,4 +147,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     handler: async () => (document ??= openApiDocument(routes.routes, {version})),
   })
   return app
+}
+
+/** True for a body of nothing but whitespace (checked without making a string of it). */
+function isBlank(buf: Buffer): boolean {
+  for (const b of buf) if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return false
+  return true
 }

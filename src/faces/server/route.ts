@@ -48,6 +48,8 @@ export interface RouteDef<Q extends z.ZodObject | undefined = z.ZodObject | unde
   bodyLimit?: number
   /** The scope the route needs; by default the rule of `requiredAccess` (GET reads, other methods write). */
   access?: Access
+  /** The body carries a pack (see pack-body.ts): JSON with base64 `data`, or the file itself. */
+  packBody?: boolean
   handler: (req: FastifyRequest<{Querystring: Input<Q>; Params: Input<P>; Body: Input<B>}>, reply: FastifyReply) => Promise<unknown>
 }
 
@@ -95,7 +97,7 @@ export class RouteTable {
     if (def.params) schema.params = jsonSchema(def.params, 'input').schema
     if (def.body) schema.body = jsonSchema(def.body, 'input').schema
     const access = def.access ?? requiredAccess(def.method as string, def.url)
-    app.route({method: def.method, url: def.url, schema, config: {access}, handler: def.handler as RouteDef['handler'], ...(def.bodyLimit ? {bodyLimit: def.bodyLimit} : {})})
+    app.route({method: def.method, url: def.url, schema, config: {access, packBody: def.packBody ?? false}, handler: def.handler as RouteDef['handler'], ...(def.bodyLimit ? {bodyLimit: def.bodyLimit} : {})})
   }
 }
 

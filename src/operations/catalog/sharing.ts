@@ -55,6 +55,10 @@ export const sharingOps = {
       path: '/api/mem/packs/import',
       tag: 'sharing',
       body: z.object({repo: PackImportInput.shape.repo, data: z.string({error: 'data (the pack file, base64) is required'}).describe('The .mem pack file, base64-encoded.')}),
+      query: z.object({repo: z.string().optional().describe('The repository, when the body is the pack file itself (Content-Type: application/octet-stream).')}),
+      // the file itself (application/octet-stream) with ?repo=, or the spec's JSON {repo, data}
+      input: ({query, body}) => (body instanceof Uint8Array ? {repo: query.repo as string, data: body as Uint8Array<ArrayBuffer>} : (body as never)),
+      packBody: true,
       bodyLimit: Math.ceil(MAX_PACK_BYTES / 3) * 4 + 64 * 1024,
       errors: {413: 'Pack over 64 MB'},
     },

@@ -44,6 +44,7 @@ function addOperation(app: FastifyInstance, routes: RouteTable, ctx: MemContext,
       params: http.params,
       body,
       bodyLimit: http.bodyLimit,
+      packBody: http.packBody,
       responses,
       handler: async (req, reply) => {
         const parts = {query: (req.query ?? {}) as Record<string, unknown>, params: (req.params ?? {}) as Record<string, unknown>, body: req.body as unknown}
