@@ -3,7 +3,7 @@ import type {KeyRing} from '../../config/api-keys.js'
 import type {MemContext} from '../../engines/context.js'
 import {mcpRoutes} from '../mcp/http.js'
 import {MemError} from '../../model/errors.js'
-import {parsePackBody} from './pack-body.js'
+import {parsePackBody, readBody} from './pack-body.js'
 import {BODY_LIMIT_BYTES, errorHandler, notFoundHandler, type PrivatePath} from './errors.js'
 import {authGuard, localGuard} from './guard.js'
 import {openApiDocument} from './openapi.js'
@@ -88,23 +88,19 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     return out
   }
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', {parseAs: 'buffer'}, (req, body, done) => {
-    const buf = body as Buffer
-    try {
-      if (isBlank(buf)) return done(null, undefined)
-      // a pack import carries up to 85 MB of base64: decoded straight from the raw body
-      if ((req.routeOptions.config as {packBody?: boolean} | undefined)?.packBody) return done(null, parsePackBody(buf, (text) => parseText(req, text)))
-      return done(null, parseText(req, buf.toString('utf8')))
-    } catch (err) {
-      return done(err as Error, undefined)
-    }
+  const packBody = (req: FastifyRequest) => (req.routeOptions.config as {packBody?: boolean} | undefined)?.packBody === true
+  const limitOf = (req: FastifyRequest) => req.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES
+  app.addContentTypeParser('application/json', async (req: FastifyRequest, payload: NodeJS.ReadableStream) => {
+    const buf = await readBody(payload, req.headers['content-length'], limitOf(req))
+    if (isBlank(buf)) return undefined
+    // a pack import carries up to 85 MB of base64: decoded straight from the raw body
+    if (packBody(req)) return parsePackBody(buf, (text) => parseText(req, text))
+    return parseText(req, buf.toString('utf8'))
   })
   // a pack import may also send the file itself
-  app.addContentTypeParser('application/octet-stream', {parseAs: 'buffer'}, (req, body, done) => {
-    if (!(req.routeOptions.config as {packBody?: boolean} | undefined)?.packBody) {
-      return done(new MemError('invalid_input', 'Unsupported Content-Type: the body must be JSON.', {hint: 'Send Content-Type: application/json.'}), undefined)
-    }
-    return done(null, body)
+  app.addContentTypeParser('application/octet-stream', async (req: FastifyRequest, payload: NodeJS.ReadableStream) => {
+    if (!packBody(req)) throw new MemError('invalid_input', 'Unsupported Content-Type: the body must be JSON.', {hint: 'Send Content-Type: application/json.'})
+    return readBody(payload, req.headers['content-length'], limitOf(req))
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))

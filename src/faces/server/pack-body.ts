@@ -110,3 +110,58 @@ export function parsePackBody(buf: Buffer, parseJson: (text: string) => unknown)
   if (!rest || typeof rest !== 'object' || Array.isArray(rest)) return rest
   return {...(rest as object), data: decodeBase64Slice(buf, found.start, found.end)}
 }
+
+/**
+ * Reads a request body into one buffer of its declared length (no list of chunks joined at the
+ * end, which holds the body twice), refusing more than `limit` bytes: a Content-Length over it at
+ * once, a body that grows past it as it comes.
+ */
+export function readBody(payload: NodeJS.ReadableStream, declared: string | undefined, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = () =>
+      new MemError('payload_too_large', `The request body is larger than ${formatMb(limit)} MB.`, {
+        hint: limit > 1024 * 1024 ? 'Split the data: export smaller packs (fewer memories each).' : 'Memories are short texts (16,000 characters at most).',
+      })
+    const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined
+    // what is refused is drained, not kept (and the connection stays up for the answer)
+    const refuse = (err: MemError) => {
+      payload.removeAllListeners('data')
+      payload.on('data', () => undefined)
+      payload.resume?.()
+      reject(err)
+    }
+    if (length !== undefined && length > limit) {
+      refuse(tooLarge())
+      return
+    }
+    let buf = Buffer.allocUnsafe(length ?? Math.min(limit, 64 * 1024))
+    let received = 0
+    payload.on('data', (chunk: Buffer) => {
+      if (received + chunk.length > limit) {
+        refuse(tooLarge())
+        return
+      }
+      if (received + chunk.length > buf.length) {
+        if (length !== undefined) {
+          refuse(new MemError('invalid_input', 'The request body does not match its Content-Length.'))
+          return
+        }
+        const grown = Buffer.allocUnsafe(Math.min(limit, Math.max(buf.length * 2, received + chunk.length)))
+        buf.copy(grown, 0, 0, received)
+        buf = grown
+      }
+      chunk.copy(buf, received)
+      received += chunk.length
+    })
+    payload.on('end', () => {
+      if (length !== undefined && received !== length) reject(new MemError('invalid_input', 'The request body does not match its Content-Length.'))
+      else resolve(buf.subarray(0, received))
+    })
+    payload.on('error', (err) => reject(err))
+  })
+}
+
+function formatMb(bytes: number): string {
+  const mb = bytes / 1024 / 1024
+  return Number.isInteger(mb) ? String(mb) : mb.toFixed(1)
+}
