@@ -1,4 +1,4 @@
-import {spawn, spawnSync} from 'node:child_process'
+import {spawnSync} from 'node:child_process'
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {Readable, Writable} from 'node:stream'
@@ -49,18 +49,6 @@ export function runCli(args: string[], opts: CliOptions): CliResult {
   return result(r.status ?? -1, r.stdout, r.stderr)
 }
 
-/** The built CLI in a real process without blocking this one (a server in it, such as a fake runtime, must answer meanwhile). */
-export function runCliAsync(args: string[], opts: {cwd: string; home: string}): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd: opts.cwd, env: cliEnv(opts.home)})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('close', (code) => resolve(result(code ?? -1, stdout, stderr)))
-  })
-}
-
 // ---- in process -------------------------------------------------------------------------------
 
 /**
@@ -104,10 +92,14 @@ let queue: Promise<unknown> = Promise.resolve()
  * compiled WebAssembly, the tokenizer and thesaurus tables, the secret scanner's rules, the
  * package version.
  *
+ * Node's own warnings (process.emitWarning) go to the run's stderr as a fresh process prints them.
+ *
  * Limits: `serve` and `mcp` (stdio) are refused (they wait for a signal or for stdin to close:
  * run them with runCli/spawn); a command must not leave timers that call process.exit after it
- * returns (none does: `intake --time-limit` clears its own); node's warnings on stderr
- * (`(node:PID) Warning…`) are not captured; the V8 flags bin/run.js sets for speed are not set.
+ * returns (none does: `intake --time-limit` clears its own); the working directory is changed
+ * with process.chdir, which needs the forks pool (worker threads cannot chdir); the V8 flags
+ * bin/run.js sets for speed are not set; what a command prints from a timer it leaves running
+ * after it returns is not captured (none does: a CLI context is closed before the command ends).
  */
 export function runCliInProcess(args: string[], opts: CliOptions): Promise<CliResult> {
   if (LONG_RUNNING.has(args[0]) && !args.includes('--print-config') && !args.includes('--help')) {
@@ -183,6 +175,21 @@ async function invoke(args: string[], opts: CliOptions): Promise<CliResult> {
       exitRequested ??= Number(code ?? process.exitCode ?? 0)
     }) as typeof process.exit
     restore.push(() => (process.exit = exit))
+    // node's own warnings (process.emitWarning, e.g. oclif's UnparsedCommand under NODE_ENV=test) as a
+    // fresh process prints them on stderr: the --trace-warnings hint after the first one only
+    const nodeWarnings = process.listeners('warning')
+    process.removeAllListeners('warning')
+    let hinted = false
+    const onWarning = (w: Error & {code?: string}) => {
+      err.push(`(node:${process.pid}) ${w.code ? `[${w.code}] ` : ''}${w.name}: ${w.message}\n`)
+      if (!hinted) err.push(`(Use \`node ${w.name === 'DeprecationWarning' ? '--trace-deprecation' : '--trace-warnings'} ...\` to show where the warning was created)\n`)
+      hinted = true
+    }
+    process.on('warning', onWarning)
+    restore.push(() => {
+      process.off('warning', onWarning)
+      for (const l of nodeWarnings) process.on('warning', l)
+    })
 
     try {
       // as bin/run.js: a plain `mem recall` is answered without oclif
@@ -193,6 +200,8 @@ async function invoke(args: string[], opts: CliOptions): Promise<CliResult> {
       err.push(`${(e as Error)?.stack ?? e}\n`)
       exitRequested ??= 1
     }
+    // a warning is emitted on the next tick: it belongs to this run, not the next
+    await new Promise((r) => setImmediate(r))
     const code = exitRequested ?? Number(process.exitCode ?? 0)
     return result(code, out.join(''), err.join(''))
   } finally {
@@ -219,14 +228,17 @@ function sink(chunks: string[]): Writable {
   })
 }
 
-/** A temp git repo and MEM_HOME with the CLI bound to them, blocking (`mem`) and not (`memAsync`). */
+/**
+ * A temp git repo and MEM_HOME with the CLI bound to them: `mem` runs in this process
+ * (runCliInProcess), `memProcess` in a real one (runCli).
+ */
 export function cliRepo() {
   const base = tempDir()
   const root = join(base, 'app')
   const home = join(base, 'home')
   mkdirSync(join(root, '.git'), {recursive: true})
   mkdirSync(home, {recursive: true})
-  const mem = (args: string[]) => runCli(args, {cwd: root, home})
-  const memAsync = (args: string[]) => runCliAsync(args, {cwd: root, home})
-  return {root, home, mem, memAsync}
+  const mem = (args: string[], extra: {input?: string; env?: Record<string, string>} = {}) => runCliInProcess(args, {cwd: root, home, ...extra})
+  const memProcess = (args: string[]) => runCli(args, {cwd: root, home})
+  return {base, root, home, mem, memProcess}
 }

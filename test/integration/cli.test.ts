@@ -1,7 +1,7 @@
 import {mkdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {runCli} from '../helpers/cli.js'
+import {runCliInProcess} from '../helpers/cli.js'
 import {tempDir} from '../helpers/mem.js'
 import {makeReadOnly} from '../helpers/readonly.js'
 
@@ -12,14 +12,14 @@ function repo() {
   mkdirSync(join(root, '.git'), {recursive: true})
   mkdirSync(join(root, 'src', 'deep'), {recursive: true})
   const mem = (args: string[], extra: {input?: string; cwd?: string; env?: Record<string, string>} = {}) =>
-    runCli(args, {cwd: extra.cwd ?? root, home, input: extra.input, env: extra.env})
+    runCliInProcess(args, {cwd: extra.cwd ?? root, home, input: extra.input, env: extra.env})
   return {root, home, mem, repoId: root.replace(/[:\\/._]/g, '-')}
 }
 
 describe('mem CLI', () => {
-  it('stores, gets, recalls, edits, forgets, and shows history and stats as a user would', () => {
+  it('stores, gets, recalls, edits, forgets, and shows history and stats as a user would', async () => {
     const {root, mem, repoId} = repo()
-    const stored = mem(['store', 'integration suite: npm run test:int, needs docker', '--type', 'procedure', '--tags', 'testing,docker', '--json'])
+    const stored = await mem(['store', 'integration suite: npm run test:int, needs docker', '--type', 'procedure', '--tags', 'testing,docker', '--json'])
     expect(stored.code).toBe(0)
     const {id, success} = stored.json()
     expect(success).toBe(true)
@@ -27,14 +27,14 @@ describe('mem CLI', () => {
     expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toContain('mem.db')
 
     // from a subfolder: the repo root is found by walking up to .git
-    const got = mem(['get', id, '--json'], {cwd: join(root, 'src', 'deep')})
+    const got = await mem(['get', id, '--json'], {cwd: join(root, 'src', 'deep')})
     expect(got.code).toBe(0)
     expect(got.json()).toMatchObject({id, type: 'procedure', tags: ['testing', 'docker'], importance: 0.5})
 
-    const human = mem(['get', id])
+    const human = await mem(['get', id])
     expect(human.stdout).toContain('integration suite')
 
-    const recalled = mem(['recall', 'how do I run the integration tests?', '--json'])
+    const recalled = await mem(['recall', 'how do I run the integration tests?', '--json'])
     expect(recalled.code).toBe(0)
     const {results} = recalled.json()
     expect(results[0]).toMatchObject({id, repoId, type: 'Procedure'})
@@ -42,44 +42,44 @@ describe('mem CLI', () => {
       ['ageDays', 'content', 'createdAt', 'id', 'importance', 'oneLiner', 'repoId', 'score', 'stalenessWarning', 'tags', 'type'].sort(),
     )
 
-    const edited = mem(['edit', id, '--content', 'integration suite: npm run test:int; docker must be running', '--json'])
+    const edited = await mem(['edit', id, '--content', 'integration suite: npm run test:int; docker must be running', '--json'])
     expect(edited.code).toBe(0)
     const e = edited.json()
     expect(e).toMatchObject({success: true, superseded: id})
 
-    const hist = mem(['history', e.id, '--json']).json()
+    const hist = (await mem(['history', e.id, '--json'])).json()
     expect(hist.chain.map((c: {id: string}) => c.id)).toEqual([e.id, id])
 
-    expect(mem(['feedback', e.id, '--used', '--json']).json()).toEqual({applied: true})
-    expect(mem(['stats', '--json']).json()).toMatchObject({counts: {procedure: 1}, total: 1})
-    expect(mem(['forget', e.id, '--reason', 'obsolete', '--json']).json()).toEqual({forgotten: true})
-    expect(mem(['stats', '--json']).json().total).toBe(0)
-    expect(mem(['repos', '--json']).json().repos).toContainEqual({repoId, path: root})
+    expect((await mem(['feedback', e.id, '--used', '--json'])).json()).toEqual({applied: true})
+    expect((await mem(['stats', '--json'])).json()).toMatchObject({counts: {procedure: 1}, total: 1})
+    expect((await mem(['forget', e.id, '--reason', 'obsolete', '--json'])).json()).toEqual({forgotten: true})
+    expect((await mem(['stats', '--json'])).json().total).toBe(0)
+    expect((await mem(['repos', '--json'])).json().repos).toContainEqual({repoId, path: root})
   })
 
-  it('reads content from standard input', () => {
+  it('reads content from standard input', async () => {
     const {mem} = repo()
-    const r = mem(['store', '--type', 'observation', '--json'], {input: 'The staging cluster scales to zero at night\n'})
+    const r = await mem(['store', '--type', 'observation', '--json'], {input: 'The staging cluster scales to zero at night\n'})
     expect(r.code).toBe(0)
     expect(r.json().success).toBe(true)
   })
 
-  it('reports a duplicate with exit 0 and the duplicate id', () => {
+  it('reports a duplicate with exit 0 and the duplicate id', async () => {
     const {mem} = repo()
-    const first = mem(['store', 'Prefer small pull requests', '-t', 'heuristic', '--json']).json()
-    const second = mem(['store', 'prefer small  pull requests!', '-t', 'heuristic', '--json'])
+    const first = (await mem(['store', 'Prefer small pull requests', '-t', 'heuristic', '--json'])).json()
+    const second = await mem(['store', 'prefer small  pull requests!', '-t', 'heuristic', '--json'])
     expect(second.code).toBe(0)
     expect(second.json()).toEqual({success: false, duplicateId: first.id, reason: 'duplicate'})
   })
 
-  it('rejects a secret with exit 5, writes nothing, and never prints it', () => {
+  it('rejects a secret with exit 5, writes nothing, and never prints it', async () => {
     const {root, mem} = repo()
     const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'
-    const r = mem(['store', `ci uses token ${token}`, '-t', 'observation', '--json'])
+    const r = await mem(['store', `ci uses token ${token}`, '-t', 'observation', '--json'])
     expect(r.code).toBe(5)
     expect(r.json().success).toBe(false)
     expect(r.stdout + r.stderr).not.toContain(token)
-    const human = mem(['store', `ci uses token ${token}`, '-t', 'observation'])
+    const human = await mem(['store', `ci uses token ${token}`, '-t', 'observation'])
     expect(human.code).toBe(5)
     expect(human.stdout + human.stderr).not.toContain(token)
     expect(human.stderr).toMatch(/Rejected/)
@@ -93,7 +93,7 @@ describe('mem CLI', () => {
     expect(disk).not.toContain(token)
   })
 
-  it('bad input: missing content, unknown type, importance outside 0..1, content over the limit, bad ids', () => {
+  it('bad input: missing content, unknown type, importance outside 0..1, content over the limit, bad ids', async () => {
     const {mem} = repo()
     const cases: Array<[string[], number, RegExp]> = [
       [['store', '--type', 'observation'], 2, /content/i],
@@ -110,11 +110,11 @@ describe('mem CLI', () => {
       [['recall', 'x', '--limit', '500'], 2, /limit/],
     ]
     for (const [args, code, message] of cases) {
-      const human = mem(args)
+      const human = await mem(args)
       expect(human.code, args.join(' ')).toBe(code)
       expect(human.stderr, args.join(' ')).toMatch(message)
       expect(human.stderr).toMatch(/^Error: /)
-      const json = mem([...args, '--json'])
+      const json = await mem([...args, '--json'])
       expect(json.code, args.join(' ')).toBe(code)
       const body = json.json()
       expect(body.error).toMatch(message)
@@ -122,47 +122,47 @@ describe('mem CLI', () => {
     }
   })
 
-  it('a read-only .mem: reads work, a store fails with exit 69 and a clear message', () => {
+  it('a read-only .mem: reads work, a store fails with exit 69 and a clear message', async () => {
     const {root, mem} = repo()
-    expect(mem(['store', 'kept memory about builds', '-t', 'observation']).code).toBe(0)
+    expect((await mem(['store', 'kept memory about builds', '-t', 'observation'])).code).toBe(0)
     const dir = join(root, '.mem')
     const undo = makeReadOnly([dir, join(dir, 'journal'), join(dir, 'mem.db')])
     try {
-      expect(mem(['stats', '--json']).json().total).toBe(1)
-      const r = mem(['store', 'not written', '-t', 'observation'])
+      expect((await mem(['stats', '--json'])).json().total).toBe(1)
+      const r = await mem(['store', 'not written', '-t', 'observation'])
       expect(r.code).toBe(69)
       expect(r.stderr).toMatch(/read-only/)
     } finally {
       undo()
     }
-    expect(mem(['stats', '--json']).json().total).toBe(1)
+    expect((await mem(['stats', '--json'])).json().total).toBe(1)
   })
 
-  it('--repo and MEM_REPO select another repository', () => {
+  it('--repo and MEM_REPO select another repository', async () => {
     const {mem, home} = repo()
     const other = join(home, '..', 'other')
     mkdirSync(join(other, '.git'), {recursive: true})
-    expect(mem(['store', 'belongs to other', '-t', 'insight', '--repo', other]).code).toBe(0)
-    expect(mem(['stats', '--json']).json().total).toBe(0)
-    expect(mem(['stats', '--json', '--repo', other]).json().total).toBe(1)
-    expect(mem(['stats', '--json'], {env: {MEM_REPO: other}}).json().total).toBe(1)
+    expect((await mem(['store', 'belongs to other', '-t', 'insight', '--repo', other])).code).toBe(0)
+    expect((await mem(['stats', '--json'])).json().total).toBe(0)
+    expect((await mem(['stats', '--json', '--repo', other])).json().total).toBe(1)
+    expect((await mem(['stats', '--json'], {env: {MEM_REPO: other}})).json().total).toBe(1)
   })
 
-  it('context starts with the counts line and stays under the budget', () => {
+  it('context starts with the counts line and stays under the budget', async () => {
     const {mem} = repo()
-    mem(['store', 'Release with npm run release from main only', '-t', 'procedure'])
-    mem(['store', 'Flaky tests are quarantined, not retried', '-t', 'heuristic'])
-    const r = mem(['context', '--json'])
+    await mem(['store', 'Release with npm run release from main only', '-t', 'procedure'])
+    await mem(['store', 'Flaky tests are quarantined, not retried', '-t', 'heuristic'])
+    const r = await mem(['context', '--json'])
     expect(r.code).toBe(0)
     const lines = r.json().context.split('\n')
     expect(lines[0]).toBe('[Memory: 2 entries, 0 observations, 0 insights, 1 procedures, 1 heuristics]')
     expect(lines.slice(1).every((l: string) => /^\[[IPH]\] /.test(l))).toBe(true)
   })
 
-  it('every command has help with examples', () => {
+  it('every command has help with examples', async () => {
     const {mem} = repo()
     for (const cmd of ['store', 'recall', 'context', 'get', 'edit', 'forget', 'history', 'feedback', 'stats', 'browse', 'repos']) {
-      const r = mem([cmd, '--help'])
+      const r = await mem([cmd, '--help'])
       expect(r.code, cmd).toBe(0)
       expect(r.stdout, cmd).toMatch(/EXAMPLES/)
       expect(r.stdout, cmd).toMatch(/--json/)

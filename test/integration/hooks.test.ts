@@ -2,7 +2,7 @@ import {chmodSync, existsSync, readFileSync, statSync, writeFileSync} from 'node
 import {join} from 'node:path'
 import {execa} from 'execa'
 import {describe, expect, it} from 'vitest'
-import {runCli} from '../helpers/cli.js'
+import {type CliResult, runCliInProcess} from '../helpers/cli.js'
 import {tempDir, writeTree} from '../helpers/mem.js'
 import {eventually} from '../helpers/server.js'
 
@@ -24,7 +24,7 @@ async function gitRepo(files: Record<string, string> = {}) {
   await git('init', '-q', '-b', 'main')
   await git('config', 'user.name', 'Test')
   await git('config', 'user.email', 'test@example.com')
-  const cli = (args: string[]) => runCli(args, {cwd: root, home, env: GIT_ENV})
+  const cli = (args: string[]) => runCliInProcess(args, {cwd: root, home, env: GIT_ENV})
   const commit = async (tree: Record<string, string>, message: string) => {
     writeTree(root, tree)
     await git('add', '-A')
@@ -35,8 +35,8 @@ async function gitRepo(files: Record<string, string> = {}) {
 }
 
 /** Live intake seeds of the repo, read through the CLI as a user would. */
-function seeds(cli: (args: string[]) => ReturnType<typeof runCli>): Array<{source: string; content: string}> {
-  const r = cli(['browse', '--json', '--take', '500'])
+async function seeds(cli: (args: string[]) => Promise<CliResult>): Promise<Array<{source: string; content: string}>> {
+  const r = await cli(['browse', '--json', '--take', '500'])
   if (r.code !== 0) return []
   return r.json().entries.filter((m: {source: string}) => m.source.startsWith('intake:'))
 }
@@ -46,7 +46,7 @@ const hookLog = (root: string) => (existsSync(join(root, '.mem', 'hooks.log')) ?
 describe('mem hooks', () => {
   it('install adds three executable hooks; a real commit runs intake in the background; uninstall removes them', async () => {
     const {root, cli, commit, git} = await gitRepo()
-    const installed = cli(['hooks', 'install', '--json'])
+    const installed = await cli(['hooks', 'install', '--json'])
     expect(installed.code).toBe(0)
     const body = installed.json()
     expect(body.hooksPath).toBe(join(root, '.git', 'hooks'))
@@ -60,12 +60,12 @@ describe('mem hooks', () => {
       expect(statSync(path).mode & 0o111).not.toBe(0)
       expect(readFileSync(path, 'utf8')).toContain(`# >>> mem hooks: ${name} >>>`)
     }
-    expect(cli(['hooks', 'install', '--json']).json().hooks.map((h: {action: string}) => h.action)).toEqual(['unchanged', 'unchanged', 'unchanged'])
+    expect((await cli(['hooks', 'install', '--json'])).json().hooks.map((h: {action: string}) => h.action)).toEqual(['unchanged', 'unchanged', 'unchanged'])
 
     const done = await commit(FILES, 'first')
     expect(done.exitCode).toBe(0)
-    const found = await eventually(() => {
-      const s = seeds(cli)
+    const found = await eventually(async () => {
+      const s = await seeds(cli)
       return s.some((m) => m.source === 'intake:package.json') && s.some((m) => m.source === 'intake:README.md') ? s : undefined
     }, 30_000)
     expect(found.find((m) => m.content.includes('`npm test`'))).toBeDefined()
@@ -81,13 +81,13 @@ describe('mem hooks', () => {
     await git('checkout', '-q', 'main')
     await git('merge', '-q', '--no-ff', '-m', 'merge feature', 'feature')
     await eventually(() => /post-merge: exit 0/.test(hookLog(root)), 30_000)
-    await eventually(() => seeds(cli).some((m) => m.content.includes('refunds and invoices')), 30_000)
+    await eventually(async () => (await seeds(cli)).some((m) => m.content.includes('refunds and invoices')), 30_000)
 
-    const removed = cli(['hooks', 'uninstall', '--json'])
+    const removed = await cli(['hooks', 'uninstall', '--json'])
     expect(removed.code).toBe(0)
     expect(removed.json().hooks.map((h: {action: string}) => h.action)).toEqual(['removed', 'removed', 'removed'])
     for (const name of ['post-commit', 'post-merge', 'post-checkout']) expect(existsSync(join(root, '.git', 'hooks', name))).toBe(false)
-    expect(cli(['hooks', 'uninstall', '--json']).json().hooks.map((h: {action: string}) => h.action)).toEqual(['absent', 'absent', 'absent'])
+    expect((await cli(['hooks', 'uninstall', '--json'])).json().hooks.map((h: {action: string}) => h.action)).toEqual(['absent', 'absent', 'absent'])
   })
 
   it('an existing shell hook keeps working (chained), and uninstall gives back its exact bytes', async () => {
@@ -96,16 +96,16 @@ describe('mem hooks', () => {
     const path = join(root, '.git', 'hooks', 'post-commit')
     writeFileSync(path, original)
     chmodSync(path, 0o755)
-    expect(cli(['hooks', 'install', '--json']).json().hooks[0]).toEqual({name: 'post-commit', action: 'chained'})
+    expect((await cli(['hooks', 'install', '--json'])).json().hooks[0]).toEqual({name: 'post-commit', action: 'chained'})
     const text = readFileSync(path, 'utf8')
     expect(text.startsWith('#!/bin/sh\n# >>> mem hooks: post-commit >>>')).toBe(true)
     expect(text.endsWith('set -e\necho "ran $(git rev-parse --short HEAD)" >> hook-ran.txt\nexit 0\n')).toBe(true)
 
     await commit(FILES, 'first')
     expect(readFileSync(join(root, 'hook-ran.txt'), 'utf8')).toMatch(/^ran [0-9a-f]+\n$/)
-    await eventually(() => seeds(cli).length > 0, 30_000)
+    await eventually(async () => (await seeds(cli)).length > 0, 30_000)
 
-    expect(cli(['hooks', 'uninstall', '--json']).json().hooks[0]).toEqual({name: 'post-commit', action: 'restored'})
+    expect((await cli(['hooks', 'uninstall', '--json'])).json().hooks[0]).toEqual({name: 'post-commit', action: 'restored'})
     expect(readFileSync(path, 'utf8')).toBe(original)
   })
 
@@ -115,16 +115,16 @@ describe('mem hooks', () => {
     const original = '#!/usr/bin/env sh\necho husky >> husky-ran.txt\nexit 0\n'
     writeTree(root, {'.husky/post-commit': original})
     chmodSync(join(root, '.husky', 'post-commit'), 0o755)
-    const body = cli(['hooks', 'install', '--json']).json()
+    const body = (await cli(['hooks', 'install', '--json'])).json()
     expect(body.hooksPath).toBe(join(root, '.husky'))
     expect(body.hooks.map((h: {action: string}) => h.action)).toEqual(['chained', 'created', 'created'])
     expect(existsSync(join(root, '.git', 'hooks', 'post-commit'))).toBe(false)
 
     await commit(FILES, 'first')
     expect(readFileSync(join(root, 'husky-ran.txt'), 'utf8')).toBe('husky\n')
-    await eventually(() => seeds(cli).length > 0, 30_000)
+    await eventually(async () => (await seeds(cli)).length > 0, 30_000)
 
-    cli(['hooks', 'uninstall'])
+    await cli(['hooks', 'uninstall'])
     expect(readFileSync(join(root, '.husky', 'post-commit'), 'utf8')).toBe(original)
     expect(existsSync(join(root, '.husky', 'post-merge'))).toBe(false)
   })
@@ -136,7 +136,7 @@ describe('mem hooks', () => {
     const path = join(root, '.git', 'hooks', 'post-checkout')
     writeFileSync(path, original)
     chmodSync(path, 0o755)
-    expect(cli(['hooks', 'install', '--json']).json().hooks[2]).toEqual({name: 'post-checkout', action: 'wrapped'})
+    expect((await cli(['hooks', 'install', '--json'])).json().hooks[2]).toEqual({name: 'post-checkout', action: 'wrapped'})
     expect(readFileSync(`${path}.mem-chained`, 'utf8')).toBe(original)
 
     await git('checkout', '-q', '-b', 'feature')
@@ -145,14 +145,14 @@ describe('mem hooks', () => {
     expect(args[2]).toBe('1')
     await eventually(() => /post-checkout: exit 0/.test(hookLog(root)), 30_000)
 
-    expect(cli(['hooks', 'uninstall', '--json']).json().hooks[2]).toEqual({name: 'post-checkout', action: 'restored'})
+    expect((await cli(['hooks', 'uninstall', '--json'])).json().hooks[2]).toEqual({name: 'post-checkout', action: 'restored'})
     expect(readFileSync(path, 'utf8')).toBe(original)
     expect(existsSync(`${path}.mem-chained`)).toBe(false)
   })
 
   it('never breaks git: a failing intake leaves the commit alone; MEM_HOOKS_DISABLE skips it', async () => {
     const {root, cli, commit, git, env} = await gitRepo()
-    expect(cli(['hooks', 'install']).code).toBe(0)
+    expect((await cli(['hooks', 'install'])).code).toBe(0)
     // a store mem cannot read: intake fails in the background, the commit does not
     writeTree(root, {'.mem/mem.db': 'this is not a database'})
     const r = await commit(FILES, 'first')
@@ -173,11 +173,11 @@ describe('mem hooks', () => {
     const dir = tempDir('mem-nogit-')
     const home = join(dir, 'home')
     writeTree(dir, {'plain/README.md': '# x'})
-    const notGit = runCli(['hooks', 'install'], {cwd: join(dir, 'plain'), home, env: {...GIT_ENV, GIT_CEILING_DIRECTORIES: dir}})
+    const notGit = await runCliInProcess(['hooks', 'install'], {cwd: join(dir, 'plain'), home, env: {...GIT_ENV, GIT_CEILING_DIRECTORIES: dir}})
     expect(notGit.code).toBe(2)
     expect(notGit.stderr).toMatch(/is not a repository \(not a git work tree/)
     expect(notGit.stderr).toMatch(/Hint: .*git init/)
-    const asJson = runCli(['hooks', 'uninstall', '--json'], {cwd: join(dir, 'plain'), home, env: {...GIT_ENV, GIT_CEILING_DIRECTORIES: dir}})
+    const asJson = await runCliInProcess(['hooks', 'uninstall', '--json'], {cwd: join(dir, 'plain'), home, env: {...GIT_ENV, GIT_CEILING_DIRECTORIES: dir}})
     expect(asJson.code).toBe(2)
     expect(asJson.json()).toMatchObject({code: 'invalid_input', error: expect.stringMatching(/is not a repository/)})
 
@@ -185,12 +185,12 @@ describe('mem hooks', () => {
     const path = join(root, '.git', 'hooks', 'post-merge')
     writeFileSync(path, '#!/bin/sh\necho disabled\n')
     chmodSync(path, 0o644)
-    const r = cli(['hooks', 'install', '--json'])
+    const r = await cli(['hooks', 'install', '--json'])
     expect(r.code).toBe(1)
     expect(r.json().hooks[1]).toMatchObject({name: 'post-merge', action: 'skipped', reason: expect.stringMatching(/not executable/)})
     expect(readFileSync(path, 'utf8')).toBe('#!/bin/sh\necho disabled\n')
 
-    const bad = cli(['hooks', 'install', '--time-limit', '0'])
+    const bad = await cli(['hooks', 'install', '--time-limit', '0'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/time-limit/)
   })

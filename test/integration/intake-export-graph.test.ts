@@ -8,7 +8,7 @@ import {store} from '../../src/operations/store.js'
 import {consolidate} from '../../src/operations/consolidate.js'
 import * as SO from '../../src/faces/server/schemas-ops.js'
 import {ErrorResponse} from '../../src/faces/server/schemas.js'
-import {runCli} from '../helpers/cli.js'
+import {runCliInProcess} from '../helpers/cli.js'
 import {memRepo} from '../helpers/mem.js'
 import {httpMcpClient} from '../helpers/mcp.js'
 import {memServer, rawRequest} from '../helpers/server.js'
@@ -29,48 +29,48 @@ async function apiError(fn: () => Promise<unknown>): Promise<MemApiError> {
 }
 
 describe('mem intake / export (CLI)', () => {
-  it('intake prints a summary, --json equals the HTTP body shape; a re-run skips; export writes markdown', () => {
+  it('intake prints a summary, --json equals the HTTP body shape; a re-run skips; export writes markdown', async () => {
     const {root, home} = memRepo(FILES)
-    const first = runCli(['intake'], {cwd: root, home})
+    const first = await runCliInProcess(['intake'], {cwd: root, home})
     expect(first.code).toBe(0)
     expect(first.stdout).toMatch(/^Intake of .*: 8 new, 0 skipped\.\n/)
     expect(first.stdout).toMatch(/package\.json\s+4 seeds, 4 new/)
 
-    const again = runCli(['intake', '--json'], {cwd: root, home})
+    const again = await runCliInProcess(['intake', '--json'], {cwd: root, home})
     expect(again.code).toBe(0)
     const body = SO.IntakeResponse.parse(again.json())
     expect(body).toMatchObject({newCount: 0, skippedCount: 8, replacedCount: 0})
     expect(body.files.map((f) => f.path)).toEqual(['AGENTS.md', 'package.json', 'go.mod'])
 
     writeFileSync(join(root, 'go.mod'), 'module example.com/shop\n\ngo 1.23\n')
-    expect(runCli(['intake', '--json'], {cwd: root, home}).json()).toMatchObject({newCount: 1, replacedCount: 1, skippedCount: 7})
+    expect((await runCliInProcess(['intake', '--json'], {cwd: root, home})).json()).toMatchObject({newCount: 1, replacedCount: 1, skippedCount: 7})
 
-    const md = runCli(['export'], {cwd: root, home})
+    const md = await runCliInProcess(['export'], {cwd: root, home})
     expect(md.code).toBe(0)
     expect(md.stdout).toMatch(/^# Memories of /)
     expect(md.stdout).toContain('## Procedures (')
     expect(md.stdout).toContain('> Go module example.com/shop, Go 1.23 (go.mod).')
     expect(md.stdout).not.toContain('Go 1.22')
-    expect(runCli(['export'], {cwd: root, home}).stdout).toBe(md.stdout)
+    expect((await runCliInProcess(['export'], {cwd: root, home})).stdout).toBe(md.stdout)
 
     const out = join(root, 'MEMORIES.md')
-    const written = runCli(['export', '--out', out, '--json'], {cwd: root, home})
+    const written = await runCliInProcess(['export', '--out', out, '--json'], {cwd: root, home})
     expect(written.code).toBe(0)
     expect(written.json()).toEqual({repo: expect.any(String), count: 8, out, bytes: Buffer.byteLength(md.stdout)})
     expect(readFileSync(out, 'utf8')).toBe(md.stdout)
   })
 
-  it('bad inputs: an unknown repo id (exit 3), a bad time limit (exit 2), an unwritable --out (exit 2)', () => {
+  it('bad inputs: an unknown repo id (exit 3), a bad time limit (exit 2), an unwritable --out (exit 2)', async () => {
     const {root, home} = memRepo(FILES)
-    const unknown = runCli(['intake', '--repo', 'no-such-repo'], {cwd: root, home})
+    const unknown = await runCliInProcess(['intake', '--repo', 'no-such-repo'], {cwd: root, home})
     expect(unknown.code).toBe(3)
     expect(unknown.stderr).toMatch(/^Error: No project directory for repo no-such-repo/)
     expect(unknown.stderr).toMatch(/Hint: Pass the repository by its path/)
-    const json = runCli(['intake', '--repo', 'no-such-repo', '--json'], {cwd: root, home})
+    const json = await runCliInProcess(['intake', '--repo', 'no-such-repo', '--json'], {cwd: root, home})
     expect(json.code).toBe(3)
     expect(ErrorResponse.parse(json.json()).code).toBe('not_found')
-    expect(runCli(['intake', '--time-limit', '0'], {cwd: root, home}).code).toBe(2)
-    const badOut = runCli(['export', '--out', join(root, 'missing', 'dir', 'x.md')], {cwd: root, home})
+    expect((await runCliInProcess(['intake', '--time-limit', '0'], {cwd: root, home})).code).toBe(2)
+    const badOut = await runCliInProcess(['export', '--out', join(root, 'missing', 'dir', 'x.md')], {cwd: root, home})
     expect(badOut.code).toBe(2)
     expect(badOut.stderr).toMatch(/Cannot write .*x\.md \(ENOENT\)/)
   })
@@ -95,7 +95,7 @@ describe('HTTP and client: intake, export, graph', () => {
     expect(doc.paths['/api/mem/graph'].get['x-mem-scope']).toBe('read')
     expect(doc.paths['/api/mem/intake'].post['x-mem-scope']).toBe('write')
     // the same document the CLI prints
-    expect(runCli(['export'], {cwd: root, home: join(root, '..', 'home')}).stdout).toBe(md)
+    expect((await runCliInProcess(['export'], {cwd: root, home: join(root, '..', 'home')})).stdout).toBe(md)
 
     // an insight from three observations: derived edges
     for (const t of ['The stripe mock starts slowly in CI.', 'Payments e2e times out while the stripe mock warms up.', 'Stripe mock needs 20 s before e2e tests connect.']) {

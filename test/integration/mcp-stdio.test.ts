@@ -4,7 +4,7 @@ import {existsSync, mkdirSync, readFileSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {normalizeRepoId} from '../../src/config/paths.js'
-import {BIN, runCli} from '../helpers/cli.js'
+import {BIN, runCliInProcess} from '../helpers/cli.js'
 import {call, stdioMcpClient, text} from '../helpers/mcp.js'
 import {tempDir, writeTree} from '../helpers/mem.js'
 
@@ -50,7 +50,7 @@ describe('mem mcp (stdio)', () => {
     // errors: the CLI's message and hint, as a tool error
     const bad = await call(client, 'memory_store', {content: 'x y', type: 'insight', importance: 2})
     expect(bad.isError).toBe(true)
-    const cli = runCli(['store', 'x y', '--type', 'insight', '--importance', '2', '--repo', repo], {cwd: repo, home})
+    const cli = await runCliInProcess(['store', 'x y', '--type', 'insight', '--importance', '2', '--repo', repo], {cwd: repo, home})
     expect(cli.code).toBe(2)
     expect(`Error: ${text(bad)}\n`).toBe(cli.stderr)
     const secret = await call(client, 'memory_store', {content: `deploy token ${TOKEN}`, type: 'observation'})
@@ -58,7 +58,7 @@ describe('mem mcp (stdio)', () => {
     expect(JSON.stringify(secret)).not.toContain(TOKEN)
     const missing = await call(client, 'memory_get', {id: 'memories/nope/insight/000000000000'})
     // the session is bound to repo: an id of another repository is not found there
-    const cliMissing = runCli(['get', 'memories/nope/insight/000000000000', '--repo', repo], {cwd: repo, home})
+    const cliMissing = await runCliInProcess(['get', 'memories/nope/insight/000000000000', '--repo', repo], {cwd: repo, home})
     expect(cliMissing.stderr).toMatch(/belongs to another repository/)
     expect(`Error: ${text(missing)}\n`).toBe(cliMissing.stderr)
 
@@ -67,8 +67,8 @@ describe('mem mcp (stdio)', () => {
     expect(errors).toEqual([])
     expect(stderr()).toContain('mem mcp: serving repository')
     // durable: a one-shot CLI command sees the writes
-    expect(runCli(['stats', '--json', '--repo', repo], {cwd: repo, home}).json()).toMatchObject({total: 0})
-    expect(runCli(['get', newId, '--json', '--repo', repo], {cwd: repo, home}).json()).toMatchObject({forgottenAt: expect.any(String), usedCount: 1})
+    expect((await runCliInProcess(['stats', '--json', '--repo', repo], {cwd: repo, home})).json()).toMatchObject({total: 0})
+    expect((await runCliInProcess(['get', newId, '--json', '--repo', repo], {cwd: repo, home})).json()).toMatchObject({forgottenAt: expect.any(String), usedCount: 1})
   })
 
   it('without --repo: the client\'s first file:// root, else the working directory\'s repository', async () => {
@@ -96,15 +96,15 @@ describe('mem mcp (stdio)', () => {
     expect((await call(viaCwd.client, 'memory_stats', {repo: elsewhere})).structuredContent).toMatchObject({repo: elsewhere, total: 0})
   })
 
-  it('--print-config prints a stdio or HTTP client config for this machine, from the templates', () => {
+  it('--print-config prints a stdio or HTTP client config for this machine, from the templates', async () => {
     const {repo, home} = setup()
-    const stdio = runCli(['mcp', '--print-config', '--repo', repo], {cwd: repo, home})
+    const stdio = await runCliInProcess(['mcp', '--print-config', '--repo', repo], {cwd: repo, home})
     expect(stdio.code).toBe(0)
     expect(stdio.json()).toEqual({mcpServers: {mem: {command: process.execPath, args: [BIN, 'mcp', '--repo', repo]}}})
-    const http = runCli(['mcp', '--print-config', '--transport', 'http', '--port', '7474'], {cwd: repo, home})
+    const http = await runCliInProcess(['mcp', '--print-config', '--transport', 'http', '--port', '7474'], {cwd: repo, home})
     expect(http.json()).toEqual({mcpServers: {mem: {type: 'http', url: 'http://127.0.0.1:7474/mcp'}}})
-    expect(runCli(['keys', 'create', 'agent', '--scope', 'write'], {cwd: repo, home}).code).toBe(0)
-    const withAuth = runCli(['mcp', '--print-config', '--transport', 'http'], {cwd: repo, home})
+    expect((await runCliInProcess(['keys', 'create', 'agent', '--scope', 'write'], {cwd: repo, home})).code).toBe(0)
+    const withAuth = await runCliInProcess(['mcp', '--print-config', '--transport', 'http'], {cwd: repo, home})
     expect(withAuth.json().mcpServers.mem).toEqual({type: 'http', url: 'http://127.0.0.1:7373/mcp', headers: {Authorization: 'Bearer ${MEM_API_KEY}'}})
     expect(withAuth.stdout).not.toMatch(/mem_[A-Za-z0-9_-]{43}/)
   })

@@ -35,6 +35,9 @@ describe('the in-process CLI runner', () => {
       [['recall', 'how do I run the integration tests?', '--json']],
       [['recall', 'staging cluster']],
       [['recall', 'x', '--limit', '500']],
+      // refused by oclif's parser: under NODE_ENV=test oclif also has node print a warning, every run
+      [['recall', 'x', '--type', 'fact']],
+      [['stats', '--bogus']],
       [['get', 'not-an-id', '--json']],
       [['stats', '--json', '--repo', '<base>/other']],
       [['stats', '--json'], undefined, {MEM_REPO: '<base>/other'}],
@@ -50,6 +53,7 @@ describe('the in-process CLI runner', () => {
           .replaceAll(base.replace(/[:\\/._]/g, '-'), '<base-id>')
           .replace(/\b[0-9a-f]{12}\b/g, '<hex>')
           .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>')
+          .replace(/\(node:\d+\)/g, '(node:<pid>)')
       return {code: r.code, stdout: clean(r.stdout), stderr: clean(r.stderr)}
     }
     for (const [args, input, env] of cases) {
