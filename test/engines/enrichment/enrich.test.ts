@@ -1,5 +1,5 @@
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {basename, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {readUserConfig, type EnrichmentConfig} from '../../../src/config/user-config.js'
 import {enrich, enrichAll, enrichmentStatus} from '../../../src/operations/enrich.js'
@@ -13,7 +13,7 @@ import {MemError} from '../../../src/model/errors.js'
 import {openMem} from '../../../src/runtime/open-mem.js'
 import {getSupplement} from '../../../src/storage/supplements.js'
 import {FAKE_SECRET, fakeRuntime} from '../../helpers/fake-llm.js'
-import {memRepo, storedId as id} from '../../helpers/mem.js'
+import {memRepo, storeFiles, storedId as id} from '../../helpers/mem.js'
 
 const CONTENT = 'Builds use esbuild. The bundle goes to dist/cli before `npm run test` runs; set MEM_HOME when testing.'
 
@@ -141,15 +141,13 @@ describe('hostile model output', () => {
     for (const e of r.entities) expect(e).not.toMatch(/[<>]|ignore|onerror/i)
     expect((await get(ctx, {id: m})).content).toBe(CONTENT)
     await ctx.close()
-    for (const file of ['journal', 'mem.db']) {
-      let bytes = ''
-      try {
-        bytes = readFileSync(join(root, '.mem', file), 'latin1')
-      } catch {
-        continue
-      }
-      expect(bytes).not.toContain(FAKE_SECRET)
-      expect(bytes).not.toContain('Ignore previous instructions')
+    // no file of the store holds what was dropped (and the scan reads what was stored)
+    const files = storeFiles(root)
+    expect(files.map((f) => basename(f.path))).toEqual(expect.arrayContaining(['journal', 'mem.db']))
+    expect(files.some((f) => f.text.includes('Build with esbuild.'))).toBe(true)
+    for (const f of files) {
+      expect(f.text, f.path).not.toContain(FAKE_SECRET)
+      expect(f.text, f.path).not.toContain('Ignore previous instructions')
     }
   })
 

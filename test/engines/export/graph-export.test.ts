@@ -51,14 +51,16 @@ describe('graph', () => {
   })
 
   it('limit cuts the node set and edges only join returned nodes', async () => {
-    const {ctx, repo, proc, rule, insight} = await corpus()
+    const {ctx, repo, obs, proc, rule, insight} = await corpus()
+    // by importance: proc 0.9, rule 0.7, the insight 0.6, then its observations 0.5, 0.45, 0.4
     const g = await graph(ctx, {repo, limit: 3})
-    expect(g.nodes).toHaveLength(3)
-    expect(g.nodes[0].id).toBe(proc)
-    expect(g.nodes[1].id).toBe(rule)
-    const ids = new Set(g.nodes.map((n) => n.id))
-    for (const e of g.edges) expect(ids.has(e.from) && ids.has(e.to)).toBe(true)
-    if (!ids.has(insight.id)) expect(g.edges).toEqual([])
+    expect(g.nodes.map((n) => n.id)).toEqual([proc, rule, insight.id])
+    expect(g.edges).toEqual([]) // the insight's observations are not in the set
+    const five = await graph(ctx, {repo, limit: 5})
+    expect(five.nodes.map((n) => n.id)).toEqual([proc, rule, insight.id, obs[2], obs[1]])
+    const ids = new Set(five.nodes.map((n) => n.id))
+    for (const e of five.edges) expect(ids.has(e.from) && ids.has(e.to)).toBe(true)
+    expect(five.edges).toEqual([obs[2], obs[1]].map((o) => ({from: insight.id, to: o, relation: 'derived'})).sort((a, b) => (a.to < b.to ? -1 : 1)))
   })
 
   it('supersedes: edges appear with history (earlier versions as nodes), never to forgotten-only ends', async () => {

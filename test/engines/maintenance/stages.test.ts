@@ -160,10 +160,10 @@ describe('cleanup', () => {
     await put({content: 'an insight', type: 'insight', derivedFrom: [source]})
     const superseded = await put({content: 'superseded long ago', supersededBy: 'memories/x/observation/000000000000', createdAt: daysAgo(100)})
     expect(affected(await only('cleanup', true), 'cleanup')).toBe(1)
-    expect(await read(old)).toBeDefined()
+    expect(await read(old)).toMatchObject({id: old, content: 'forgotten long ago'})
     expect(affected(await only('cleanup'), 'cleanup')).toBe(1)
     expect(await read(old)).toBeUndefined()
-    for (const id of [recent, source, superseded]) expect(await read(id)).toBeDefined()
+    for (const id of [recent, source, superseded]) expect(await read(id), id).toMatchObject({id})
   })
 })
 

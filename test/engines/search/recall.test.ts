@@ -49,7 +49,7 @@ describe('recall ranking', () => {
     expect(results[0].id).toBe(ids[0])
     expect(results[0].type).toBe('Procedure')
     for (const r of results) {
-      expect(r.score).toBeGreaterThanOrEqual(0)
+      expect(r.score).toBeGreaterThan(0)
       expect(r.score).toBeLessThanOrEqual(1)
     }
     expect(results.map((r) => r.score)).toEqual([...results.map((r) => r.score)].sort((a, b) => b - a))

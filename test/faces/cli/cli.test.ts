@@ -1,8 +1,8 @@
-import {mkdirSync, readFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {existsSync, mkdirSync, readFileSync} from 'node:fs'
+import {basename, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {runCliInProcess} from '../../helpers/cli.js'
-import {tempDir} from '../../helpers/mem.js'
+import {storeFiles, tempDir} from '../../helpers/mem.js'
 import {makeReadOnly} from '../../helpers/readonly.js'
 
 function repo() {
@@ -83,14 +83,15 @@ describe('mem CLI', () => {
     expect(human.code).toBe(5)
     expect(human.stdout + human.stderr).not.toContain(token)
     expect(human.stderr).toMatch(/Rejected/)
-    // nothing reached the disk
-    let disk = ''
-    try {
-      disk = readFileSync(join(root, '.mem', 'journal'), 'utf8') + readFileSync(join(root, '.mem', 'mem.db'), 'latin1')
-    } catch {
-      /* no store created at all */
-    }
-    expect(disk).not.toContain(token)
+    // nothing reached the disk: in a repo without a store, no store was made at all
+    expect(existsSync(join(root, '.mem'))).toBe(false)
+    // in one with a store, no file of it holds the secret
+    expect((await mem(['store', 'the ci token lives in the vault', '-t', 'observation'])).code).toBe(0)
+    expect((await mem(['store', `ci uses token ${token}`, '-t', 'observation'])).code).toBe(5)
+    const files = storeFiles(root)
+    expect(files.map((f) => basename(f.path))).toEqual(expect.arrayContaining(['journal', 'mem.db']))
+    for (const f of files) expect(f.text, f.path).not.toContain(token)
+    expect(files.some((f) => f.text.includes('the ci token lives in the vault'))).toBe(true)
   })
 
   it('bad input: missing content, unknown type, importance outside 0..1, content over the limit, bad ids', async () => {

@@ -68,7 +68,7 @@ describe('mem hooks', () => {
       const s = await seeds(cli)
       return s.some((m) => m.source === 'intake:package.json') && s.some((m) => m.source === 'intake:README.md') ? s : undefined
     }, 30_000)
-    expect(found.find((m) => m.content.includes('`npm test`'))).toBeDefined()
+    expect(found.find((m) => m.content.includes('`npm test`'))).toMatchObject({source: 'intake:package.json'})
     await eventually(() => /post-commit: exit 0/.test(hookLog(root)), 30_000)
     // the log stays out of git
     expect((await git('status', '--porcelain')).stdout).not.toMatch(/hooks\.log/)

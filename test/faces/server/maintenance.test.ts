@@ -133,14 +133,16 @@ describe('POST /api/maintenance and its runs', () => {
   })
 
   it('a failed run reports status failed and error instead of report', async () => {
-    const {post, poll, passes} = heldServer({windowMs: 0})
-    const {poll: path, runId} = (await post()).json()
+    const {post, poll, passes, clock} = heldServer({windowMs: 0})
+    const {poll: path, runId, startedAt} = (await post()).json()
+    clock.advance(2 * MIN)
     passes[0].finish.reject(new MemError('unavailable', 'The memory store is read-only; nothing was written.'))
     await eventually(async () => (await poll(path)).json().status === 'failed')
     const body = MaintenanceRunSchema.parse((await poll(path)).json())
     expect(body).toMatchObject({runId, status: 'failed', error: 'The memory store is read-only; nothing was written.'})
     expect(body.report).toBeUndefined()
-    expect(body.completedAt).toBeDefined()
+    expect(body.completedAt).toBe(clock().toISOString())
+    expect(body.completedAt).not.toBe(startedAt)
   })
 
   it('a bug in a pass shows a generic error, never its internals', async () => {

@@ -113,7 +113,7 @@ describe('HTTP API through the client library', () => {
     strict(S.RecallResponse, {results: all})
     for (const item of all) {
       expect(['Insight', 'Procedure']).toContain(item.type)
-      expect(item.score).toBeGreaterThanOrEqual(0)
+      expect(item.score).toBeGreaterThan(0)
       expect(item.score).toBeLessThanOrEqual(1)
     }
     expect([...all].sort((a, b) => b.score - a.score).map((r) => r.id)).toEqual(all.map((r) => r.id))
@@ -501,7 +501,7 @@ describe('API key auth', () => {
     expect(strict(S.ErrorResponse, denied.body)).toMatchObject({code: 'forbidden', required: 'write'})
 
     const {id} = await writer.store({repo, content: 'writers can write', type: 'insight'})
-    expect(id).toBeDefined()
+    expect(id).toMatch(new RegExp(`^memories/${repo.replace(/[:\\/._]/g, '-')}/insight/[0-9a-f]{12}$`))
     expect((await reader.recall(repo, 'writers')).map((r) => r.id)).toEqual([id])
     expect((await reader.get(id!)).id).toBe(id)
     expect((await admin.store({repo, content: 'admins can write too', type: 'insight'})).success).toBe(true)

@@ -170,7 +170,7 @@ describe('layers and links over HTTP', () => {
     expect(Object.keys(doc.paths['/api/mem/layers/{layerId}'])).toEqual(['delete'])
     expect(Object.keys(doc.paths['/api/mem/links']).sort()).toEqual(['get', 'post'])
     expect(Object.keys(doc.paths['/api/mem/{id}/links']).sort()).toEqual(['delete', 'post'])
-    expect(doc.paths['/api/mem/layers/mount'].post.responses['201']).toBeDefined()
+    expect(doc.paths['/api/mem/layers/mount'].post.responses['201']).toMatchObject({description: 'The mounted layer', content: {'application/json': {schema: {$ref: '#/components/schemas/Layer'}}}})
   })
 })
 

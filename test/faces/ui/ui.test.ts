@@ -1,10 +1,10 @@
 // End-to-end tests of the web UI in real headless Chromium against a real `mem serve` on loopback
 // with fixture data. Every page: no console errors (CSP violations included), no serious or
 // critical axe-core violations, screenshots in light and dark (test/faces/ui/screenshots/, git-ignored).
-// Routes that other issues add (graph, portal, quality, usage, intake, export, packs) are read
-// from the server's OpenAPI document: where the server has one, the real route is exercised;
-// where it has none, the page must say so (and a browser-level stand-in that answers the agreed
-// shape checks what the UI does with it).
+// The UI reads which routes the server has from its OpenAPI document. The routes other issues added
+// (graph, portal, quality, usage, intake, export, packs) are exercised for real; a browser-level
+// stand-in that answers the agreed shape checks what the UI does with each answer; and with those
+// routes taken out of the document, every page must say they are missing and ask nothing.
 import type {Browser, Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {MemClient} from '../../../src/client/index.js'
@@ -84,13 +84,10 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
       const recent = w.page.locator('[data-section="recent"] li')
       await expect.poll(() => recent.count()).toBe(10)
       await expect(recent.first().textContent()).resolves.toContain('lint:all')
-      // the scheduler's listing (real route on this branch); portal/quality/usage: real or "not available"
+      // the scheduler's listing; quality and usage from the real portal route
       await w.page.locator('[data-section="tasks"] :is([data-testid="tasks"], .state.empty)').waitFor()
-      for (const [section, route] of [['quality', 'GET /api/mem/quality'], ['usage', 'GET /api/mem/usage']] as const) {
-        const portal = has('GET /api/mem/portal')
-        if (portal || has(route)) await w.page.locator(`[data-section="${section}"] [data-testid="${section}"]`).waitFor()
-        else await expect(w.page.locator(`[data-section="${section}"] .state.unavailable`).textContent()).resolves.toMatch(/Not available/)
-      }
+      for (const section of ['quality', 'usage']) await w.page.locator(`[data-section="${section}"] [data-testid="${section}"]`).waitFor()
+      expect(w.requests.filter((r) => r.path.startsWith('/api/mem/portal?')).map((r) => r.status)).toEqual([200])
 
       const select = w.page.getByLabel('Repository')
       const options = await select.locator('option').allTextContents()
@@ -350,6 +347,28 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
   })
 })
 
+/** The routes other issues added, which the UI asks the OpenAPI document about. */
+const LATER_ROUTES: Array<[method: string, path: string]> = [
+  ['GET', '/api/mem/graph'],
+  ['GET', '/api/mem/portal'],
+  ['GET', '/api/mem/quality'],
+  ['GET', '/api/mem/usage'],
+  ['GET', '/api/mem/export'],
+  ['POST', '/api/mem/packs/export'],
+  ['POST', '/api/mem/packs/import'],
+  ['POST', '/api/mem/intake'],
+]
+
+/** Takes routes out of the OpenAPI document the page reads, as a server without them would list it. */
+async function hideRoutes(page: Page, hidden: Array<[method: string, path: string]>) {
+  await page.route('**/api/openapi.json', async (route) => {
+    const res = await route.fetch()
+    const doc = (await res.json()) as {paths: Record<string, Record<string, unknown>>}
+    for (const [method, path] of hidden) delete doc.paths[path]?.[method.toLowerCase()]
+    await route.fulfill({response: res, json: doc})
+  })
+}
+
 /** Adds routes to the OpenAPI document the page reads, as a server that has them would list them. */
 async function announceRoutes(page: Page, extra: Array<[method: string, path: string]>) {
   await page.route('**/api/openapi.json', async (route) => {
@@ -361,19 +380,47 @@ async function announceRoutes(page: Page, extra: Array<[method: string, path: st
 }
 
 describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
-  it('graph (real route): draws the node count the server answers, or says the route is missing', async () => {
+  it('the server has every route the UI reads', () => {
+    expect(LATER_ROUTES.filter(([method, path]) => !has(`${method} ${path}`))).toEqual([])
+  })
+
+  it('graph (real route): draws the node count the server answers', async () => {
     const w = await openPage(browser)
     try {
       await visit(w, 'graph')
-      if (has('GET /api/mem/graph')) {
-        const graph = (await (await fetch(`${fx.url}/api/mem/graph?repo=${encodeURIComponent(fx.repo)}&limit=200`)).json()) as {nodes: unknown[]; edges: unknown[]}
-        const svg = w.page.getByTestId('graph')
-        await expect.poll(() => svg.getAttribute('data-node-count')).toBe(String(graph.nodes.length))
-        expect(await svg.locator('g.node').count()).toBe(graph.nodes.length)
-      } else {
-        await expect(w.page.locator('.state.unavailable').textContent()).resolves.toContain('/api/mem/graph')
-        expect(w.requests.some((r) => r.path.startsWith('/api/mem/graph'))).toBe(false)
+      const graph = (await (await fetch(`${fx.url}/api/mem/graph?repo=${encodeURIComponent(fx.repo)}&limit=200`)).json()) as {nodes: unknown[]; edges: unknown[]}
+      expect(graph.nodes.length).toBeGreaterThan(0)
+      const svg = w.page.getByTestId('graph')
+      await expect.poll(() => svg.getAttribute('data-node-count')).toBe(String(graph.nodes.length))
+      expect(await svg.locator('g.node').count()).toBe(graph.nodes.length)
+      expect(w.errors).toEqual([])
+    } finally {
+      await w.context.close()
+    }
+  })
+
+  it('without those routes: each page says which is missing, disables what needs it, and asks nothing', async () => {
+    const w = await openPage(browser)
+    try {
+      await hideRoutes(w.page, LATER_ROUTES)
+      await visit(w, 'dashboard')
+      await expect.poll(() => w.page.getByTestId('counts').getAttribute('data-total')).toBe(String((await stats()).total))
+      for (const section of ['quality', 'usage']) {
+        await expect(w.page.locator(`[data-section="${section}"] .state.unavailable`).textContent()).resolves.toMatch(/Not available/)
       }
+      await visit(w, 'graph')
+      await expect(w.page.locator('.state.unavailable').textContent()).resolves.toContain('/api/mem/graph')
+      await visit(w, 'settings')
+      await w.page.getByTestId('status').waitFor()
+      const transfer = w.page.locator('[data-section="transfer"]')
+      await expect.poll(() => transfer.textContent()).toContain('no GET /api/mem/export route')
+      expect(await w.page.getByRole('button', {name: 'Download markdown export'}).isDisabled()).toBe(true)
+      await expect.poll(() => transfer.textContent()).toContain('/api/mem/packs/')
+      expect(await w.page.getByRole('button', {name: 'Import pack'}).isDisabled()).toBe(true)
+      await expect(w.page.locator('[data-section="intake"]').textContent()).resolves.toContain('no POST /api/mem/intake route')
+      expect(await w.page.getByRole('button', {name: 'Run intake'}).isDisabled()).toBe(true)
+      const asked = w.requests.filter((r) => LATER_ROUTES.some(([, path]) => r.path.split('?')[0] === path))
+      expect(asked).toEqual([])
       expect(w.errors).toEqual([])
     } finally {
       await w.context.close()
@@ -488,45 +535,33 @@ describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
     }
   })
 
-  it('export and import (real routes): downloads equal the API answer, or the page says the routes are missing', async () => {
+  it('export and import (real routes): downloads equal the API answer, a pack imports, intake runs', async () => {
     const w = await openPage(browser)
     try {
       await visit(w, 'settings')
       await w.page.getByTestId('status').waitFor()
       const transfer = w.page.locator('[data-section="transfer"]')
-      if (has('GET /api/mem/export')) {
-        const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download markdown export'}).click()])
-        const expected = await (await fetch(`${fx.url}/api/mem/export?repo=${encodeURIComponent(fx.repoId)}`)).text()
-        const {readFileSync} = await import('node:fs')
-        expect(readFileSync((await download.path())!, 'utf8')).toBe(expected)
-      } else {
-        await expect.poll(() => transfer.textContent()).toContain('no GET /api/mem/export route')
-        expect(await w.page.getByRole('button', {name: 'Download markdown export'}).isDisabled()).toBe(true)
-      }
-      if (has('POST /api/mem/packs/export') && has('POST /api/mem/packs/import')) {
-        const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download pack (.mem)'}).click()])
-        expect(download.suggestedFilename()).toBe(`${fx.repoId}.mem`)
-        const file = (await download.path())!
-        const before = (await stats(fx.otherRepo)).total
-        await w.page.getByLabel('Repository').selectOption((await fx.client.browse(fx.otherRepo, 0, 1)).repo)
-        await w.page.getByLabel('Import a pack (.mem)').setInputFiles(file)
-        await w.page.getByRole('button', {name: 'Import pack'}).click()
-        await expect.poll(() => transfer.textContent()).toMatch(/Imported \d+ memories/)
-        const imported = Number(/Imported (\d+) memories/.exec((await transfer.textContent())!)![1])
-        expect(imported).toBeGreaterThan(0)
-        expect((await stats(fx.otherRepo)).total).toBe(before + imported)
-      } else {
-        await expect.poll(() => transfer.textContent()).toContain('/api/mem/packs/')
-        expect(await w.page.getByRole('button', {name: 'Import pack'}).isDisabled()).toBe(true)
-      }
+      const [markdown] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download markdown export'}).click()])
+      const expected = await (await fetch(`${fx.url}/api/mem/export?repo=${encodeURIComponent(fx.repoId)}`)).text()
+      expect(expected).toMatch(/^# Memories of /)
+      const {readFileSync} = await import('node:fs')
+      expect(readFileSync((await markdown.path())!, 'utf8')).toBe(expected)
+
+      const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download pack (.mem)'}).click()])
+      expect(download.suggestedFilename()).toBe(`${fx.repoId}.mem`)
+      const file = (await download.path())!
+      const before = (await stats(fx.otherRepo)).total
+      await w.page.getByLabel('Repository').selectOption((await fx.client.browse(fx.otherRepo, 0, 1)).repo)
+      await w.page.getByLabel('Import a pack (.mem)').setInputFiles(file)
+      await w.page.getByRole('button', {name: 'Import pack'}).click()
+      await expect.poll(() => transfer.textContent()).toMatch(/Imported \d+ memories/)
+      const imported = Number(/Imported (\d+) memories/.exec((await transfer.textContent())!)![1])
+      expect(imported).toBeGreaterThan(0)
+      expect((await stats(fx.otherRepo)).total).toBe(before + imported)
+
       const intake = w.page.locator('[data-section="intake"]')
-      if (has('POST /api/mem/intake')) {
-        await w.page.getByRole('button', {name: 'Run intake'}).click()
-        await expect.poll(() => intake.textContent()).toMatch(/\d+ new, \d+ skipped/)
-      } else {
-        await expect(intake.textContent()).resolves.toContain('no POST /api/mem/intake route')
-        expect(await w.page.getByRole('button', {name: 'Run intake'}).isDisabled()).toBe(true)
-      }
+      await w.page.getByRole('button', {name: 'Run intake'}).click()
+      await expect.poll(() => intake.textContent()).toMatch(/\d+ new, \d+ skipped/)
       expect(w.errors).toEqual([])
     } finally {
       await w.context.close()
