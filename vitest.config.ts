@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // the built CLI that test/helpers/cli.ts runs in process loads as node loads it, untransformed
+    server: {deps: {external: [/\/dist\/cli\//]}},
   },
 })

@@ -68,7 +68,7 @@ const fast = await esbuild.build({
   ],
 })
 writeFileSync('dist/cli/fast-meta.json', JSON.stringify(fast.metafile))
-// which chunks each command loads (test/integration/bundle.test.ts checks ink stays out of the others)
+// which chunks each command loads (test/faces/cli/bundle.test.ts checks ink stays out of the others)
 writeFileSync('dist/cli/meta.json', JSON.stringify(bundle.metafile))
 run(require.resolve('oclif/bin/run.js'), ['manifest'])
 await buildUi()

@@ -1,7 +1,7 @@
 // Writes src/engines/search/thesaurus-stems.ts: the thesaurus groups (src/engines/search/thesaurus-groups.ts) as
 // the index terms they analyze to. Run after changing the groups or the analyzer:
 //   npm run build && node scripts/gen-thesaurus.mjs
-// test/unit/recall.test.ts fails while the file is out of date.
+// test/engines/search/recall.test.ts fails while the file is out of date.
 import {writeFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {GROUPS, stemGroups} from '../dist/src/engines/search/thesaurus-groups.js'

@@ -1,10 +1,10 @@
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {expect, onTestFinished} from 'vitest'
 import type {StoreResult} from '../../src/model/shapes/memories.js'
 import {MemError} from '../../src/model/errors.js'
-import {openMem} from '../../src/runtime/open-mem.js'
+import {openMem, type OpenMemOptions} from '../../src/runtime/open-mem.js'
 
 export interface Clock {
   (): Date
@@ -41,18 +41,27 @@ export function writeTree(root: string, files: Record<string, string>): void {
   }
 }
 
+/** Every file under `root/.mem` (recursively) with its bytes as latin1 text, for checks of what reached the disk. */
+export function storeFiles(root: string): Array<{path: string; text: string}> {
+  const dir = join(root, '.mem')
+  return readdirSync(dir, {recursive: true, withFileTypes: true})
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .map((path) => ({path, text: readFileSync(path, 'latin1')}))
+}
+
 /**
  * A temp git-like repo (with `.git/`) and a temp MEM_HOME, and a context over them with a fixed
- * clock. Everything is closed and removed when the test ends.
+ * clock (and the usage options given). Everything is closed and removed when the test ends.
  */
-export function memRepo(files: Record<string, string> = {}, options: {clock?: Clock} = {}) {
+export function memRepo(files: Record<string, string> = {}, options: {clock?: Clock; usage?: OpenMemOptions['usage']} = {}) {
   const base = tempDir()
   const root = join(base, 'repo')
   const home = join(base, 'home')
   mkdirSync(join(root, '.git'), {recursive: true})
   writeTree(root, files)
   const clock = options.clock ?? fixedClock()
-  const ctx = openMem({home, cwd: root, now: clock})
+  const ctx = openMem({home, cwd: root, now: clock, usage: options.usage})
   onTestFinished(() => ctx.close())
   return {root, home, base, ctx, clock, repo: root}
 }

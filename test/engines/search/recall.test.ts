@@ -1,0 +1,299 @@
+import {describe, expect, it} from 'vitest'
+import {context, contextPreview} from '../../../src/operations/context.js'
+import {edit} from '../../../src/operations/edit.js'
+import {feedback} from '../../../src/operations/feedback.js'
+import {forget} from '../../../src/operations/forget.js'
+import {recall} from '../../../src/operations/recall.js'
+import {store, type StoreInput} from '../../../src/operations/store.js'
+import {MemError} from '../../../src/model/errors.js'
+import {openMem} from '../../../src/runtime/open-mem.js'
+import {searchMemories} from '../../../src/engines/search/engine.js'
+import {getMemoriesBySeq, liveShortFields} from '../../../src/storage/memories.js'
+import {loadTokenCounter} from '../../../src/engines/search/tokens.js'
+import {GROUPS, stemGroups} from '../../../src/engines/search/thesaurus-groups.js'
+import {STEMMED_GROUPS} from '../../../src/engines/search/thesaurus-stems.js'
+import {thesaurusExpansions} from '../../../src/engines/search/thesaurus.js'
+import {memRepo, tempDir} from '../../helpers/mem.js'
+
+type Seed = Omit<StoreInput, 'repo'>
+
+async function seed(ctx: ReturnType<typeof memRepo>['ctx'], repo: string, items: Seed[], clock?: {advance(ms: number): void}) {
+  const ids: string[] = []
+  for (const item of items) {
+    clock?.advance(60_000)
+    const r = await store(ctx, {repo, ...item})
+    if (!r.success) throw new Error(`not stored: ${JSON.stringify(r)}`)
+    ids.push(r.id)
+  }
+  return ids
+}
+
+const CORPUS: Seed[] = [
+  {content: 'integration suite: npm run test:int, needs docker', type: 'procedure', tags: ['testing']},
+  {content: 'Unit tests run with vitest; keep them under a second each', type: 'heuristic'},
+  {content: 'The checkout e2e spec is flaky when the payment sandbox is slow', type: 'observation'},
+  {content: 'parseConfigFile throws on an empty file instead of returning defaults', type: 'observation', tags: ['config']},
+  {content: 'Set MAX_RETRY_COUNT to 3 for outbound webhooks', type: 'heuristic'},
+  {content: 'Release with pnpm release from main only; tags trigger the deploy', type: 'procedure'},
+  {content: 'Postgres 16 runs in docker compose; start it with docker compose up db', type: 'procedure'},
+  {content: 'Use --no-verify only for emergency hotfix commits', type: 'heuristic'},
+  {content: 'Die Datenbank-Migrationen laufen mit drizzle-kit migrate', type: 'procedure'},
+  {content: 'Журнал ошибок хранится в каталоге logs', type: 'observation'},
+]
+
+describe('recall ranking', () => {
+  it('answers a natural-language question by stems, not exact words', async () => {
+    const {ctx, repo} = memRepo()
+    const ids = await seed(ctx, repo, CORPUS)
+    const {results} = await recall(ctx, {repo, q: 'how do I run the integration tests?'})
+    expect(results[0].id).toBe(ids[0])
+    expect(results[0].type).toBe('Procedure')
+    for (const r of results) {
+      expect(r.score).toBeGreaterThan(0)
+      expect(r.score).toBeLessThanOrEqual(1)
+    }
+    expect(results.map((r) => r.score)).toEqual([...results.map((r) => r.score)].sort((a, b) => b - a))
+  })
+
+  it('matches code tokens whole and by their parts', async () => {
+    const {ctx, repo} = memRepo()
+    const ids = await seed(ctx, repo, CORPUS)
+    expect((await recall(ctx, {repo, q: 'parseConfigFile'})).results[0].id).toBe(ids[3])
+    expect((await recall(ctx, {repo, q: 'config file parse error'})).results[0].id).toBe(ids[3])
+    expect((await recall(ctx, {repo, q: 'max_retry_count'})).results[0].id).toBe(ids[4])
+    expect((await recall(ctx, {repo, q: 'test:int'})).results[0].id).toBe(ids[0])
+    expect((await recall(ctx, {repo, q: '--no-verify'})).results[0].id).toBe(ids[7])
+  })
+
+  it('keeps the stemmed thesaurus in step with the written one (else: npm run build && node scripts/gen-thesaurus.mjs)', () => {
+    expect(STEMMED_GROUPS).toEqual(stemGroups(GROUPS))
+    expect(thesaurusExpansions(['databas'])).toEqual(expect.arrayContaining(['postgr', 'sqlite']))
+    // a hyphenated entry is also known joined: "end-to-end" → endtoend
+    expect(thesaurusExpansions(['e2e'])).toContain('endtoend')
+    expect(thesaurusExpansions(['zzzz'])).toEqual([])
+  })
+
+  it('bridges developer synonyms (database ↔ postgres)', async () => {
+    const {ctx, repo} = memRepo()
+    const ids = await seed(ctx, repo, CORPUS)
+    expect((await recall(ctx, {repo, q: 'how do I get the database running locally?'})).results[0].id).toBe(ids[6])
+  })
+
+  it('corrects typos against the index vocabulary, and falls back to fuzzy matching', async () => {
+    const {ctx, repo} = memRepo()
+    const ids = await seed(ctx, repo, CORPUS)
+    expect((await recall(ctx, {repo, q: 'intgration sutie'})).results[0].id).toBe(ids[0])
+    expect((await recall(ctx, {repo, q: 'chekout flakey'})).results.map((r) => r.id)).toContain(ids[2])
+  })
+
+  it('corrects a misspelt word before stemming when its stem lands far from the right one', async () => {
+    const {ctx, repo} = memRepo()
+    const [pg, node] = await seed(ctx, repo, [
+      {content: 'Upgrade Postgres with pg_upgrade in the maintenance window', type: 'procedure'},
+      {content: 'Upgrade Node with nvm, and upgrade pnpm with corepack', type: 'procedure'},
+    ])
+    // "postgress" stems to itself, three edits from "postgr" (the stem of "postgres"): stem to
+    // stem it is unknown, and "upgrade" alone ranks the Node memory first. One edit of the word
+    // itself ("postgres") finds the right one.
+    expect((await recall(ctx, {repo, q: 'upgrade postgress', limit: 1})).results.map((r) => r.id)).toEqual([pg])
+    expect((await recall(ctx, {repo, q: 'upgrade nodee', limit: 1})).results.map((r) => r.id)).toEqual([node])
+  })
+
+  it('the fuzzy fallback holds the live memories of highest context priority, at most the given number', async () => {
+    const {ctx, repo} = memRepo()
+    const ids = await seed(ctx, repo, [
+      {content: 'Low priority note about the deploy script', type: 'observation', importance: 0.1},
+      {content: 'High priority rule: never deploy on Fridays', type: 'heuristic', importance: 0.95},
+      {content: 'Middle priority procedure for the release', type: 'procedure', importance: 0.6},
+    ])
+    const handle = await ctx.repo(repo, 'write')
+    const top2 = handle.store.read((db) => liveShortFields(db, 2))
+    const bySeq = handle.store.read((db) => getMemoriesBySeq(db, top2.map((d) => d.seq)))
+    expect(top2.map((d) => bySeq.get(d.seq)!.id)).toEqual([ids[1], ids[2]])
+    expect(handle.store.read((db) => liveShortFields(db, 10)).length).toBe(3)
+  })
+
+  it('filters by type, honours limit, and validates both', async () => {
+    const {ctx, repo} = memRepo()
+    await seed(ctx, repo, CORPUS)
+    const {results} = await recall(ctx, {repo, q: 'tests docker release', type: 'procedure', limit: 2})
+    expect(results.length).toBe(2)
+    expect(results.every((r) => r.type === 'Procedure')).toBe(true)
+    for (const limit of [0, 101, 1.5]) {
+      await expect(recall(ctx, {repo, q: 'x', limit})).rejects.toBeInstanceOf(MemError)
+    }
+    await expect(recall(ctx, {repo, q: 'x', type: 'fact' as 'insight'})).rejects.toMatchObject({code: 'invalid_input'})
+  })
+
+  it('feedback moves a memory up: used ranks above an equal unused one', async () => {
+    const {ctx, repo} = memRepo()
+    const [a, b] = await seed(ctx, repo, [
+      {content: 'Cache the pnpm store in CI to speed up installs', type: 'heuristic'},
+      {content: 'Cache the yarn store in CI to speed up installs', type: 'heuristic'},
+    ])
+    const before = (await recall(ctx, {repo, q: 'cache CI speed'})).results.map((r) => r.id)
+    const loser = before[1]
+    const winner = before[0]
+    for (let i = 0; i < 3; i++) {
+      await feedback(ctx, {memoryId: loser, wasUsed: true})
+      await feedback(ctx, {memoryId: winner, wasUsed: false})
+    }
+    const after = (await recall(ctx, {repo, q: 'cache CI speed'})).results.map((r) => r.id)
+    expect(after).toEqual([loser, winner])
+    expect([a, b].sort()).toEqual([...after].sort())
+  })
+
+  it('never returns superseded or forgotten memories', async () => {
+    const {ctx, repo} = memRepo()
+    const [a, b] = await seed(ctx, repo, [
+      {content: 'Deploys run from the deploy branch', type: 'procedure'},
+      {content: 'Rollbacks use helm rollback on the deploy release', type: 'procedure'},
+    ])
+    const edited = await edit(ctx, {id: a, content: 'Deploys run from tags on main, not a deploy branch'})
+    expect(edited.success).toBe(true)
+    await forget(ctx, {id: b})
+    const ids = (await recall(ctx, {repo, q: 'deploy branch rollback helm'})).results.map((r) => r.id)
+    expect(ids).not.toContain(a)
+    expect(ids).not.toContain(b)
+    expect(ids).toContain(edited.success ? edited.id : '')
+  })
+
+  it('a query of only stop words or punctuation is an empty result, not an error', async () => {
+    const {ctx, repo} = memRepo()
+    await seed(ctx, repo, CORPUS)
+    expect((await recall(ctx, {repo, q: '?!... ---'})).results).toEqual([])
+    expect((await recall(ctx, {repo, q: ''})).results).toEqual([])
+    const stop = await recall(ctx, {repo, q: 'how do I do it?'})
+    expect(Array.isArray(stop.results)).toBe(true)
+  })
+
+  it('handles very long queries and non-Latin text', async () => {
+    const {ctx, repo} = memRepo()
+    const ids = await seed(ctx, repo, CORPUS)
+    const long = `${'please help me figure out what is going on with the build and the tests '.repeat(50)} integration docker`
+    expect((await recall(ctx, {repo, q: long.slice(0, 3_900)})).results.length).toBeGreaterThan(0)
+    await expect(recall(ctx, {repo, q: 'x'.repeat(4_001)})).rejects.toMatchObject({code: 'invalid_input'})
+    expect((await recall(ctx, {repo, q: 'ошибок журнал'})).results[0].id).toBe(ids[9])
+    expect((await recall(ctx, {repo, q: 'datenbank migrationen'})).results[0].id).toBe(ids[8])
+  })
+
+  it('an empty repo recalls nothing', async () => {
+    const {ctx, repo} = memRepo()
+    expect(await recall(ctx, {repo, q: 'anything at all'})).toEqual({results: []})
+  })
+
+  it('the on-disk index and the in-process index rank identically, and follow writes', async () => {
+    const {ctx, repo, home, clock} = memRepo()
+    const items: Seed[] = []
+    for (let i = 0; i < 60; i++) {
+      items.push({content: `${CORPUS[i % CORPUS.length].content} (variant ${i} about module m${i % 7})`, type: CORPUS[i % 4].type, tags: [`t${i % 5}`]})
+    }
+    const ids = await seed(ctx, repo, items)
+    const server = openMem({home, cwd: repo, longLived: true, now: clock})
+    try {
+      const queries = ['integration tests docker', 'database', 'flaky checkout', 'module m3 release', 'retry webhooks', 'intgration', 'postgress releese']
+      const compare = async () => {
+        for (const q of queries) {
+          const disk = await recall(ctx, {repo, q, limit: 20})
+          const memory = await recall(server, {repo, q, limit: 20})
+          expect(memory.results.map((r) => [r.id, r.score])).toEqual(disk.results.map((r) => [r.id, r.score]))
+        }
+      }
+      await compare()
+      // writes from another context (another process, for the server) are followed incrementally
+      await forget(ctx, {id: ids[0]})
+      await edit(ctx, {id: ids[1], tags: ['renamed-tag']})
+      await seed(ctx, repo, [{content: 'Integration docker tests moved to testcontainers', type: 'insight'}])
+      await compare()
+      // feedback and importance change the rank fields the in-process index keeps, from either side
+      for (const id of ids.slice(2, 12)) await feedback(ctx, {memoryId: id, wasUsed: true})
+      for (const id of ids.slice(12, 22)) await feedback(server, {memoryId: id, wasUsed: false})
+      for (const id of ids.slice(22, 32)) await edit(server, {id, importance: 0.99})
+      await compare()
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('the engine returns the same ranking whatever the cache state', async () => {
+    const {ctx, repo} = memRepo()
+    await seed(ctx, repo, CORPUS)
+    const handle = await ctx.repo(repo, 'write')
+    const now = new Date('2026-03-02T00:00:00Z')
+    const a = handle.store.read((db) => searchMemories(db, 'docker tests', {limit: 5, now, index: 'memory'}))
+    const b = handle.store.read((db) => searchMemories(db, 'docker tests', {limit: 5, now, index: 'fts'}))
+    expect(a.map((h) => h.memory.id)).toEqual(b.map((h) => h.memory.id))
+  })
+})
+
+describe('session context', () => {
+  it('has the exact first line, then type-letter lines, best first', async () => {
+    const {ctx, repo} = memRepo()
+    await seed(ctx, repo, [
+      {content: 'Low value procedure about formatting', type: 'procedure', importance: 0.1},
+      {content: 'Always run migrations before seeding the database', type: 'heuristic', importance: 0.9},
+      {content: 'Caching the lockfile halves CI time', type: 'insight', importance: 0.6},
+      {content: 'The staging cluster restarted twice today', type: 'observation'},
+    ])
+    const {context: text} = await context(ctx, {repo})
+    const lines = text.split('\n')
+    expect(lines[0]).toBe('[Memory: 4 entries, 1 observations, 1 insights, 1 procedures, 1 heuristics]')
+    expect(lines[1]).toBe('[H] Always run migrations before seeding the database')
+    expect(lines[2]).toBe('[I] Caching the lockfile halves CI time')
+    expect(lines[3]).toBe('[P] Low value procedure about formatting')
+    // observations only when the others leave room: here they do
+    expect(lines[4]).toBe('[O] The staging cluster restarted twice today')
+  })
+
+  it('stays under the token budget at several budgets, counted with a real BPE tokenizer', async () => {
+    const {ctx, repo} = memRepo()
+    const items: Seed[] = []
+    for (let i = 0; i < 120; i++) {
+      items.push({content: `Heuristic number ${i}: prefer explicit ${['timeouts', 'retries', 'schemas', 'indexes'][i % 4]} in service ${i}`, type: 'heuristic', importance: (i % 10) / 10})
+    }
+    await seed(ctx, repo, items)
+    const count = await loadTokenCounter()
+    for (const tokens of [60, 100, 300, 600, 1_000]) {
+      const preview = await contextPreview(ctx, {repo, tokens})
+      expect(count(preview.context)).toBe(preview.estimatedTokens)
+      expect(preview.estimatedTokens).toBeLessThan(tokens)
+      expect(preview.maxTokens).toBe(tokens)
+      expect(preview.layers).toEqual([])
+      expect(preview.crossRepoScope).toEqual([])
+      const {context: plain} = await context(ctx, {repo, tokens})
+      expect(plain).toBe(preview.context)
+      // a bigger budget never shows less
+      expect(preview.context.split('\n').length).toBeGreaterThan(1)
+    }
+    const def = await contextPreview(ctx, {repo})
+    expect(def.maxTokens).toBe(600)
+    expect(def.estimatedTokens).toBeLessThan(600)
+    // the most important come first
+    expect(def.context.split('\n')[1]).toMatch(/^\[H\] Heuristic number \d*9:/)
+  })
+
+  it('feedback reorders the context (the stored priority follows it)', async () => {
+    const {ctx, repo} = memRepo()
+    const [a, b] = await seed(ctx, repo, [
+      {content: 'Prefer feature flags over long-lived branches', type: 'heuristic', importance: 0.6},
+      {content: 'Prefer small commits with one purpose each', type: 'heuristic', importance: 0.6},
+    ])
+    const first = async () => (await context(ctx, {repo})).context.split('\n')[1]
+    const loser = (await first()).includes('feature flags') ? b : a
+    await feedback(ctx, {memoryId: loser, wasUsed: true})
+    await feedback(ctx, {memoryId: loser, wasUsed: true})
+    expect(await first()).toBe(loser === a ? '[H] Prefer feature flags over long-lived branches' : '[H] Prefer small commits with one purpose each')
+    await edit(ctx, {id: loser, importance: 0.1})
+    expect(await first()).not.toBe(loser === a ? '[H] Prefer feature flags over long-lived branches' : '[H] Prefer small commits with one purpose each')
+  })
+
+  it('an empty repo gives just the counts line; a budget too small is a clear error', async () => {
+    const {ctx, repo} = memRepo()
+    expect((await context(ctx, {repo})).context).toBe('[Memory: 0 entries, 0 observations, 0 insights, 0 procedures, 0 heuristics]')
+    await expect(context(ctx, {repo, tokens: 5})).rejects.toMatchObject({code: 'invalid_input'})
+  })
+
+  it('does not use a home it cannot see (sanity of the fixture)', () => {
+    expect(tempDir()).toMatch(/mem-test-/)
+  })
+})
