@@ -25,6 +25,8 @@ export interface Outcome<O> {
   failed?: boolean
   /** The text the CLI prints to stderr for a failed outcome. */
   message?(result: O): string
+  /** What this answer is, for the route's documentation. */
+  answer?: string
 }
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -35,6 +37,8 @@ export interface HttpBinding<I = unknown> {
   path: string
   /** The status of a plain success (default 200). */
   status?: number
+  /** What the success answer is, for the route's documentation (default: the summary). */
+  answer?: string
   /** The OpenAPI tag. */
   tag: string
   /** The route's query, path and body schemas (default: the input as query for GET/DELETE, as body otherwise). */

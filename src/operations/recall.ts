@@ -18,15 +18,17 @@ export interface RecallInput {
   /** 1 to 100, default 10. */
   limit?: number
   type?: MemoryType
+  /** Whether this recall counts as an agent using what it returns (default true); a person browsing passes false. */
+  touch?: boolean
 }
 
-const RECALL_KEYS = new Set(['repo', 'q', 'limit', 'type'])
+const RECALL_KEYS = new Set(['repo', 'q', 'limit', 'type', 'touch'])
 
 /**
  * `mem recall` runs once per question, so its path does not load zod (a fifth of its start):
  * well-formed input is taken as is; anything else is parsed with the schema, which words the error.
  */
-async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput, 'repo' | 'q' | 'limit'>> & {type?: MemoryType}> {
+async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput, 'repo' | 'q' | 'limit'>> & {type?: MemoryType; touch?: boolean}> {
   const r = raw as unknown as Record<string, unknown> | null
   if (
     r !== null &&
@@ -37,9 +39,10 @@ async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput,
     typeof r.q === 'string' &&
     r.q.length <= 4_000 &&
     (r.limit === undefined || (Number.isInteger(r.limit) && (r.limit as number) >= 1 && (r.limit as number) <= 100)) &&
-    (r.type === undefined || (MEMORY_TYPES as readonly unknown[]).includes(r.type))
+    (r.type === undefined || (MEMORY_TYPES as readonly unknown[]).includes(r.type)) &&
+    (r.touch === undefined || typeof r.touch === 'boolean')
   ) {
-    return {repo: r.repo.trim(), q: r.q, limit: (r.limit as number | undefined) ?? 10, ...(r.type === undefined ? {} : {type: r.type as MemoryType})}
+    return {repo: r.repo.trim(), q: r.q, limit: (r.limit as number | undefined) ?? 10, ...(r.type === undefined ? {} : {type: r.type as MemoryType}), ...(r.touch === undefined ? {} : {touch: r.touch})}
   }
   const [{RecallInput: schema}, {parseInput}] = await Promise.all([import('../model/schemas.js'), import('../model/validate.js')])
   return parseInput(schema, raw)
@@ -71,7 +74,7 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
       }),
     )
   let hits = search(handle.store)
-  if (hits.length > 0) {
+  if (hits.length > 0 && input.touch !== false) {
     handle.store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
   }
   // Mounted layers and linked repos are read, never written (no touch), and weighted below local hits.

@@ -133,8 +133,10 @@ export const validatorCompiler: FastifySchemaCompiler<JsonSchema> = ({schema, ht
 function convertScalar(raw: string, type: string): number | boolean | undefined {
   const s = raw.trim()
   if (type === 'boolean') {
-    if (s === 'true' || s === '1' || s === '') return true
-    if (s === 'false' || s === '0') return false
+    // as clients write them: true/false in any case (.NET writes True), 1/0, and a bare flag
+    const v = s.toLowerCase()
+    if (v === 'true' || v === '1' || v === '') return true
+    if (v === 'false' || v === '0') return false
     return undefined
   }
   if (type === 'integer') return /^[+-]?\d{1,15}$/.test(s) ? Number.parseInt(s, 10) : undefined

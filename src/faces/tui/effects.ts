@@ -55,7 +55,7 @@ export function effectRunner(deps: EffectDeps, dispatch: (a: Action) => void) {
       }
       case 'recall': {
         const request = {seq: e.seq, query: e.q, skip: 0, memType: e.memType}
-        invoke(ctx, ops.recall, {repo, q: e.q, limit: e.limit, type: e.memType}).then(
+        invoke(ctx, ops.recall, {repo, q: e.q, limit: e.limit, type: e.memType, touch: false}).then(
           (r) => dispatch({type: 'loaded', ...request, rows: r.results.map(toRow), count: r.results.length}),
           (err) => dispatch({type: 'loadFailed', ...request, error: describe(err)}),
         )

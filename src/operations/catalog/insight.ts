@@ -18,7 +18,7 @@ export const insightOps = {
     output: I.UsageResult,
     track: {count: (r) => r.operations.length},
     run: usage,
-    http: {method: 'GET', path: '/api/mem/usage', tag: 'insight'},
+    http: {method: 'GET', path: '/api/mem/usage', answer: 'Usage by operation, most called first', tag: 'insight'},
   }),
   usageTimeseries: defineOp({
     name: 'usageTimeseries',
@@ -28,7 +28,7 @@ export const insightOps = {
     output: I.UsageTimeseries,
     track: {as: 'usage-timeseries', count: (r) => r.buckets.length},
     run: usageTimeseries,
-    http: {method: 'GET', path: '/api/mem/usage/timeseries', tag: 'insight'},
+    http: {method: 'GET', path: '/api/mem/usage/timeseries', answer: 'Daily buckets, oldest first', tag: 'insight'},
   }),
   usageHourly: defineOp({
     name: 'usageHourly',
@@ -38,7 +38,7 @@ export const insightOps = {
     output: I.UsageHourly,
     track: {as: 'usage-hourly', count: (r) => r.buckets.length},
     run: usageHourly,
-    http: {method: 'GET', path: '/api/mem/usage/hourly', tag: 'insight'},
+    http: {method: 'GET', path: '/api/mem/usage/hourly', answer: 'Hourly buckets, oldest first', tag: 'insight'},
   }),
   quality: defineOp({
     name: 'quality',
@@ -48,7 +48,7 @@ export const insightOps = {
     output: I.QualityReport,
     track: {count: (r) => r.issues.length},
     run: quality,
-    http: {method: 'GET', path: '/api/mem/quality', tag: 'insight'},
+    http: {method: 'GET', path: '/api/mem/quality', answer: 'The quality report', tag: 'insight'},
   }),
   portal: defineOp({
     name: 'portal',
@@ -59,7 +59,7 @@ export const insightOps = {
     output: I.PortalResult,
     track: {count: (r) => r.recent.length},
     run: portal,
-    http: {method: 'GET', path: '/api/mem/portal', tag: 'insight'},
+    http: {method: 'GET', path: '/api/mem/portal', answer: 'Dashboard data', tag: 'insight'},
   }),
   enrich: defineOp({
     name: 'enrich',
@@ -71,7 +71,7 @@ export const insightOps = {
     output: I.EnrichResult,
     track: {count: (r) => (r.enriched ? 1 : 0)},
     run: enrich,
-    http: {method: 'POST', path: '/api/mem/enrich', tag: 'insight', errors: {404: 'No such memory', 409: 'The memory is superseded or forgotten', 503: 'The runtime timed out or failed; the memory is unchanged'}},
+    http: {method: 'POST', path: '/api/mem/enrich', answer: 'The supplements', tag: 'insight', errors: {404: 'No such memory', 409: 'The memory is superseded or forgotten', 503: 'The runtime timed out or failed; the memory is unchanged'}},
   }),
   enrichAll: defineOp({
     name: 'enrichAll',

@@ -19,7 +19,7 @@ import {store, StoreInput} from '../store.js'
 
 /** A store or edit that the secret scanner or content gate refused: 422, exit 5, its reason on stderr. */
 function rejected<R extends {success: boolean}>(): Outcome<R> {
-  return {when: (r) => isRejected(r), status: 422, exit: 5, failed: true, message: (r) => (isRejected(r) ? r.reason : '')}
+  return {when: (r) => isRejected(r), status: 422, exit: 5, failed: true, message: (r) => (isRejected(r) ? r.reason : ''), answer: 'Rejected by the secret scanner or content gate: nothing stored'}
 }
 
 
@@ -31,10 +31,10 @@ export const memoryOps = {
     access: 'write',
     input: StoreInput,
     output: M.StoreResult,
-    outcomes: [rejected(), {when: (r) => !r.success, status: 200, exit: 0}],
+    outcomes: [rejected(), {when: (r) => !r.success, status: 200, exit: 0, answer: 'Duplicate of a live memory: nothing stored'}],
     track: {count: (r) => (r.success ? 1 : 0)},
     run: store,
-    http: {method: 'POST', path: '/api/mem', status: 201, tag: 'memories', errors: {}},
+    http: {method: 'POST', path: '/api/mem', answer: 'Stored', status: 201, tag: 'memories', errors: {}},
   }),
   recall: defineOp({
     ...recallCall,
@@ -42,7 +42,7 @@ export const memoryOps = {
     access: 'read',
     input: RecallInput,
     output: M.RecallResult,
-    http: {method: 'GET', path: '/api/mem/recall', tag: 'memories', aliases: [{path: '/api/mem/search', name: 'search', summary: 'Recall (legacy alias of /api/mem/recall)'}]},
+    http: {method: 'GET', path: '/api/mem/recall', answer: 'Results, best first', tag: 'memories', aliases: [{path: '/api/mem/search', name: 'search', summary: 'Recall (legacy alias of /api/mem/recall)'}]},
   }),
   context: defineOp({
     name: 'context',
@@ -52,7 +52,7 @@ export const memoryOps = {
     output: M.ContextResult,
     track: {count: (r) => contextLines(r.context)},
     run: context,
-    http: {method: 'GET', path: '/api/mem/context', tag: 'memories', query: z.object({repo: ContextInput.shape.repo})},
+    http: {method: 'GET', path: '/api/mem/context', answer: 'Context text', tag: 'memories', query: z.object({repo: ContextInput.shape.repo})},
   }),
   contextPreview: defineOp({
     name: 'contextPreview',
@@ -62,7 +62,7 @@ export const memoryOps = {
     output: M.ContextPreview,
     track: {as: 'context-preview', count: (r) => contextLines(r.context)},
     run: contextPreview,
-    http: {method: 'GET', path: '/api/mem/context/preview', tag: 'memories'},
+    http: {method: 'GET', path: '/api/mem/context/preview', answer: 'Context preview', tag: 'memories'},
   }),
   stats: defineOp({
     name: 'stats',
@@ -72,7 +72,7 @@ export const memoryOps = {
     output: M.StatsResult,
     track: {count: (r) => r.total},
     run: stats,
-    http: {method: 'GET', path: '/api/mem/stats', tag: 'memories'},
+    http: {method: 'GET', path: '/api/mem/stats', answer: 'Counts', tag: 'memories'},
   }),
   browse: defineOp({
     name: 'browse',
@@ -82,7 +82,7 @@ export const memoryOps = {
     output: M.BrowseResult,
     track: {count: (r) => r.entries.length},
     run: browse,
-    http: {method: 'GET', path: '/api/mem/browse', tag: 'memories'},
+    http: {method: 'GET', path: '/api/mem/browse', answer: 'A page; `count` is the total matching', tag: 'memories'},
   }),
   repos: defineOp({
     name: 'repos',
@@ -92,7 +92,7 @@ export const memoryOps = {
     output: M.ReposResult,
     track: false,
     run: (ctx) => repos(ctx),
-    http: {method: 'GET', path: '/api/mem/repos', tag: 'memories', query: z.object({})},
+    http: {method: 'GET', path: '/api/mem/repos', answer: 'Registered repositories', tag: 'memories', query: z.object({})},
   }),
   feedback: defineOp({
     name: 'feedback',
@@ -103,7 +103,7 @@ export const memoryOps = {
     output: M.FeedbackResult,
     track: {count: (r) => (r.applied ? 1 : 0)},
     run: feedback,
-    http: {method: 'POST', path: '/api/mem/feedback', tag: 'memories', errors: {404: 'No such memory'}},
+    http: {method: 'POST', path: '/api/mem/feedback', answer: '`applied` is false for a forgotten or superseded memory', tag: 'memories', errors: {404: 'No such memory'}},
   }),
   history: defineOp({
     name: 'history',
@@ -113,7 +113,7 @@ export const memoryOps = {
     output: M.HistoryResult,
     track: {count: (r) => r.chain.length},
     run: history,
-    http: {method: 'GET', path: '/api/mem/history/:id', tag: 'memories', params: IdParams, query: RepoOnly, errors: {404: 'No such memory'}},
+    http: {method: 'GET', path: '/api/mem/history/:id', answer: 'Version chain', tag: 'memories', params: IdParams, query: RepoOnly, errors: {404: 'No such memory'}},
   }),
   get: defineOp({
     name: 'get',
@@ -123,7 +123,7 @@ export const memoryOps = {
     output: M.MemoryEntry,
     track: {count: one},
     run: get,
-    http: {method: 'GET', path: '/api/mem/:id', tag: 'memories', params: IdParams, query: RepoOnly, errors: {404: 'No such memory'}},
+    http: {method: 'GET', path: '/api/mem/:id', answer: 'The full memory entry', tag: 'memories', params: IdParams, query: RepoOnly, errors: {404: 'No such memory'}},
   }),
   edit: defineOp({
     name: 'edit',
@@ -138,6 +138,7 @@ export const memoryOps = {
     http: {
       method: 'PUT',
       path: '/api/mem/:id',
+      answer: 'Edited; or the new content duplicates a live memory (`duplicateId`)',
       tag: 'memories',
       params: IdParams,
       query: RepoOnly,
@@ -158,6 +159,7 @@ export const memoryOps = {
     http: {
       method: 'DELETE',
       path: '/api/mem/:id',
+      answer: '`forgotten` is false when it was already forgotten',
       tag: 'memories',
       params: IdParams,
       query: z.object({reason: ForgetInput.shape.reason.describe('Why it is forgotten (kept with the entry).'), repo: OptionalRepo}),

@@ -25,7 +25,7 @@ export const operationOps = {
     output: O.IntakeResult,
     track: {count: (r) => r.newCount + r.replacedCount},
     run: intake,
-    http: {method: 'POST', path: '/api/mem/intake', tag: 'operations', query: IntakeInput, errors: {404: 'No working tree for that repo'}},
+    http: {method: 'POST', path: '/api/mem/intake', answer: 'Counts, and what each file gave', tag: 'operations', query: IntakeInput, errors: {404: 'No working tree for that repo'}},
   }),
   exportMarkdown: defineOp({
     name: 'exportMarkdown',
@@ -48,7 +48,7 @@ export const operationOps = {
     output: O.GraphResult,
     track: {count: (r) => r.nodes.length},
     run: graph,
-    http: {method: 'GET', path: '/api/mem/graph', tag: 'memories'},
+    http: {method: 'GET', path: '/api/mem/graph', answer: 'Nodes and edges', tag: 'memories'},
   }),
   consolidate: defineOp({
     name: 'consolidate',
@@ -62,6 +62,7 @@ export const operationOps = {
     http: {
       method: 'POST',
       path: '/api/mem/consolidate',
+      answer: 'Counts',
       tag: 'operations',
       query: z.object({repo: ConsolidateInput.shape.repo, dry_run: z.boolean().optional().describe('Report the candidate clusters and write nothing (default false).')}),
       input: ({query}) => ({repo: query.repo as string, dryRun: (query.dry_run as boolean | undefined) ?? false}),

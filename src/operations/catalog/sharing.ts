@@ -53,6 +53,7 @@ export const sharingOps = {
     http: {
       method: 'POST',
       path: '/api/mem/packs/import',
+      answer: 'What was imported',
       tag: 'sharing',
       body: z.object({repo: PackImportInput.shape.repo, data: z.string({error: 'data (the pack file, base64) is required'}).describe('The .mem pack file, base64-encoded.')}),
       query: z.object({repo: z.string().optional().describe('The repository, when the body is the pack file itself (Content-Type: application/octet-stream).')}),
@@ -71,7 +72,7 @@ export const sharingOps = {
     output: S.LayersResult,
     track: {count: (r) => r.layers.length},
     run: listLayers,
-    http: {method: 'GET', path: '/api/mem/layers', tag: 'sharing'},
+    http: {method: 'GET', path: '/api/mem/layers', answer: 'Layers', tag: 'sharing'},
   }),
   mountLayer: defineOp({
     name: 'mountLayer',
@@ -82,7 +83,7 @@ export const sharingOps = {
     output: S.Layer,
     track: {as: 'layer-mount', count: one},
     run: mountLayer,
-    http: {method: 'POST', path: '/api/mem/layers/mount', status: 201, tag: 'sharing', errors: {409: 'A layer with this id is mounted already'}},
+    http: {method: 'POST', path: '/api/mem/layers/mount', answer: 'The mounted layer', status: 201, tag: 'sharing', errors: {409: 'A layer with this id is mounted already'}},
   }),
   syncLayer: defineOp({
     name: 'syncLayer',
@@ -92,7 +93,7 @@ export const sharingOps = {
     output: S.SyncResult,
     track: {as: 'layer-sync', count: (r) => r.added + r.updated + r.removed},
     run: syncLayer,
-    http: {method: 'POST', path: '/api/mem/layers/sync', tag: 'sharing', errors: {404: 'No such layer', 503: 'git could not fetch the source'}},
+    http: {method: 'POST', path: '/api/mem/layers/sync', answer: 'What changed', tag: 'sharing', errors: {404: 'No such layer', 503: 'git could not fetch the source'}},
   }),
   unmountLayer: defineOp({
     name: 'unmountLayer',
@@ -105,6 +106,7 @@ export const sharingOps = {
     http: {
       method: 'DELETE',
       path: '/api/mem/layers/:layerId',
+      answer: 'Unmounted',
       tag: 'sharing',
       params: z.object({layerId: LayerRefInput.shape.layerId}),
       query: z.object({repo: LayerRefInput.shape.repo}),
@@ -119,7 +121,7 @@ export const sharingOps = {
     output: S.LinksResult,
     track: {count: (r) => r.links.length},
     run: listLinks,
-    http: {method: 'GET', path: '/api/mem/links', tag: 'sharing'},
+    http: {method: 'GET', path: '/api/mem/links', answer: 'Links, newest first', tag: 'sharing'},
   }),
   linkRepo: defineOp({
     name: 'linkRepo',
@@ -130,7 +132,7 @@ export const sharingOps = {
     output: S.LinkCreated,
     track: {as: 'link-repo', count: one},
     run: linkRepo,
-    http: {method: 'POST', path: '/api/mem/links', status: 201, tag: 'sharing', errors: {404: 'Unknown target repository', 409: 'Already linked', 422: 'The note was flagged by the secret scanner'}},
+    http: {method: 'POST', path: '/api/mem/links', answer: 'The link', status: 201, tag: 'sharing', errors: {404: 'Unknown target repository', 409: 'Already linked', 422: 'The note was flagged by the secret scanner'}},
   }),
   linkMemory: defineOp({
     name: 'linkMemory',
@@ -140,7 +142,7 @@ export const sharingOps = {
     output: S.LinkedResult,
     track: {as: 'link', count: one},
     run: linkMemory,
-    http: {method: 'POST', path: '/api/mem/:id/links', tag: 'sharing', params: IdParams, body: LinkMemoryInput.omit({id: true}), errors: {404: 'No such memory', 409: 'The memory is superseded or forgotten'}},
+    http: {method: 'POST', path: '/api/mem/:id/links', answer: 'Linked', tag: 'sharing', params: IdParams, body: LinkMemoryInput.omit({id: true}), errors: {404: 'No such memory', 409: 'The memory is superseded or forgotten'}},
   }),
   unlinkMemory: defineOp({
     name: 'unlinkMemory',
@@ -151,7 +153,7 @@ export const sharingOps = {
     output: S.RemovedResult,
     track: {as: 'unlink', count: (r) => (r.removed ? 1 : 0)},
     run: unlinkMemory,
-    http: {method: 'DELETE', path: '/api/mem/:id/links', tag: 'sharing', params: IdParams, body: z.object({targetId: UnlinkMemoryInput.shape.targetId, repo: OptionalRepo}), errors: {404: 'No such memory'}},
+    http: {method: 'DELETE', path: '/api/mem/:id/links', answer: '`removed` is false when there was no such link', tag: 'sharing', params: IdParams, body: z.object({targetId: UnlinkMemoryInput.shape.targetId, repo: OptionalRepo}), errors: {404: 'No such memory'}},
   }),
 } satisfies Record<string, OpDef<any, any, any>>
 

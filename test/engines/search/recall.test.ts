@@ -177,6 +177,21 @@ describe('recall ranking', () => {
     expect((await recall(ctx, {repo, q: 'datenbank migrationen'})).results[0].id).toBe(ids[8])
   })
 
+  it('a recall with touch: false (a person browsing) does not count as a use of what it returns', async () => {
+    const {ctx, repo} = memRepo()
+    const {get} = await import('../../../src/operations/get.js')
+    const s = await store(ctx, {repo, content: 'The billing worker retries failed webhooks three times.', type: 'observation'})
+    const id = (s as {id: string}).id
+    expect((await recall(ctx, {repo, q: 'billing webhooks', touch: false})).results.map((r) => r.id)).toEqual([id])
+    const handle = await ctx.repo(repo, 'read')
+    await handle.store.flush()
+    expect((await get(ctx, {id})).accessCount).toBe(0)
+    await recall(ctx, {repo, q: 'billing webhooks'})
+    await handle.store.flush()
+    expect((await get(ctx, {id})).accessCount).toBe(1)
+    await expect(recall(ctx, {repo, q: 'x', touch: 'no' as never})).rejects.toMatchObject({code: 'invalid_input', message: 'Invalid touch: touch must be true or false'})
+  })
+
   it('an empty repo recalls nothing', async () => {
     const {ctx, repo} = memRepo()
     expect(await recall(ctx, {repo, q: 'anything at all'})).toEqual({results: []})

@@ -173,7 +173,7 @@ describe('layers and links over HTTP', () => {
     const synced = await json(`${url}/api/mem/layers/sync`, 'POST', {repo, layerId: 'bad'})
     expect(synced.status).toBe(400)
     expect(S.ErrorResponse.parse(synced.json()).error).toMatch(/^b-crafted\.mem in layer bad: The file is not a mem pack as mem writes it: column "content" of table entries is generated/)
-    const {httpMcpClient} = await import('../helpers/mcp.js')
+    const {httpMcpClient} = await import('../../helpers/mcp.js')
     const mcp = await httpMcpClient(url, {query: `?repo=${encodeURIComponent(repo)}`})
     const tool = (await mcp.callTool({name: 'memory_layer_sync', arguments: {layerId: 'bad'}})) as {isError?: boolean; content: Array<{text: string}>}
     expect(tool.isError).toBe(true)

@@ -24,10 +24,10 @@ function addOperation(app: FastifyInstance, routes: RouteTable, ctx: MemContext,
   const body = http.body ?? (!readsQuery && !http.query ? op.input : undefined)
   const success = http.status ?? 200
   const responses: Record<number, RouteResponse> = {
-    [success]: http.reply ? {description: http.reply.description, contentType: http.reply.contentType.split(';')[0], schema: http.reply.contentType.startsWith('text/') ? z.string() : undefined} : {description: op.summary, schema: op.output},
+    [success]: http.reply ? {description: http.reply.description, contentType: http.reply.contentType.split(';')[0], schema: http.reply.contentType.startsWith('text/') ? z.string() : undefined} : {description: http.answer ?? op.summary, schema: op.output},
     400: {description: 'Invalid input', schema: ErrorResponse},
   }
-  for (const o of op.outcomes ?? []) responses[o.status] ??= {description: o.failed ? 'Refused (nothing written)' : 'Answered, nothing written', schema: op.output}
+  for (const o of op.outcomes ?? []) responses[o.status] ??= {description: o.answer ?? (o.failed ? 'Refused: nothing written' : 'Answered'), schema: op.output}
   for (const [status, description] of Object.entries(http.errors ?? {})) responses[Number(status)] ??= {description, schema: ErrorResponse}
   const runOptions = op.name === 'portal' ? {tasks: options.tasks} : undefined
 
