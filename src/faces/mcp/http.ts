@@ -14,8 +14,10 @@ import {errorBody, MemError} from '../../model/errors.js'
 export interface McpRouteOptions {
   ctx: MemContext
   version: string
-  /** The repository tools use when neither the call nor `?repo=` on the URL names one. */
+  /** The repository tools use when neither the call, `?repo=` on the URL nor the `X-Mem-Repo` header names one. */
   defaultRepo?: string
+  /** Which tools are listed when the URL has no `?tools=` (default: the lean set). */
+  tools?: 'lean' | 'all'
   /** Called with every internal error (a tool's bug, a transport failure); the client never sees its details. */
   onInternalError?: (err: unknown, req: FastifyRequest) => void
 }
@@ -30,6 +32,15 @@ export interface McpRoute {
   preload(): Promise<void>
 }
 
+/** A header value as sent, or percent-decoded when it was encoded (a path with non-ASCII characters). */
+function decodeHeader(value: string): string {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
+
 export function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): McpRoute {
   let loading: Promise<Sdk> | undefined
   const load = () =>
@@ -38,9 +49,14 @@ export function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): McpRo
 
   app.post('/mcp', async (req: FastifyRequest<{Querystring: {repo?: string}}>, reply: FastifyReply) => {
     const sdk = await load()
-    const query = (req.query ?? {}) as {repo?: unknown}
-    const repo = typeof query.repo === 'string' && query.repo.trim() ? query.repo : options.defaultRepo
-    const server = sdk.tools.buildMcpServer(options.ctx, {repo: async () => repo}, {version: options.version, onInternalError: (err) => report(err, req)})
+    const query = (req.query ?? {}) as {repo?: unknown; tools?: unknown}
+    // the repository: ?repo= on the endpoint URL, else the X-Mem-Repo header (for clients whose
+    // config cannot carry a query string), else `mem serve --repo`
+    const header = req.headers['x-mem-repo']
+    const fromHeader = typeof header === 'string' && header.trim() ? decodeHeader(header.trim()) : undefined
+    const repo = typeof query.repo === 'string' && query.repo.trim() ? query.repo : (fromHeader ?? options.defaultRepo)
+    const tools = query.tools === 'all' || query.tools === 'lean' ? query.tools : (options.tools ?? 'lean')
+    const server = sdk.tools.buildMcpServer(options.ctx, {repo: async () => repo}, {version: options.version, tools, onInternalError: (err) => report(err, req)})
     const transport = new sdk.transport.StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
     // From here the transport writes the response; fastify must not.
     reply.hijack()

@@ -75,7 +75,8 @@ describe('the in-process CLI runner', () => {
     expect((await last(['recall', 'integration tests', '--json'])).json().results[0].content).toBe('integration suite: npm run test:int, needs docker')
     expect(await last(['store', `ci uses token ${TOKEN}`, '-t', 'observation'])).toMatchObject({code: 5, stderr: expect.stringMatching(/Rejected/)})
     expect(await last(['get', 'not-an-id'])).toMatchObject({code: 2, stderr: expect.stringMatching(/^Error: /)})
-    expect((await last(['mcp', '--print-config'])).json()).toEqual({mcpServers: {mem: {command: process.execPath, args: [BIN, 'mcp']}}})
+    expect((await last(['mcp', '--print-config'])).json()).toEqual({mcpServers: {mem: {command: 'mem', args: ['mcp']}}})
+    expect((await last(['mcp', '--print-config', '--absolute'])).json()).toEqual({mcpServers: {mem: {command: process.execPath, args: [BIN, 'mcp']}}})
   })
 
   it('puts back what it stood in for, runs one command at a time, and keeps serve and mcp out', async () => {
