@@ -46,11 +46,7 @@ const bundle = await esbuild.build({
 // tsc's output (or node_modules). Only modules that throw no MemError of their own to this bundle
 // belong here: an error class from another copy of errors.ts is not `instanceof` this one's.
 const COLD_ONLY = /src\/(model\/schemas|config\/user-config|engines\/gates\/secrets)\.ts$/
-const fast = await esbuild.build({
-  ...shared,
-  entryPoints: ['src/faces/cli/fast.ts'],
-  outfile: 'dist/cli/fast.js',
-  plugins: [
+const coldOnlyPlugins = [
     {
       name: 'cold-only-from-tsc-output',
       setup(build) {
@@ -65,9 +61,12 @@ const fast = await esbuild.build({
         })
       },
     },
-  ],
-})
+]
+const fast = await esbuild.build({...shared, entryPoints: ['src/faces/cli/fast.ts'], outfile: 'dist/cli/fast.js', plugins: coldOnlyPlugins})
 writeFileSync('dist/cli/fast-meta.json', JSON.stringify(fast.metafile))
+// `mem hook` (src/faces/cli/hook.ts): the agent hosts' hooks, built the same way as `mem recall`
+const hook = await esbuild.build({...shared, entryPoints: ['src/faces/cli/hook.ts'], outfile: 'dist/cli/hook.js', plugins: coldOnlyPlugins})
+writeFileSync('dist/cli/hook-meta.json', JSON.stringify(hook.metafile))
 // which chunks each command loads (test/faces/cli/bundle.test.ts checks ink stays out of the others)
 writeFileSync('dist/cli/meta.json', JSON.stringify(bundle.metafile))
 run(require.resolve('oclif/bin/run.js'), ['manifest'])

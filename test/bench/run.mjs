@@ -9,6 +9,7 @@ import {benchIntake} from './intake.mjs'
 import {benchPacks} from './packs.mjs'
 import {benchUsage} from './usage.mjs'
 import {benchTui} from './tui.mjs'
+import {benchHooks} from './hooks.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -23,4 +24,5 @@ await benchIntake()
 await benchPacks()
 await benchUsage()
 await benchTui()
+await benchHooks()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)
