@@ -24,6 +24,8 @@ const shared = {
   external: ['sql.js', 'typescript',
     // ink imports React's devtools only when DEV=true (not a dependency of mem)
     'react-devtools-core'],
+  // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow: bundle its ES modules
+  alias: {'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js'},
   metafile: true,
   banner: {js: "import {createRequire as __memCreateRequire} from 'node:module'; const require = __memCreateRequire(import.meta.url);"},
   // MEM_BUILD_MINIFY=0 keeps readable function names for CPU profiles

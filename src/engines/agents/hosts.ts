@@ -83,8 +83,10 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     docs: ['https://code.claude.com/docs/en/hooks', 'https://code.claude.com/docs/en/mcp'],
     answer(event, text) {
       if (!text) return ''
-      // additionalContext on every event mem uses; on Stop it continues the turn as hook feedback
-      return hookSpecific(event === 'session-start' ? 'SessionStart' : event === 'prompt' ? 'UserPromptSubmit' : 'Stop', text)
+      // Stop has no additionalContext: `block` with a reason is what reaches Claude (as its next
+      // instruction); mem gives it once a session and never while stop_hook_active
+      if (event === 'stop') return JSON.stringify({decision: 'block', reason: text})
+      return hookSpecific(event === 'session-start' ? 'SessionStart' : 'UserPromptSubmit', text)
     },
   },
   codex: {

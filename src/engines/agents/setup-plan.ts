@@ -5,6 +5,7 @@
  * file that is wholly mem's (the OpenCode plugin) is created and removed. Nothing here holds a
  * machine path: hooks run `mem` from the PATH.
  */
+import {applyEdits, findNodeAtLocation, format, modify, parse as parseJsonc, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError} from 'jsonc-parser'
 import {HOST_SPECS, hookCommand, type HookEvent, type HostId} from './hosts.js'
 
 export type Json = null | boolean | number | string | Json[] | {[key: string]: Json}
@@ -34,28 +35,83 @@ const MEM_HOOK = /^mem hook \S+ --host (\w+)/
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 // ---- JSON ---------------------------------------------------------------------------------
+// Edited in place (jsonc-parser's `modify`): only the lines mem's part touches change, comments and
+// the file's own layout stay, so a diff shows mem's entries and nothing else.
 
-/** The indentation and final newline of a JSON text, to write it back the same way. */
-function styleOf(text: string | null): {indent: string | number; newline: boolean} {
-  if (!text) return {indent: 2, newline: true}
-  const m = /\n([ \t]+)"/.exec(text)
-  return {indent: m ? m[1] : 2, newline: text.endsWith('\n')}
+/** The indentation and line ending of a JSON text, for the lines mem adds. */
+function formattingOf(text: string): FormattingOptions {
+  const indent = /\n([ \t]+)["}\]]/.exec(text)?.[1] ?? '  '
+  return {insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n'}
 }
 
 function parseObject(text: string | null, path: string): Obj {
   if (text === null || !text.trim()) return {}
-  let doc: unknown
-  try {
-    doc = JSON.parse(text)
-  } catch (err) {
-    throw new SetupConflict(`${path} is not valid JSON (${(err as Error).message}); mem leaves it alone.`)
+  const errors: ParseError[] = []
+  const doc: unknown = parseJsonc(text, errors, {allowTrailingComma: true})
+  if (errors.length > 0) {
+    throw new SetupConflict(`${path} is not valid JSON (${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}); mem leaves it alone.`)
   }
   if (!isObj(doc)) throw new SetupConflict(`${path} does not hold a JSON object; mem leaves it alone.`)
   return doc
 }
 
-function writeJson(doc: Obj, style: {indent: string | number; newline: boolean}): string {
-  return JSON.stringify(doc, null, style.indent) + (style.newline ? '\n' : '')
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+
+/** Whether `small` is `big` with some elements left out (same order). */
+function isSubsequence(small: Json[], big: Json[]): boolean {
+  let i = 0
+  for (const item of big) if (i < small.length && same(small[i], item)) i++
+  return i === small.length
+}
+
+/** Whether the value at `path` is written over more than one line. */
+function spansLines(text: string, path: JSONPath): boolean {
+  const root = parseTree(text, [], {allowTrailingComma: true})
+  const node = root && (path.length === 0 ? root : findNodeAtLocation(root, path))
+  return node ? text.slice(node.offset, node.offset + node.length).includes('\n') : true
+}
+
+/** `text` edited from document `a` to document `b`, touching only what differs. */
+function editJson(text: string, path: JSONPath, a: Json, b: Json, fmt: FormattingOptions): string {
+  if (same(a, b)) return text
+  // formatted within the inserted text only (modify's own formatting would re-lay the whole line
+  // before it, a neighbour written on one line included); into a container written on one line,
+  // the new entry goes on that line too
+  const put = (at: JSONPath, value: Json | undefined, insert = false) => {
+    const oneLine = value !== undefined && at.length > 0 && !spansLines(text, at.slice(0, -1))
+    for (const edit of modify(text, at, value, {isArrayInsertion: insert})) {
+      const applied = applyEdits(text, [edit])
+      text = edit.content && !oneLine ? applyEdits(applied, format(applied, {offset: edit.offset, length: edit.content.length}, fmt)) : applied
+    }
+    return text
+  }
+  // an empty container is written anew, laid out like the rest
+  const empty = (v: Json) => (Array.isArray(v) ? v.length === 0 : isObj(v) && Object.keys(v).length === 0)
+  if (path.length > 0 && empty(a) && !empty(b) && spansLines(text, path.slice(0, -1))) return put(path, b)
+  if (isObj(a) && isObj(b)) {
+    for (const key of Object.keys(a)) if (!(key in b)) text = put([...path, key], undefined)
+    for (const key of Object.keys(b)) text = key in a ? editJson(text, [...path, key], a[key], b[key], fmt) : put([...path, key], b[key])
+    return text
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length === b.length) {
+      a.forEach((item, i) => (text = editJson(text, [...path, i], item, b[i], fmt)))
+      return text
+    }
+    if (b.length < a.length && isSubsequence(b, a)) {
+      // the elements b lacks, last first so the indexes before them hold
+      const keep = new Set<number>()
+      let j = 0
+      a.forEach((item, i) => j < b.length && same(item, b[j]) && (keep.add(i), j++))
+      for (let i = a.length - 1; i >= 0; i--) if (!keep.has(i)) text = put([...path, i], undefined)
+      return text
+    }
+    if (b.length > a.length && same(a, b.slice(0, a.length))) {
+      for (let i = a.length; i < b.length; i++) text = put([...path, i], b[i], true)
+      return text
+    }
+  }
+  return put(path, b)
 }
 
 /** A plan for a JSON file: `add` puts mem's part into the document, `remove` takes it out. */
@@ -65,14 +121,17 @@ function jsonFile(path: string, add: (doc: Obj) => void, remove: (doc: Obj) => v
     install(before) {
       const doc = parseObject(before, path)
       if (has(doc)) return before ?? ''
-      add(doc)
-      return writeJson(doc, styleOf(before))
+      const after = structuredClone(doc)
+      add(after)
+      if (before === null || !before.trim()) return `${JSON.stringify(after, null, 2)}\n`
+      return editJson(before, [], doc, after, formattingOf(before))
     },
     uninstall(current) {
       const doc = parseObject(current, path)
       if (!has(doc)) return current
-      remove(doc)
-      return Object.keys(doc).length === 0 ? null : writeJson(doc, styleOf(current))
+      const after = structuredClone(doc)
+      remove(after)
+      return Object.keys(after).length === 0 ? null : editJson(current, [], doc, after, formattingOf(current))
     },
     has(current) {
       try {
@@ -82,11 +141,6 @@ function jsonFile(path: string, add: (doc: Obj) => void, remove: (doc: Obj) => v
       }
     },
   }
-}
-
-interface HookGroup {
-  matcher?: string
-  hooks: Array<{type: 'command'; command: string; timeout?: number; name?: string}>
 }
 
 /** Claude Code, Codex and Gemini CLI: `hooks.<Event>` arrays of matcher groups of command handlers. */

@@ -98,10 +98,11 @@ describe('mem hook: Claude Code', () => {
     expect(hook(['stop', '--host', 'claude'], {...input, stop_hook_active: true}, {cwd: root, home}).stdout).toBe('')
     const r = hook(['stop', '--host', 'claude'], input, {cwd: root, home})
     expect(r.code).toBe(0)
-    const out = JSON.parse(r.stdout).hookSpecificOutput
-    expect(out.hookEventName).toBe('Stop')
-    expect(out.additionalContext).toContain('npm test -- --no-file-parallelism')
-    expect(out.additionalContext).toContain('unknown option --runInBand')
+    // Stop's way to reach Claude: block the stop with a reason, which Claude reads as its next instruction
+    const out = JSON.parse(r.stdout)
+    expect(out).toEqual({decision: 'block', reason: expect.stringContaining('memory_store')})
+    expect(out.reason).toContain('npm test -- --no-file-parallelism')
+    expect(out.reason).toContain('unknown option --runInBand')
     expect(hook(['stop', '--host', 'claude'], input, {cwd: root, home}).stdout).toBe('')
   })
 })

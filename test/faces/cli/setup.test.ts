@@ -131,6 +131,23 @@ describe('mem setup', () => {
     expect((await mem(['setup', '--list'])).stdout).toContain('no hook for pre-compact')
   })
 
+  it('edits a JSON file in place: comments and the lines around mem\'s entries stay as they were', async () => {
+    const original = '{\n  // the team\'s model\n  "model": "anthropic/claude-sonnet-4-5",\n  "mcp": {\n    "docs": {"type": "remote", "url": "https://docs.example/mcp"},\n  },\n}\n'
+    const {root, mem} = repo({'opencode.json': original})
+    expect((await mem(['setup', 'opencode'])).code).toBe(0)
+    const after = readFileSync(join(root, 'opencode.json'), 'utf8')
+    // every line that was there is there, in order; mem's entry is the only addition
+    const lines = after.split('\n')
+    let at = 0
+    for (const line of original.split('\n')) {
+      at = lines.indexOf(line, at)
+      expect(at, line).toBeGreaterThanOrEqual(0)
+    }
+    expect(after).toMatch(/"mem": \{\n {6}"type": "local",\n {6}"command": \[\n {8}"mem",\n {8}"mcp"\n {6}\],\n {6}"enabled": true\n {4}\}/)
+    await mem(['setup', 'opencode', '--uninstall'])
+    expect(readFileSync(join(root, 'opencode.json'), 'utf8')).toBe(original)
+  })
+
   it('a file that is not JSON is left alone and reported (exit 1)', async () => {
     const {root, mem} = repo({'.cursor/hooks.json': '{ this is not json'})
     const r = await mem(['setup', 'cursor'])
