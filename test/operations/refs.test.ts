@@ -109,3 +109,26 @@ describe('short refs on the command line', () => {
     expect(unknown.stderr).toContain('No memory with ref ffffff')
   })
 })
+
+describe('short refs over HTTP', () => {
+  it('every route that takes an id takes a ref with ?repo=; ambiguous is a 400 with the candidates, unknown a 404', async () => {
+    const {memServer} = await import('../helpers/server.js')
+    const {url, ctx, root} = await memServer()
+    const a = await insertWithKey(ctx, root, 'abcdef111111', 'First memory about the build cache.')
+    const b = await insertWithKey(ctx, root, 'abcdef222222', 'Second memory about the lint rules.')
+    const q = `repo=${encodeURIComponent(root)}`
+    const got = await fetch(`${url}/api/mem/abcdef1?${q}`)
+    expect(got.status).toBe(200)
+    expect((await got.json()).id).toBe(a)
+    expect((await (await fetch(`${url}/api/mem/history/abcdef2?${q}`)).json()).chain.map((c: {id: string}) => c.id)).toEqual([b])
+    const fb = await fetch(`${url}/api/mem/feedback`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({memoryId: 'abcdef2', wasUsed: true, repo: root})})
+    expect(await fb.json()).toEqual({applied: true})
+    const ambiguous = await fetch(`${url}/api/mem/abcdef?${q}`)
+    expect(ambiguous.status).toBe(400)
+    expect(await ambiguous.json()).toMatchObject({code: 'invalid_input', details: {candidates: [a, b]}})
+    const unknown = await fetch(`${url}/api/mem/0a0a0a?${q}`)
+    expect(unknown.status).toBe(404)
+    // without the repository a ref names nothing
+    expect((await fetch(`${url}/api/mem/abcdef1`)).status).toBe(400)
+  })
+})
