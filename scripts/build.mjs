@@ -67,7 +67,16 @@ const coldOnlyPlugins = [
 const fast = await esbuild.build({...shared, entryPoints: ['src/faces/cli/fast.ts'], outfile: 'dist/cli/fast.js', plugins: coldOnlyPlugins})
 writeFileSync('dist/cli/fast-meta.json', JSON.stringify(fast.metafile))
 // `mem hook` (src/faces/cli/hook.ts): the agent hosts' hooks, built the same way as `mem recall`
-const hook = await esbuild.build({...shared, entryPoints: ['src/faces/cli/hook.ts'], outfile: 'dist/cli/hook.js', plugins: coldOnlyPlugins})
+// in chunks: the session-start hook served from its cache loads only what that needs, not the store,
+// the tokenizer and zod (chunks beside the entry, so the cold-only paths above resolve from them too)
+const hook = await esbuild.build({
+  ...shared,
+  entryPoints: {hook: 'src/faces/cli/hook.ts'},
+  outdir: 'dist/cli',
+  splitting: true,
+  chunkNames: 'hook-chunk-[hash]',
+  plugins: coldOnlyPlugins,
+})
 writeFileSync('dist/cli/hook-meta.json', JSON.stringify(hook.metafile))
 // which chunks each command loads (test/faces/cli/bundle.test.ts checks ink stays out of the others)
 writeFileSync('dist/cli/meta.json', JSON.stringify(bundle.metafile))
