@@ -52,7 +52,7 @@ describe('mem hook: Claude Code', () => {
     const ctx = out.hookSpecificOutput.additionalContext as string
     expect(ctx).toMatch(/\[Memory: 3 entries/)
     for (const id of Object.values(ids)) expect(ctx).toContain(`[${id.split('/').pop()!.slice(0, 8)}`)
-    expect(encode(ctx).length).toBeLessThan(650)
+    expect(encode(ctx).length).toBeLessThan(600)
     // served from the cache the second time, the same text
     const again = hook(['session-start', '--host', 'claude'], {...claudeCommon(root, 'SessionStart'), session_id: 'other', source: 'startup'}, {cwd: root, home})
     expect(JSON.parse(again.stdout).hookSpecificOutput.additionalContext).toBe(ctx)
