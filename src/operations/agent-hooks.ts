@@ -138,9 +138,14 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
       const usedSince = rec ? m.usedCount - rec.used0 : 0
       if ((unusedSince >= 2 && usedSince === 0) || (m.unusedCount >= 3 && m.unusedCount > 2 * m.usedCount)) continue
       const ref = handle.store.read((db) => shortRef(db, m.id))
-      const text = (m.oneLiner && m.oneLiner.length < m.content.length ? m.oneLiner : m.content).replace(/\s+/g, ' ').trim()
-      const line = `[${TYPE_LETTER[m.type as MemoryType]}] ${text.length > 300 ? `${text.slice(0, 299)}…` : text} [${ref}]`
-      if ((chars + line.length + 80) / CHARS_PER_TOKEN > INJECT_MAX_TOKENS) continue
+      // the whole memory when it fits what is left of the budget (the agent can act on it), else its one-liner
+      const fits = (t: string) => (chars + t.length + 80) / CHARS_PER_TOKEN <= INJECT_MAX_TOKENS
+      const lineOf = (t: string) => {
+        const one = t.replace(/\s+/g, ' ').trim()
+        return `[${TYPE_LETTER[m.type as MemoryType]}] ${one.length > 300 ? `${one.slice(0, 299)}…` : one} [${ref}]`
+      }
+      const line = [lineOf(m.content), ...(m.oneLiner ? [lineOf(m.oneLiner)] : [])].find(fits)
+      if (!line) continue
       lines.push(line)
       picked.push({id: m.id, usedCount: m.usedCount, unusedCount: m.unusedCount})
       chars += line.length + 1

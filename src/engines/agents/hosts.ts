@@ -40,6 +40,8 @@ export interface HostSpec {
   instructionsFile: string
   /** Its documentation, cited in docs/agents.md and `mem setup --list`. */
   docs: string[]
+  /** What the user should know for the setup to take effect (trust prompts, feature flags). */
+  notes: string[]
   /** The answer that carries `text` to the agent at `event`; '' means print nothing. */
   answer(event: HookEvent, text: string): string
 }
@@ -81,6 +83,7 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     missing: {'pre-compact': 'PreCompact can only block compaction; nothing it prints reaches Claude. The Stop reminder covers it, and SessionStart (source compact) shows the context again after a compaction.'},
     instructionsFile: 'CLAUDE.md',
     docs: ['https://code.claude.com/docs/en/hooks', 'https://code.claude.com/docs/en/mcp'],
+    notes: ['Claude Code asks once before it starts the MCP servers a project\'s .mcp.json names.'],
     answer(event, text) {
       if (!text) return ''
       // Stop has no additionalContext: `block` with a reason is what reaches Claude (as its next
@@ -96,6 +99,7 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     missing: {'pre-compact': 'PreCompact output has no field for the agent (only systemMessage, shown to the user).'},
     instructionsFile: 'AGENTS.md',
     docs: ['https://developers.openai.com/codex/hooks', 'https://developers.openai.com/codex/mcp', 'https://developers.openai.com/codex/config-reference'],
+    notes: ['Codex loads a project\'s .codex/ configuration only when the project is trusted; its hooks need codex_hooks = true under [features] (mem adds it, unless config.toml has a [features] table of its own: then add it there).'],
     answer(event, text) {
       if (!text) return ''
       // Stop has no additionalContext: `block` with a reason is how a hook hands the agent a follow-up
@@ -113,6 +117,7 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     },
     instructionsFile: 'AGENTS.md',
     docs: ['https://cursor.com/docs/agent/hooks', 'https://cursor.com/docs/context/mcp'],
+    notes: [],
     answer(event, text) {
       if (event === 'session-start') return text ? JSON.stringify({additional_context: text}) : '{}'
       if (event === 'stop') return text ? JSON.stringify({followup_message: text}) : '{}'
@@ -129,6 +134,7 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     },
     instructionsFile: 'GEMINI.md',
     docs: ['https://geminicli.com/docs/hooks/reference/', 'https://geminicli.com/docs/reference/configuration/'],
+    notes: ['Gemini CLI runs a project\'s hooks and MCP servers only in a trusted folder, and asks again when a project hook\'s command changes.'],
     answer(event, text) {
       // stdout must be JSON and nothing else ("silence is mandatory"): {} when there is nothing to add
       if (!text) return '{}'
@@ -142,6 +148,7 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     missing: {stop: 'session.idle is an event a plugin observes; nothing it returns reaches the agent.'},
     instructionsFile: 'AGENTS.md',
     docs: ['https://opencode.ai/docs/plugins/', 'https://opencode.ai/docs/mcp-servers/', 'https://opencode.ai/docs/config/'],
+    notes: ['The plugin uses OpenCode\'s experimental hooks (experimental.chat.system.transform, experimental.session.compacting).'],
     // mem's own plugin (.opencode/plugins/mem.js) calls the hook and takes plain text
     answer: (_event, text) => text,
   },

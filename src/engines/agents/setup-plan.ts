@@ -203,9 +203,11 @@ const BEGIN = 'mem:begin'
 const END = 'mem:end'
 
 /** A marked block appended to a text file (markdown or TOML), replaced in place when it changed. */
-function blockFile(path: string, comment: Comment, body: string, shared = false): FilePlan {
+function blockFile(path: string, comment: Comment, body: string | ((rest: string) => string), shared = false): FilePlan {
   const line = (s: string) => `${comment.open}${s}${comment.close}`
-  const block = `${line(`${BEGIN} (added by \`mem setup\`; \`mem setup <host> --uninstall\` takes it out)`)}\n${body.trimEnd()}\n${line(END)}\n`
+  // the body may depend on what the file holds besides mem's block (and may refuse it)
+  const blockFor = (rest: string) =>
+    `${line(`${BEGIN} (added by \`mem setup\`; \`mem setup <host> --uninstall\` takes it out)`)}\n${(typeof body === 'string' ? body : body(rest)).trimEnd()}\n${line(END)}\n`
   const find = (text: string) => {
     // the begin line carries a note after the marker: found by its start
     const start = text.indexOf(`${comment.open}${BEGIN}`)
@@ -221,7 +223,8 @@ function blockFile(path: string, comment: Comment, body: string, shared = false)
     install(before) {
       const text = before ?? ''
       const at = find(text)
-      if (at) return text.slice(0, at.start) + block + text.slice(at.end)
+      if (at) return text.slice(0, at.start) + blockFor(text.slice(0, at.start) + text.slice(at.end)) + text.slice(at.end)
+      const block = blockFor(text)
       if (!text) return block
       return `${text}${text.endsWith('\n') ? '' : '\n'}\n${block}`
     },
@@ -265,6 +268,17 @@ export class SetupConflict extends Error {}
 
 const MCP_STDIO: Obj = {command: 'mem', args: ['mcp']}
 
+/**
+ * mem's part of `.codex/config.toml`: the MCP server, and the feature flag Codex's hooks need
+ * (`[features] codex_hooks = true`) unless the file has a `[features]` table of its own, which a
+ * second one would break (then the flag is the user's to set there; `mem setup` says so).
+ */
+function codexConfig(rest: string): string {
+  if (/^\s*\[mcp_servers\.mem\]/m.test(rest)) throw new SetupConflict('.codex/config.toml already defines [mcp_servers.mem]; mem leaves it alone.')
+  const server = '[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]'
+  return /^\s*\[features\]/m.test(rest) ? server : `${server}\n\n[features]\ncodex_hooks = true`
+}
+
 /** The files `mem setup <host>` writes, in order. */
 export function hostFiles(host: HostId, t: Templates): FilePlan[] {
   const instructions = (file: string) => blockFile(file, md, t.instructions, true)
@@ -287,7 +301,7 @@ export function hostFiles(host: HostId, t: Templates): FilePlan[] {
       ])
       return [
         jsonFile('.codex/hooks.json', hooks.add, hooks.remove, hooks.has),
-        blockFile('.codex/config.toml', toml, '[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]'),
+        blockFile('.codex/config.toml', toml, codexConfig),
         instructions('AGENTS.md'),
       ]
     }

@@ -10,6 +10,7 @@ export interface HostListing {
   hooked: Array<{event: string; hostEvent: string}>
   missing: Array<{event: string; why: string}>
   docs: string[]
+  notes: string[]
 }
 
 export function listHosts(): HostListing[] {
@@ -22,6 +23,7 @@ export function listHosts(): HostListing[] {
       hooked: HOOK_EVENTS.filter((e) => spec.events[e]).map((event) => ({event, hostEvent: spec.events[event]!})),
       missing: HOOK_EVENTS.filter((e) => spec.missing[e]).map((event) => ({event, why: spec.missing[event]!})),
       docs: spec.docs,
+      notes: spec.notes,
     }
   })
 }
@@ -34,6 +36,7 @@ export function formatHostList(list: HostListing[]): string {
         `  writes: ${h.files.join(', ')}`,
         `  hooks:  ${h.hooked.map((e) => `${e.event} → ${e.hostEvent}`).join(', ')}`,
         ...h.missing.map((m) => `  no hook for ${m.event}: ${m.why}`),
+        ...h.notes.map((n) => `  note: ${n}`),
         `  docs:   ${h.docs.join(' ')}`,
       ].join('\n'),
     )
@@ -55,6 +58,7 @@ export function formatSetup(r: SetupResult): string {
   if (!r.uninstall) {
     lines.push(`Hooks: ${r.hooked.map((e) => `${e.event} (${e.hostEvent})`).join(', ')}.`)
     for (const m of r.missing) lines.push(`No hook for ${m.event}: ${m.why}`)
+    for (const n of HOST_SPECS[r.host].notes) lines.push(`Note: ${n}`)
     lines.push('The hooks run `mem` from the PATH: make sure it is there for the host (`npm install -g`, or a link).')
   }
   return lines.join('\n')

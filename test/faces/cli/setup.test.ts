@@ -105,7 +105,9 @@ describe('mem setup', () => {
     const {root, mem} = repo({'README.md': '# app\n'})
     await mem(['setup', 'codex'])
     await mem(['setup', 'cursor'])
-    expect(readFileSync(join(root, '.codex/config.toml'), 'utf8')).toBe('# mem:begin (added by `mem setup`; `mem setup <host> --uninstall` takes it out)\n[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]\n# mem:end\n')
+    expect(readFileSync(join(root, '.codex/config.toml'), 'utf8')).toBe(
+      '# mem:begin (added by `mem setup`; `mem setup <host> --uninstall` takes it out)\n[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]\n\n[features]\ncodex_hooks = true\n# mem:end\n',
+    )
     const out = (await mem(['setup', 'codex', '--uninstall', '--json'])).json()
     expect(out.files.find((f: {path: string}) => f.path === 'AGENTS.md').action).toBe('kept')
     expect(existsSync(join(root, '.codex'))).toBe(false)
@@ -146,6 +148,19 @@ describe('mem setup', () => {
     expect(after).toMatch(/"mem": \{\n {6}"type": "local",\n {6}"command": \[\n {8}"mem",\n {8}"mcp"\n {6}\],\n {6}"enabled": true\n {4}\}/)
     await mem(['setup', 'opencode', '--uninstall'])
     expect(readFileSync(join(root, 'opencode.json'), 'utf8')).toBe(original)
+  })
+
+  it('codex: a config.toml with its own [features] table gets no second one; one that defines the mem server is left alone', async () => {
+    const own = repo({'.codex/config.toml': '[features]\nweb_search = true\n'})
+    await own.mem(['setup', 'codex'])
+    const text = readFileSync(join(own.root, '.codex/config.toml'), 'utf8')
+    expect(text.match(/^\[features\]/gm)).toHaveLength(1)
+    expect(text).toContain('[mcp_servers.mem]')
+    const taken = repo({'.codex/config.toml': '[mcp_servers.mem]\ncommand = "other"\n'})
+    const r = await taken.mem(['setup', 'codex'])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('already defines [mcp_servers.mem]')
+    expect(readFileSync(join(taken.root, '.codex/config.toml'), 'utf8')).toBe('[mcp_servers.mem]\ncommand = "other"\n')
   })
 
   it('a file that is not JSON is left alone and reported (exit 1)', async () => {
