@@ -4,6 +4,7 @@ import {indexedFields} from '../../storage/fts.js'
 import {recallFieldsBySeq, type RecallFields} from '../../storage/memories.js'
 import {liveVectors} from '../../storage/vectors.js'
 import {DEFAULT_BM25, idf, type Bm25Params, type WeightedTerm} from './bm25.js'
+import {analyze, compounds} from '../../text/tokenize.js'
 import {queryTerms} from './query.js'
 import {BLEND, type Blend, blendScore} from './rank.js'
 import {FtsRetriever, MemoryIndex, type Retriever} from './retriever.js'
@@ -58,6 +59,11 @@ export interface Tuning {
    * concept), rather than their sum: a synonym stands in for a word, it does not add to it.
    */
   conceptMax: boolean
+  /**
+   * When the query names an identifier the store knows whole (OPS-4821, parseConfigFile), its parts
+   * (op, 4821) only add to memories other terms found: a memory holding just a part is not about it.
+   */
+  wholeIdentifiers: boolean
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -77,6 +83,7 @@ export const DEFAULT_TUNING: Tuning = {
   questionPenalty: 0.7,
   whenBoost: 1.3,
   blend: BLEND,
+  wholeIdentifiers: true,
   // off: MRR@10 up on both sets (own +0.007, LoCoMo +0.002) but the own set's recall@5 down 0.008
   // (paraphrases find their memory through summed synonyms)
   conceptMax: false,
@@ -180,10 +187,11 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
   // expansions (synonyms, corrections) that common are dropped: they cost a long scan for little.
   const commonAt = tuning.commonShare >= 1 ? Number.POSITIVE_INFINITY : Math.max(tuning.commonMinDocs, stats.docs * tuning.commonShare)
   const originals = new Set(original)
+  const partsOnly = tuning.wholeIdentifiers ? partsOfKnownIdentifiers(q, df) : new Set<string>()
   const weighted = (): WeightedTerm[] => {
     const terms: WeightedTerm[] = [...weights]
       .filter(([t]) => (df.get(t) ?? 0) > 0 && (originals.has(t) || df.get(t)! <= commonAt))
-      .map(([term, weight]) => ({term, weight, idf: idf(stats.docs, df.get(term)!), candidate: df.get(term)! <= commonAt, df: df.get(term)!}))
+      .map(([term, weight]) => ({term, weight, idf: idf(stats.docs, df.get(term)!), candidate: df.get(term)! <= commonAt && !partsOnly.has(term), df: df.get(term)!}))
     if (!terms.some((t) => t.candidate)) for (const t of terms) t.candidate = true
     const ordered = [...terms.filter((t) => t.candidate), ...terms.filter((t) => !t.candidate)]
     const groupIds = new Map<string, number>()
@@ -258,6 +266,28 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
     const memory = memories.get(r.seq)
     return memory ? [{memory, score: r.score}] : []
   })
+}
+
+/**
+ * The terms that appear in the query only as parts of an identifier the store knows whole
+ * (OPS-4821 → op, 4821): a memory holding just a part is not about that identifier, so parts only
+ * add to memories other terms found.
+ */
+function partsOfKnownIdentifiers(q: string, df: Map<string, number>): Set<string> {
+  const out = new Set<string>()
+  const found = compounds(q)
+  if (found.length === 0) return out
+  const standalone = new Map<string, number>()
+  for (const t of analyze(q, {keepStopWords: true})) standalone.set(t, (standalone.get(t) ?? 0) + 1)
+  for (const c of found) {
+    standalone.set(c.whole, (standalone.get(c.whole) ?? 0) - 1)
+    for (const p of c.parts) standalone.set(p, (standalone.get(p) ?? 0) - 1)
+  }
+  for (const c of found) {
+    if ((df.get(c.whole) ?? 0) === 0) continue
+    for (const p of c.parts) if ((standalone.get(p) ?? 0) <= 0) out.add(p)
+  }
+  return out
 }
 
 const WHEN_QUERY = /^\s*(?:when\b|what (?:time|date|day|year|month)\b|how long ago\b)/i

@@ -80,6 +80,7 @@ export const VARIANTS = [
   ['− follower lift', {followerWeight: 0}],
   ['− question penalty', {questionPenalty: 1}],
   ['− when boost', {whenBoost: 1}],
+  ['− whole identifiers', {wholeIdentifiers: false}],
   ['− field weights (1,1,1)', b({weights: [1, 1, 1]})],
   ['  tags ×1 (not 1.5)', b({weights: [1, 1, 0.5]})],
   ['  one-liner ×0 (not 0.5)', b({weights: [1, 1.5, 0]})],
@@ -89,6 +90,7 @@ export const VARIANTS = [
   ['  b 0.9', b({b: 0.9})],
   ['  BM25+ delta 0.5 (not 0)', b({delta: 0.5})],
   ['  BM25+ delta 1', b({delta: 1})],
+  ['− blend (relevance only)', {blend: {relevance: 1, importance: 0, recency: 0, feedback: 0}}],
   ['+ feedback expansion (3 docs)', {prfDocs: 3}],
 ]
 

@@ -194,6 +194,29 @@ describe('recall ranking', () => {
     })
   })
 
+  it('an identifier the store knows whole is asked for whole: memories holding only its parts stay out', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const [ticket, opsTeam, number] = await seed(
+      ctx,
+      repo,
+      [
+        {content: 'OPS-4821: the nightly export job times out on the largest tenant', type: 'observation'},
+        {content: 'The ops team owns the staging cluster', type: 'observation'},
+        {content: 'Invoice 4821 was paid twice by the retry loop', type: 'observation'},
+      ],
+      clock,
+    )
+    const handle = await ctx.repo(repo, 'read')
+    const rank = (q: string, wholeIdentifiers: boolean) =>
+      handle.store.read((db) => searchMemories(db, q, {limit: 10, now: clock(), index: 'memory', tuning: {wholeIdentifiers}})).map((h) => h.memory.id)
+    expect(rank('OPS-4821', true)).toEqual([ticket])
+    expect(new Set(rank('OPS-4821', false))).toEqual(new Set([ticket, opsTeam, number]))
+    // a part the query also names on its own still finds memories
+    expect(rank('what does the ops team know about OPS-4821', true)).toEqual([ticket, opsTeam])
+    // an identifier nobody stored whole falls back to its parts
+    expect(new Set(rank('OPS-9999', true))).toEqual(new Set([ticket, opsTeam]))
+  })
+
   it('filters by type, honours limit, and validates both', async () => {
     const {ctx, repo} = memRepo()
     await seed(ctx, repo, CORPUS)
