@@ -69,7 +69,7 @@ describe('the in-process CLI runner', () => {
     expect(await last(['store', `ci uses token ${TOKEN}`, '-t', 'observation'])).toMatchObject({code: 5, stderr: expect.stringMatching(/Rejected/)})
     expect(await last(['get', 'not-an-id'])).toMatchObject({code: 2, stderr: expect.stringMatching(/^Error: /)})
     expect((await last(['mcp', '--print-config'])).json()).toEqual({mcpServers: {mem: {command: process.execPath, args: [BIN, 'mcp']}}})
-  }, 60_000) // 11 commands through bin/run.js, each starting node: 0.4 s each on a quiet machine, 1.5 s at load 8
+  }, 90_000) // 11 commands through bin/run.js, each starting node: 0.4 s each here, up to 2 s at load 8-12
 
   it('puts back what it stood in for, runs one command at a time, and keeps serve and mcp out', async () => {
     const {root, home} = repo()
