@@ -27,3 +27,7 @@ export {maintain} from './operations/maintain.js'
 export {intake} from './operations/intake.js'
 export {exportMarkdown} from './operations/export.js'
 export {quality} from './operations/quality.js'
+// Every operation as declared (schemas, scope, outcomes), and `invoke`, which runs one the way the
+// CLI, the server and MCP do (counted in the usage statistics).
+export {ops, OPERATIONS} from './operations/catalog/index.js'
+export {invoke, outcomeOf, type OpDef} from './operations/define.js'

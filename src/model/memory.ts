@@ -59,3 +59,8 @@ export function isLive(m: Pick<Memory, 'forgottenAt' | 'supersededBy'>): boolean
 export function capitalizeType(type: MemoryType): string {
   return type.charAt(0).toUpperCase() + type.slice(1)
 }
+
+/** A store or edit outcome that the secret scanner or content gate refused (not stored, not a duplicate). */
+export function isRejected(r: {success: boolean}): r is {success: false; reason: string} {
+  return !r.success && !('duplicateId' in r)
+}

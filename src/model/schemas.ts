@@ -24,6 +24,10 @@ export const RecallInput = z.object({
   q: z.string({error: 'q (the query) is required'}).max(4_000, 'q is longer than 4,000 characters'),
   limit: z.number().int().min(1, 'limit must be 1 to 100').max(100, 'limit must be 1 to 100').default(10),
   type: MemoryTypeSchema.optional(),
+  touch: z
+    .boolean({error: 'touch must be true or false'})
+    .optional()
+    .describe('Whether this recall counts as an agent using the memories it returns (access counts, "recalled" in quality; default true). A person browsing passes false.'),
 })
 
 export const PrepareRecallInput = z.object({repo: RepoRef})

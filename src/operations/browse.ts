@@ -3,8 +3,9 @@ import type {Memory} from '../model/memory.js'
 import {browseLive} from '../storage/memories.js'
 import type {MemContext} from '../engines/context.js'
 import {MemoryTypeSchema, RepoRef} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
+import type {BrowseResult} from '../model/shapes/memories.js'
+export type {BrowseResult} from '../model/shapes/memories.js'
 
 export const BrowseInput = z.object({
   repo: RepoRef,
@@ -14,20 +15,10 @@ export const BrowseInput = z.object({
 })
 export type BrowseInput = z.input<typeof BrowseInput>
 
-export interface BrowseResult {
-  repo: string
-  skip: number
-  take: number
-  count: number
-  entries: Memory[]
-}
-
 /** A page of live memories, newest first; `count` is the total matching, not the page size. */
 export async function browse(ctx: MemContext, raw: BrowseInput): Promise<BrowseResult> {
-  const done = track(ctx, 'browse')
   const input = parseInput(BrowseInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const page = handle.store.read((db) => browseLive(db, input))
-  done(handle, page.entries.length)
   return {repo: handle.id, skip: input.skip, take: input.take, count: page.count, entries: page.entries}
 }

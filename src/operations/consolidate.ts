@@ -3,7 +3,6 @@ import {withMaintenanceLock} from '../engines/maintenance/lock.js'
 import {runConsolidation, type ConsolidateOptions, type ConsolidateResult} from '../engines/consolidation/consolidate.js'
 import type {MemContext} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
 
 export const ConsolidateInput = z.object({
@@ -26,11 +25,9 @@ export async function consolidate(
   raw: ConsolidateInput,
   options: Pick<ConsolidateOptions, 'writer' | 'signal' | 'onProgress'> = {},
 ): Promise<ConsolidateResult> {
-  const done = track(ctx, 'consolidate')
   const input = parseInput(ConsolidateInput, raw)
   const repo = await ctx.repo(input.repo, 'read')
   const run = () => runConsolidation(ctx, repo, {...options, dryRun: input.dryRun})
   const result = input.dryRun || !repo.store.exists ? await run() : await withMaintenanceLock(repo.store.dir, run)
-  done(repo, result.insightsCreated + result.insightsBoosted)
   return result
 }

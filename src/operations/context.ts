@@ -8,8 +8,9 @@ import {layerSources, listLayers} from './layers.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {readOnlySources} from '../engines/sharing/sources.js'
 import {RepoRef} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
+import type {ContextPreview} from '../model/shapes/memories.js'
+export type {ContextPreview} from '../model/shapes/memories.js'
 
 export const DEFAULT_CONTEXT_TOKENS = 600
 export const MIN_CONTEXT_TOKENS = 32
@@ -25,15 +26,6 @@ export const ContextInput = z.object({
 })
 export type ContextInput = z.input<typeof ContextInput>
 
-export interface ContextPreview {
-  repo: string
-  maxTokens: number
-  context: string
-  estimatedTokens: number
-  layers: Array<{id: string; name: string; type: string}>
-  crossRepoScope: string[]
-}
-
 const PLURAL: Record<MemoryType, string> = {observation: 'observations', insight: 'insights', procedure: 'procedures', heuristic: 'heuristics'}
 
 /**
@@ -42,20 +34,16 @@ const PLURAL: Record<MemoryType, string> = {observation: 'observations', insight
  * token budget as counted by a cl100k BPE tokenizer.
  */
 export async function context(ctx: MemContext, raw: ContextInput): Promise<{context: string}> {
-  const done = track(ctx, 'context')
   const built = await buildContext(ctx, raw)
-  done(built.handle, built.lines)
   return {context: built.context}
 }
 
 /** The context with what went into it: the spec's context preview. */
 export async function contextPreview(ctx: MemContext, raw: ContextInput): Promise<ContextPreview> {
-  const done = track(ctx, 'context-preview')
   const input = parseInput(ContextInput, raw)
   const built = await buildContext(ctx, input)
   const {layers} = await listLayers(ctx, {repo: input.repo})
   const others = await readOnlySources(ctx, built.handle)
-  done(built.handle, built.lines)
   return {
     repo: input.repo,
     maxTokens: input.tokens,

@@ -1,47 +1,26 @@
-import {z} from 'zod'
 import {MemError} from '../model/errors.js'
 import {getMemory, type Op} from '../storage/memories.js'
 import {normalizeForDuplicate} from '../text/tokenize.js'
 import type {MemContext} from '../engines/context.js'
 import {notFound, repoForId} from './lookup.js'
-import {Content, Importance, MemoryId, Tags} from '../model/schemas.js'
+import {EditInput} from '../model/shapes/memories.js'
 import {gate, planStore} from '../engines/gates/admit.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
+import type {EditResult} from '../model/shapes/memories.js'
+export type {EditResult} from '../model/shapes/memories.js'
 
-export const EditInput = z
-  .object({
-    id: MemoryId,
-    repo: z.string().optional(),
-    content: Content.optional(),
-    tags: Tags.optional(),
-    importance: Importance.optional(),
-  })
-  .refine((v) => v.content !== undefined || v.tags !== undefined || v.importance !== undefined, {
-    message: 'give at least one of content, tags, importance',
-    path: ['content'],
-  })
-export type EditInput = z.input<typeof EditInput>
-
-export type EditResult =
-  | {success: true; id: string; superseded: string | null}
-  | {success: false; duplicateId: string; reason: 'duplicate'}
-  | {success: false; reason: string}
+export {EditInput} from '../model/shapes/memories.js'
 
 /**
  * Edits a live memory. A content change creates a new version (new id) that supersedes this one,
  * which stays readable through history; tags or importance alone are updated in place.
  */
 export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult> {
-  const done = track(ctx, 'edit')
   const input = parseInput(EditInput, raw)
   const handle = await repoForId(ctx, input.id, input.repo)
   if (input.content !== undefined) {
     const rejected = await gate(ctx, input.content)
-    if (rejected) {
-      done(handle, 0)
-      return rejected
-    }
+    if (rejected) return rejected
   }
   const now = ctx.now().toISOString()
   const result = await handle.store.write<EditResult>((db) => {
@@ -76,6 +55,5 @@ export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult>
     if (input.importance !== undefined) set.importance = input.importance
     return {ops: [{op: 'update', id: old.id, set}], result: {success: true, id: old.id, superseded: null}}
   })
-  done(handle, result.success ? 1 : 0)
   return result
 }

@@ -7,7 +7,6 @@ import {assertLive, enrichMemory, enrichRuntime, type EnrichProviderName, type E
 import {notFound, requireMemory} from './lookup.js'
 import type {MemContext} from '../engines/context.js'
 import {MemoryId, RepoRef} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
 
 export const EnrichInput = z.object({id: MemoryId, repo: z.string().optional()})
@@ -44,13 +43,11 @@ export interface EnrichAllResult {
  * or fails is a 503 `unavailable` and the memory is left unchanged.
  */
 export async function enrich(ctx: MemContext, raw: EnrichInput): Promise<EnrichResult> {
-  const done = track(ctx, 'enrich')
   const input = parseInput(EnrichInput, raw)
   const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
   assertLive(memory)
   const runtime = await enrichRuntime(ctx)
   const result = await enrichMemory(ctx, handle, memory, runtime, runtime ? await embedder(ctx) : null)
-  done(handle, result.enriched ? 1 : 0)
   return result
 }
 
@@ -64,7 +61,6 @@ export async function enrichAll(
   raw: EnrichAllInput,
   options: {onProgress?: (done: number, of: number) => void; signal?: AbortSignal} = {},
 ): Promise<EnrichAllResult> {
-  const done = track(ctx, 'enrich-all')
   const input = parseInput(EnrichAllInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const runtime = await enrichRuntime(ctx)
@@ -118,7 +114,6 @@ export async function enrichAll(
       result.stopped = `Embedding stopped after ${run.embedded} of ${run.candidates} memories; the rest were left for a later run. Error: ${run.error}`
     }
   }
-  done(handle, result.enriched)
   return result
 }
 

@@ -1,9 +1,8 @@
 import {z} from 'zod'
-import {getMemory} from '../storage/memories.js'
 import type {MemContext} from '../engines/context.js'
-import {notFound, repoForId} from './lookup.js'
+import {changeMemory} from './lookup.js'
+import type {FeedbackResult} from '../model/shapes/memories.js'
 import {MemoryId} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
 
 export const FeedbackInput = z.object({
@@ -17,17 +16,9 @@ export type FeedbackInput = z.input<typeof FeedbackInput>
  * Records whether a recalled memory was used. Used memories rank up in recall and context,
  * repeatedly unused ones down. `applied` is false for a forgotten or superseded memory.
  */
-export async function feedback(ctx: MemContext, raw: FeedbackInput): Promise<{applied: boolean}> {
-  const done = track(ctx, 'feedback')
+export async function feedback(ctx: MemContext, raw: FeedbackInput): Promise<FeedbackResult> {
   const input = parseInput(FeedbackInput, raw)
-  const handle = await repoForId(ctx, input.memoryId, input.repo)
-  const at = ctx.now().toISOString()
-  const result = await handle.store.write<{applied: boolean}>((db) => {
-    const m = getMemory(db, input.memoryId)
-    if (!m) throw notFound(input.memoryId)
-    if (m.forgottenAt || m.supersededBy) return {ops: [], result: {applied: false}}
-    return {ops: [{op: 'feedback', id: m.id, used: input.wasUsed, at}], result: {applied: true}}
-  })
-  done(handle, result.applied ? 1 : 0)
-  return result
+  return changeMemory<FeedbackResult>(ctx, input.memoryId, input.repo, (m, at) =>
+    m.forgottenAt || m.supersededBy ? {ops: [], result: {applied: false}} : {ops: [{op: 'feedback', id: m.id, used: input.wasUsed, at}], result: {applied: true}},
+  )
 }

@@ -1,9 +1,8 @@
 import {z} from 'zod'
 import type {MemContext} from '../engines/context.js'
-import {getMemory} from '../storage/memories.js'
-import {notFound, repoForId} from './lookup.js'
+import {changeMemory} from './lookup.js'
+import type {ForgetResult} from '../model/shapes/memories.js'
 import {MemoryId} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
 
 export const ForgetInput = z.object({
@@ -17,20 +16,11 @@ export type ForgetInput = z.input<typeof ForgetInput>
  * Soft-deletes a memory: it keeps `forgottenAt` and `forgetReason` and drops out of everything
  * but get-by-id and history. `forgotten` is false when it was already forgotten.
  */
-export async function forget(ctx: MemContext, raw: ForgetInput): Promise<{forgotten: boolean}> {
-  const done = track(ctx, 'forget')
+export async function forget(ctx: MemContext, raw: ForgetInput): Promise<ForgetResult> {
   const input = parseInput(ForgetInput, raw)
-  const handle = await repoForId(ctx, input.id, input.repo)
-  const now = ctx.now().toISOString()
-  const result = await handle.store.write<{forgotten: boolean}>((db) => {
-    const m = getMemory(db, input.id)
-    if (!m) throw notFound(input.id)
-    if (m.forgottenAt) return {ops: [], result: {forgotten: false}}
-    return {
-      ops: [{op: 'update', id: m.id, set: {forgottenAt: now, forgetReason: input.reason || 'forgotten by request', updatedAt: now}}],
-      result: {forgotten: true},
-    }
-  })
-  done(handle, result.forgotten ? 1 : 0)
-  return result
+  return changeMemory<ForgetResult>(ctx, input.id, input.repo, (m, now) =>
+    m.forgottenAt
+      ? {ops: [], result: {forgotten: false}}
+      : {ops: [{op: 'update', id: m.id, set: {forgottenAt: now, forgetReason: input.reason || 'forgotten by request', updatedAt: now}}], result: {forgotten: true}},
+  )
 }

@@ -3,7 +3,6 @@ import type {Memory} from '../model/memory.js'
 import type {MemContext} from '../engines/context.js'
 import {requireMemory} from './lookup.js'
 import {MemoryId} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
 
 export const GetInput = z.object({id: MemoryId, repo: z.string().optional()})
@@ -11,9 +10,7 @@ export type GetInput = z.input<typeof GetInput>
 
 /** The full memory entry, including superseded and forgotten ones (they stay readable by id). */
 export async function get(ctx: MemContext, raw: GetInput): Promise<Memory> {
-  const done = track(ctx, 'get')
   const input = parseInput(GetInput, raw)
   const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
-  done(handle, 1)
   return memory
 }

@@ -1,9 +1,10 @@
 import {z} from 'zod'
 import {buildGraph, type GraphEdge, type GraphNode} from '../engines/export/graph.js'
 import type {MemContext} from '../engines/context.js'
-import {track} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
+import type {GraphResult} from '../model/shapes/operations.js'
+export type {GraphResult} from '../model/shapes/operations.js'
 
 export const MAX_GRAPH_LIMIT = 2000
 
@@ -15,12 +16,6 @@ export const GraphInput = z.object({
 export type GraphInput = z.input<typeof GraphInput>
 export type {GraphEdge, GraphNode} from '../engines/export/graph.js'
 
-export interface GraphResult {
-  repo: string
-  nodes: GraphNode[]
-  edges: GraphEdge[]
-}
-
 /**
  * The knowledge graph of a repo: the top `limit` live memories by importance, then recency, as
  * nodes (`label` = one-liner, else the first 80 characters), and the relations between them as
@@ -28,10 +23,8 @@ export interface GraphResult {
  * when both are nodes: with `history`, earlier versions are added as nodes). Read-only.
  */
 export async function graph(ctx: MemContext, raw: GraphInput): Promise<GraphResult> {
-  const done = track(ctx, 'graph')
   const input = parseInput(GraphInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const g = handle.store.read((db) => buildGraph(db, {limit: input.limit, history: input.history}))
-  done(handle, g.nodes.length)
   return {repo: handle.id, ...g}
 }

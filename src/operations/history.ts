@@ -3,23 +3,18 @@ import {versionChain} from '../storage/memories.js'
 import type {MemContext} from '../engines/context.js'
 import {notFound, repoForId} from './lookup.js'
 import {MemoryId} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
+import type {HistoryResult} from '../model/shapes/memories.js'
+export type {HistoryResult} from '../model/shapes/memories.js'
 
 export const HistoryInput = z.object({id: MemoryId, repo: z.string().optional()})
 export type HistoryInput = z.input<typeof HistoryInput>
 
-export interface HistoryResult {
-  chain: Array<{id: string; content: string; createdAt: string}>
-}
-
 /** The version chain the memory belongs to, newest first, from any version's id. */
 export async function history(ctx: MemContext, raw: HistoryInput): Promise<HistoryResult> {
-  const done = track(ctx, 'history')
   const input = parseInput(HistoryInput, raw)
   const handle = await repoForId(ctx, input.id, input.repo)
   const chain = handle.store.read((db) => versionChain(db, input.id))
   if (chain.length === 0) throw notFound(input.id)
-  done(handle, chain.length)
   return {chain: chain.reverse().map((m) => ({id: m.id, content: m.content, createdAt: m.createdAt}))}
 }

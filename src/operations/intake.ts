@@ -5,7 +5,6 @@ import {MemError} from '../model/errors.js'
 import {isDirectory} from '../config/paths.js'
 import {runIntake, type IntakeOptions, type IntakeResult} from '../engines/intake/run.js'
 import type {MemContext} from '../engines/context.js'
-import {track} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
 
@@ -22,7 +21,6 @@ export type {IntakeResult, IntakeFileReport, IntakeProgress} from '../engines/in
  * are forgotten. The repo must resolve to a project directory (a path, or a registered id).
  */
 export async function intake(ctx: MemContext, raw: IntakeInput, options: IntakeOptions = {}): Promise<IntakeResult> {
-  const done = track(ctx, 'intake')
   const input = parseInput(IntakeInput, raw)
   const where = await ctx.locate(input.repo, 'read')
   if (!isDirectory(where.root) || (!existsSync(join(where.root, '.git')) && !hasProjectFile(where.root))) {
@@ -32,7 +30,6 @@ export async function intake(ctx: MemContext, raw: IntakeInput, options: IntakeO
   }
   const repo = await ctx.repo(input.repo, 'write')
   const result = await runIntake(ctx, repo, options)
-  done(repo, result.newCount + result.replacedCount)
   return result
 }
 

@@ -7,11 +7,12 @@ import {getLayer, layerMemoryRows, listLayers as listLayerRows, type LayerRecord
 import {liveCounts, type Op} from '../storage/memories.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {layerSources, layersDir, layerStoreRoot, NON_LOCAL_WEIGHT, type ReadOnlySource} from '../engines/sharing/sources.js'
-import {track} from '../engines/context.js'
 import {type DecodedPack, decodePack, entryFingerprint, entryRejected, clampTime} from './pack-import.js'
 import {RepoRef} from '../model/schemas.js'
 import {planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
+import type {Layer, SyncResult} from '../model/shapes/sharing.js'
+export type {Layer, SyncResult} from '../model/shapes/sharing.js'
 
 /** Hits from a mounted layer or a linked repo count this much of a local hit (decisions.md). */
 
@@ -39,31 +40,12 @@ export type MountLayerInput = z.input<typeof MountLayerInput>
 export const LayerRefInput = z.object({repo: RepoRef, layerId: LayerId})
 export type LayerRefInput = z.input<typeof LayerRefInput>
 
-export interface Layer {
-  id: string
-  name: string
-  type: 'local' | 'shared' | 'base'
-  /** Null for a layer mounted without a source (the spec's mount body has none): nothing to sync. */
-  source: string | null
-  mountedAt: string | null
-  lastSyncAt: string | null
-  memoryCount: number
-}
-
-export interface SyncResult {
-  layerId: string
-  added: number
-  updated: number
-  removed: number
-}
-
 function unknownLayer(handle: RepoHandle, id: string): MemError {
   return new MemError('not_found', `No layer ${id} is mounted in ${handle.id}.`, {hint: 'Run `mem layers list` to see the mounted layers.'})
 }
 
 /** The repo itself as the `local` layer (read-write), then every mounted layer. */
 export async function listLayers(ctx: MemContext, raw: ListLayersInput): Promise<{repo: string; layers: Layer[]}> {
-  const done = track(ctx, 'layers')
   const input = parseInput(ListLayersInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const {rows, counts} = handle.store.read((db) => ({rows: listLayerRows(db), counts: liveCounts(db)}))
@@ -76,7 +58,6 @@ export async function listLayers(ctx: MemContext, raw: ListLayersInput): Promise
     lastSyncAt: null,
     memoryCount: MEMORY_TYPES.reduce((n, t) => n + counts[t], 0),
   }
-  done(handle, rows.length + 1)
   return {repo: handle.id, layers: [local, ...rows]}
 }
 
@@ -86,7 +67,6 @@ export async function listLayers(ctx: MemContext, raw: ListLayersInput): Promise
  * arrive with the first `sync`. Answers the layer (memoryCount 0 until synced).
  */
 export async function mountLayer(ctx: MemContext, raw: MountLayerInput): Promise<Layer> {
-  const done = track(ctx, 'layer-mount')
   const input = parseInput(MountLayerInput, raw)
   if (input.type === 'local') {
     throw new MemError('invalid_input', 'The local layer is the repository\'s own store; it is always there and cannot be mounted.', {
@@ -115,7 +95,6 @@ export async function mountLayer(ctx: MemContext, raw: MountLayerInput): Promise
     if (getLayer(db, layer.id)) throw new MemError('conflict', `A layer ${layer.id} is already mounted in ${handle.id}.`)
     return {ops: [{op: 'layer-put', layer}], result: layer as Layer}
   })
-  done(handle, 1)
   return mounted
 }
 
@@ -127,7 +106,6 @@ export async function mountLayer(ctx: MemContext, raw: MountLayerInput): Promise
  * left out. Answers what changed.
  */
 export async function syncLayer(ctx: MemContext, raw: LayerRefInput): Promise<SyncResult> {
-  const done = track(ctx, 'layer-sync')
   const input = parseInput(LayerRefInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   if (input.layerId === 'local') throw new MemError('invalid_input', 'The local layer is the repository itself; there is nothing to sync.', {hint: 'Sync a shared or base layer.'})
@@ -138,7 +116,6 @@ export async function syncLayer(ctx: MemContext, raw: LayerRefInput): Promise<Sy
   const release = await acquireSyncLock(join(layersDir(handle), layer.id), layer.id)
   try {
     const result = await syncLocked(ctx, handle, layer)
-    done(handle, result.added + result.updated + result.removed)
     return result
   } finally {
     await release()
@@ -227,7 +204,6 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
 
 /** Unmounts a layer: its row goes, and its cache (clone and store) is deleted. */
 export async function unmountLayer(ctx: MemContext, raw: LayerRefInput): Promise<{unmounted: true}> {
-  const done = track(ctx, 'layer-unmount')
   const input = parseInput(LayerRefInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   if (input.layerId === 'local') throw new MemError('invalid_input', 'The local layer is the repository itself; it cannot be unmounted.')
@@ -237,7 +213,6 @@ export async function unmountLayer(ctx: MemContext, raw: LayerRefInput): Promise
   })
   await ctx.dropStoreAt(layerStoreRoot(handle, input.layerId))
   removeLayerCache(join(layersDir(handle), input.layerId))
-  done(handle, 1)
   return {unmounted: true}
 }
 

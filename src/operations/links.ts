@@ -5,7 +5,6 @@ import {getMemory} from '../storage/memories.js'
 import {LINK_SOURCE} from '../storage/links.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {CROSS_REPO_LINK_TAG, linkedRepos, linkItems, type RepoLink} from '../engines/sharing/sources.js'
-import {track} from '../engines/context.js'
 import {notFound, requireMemory} from './lookup.js'
 import {MemoryId, RepoRef, repoIdOf} from '../model/schemas.js'
 import {gate, planStore} from '../engines/gates/admit.js'
@@ -60,7 +59,6 @@ async function registeredRepo(ctx: MemContext, value: string): Promise<string> {
  * a note the secret scanner flags is refused (422) and written nowhere.
  */
 export async function linkRepo(ctx: MemContext, raw: LinkRepoInput): Promise<{id: string; from: string; to: string; note: string}> {
-  const done = track(ctx, 'link-repo')
   const input = parseInput(LinkRepoInput, raw)
   const handle = await ctx.repo(input.repo, 'write')
   const to = await registeredRepo(ctx, input.targetRepo)
@@ -93,17 +91,14 @@ export async function linkRepo(ctx: MemContext, raw: LinkRepoInput): Promise<{id
     if (insert.op === 'insert') insert.extra = {link: {to}}
     return {ops: plan.ops, result: {id: plan.result.id, from: handle.id, to, note: input.note}}
   })
-  done(handle, 1)
   return created
 }
 
 /** The repo's cross-repo links, newest first. */
 export async function listLinks(ctx: MemContext, raw: ListLinksInput): Promise<{repo: string; links: RepoLink[]}> {
-  const done = track(ctx, 'links')
   const input = parseInput(ListLinksInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const links = linkItems(handle)
-  done(handle, links.length)
   return {repo: handle.id, links}
 }
 
@@ -121,7 +116,6 @@ function readOnlyLayer(handle: RepoHandle): void {
  * is linked to.
  */
 export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise<{linked: true}> {
-  const done = track(ctx, 'link')
   const input = parseInput(LinkMemoryInput, raw)
   if (input.id === input.targetId) throw new MemError('invalid_input', 'A memory cannot link to itself.', {hint: 'Give another memory as targetId.'})
   const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
@@ -150,13 +144,11 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
     const links = [...m.links.filter((l) => l.targetId !== input.targetId), {targetId: input.targetId, relation: input.relation}]
     return {ops: [{op: 'update', id: m.id, set: {links, updatedAt: now}}], result: {linked: true as const}}
   })
-  done(handle, 1)
   return linked
 }
 
 /** Removes the link from a memory to `targetId`; `removed` is false when there was none. */
 export async function unlinkMemory(ctx: MemContext, raw: UnlinkMemoryInput): Promise<{removed: boolean}> {
-  const done = track(ctx, 'unlink')
   const input = parseInput(UnlinkMemoryInput, raw)
   const {handle} = await requireMemory(ctx, input.id, input.repo)
   readOnlyLayer(handle)
@@ -168,6 +160,5 @@ export async function unlinkMemory(ctx: MemContext, raw: UnlinkMemoryInput): Pro
     if (links.length === m.links.length) return {ops: [], result: {removed: false}}
     return {ops: [{op: 'update', id: m.id, set: {links, updatedAt: now}}], result: {removed: true}}
   })
-  done(handle, outcome.removed ? 1 : 0)
   return outcome
 }

@@ -2,6 +2,7 @@ import {MemError} from '../model/errors.js'
 import type {Memory} from '../model/memory.js'
 import {getMemory} from '../storage/memories.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
+import type {WritePlan} from '../storage/repo-store.js'
 import {repoIdOf} from '../model/schemas.js'
 
 /**
@@ -42,4 +43,19 @@ export async function requireMemory(ctx: MemContext, id: string, repo?: string):
   const memory = handle.store.read((db) => getMemory(db, id))
   if (!memory) throw notFound(id)
   return {handle, memory}
+}
+
+/**
+ * Changes one memory by id: resolves its repository (as `repoForId`), and under the lock reads the
+ * memory (a 404 when it does not exist) and hands it to `plan`, whose ops are journaled. `now` is
+ * the context's clock, read once.
+ */
+export async function changeMemory<T>(ctx: MemContext, id: string, repo: string | undefined, plan: (memory: Memory, now: string) => WritePlan<T>): Promise<T> {
+  const handle = await repoForId(ctx, id, repo)
+  const now = ctx.now().toISOString()
+  return handle.store.write<T>((db) => {
+    const memory = getMemory(db, id)
+    if (!memory) throw notFound(id)
+    return plan(memory, now)
+  })
 }

@@ -1,10 +1,9 @@
 import {createHash} from 'node:crypto'
 import {z} from 'zod'
 import {MemError} from '../model/errors.js'
-import {entriesChecksum, liveRowsForPack, MAX_PACK_BYTES, MAX_PACK_ENTRIES, PACK_FORMAT, PACK_FORMAT_VERSION, type PackManifest, writePackFile} from '../storage/pack-file.js'
+import {entriesChecksum, entriesTextBytes, liveRowsForPack, MAX_PACK_BYTES, MAX_PACK_ENTRIES, MAX_PACK_TEXT_BYTES, PACK_FORMAT, PACK_FORMAT_VERSION, type PackManifest, writePackFile} from '../storage/pack-file.js'
 import {CROSS_REPO_LINK_TAG} from './links.js'
 import type {MemContext} from '../engines/context.js'
-import {track} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
 
@@ -36,12 +35,18 @@ export interface PackExportResult {
  * into a `.mem` pack: a SQLite file with a manifest and a checksum of the entries. Reads only.
  */
 export async function packExport(ctx: MemContext, raw: PackExportInput): Promise<PackExportResult> {
-  const done = track(ctx, 'pack-export')
   const input = parseInput(PackExportInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const entries = handle.store.read((db) => liveRowsForPack(db, CROSS_REPO_LINK_TAG))
   if (entries.length > MAX_PACK_ENTRIES) {
     throw new MemError('payload_too_large', `The repo has ${entries.length.toLocaleString('en-US')} live memories; a pack holds at most ${MAX_PACK_ENTRIES.toLocaleString('en-US')}.`, {
+      hint: 'Forget or consolidate memories first (`mem maintain`).',
+    })
+  }
+  // import refuses a pack holding more text than this, so export never writes one
+  const textBytes = entriesTextBytes(entries)
+  if (textBytes > MAX_PACK_TEXT_BYTES) {
+    throw new MemError('payload_too_large', `The repo's live memories hold ${textBytes.toLocaleString('en-US')} bytes of text; a pack holds at most ${MAX_PACK_TEXT_BYTES.toLocaleString('en-US')}.`, {
       hint: 'Forget or consolidate memories first (`mem maintain`).',
     })
   }
@@ -67,6 +72,5 @@ export async function packExport(ctx: MemContext, raw: PackExportInput): Promise
       hint: 'Forget or consolidate memories first (`mem maintain`).',
     })
   }
-  done(handle, entries.length)
   return {data, manifest, fileName: `${handle.id}.mem`}
 }

@@ -2,12 +2,13 @@ import {createHash} from 'node:crypto'
 import {z} from 'zod'
 import {MemError} from '../model/errors.js'
 import {MAX_PACK_BYTES} from '../storage/pack-file.js'
-import {entriesChecksum, type PackEntry, type PackManifest, readPackFile} from '../storage/pack-file.js'
+import {type PackEntry, type PackManifest, readPackFile} from '../storage/pack-file.js'
 import type {MemContext} from '../engines/context.js'
-import {track} from '../engines/context.js'
 import {Content, Importance, MemoryTypeSchema, RepoRef, Tags} from '../model/schemas.js'
 import {gate, planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
+import type {PackImportResult} from '../model/shapes/sharing.js'
+export type {PackImportResult} from '../model/shapes/sharing.js'
 
 export const PackImportInput = z.object({
   repo: RepoRef,
@@ -16,14 +17,6 @@ export const PackImportInput = z.object({
     .describe('The .mem pack file, base64-encoded.'),
 })
 export type PackImportInput = z.input<typeof PackImportInput>
-
-export interface PackImportResult {
-  imported: number
-  skipped: number
-  packId: string
-  name: string
-  version: string
-}
 
 /** What one pack entry must be; a pack with any other entry is refused whole. */
 const EntrySchema = z.object({
@@ -43,34 +36,12 @@ export interface DecodedPack {
 }
 
 /**
- * Reads a pack and checks everything in it before anyone writes: the file (pack-file.ts), the
- * checksum of its entries, and each entry's fields. Any failure is a 400 naming the problem.
+ * Reads a pack and checks everything in it before anyone writes: the file (pack-file.ts: its
+ * layout, every value's type and length in SQL, the checksum of its entries) and each entry's
+ * fields. Any failure is a 400 naming the problem.
  */
 export async function decodePack(bytes: Uint8Array): Promise<DecodedPack> {
-  const {manifest, rows} = await readPackFile(bytes)
-  const raw: PackEntry[] = []
-  for (const r of rows) {
-    let tags: unknown
-    try {
-      tags = JSON.parse(String(r.tags))
-    } catch {
-      throw damaged(`entry ${r.n} has tags that are not a JSON array`)
-    }
-    raw.push({
-      type: r.type as PackEntry['type'],
-      content: r.content as string,
-      oneLiner: (r.one_liner as string | null) ?? null,
-      tags: tags as string[],
-      importance: r.importance as number,
-      source: r.source as string,
-      createdAt: r.created_at as string,
-      lineage: r.lineage as string,
-    })
-  }
-  if (entriesChecksum(raw) !== manifest.entriesSha256) {
-    throw damaged('its entries do not match the manifest checksum (changed or corrupted after export)')
-  }
-  const entries = raw.map((e, i) => {
+  return readPackFile(bytes, (e, i) => {
     const parsed = EntrySchema.safeParse(e)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
@@ -78,7 +49,6 @@ export async function decodePack(bytes: Uint8Array): Promise<DecodedPack> {
     }
     return parsed.data as PackEntry
   })
-  return {manifest, entries}
 }
 
 function damaged(why: string): MemError {
@@ -90,7 +60,8 @@ function damaged(why: string): MemError {
 /** The pack bytes from base64 text or raw bytes; a size over the limit is refused before decoding. */
 export function packBytes(data: string | Uint8Array): Uint8Array {
   if (typeof data !== 'string') return data
-  const text = data.replace(/\s+/g, '')
+  // a pack's base64 runs to 85 MB: no copy of it unless it is wrapped in lines
+  const text = /\s/.test(data) ? data.replace(/\s+/g, '') : data
   if (text.length === 0) throw new MemError('invalid_input', 'Invalid data: the pack is empty.', {hint: 'Send the .mem file in base64.'})
   if (text.length > Math.ceil(MAX_PACK_BYTES / 3) * 4) {
     throw new MemError('payload_too_large', `The pack is larger than ${MAX_PACK_BYTES.toLocaleString('en-US')} bytes.`, {hint: 'Split the memories into several packs.'})
@@ -98,7 +69,7 @@ export function packBytes(data: string | Uint8Array): Uint8Array {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) {
     throw new MemError('invalid_input', 'Invalid data: it is not base64.', {hint: 'Send the .mem file base64-encoded (e.g. `base64 -w0 app.mem`).'})
   }
-  return new Uint8Array(Buffer.from(text, 'base64'))
+  return Buffer.from(text, 'base64') // a Uint8Array already: copying it would cost the pack's size again
 }
 
 /** A stable fingerprint of what sync compares for an entry (content and metadata). */
@@ -113,7 +84,6 @@ export function entryFingerprint(e: PackEntry): string {
  * duplicate gate (skipped), a new id in the target repo. Ids and repo fields of the file are never used.
  */
 export async function packImport(ctx: MemContext, raw: PackImportInput): Promise<PackImportResult> {
-  const done = track(ctx, 'pack-import')
   const input = parseInput(PackImportInput, raw)
   const pack = await decodePack(packBytes(input.data))
   const handle = await ctx.repo(input.repo, 'write')
@@ -150,7 +120,6 @@ export async function packImport(ctx: MemContext, raw: PackImportInput): Promise
   )
   const imported = outcomes.filter(Boolean).length
   skipped += outcomes.length - imported
-  done(handle, imported)
   return {imported, skipped, packId: pack.manifest.packId, name: pack.manifest.name, version: pack.manifest.version}
 }
 

@@ -4,23 +4,12 @@ import {browseLive, liveCounts} from '../storage/memories.js'
 import type {MemContext} from '../engines/context.js'
 import {qualityOf, type QualityReport} from './quality.js'
 import {RepoRef} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {dailyBuckets, usageSummary, type DailyBucket, type OperationUsage} from './usage.js'
 import {parseInput} from '../model/validate.js'
-
-/** What a task of the server's scheduler looks like in the portal and `GET /api/mem/scheduled-tasks`. */
-export type TaskStatus = 'idle' | 'running' | 'ok' | 'failed' | 'disabled'
-
-export interface ScheduledTask {
-  id: string
-  type: 'maintenance' | 'update-check'
-  repo?: string
-  intervalHours: number
-  lastRunAt: string | null
-  nextRunAt: string | null
-  status: TaskStatus
-  lastError: string | null
-}
+import type {PortalResult} from '../model/shapes/insight.js'
+import type {ScheduledTask, TaskStatus} from '../model/shapes/operations.js'
+export type {ScheduledTask, TaskStatus} from '../model/shapes/operations.js'
+export type {PortalResult} from '../model/shapes/insight.js'
 
 export const PortalInput = z.object({repo: RepoRef})
 export type PortalInput = z.input<typeof PortalInput>
@@ -28,27 +17,12 @@ export type PortalInput = z.input<typeof PortalInput>
 export const PORTAL_USAGE_DAYS = 30
 export const PORTAL_RECENT = 10
 
-export interface PortalResult {
-  repo: string
-  repoId: string
-  generatedAt: string
-  counts: Record<MemoryType, number>
-  total: number
-  /** Newest first, at most ten full memory entries. */
-  recent: Memory[]
-  quality: QualityReport
-  usage: {days: number; total: number; operations: OperationUsage[]; timeseries: DailyBucket[]}
-  /** The scheduler's tasks for this repo, and those that belong to no repo (the update check). */
-  tasks: ScheduledTask[]
-}
-
 /**
  * Everything the web UI's dashboard shows, in one call: counts, the ten newest memories, the
  * quality report, 30 days of usage (summary and daily buckets) and the scheduled tasks.
  * `tasks` comes from the caller (the server's scheduler); without one it is empty.
  */
 export async function portal(ctx: MemContext, raw: PortalInput, options: {tasks?: () => ScheduledTask[]} = {}): Promise<PortalResult> {
-  const done = track(ctx, 'portal')
   const input = parseInput(PortalInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const now = ctx.now()
@@ -65,6 +39,5 @@ export async function portal(ctx: MemContext, raw: PortalInput, options: {tasks?
     usage: {days: PORTAL_USAGE_DAYS, total: summary.total, operations: summary.operations, timeseries: dailyBuckets(ctx, handle, now, PORTAL_USAGE_DAYS)},
     tasks: (options.tasks?.() ?? []).filter((t) => t.repo === undefined || t.repo === handle.id),
   }
-  done(handle, recent.length)
   return result
 }

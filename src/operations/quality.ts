@@ -2,8 +2,9 @@ import {z} from 'zod'
 import {qualityExamples, qualityFigures, type QualityKind} from '../storage/quality.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
+import type {QualityIssue, QualityReport} from '../model/shapes/insight.js'
+export type {QualityIssue, QualityReport} from '../model/shapes/insight.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 export const STALE_DAYS = 30
@@ -14,28 +15,6 @@ export type QualityInput = z.input<typeof QualityInput>
 
 export type Severity = 'info' | 'warning' | 'critical'
 export type IssueKind = QualityKind | 'empty'
-
-export interface QualityIssue {
-  kind: IssueKind
-  severity: Severity
-  count: number
-  /** Up to five ids, the most telling first. */
-  exampleIds: string[]
-  advice: string
-}
-
-export interface QualityReport {
-  repo: string
-  totalMemories: number
-  recalled: number
-  echoRatio: number
-  fizzleRatio: number
-  staleCount: number
-  deadCount: number
-  issues: QualityIssue[]
-  /** 0..100. */
-  score: number
-}
 
 const ADVICE: Record<IssueKind, string> = {
   fizzle:
@@ -62,11 +41,9 @@ const round = (n: number) => Math.round(n * 10_000) / 10_000
  * do; `score` (0..100) weighs fizzle, dead and stale shares and missing feedback.
  */
 export async function quality(ctx: MemContext, raw: QualityInput): Promise<QualityReport> {
-  const done = track(ctx, 'quality')
   const input = parseInput(QualityInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const report = qualityOf(handle, ctx.now(), input.repo)
-  done(handle, report.issues.length)
   return report
 }
 

@@ -7,7 +7,9 @@ import type {RepoStore} from '../storage/repo-store.js'
 import {queryVector} from '../engines/enrichment/embed-memories.js'
 import {readOnlySources} from '../engines/sharing/sources.js'
 import type {MemContext} from '../engines/context.js'
-import {track} from '../engines/context.js'
+import type {OpCall} from './define.js'
+import type {RecallItem, RecallResult} from '../model/shapes/memories.js'
+export type {RecallItem, RecallResult} from '../model/shapes/memories.js'
 
 /** The HTTP and MCP schema of this input is `RecallInput` in schemas.ts (same rules, same messages). */
 export interface RecallInput {
@@ -16,15 +18,17 @@ export interface RecallInput {
   /** 1 to 100, default 10. */
   limit?: number
   type?: MemoryType
+  /** Whether this recall counts as an agent using what it returns (default true); a person browsing passes false. */
+  touch?: boolean
 }
 
-const RECALL_KEYS = new Set(['repo', 'q', 'limit', 'type'])
+const RECALL_KEYS = new Set(['repo', 'q', 'limit', 'type', 'touch'])
 
 /**
  * `mem recall` runs once per question, so its path does not load zod (a fifth of its start):
  * well-formed input is taken as is; anything else is parsed with the schema, which words the error.
  */
-async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput, 'repo' | 'q' | 'limit'>> & {type?: MemoryType}> {
+async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput, 'repo' | 'q' | 'limit'>> & {type?: MemoryType; touch?: boolean}> {
   const r = raw as unknown as Record<string, unknown> | null
   if (
     r !== null &&
@@ -35,31 +39,13 @@ async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput,
     typeof r.q === 'string' &&
     r.q.length <= 4_000 &&
     (r.limit === undefined || (Number.isInteger(r.limit) && (r.limit as number) >= 1 && (r.limit as number) <= 100)) &&
-    (r.type === undefined || (MEMORY_TYPES as readonly unknown[]).includes(r.type))
+    (r.type === undefined || (MEMORY_TYPES as readonly unknown[]).includes(r.type)) &&
+    (r.touch === undefined || typeof r.touch === 'boolean')
   ) {
-    return {repo: r.repo.trim(), q: r.q, limit: (r.limit as number | undefined) ?? 10, ...(r.type === undefined ? {} : {type: r.type as MemoryType})}
+    return {repo: r.repo.trim(), q: r.q, limit: (r.limit as number | undefined) ?? 10, ...(r.type === undefined ? {} : {type: r.type as MemoryType}), ...(r.touch === undefined ? {} : {touch: r.touch})}
   }
   const [{RecallInput: schema}, {parseInput}] = await Promise.all([import('../model/schemas.js'), import('../model/validate.js')])
   return parseInput(schema, raw)
-}
-
-/** One recall result: exactly the fields of the spec's recall item. */
-export interface RecallItem {
-  id: string
-  repoId: string
-  type: string
-  content: string
-  oneLiner: string | null
-  tags: string[]
-  importance: number
-  score: number
-  createdAt: string
-  ageDays: number | null
-  stalenessWarning: string | null
-}
-
-export interface RecallResult {
-  results: RecallItem[]
 }
 
 /**
@@ -71,7 +57,6 @@ export interface RecallResult {
  * signal; without an answer in time, the ranking is the text-only one.
  */
 export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
-  const done = track(ctx, 'recall')
   const input = await recallInput(raw)
   const handle = await ctx.repo(input.repo, 'read')
   const now = ctx.now()
@@ -89,7 +74,7 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
       }),
     )
   let hits = search(handle.store)
-  if (hits.length > 0) {
+  if (hits.length > 0 && input.touch !== false) {
     handle.store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
   }
   // Mounted layers and linked repos are read, never written (no touch), and weighted below local hits.
@@ -108,7 +93,6 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
     }
     hits = hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
   }
-  done(handle, hits.length)
   return {
     results: hits.map(({memory: m, score}) => ({
       id: m.id,
@@ -143,3 +127,6 @@ export async function prepareRecall(ctx: MemContext, raw: PrepareRecallInput): P
   handle.store.read((db) => MemoryIndex.for(db))
   return {prepared: true}
 }
+
+/** How recall is run and counted; its declaration (catalog/memories.ts) spreads this in. */
+export const recallCall: OpCall<RecallInput, RecallResult> = {name: 'recall', track: {count: (r) => r.results.length}, run: recall}

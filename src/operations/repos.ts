@@ -1,8 +1,6 @@
 import type {MemContext} from '../engines/context.js'
-
-export interface ReposResult {
-  repos: Array<{repoId: string; path: string}>
-}
+import type {ReposResult} from '../model/shapes/memories.js'
+export type {ReposResult} from '../model/shapes/memories.js'
 
 /** Every repository mem has touched, from the user registry. */
 export async function repos(ctx: MemContext): Promise<ReposResult> {

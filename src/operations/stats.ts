@@ -2,18 +2,12 @@ import {MemError} from '../model/errors.js'
 import {MEMORY_TYPES, type MemoryType} from '../model/memory.js'
 import {peekCounts} from '../storage/counts-file.js'
 import type {MemContext} from '../engines/context.js'
-import {track} from '../engines/context.js'
+import type {StatsResult} from '../model/shapes/memories.js'
+export type {StatsResult} from '../model/shapes/memories.js'
 
 /** The HTTP and MCP schema of this input is `StatsInput` in schemas.ts; see `stats` for why it is not used here. */
 export interface StatsInput {
   repo: string
-}
-
-export interface StatsResult {
-  repo: string
-  summary: string
-  counts: Record<MemoryType, number>
-  total: number
 }
 
 const PLURAL: Record<MemoryType, string> = {
@@ -25,7 +19,6 @@ const PLURAL: Record<MemoryType, string> = {
 
 /** Live memory counts by type, read from counts kept as memories change (no scan). */
 export async function stats(ctx: MemContext, raw: StatsInput): Promise<StatsResult> {
-  const done = track(ctx, 'stats')
   // `mem stats` is the command people and prompts run most, so its path loads neither zod nor the
   // store: the one field is checked by hand, with the same message as the RepoRef schema.
   const repo = typeof raw?.repo === 'string' ? raw.repo.trim() : ''
@@ -40,7 +33,6 @@ export async function stats(ctx: MemContext, raw: StatsInput): Promise<StatsResu
       return (await ctx.repo(input.repo, 'read')).store.read((db) => liveCounts(db))
     })())
   const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)
-  done(where, total)
   return {repo: input.repo, summary: summarize(counts, total), counts, total}
 }
 

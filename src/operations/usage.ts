@@ -3,8 +3,9 @@ import {z} from 'zod'
 import {histPercentile, mergeAll, readUsageLog, usageRows, type UsageDelta} from '../storage/usage.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
-import {track} from '../engines/context.js'
 import {parseInput} from '../model/validate.js'
+import type {OperationUsage, UsageResult, DailyBucket, UsageTimeseries, UsageHourly} from '../model/shapes/insight.js'
+export type {OperationUsage, UsageResult, DailyBucket, UsageTimeseries, UsageHourly} from '../model/shapes/insight.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 export const DEFAULT_USAGE_DAYS = 30
@@ -23,43 +24,6 @@ export const UsageHourlyInput = z.object({
   days: z.number().int().min(1, `days must be 1 to ${MAX_HOURLY_DAYS}`).max(MAX_HOURLY_DAYS, `days must be 1 to ${MAX_HOURLY_DAYS}`).default(DEFAULT_HOURLY_DAYS),
 })
 export type UsageHourlyInput = z.input<typeof UsageHourlyInput>
-
-export interface OperationUsage {
-  operation: string
-  count: number
-  avgDurationMs: number
-  /** From a duration histogram: the upper bound of the bin holding the 95th percentile (capped by the slowest call). */
-  p95DurationMs: number
-  avgResults: number
-}
-
-export interface UsageResult {
-  repo: string
-  days: number
-  /** Start of the first UTC day of the window. */
-  from: string
-  to: string
-  total: number
-  operations: OperationUsage[]
-}
-
-export interface DailyBucket {
-  date: string
-  count: number
-  byOperation: Record<string, number>
-}
-
-export interface UsageTimeseries {
-  repo: string
-  days: number
-  buckets: DailyBucket[]
-}
-
-export interface UsageHourly {
-  repo: string
-  days: number
-  buckets: Array<{hour: string; count: number}>
-}
 
 /** The aggregates of a repo from `fromDay` (YYYY-MM-DD) on: the tables, the log, and this process's pending counts. */
 function aggregates(ctx: MemContext, handle: RepoHandle, fromDay: string): UsageDelta[] {
@@ -84,11 +48,9 @@ const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** di
  * appends them every 5 s) and in the same process at once.
  */
 export async function usage(ctx: MemContext, raw: UsageInput): Promise<UsageResult> {
-  const done = track(ctx, 'usage')
   const input = parseInput(UsageInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const result = usageSummary(ctx, handle, ctx.now(), input.days, input.repo)
-  done(handle, result.operations.length)
   return result
 }
 
@@ -128,11 +90,9 @@ export function usageSummary(ctx: MemContext, handle: RepoHandle, now: Date, day
 
 /** Calls per UTC day over the last `days` days, oldest first; every day is present (zeros included). */
 export async function usageTimeseries(ctx: MemContext, raw: UsageInput): Promise<UsageTimeseries> {
-  const done = track(ctx, 'usage-timeseries')
   const input = parseInput(UsageInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const buckets = dailyBuckets(ctx, handle, ctx.now(), input.days)
-  done(handle, buckets.length)
   return {repo: input.repo, days: input.days, buckets}
 }
 
@@ -158,7 +118,6 @@ export function dailyBuckets(ctx: MemContext, handle: RepoHandle, now: Date, day
 
 /** Calls per UTC hour over the last `days` × 24 hours (the current hour last); every hour is present. */
 export async function usageHourly(ctx: MemContext, raw: UsageHourlyInput): Promise<UsageHourly> {
-  const done = track(ctx, 'usage-hourly')
   const input = parseInput(UsageHourlyInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const now = ctx.now()
@@ -178,6 +137,5 @@ export async function usageHourly(ctx: MemContext, raw: UsageHourlyInput): Promi
     const bucket = index.get(d.bucket)
     if (bucket) bucket.count += d.count
   }
-  done(handle, buckets.length)
   return {repo: input.repo, days: input.days, buckets}
 }

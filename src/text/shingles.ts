@@ -11,11 +11,3 @@ export function shingleSet(text: string): Set<string> {
   for (let i = 0; i + 3 <= words.length; i++) out.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`)
   return out
 }
-
-export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 && b.size === 0) return 1
-  let inter = 0
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a]
-  for (const x of small) if (large.has(x)) inter++
-  return inter / (a.size + b.size - inter)
-}

@@ -2,7 +2,7 @@ import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {expect, onTestFinished} from 'vitest'
-import type {StoreResult} from '../../src/operations/store.js'
+import type {StoreResult} from '../../src/model/shapes/memories.js'
 import {MemError} from '../../src/model/errors.js'
 import {openMem, type OpenMemOptions} from '../../src/runtime/open-mem.js'
 

@@ -74,6 +74,8 @@ describe('mem browse in a terminal (tmux)', () => {
   let base: string
   let root: string
   let home: string
+  /** A second repo of 5 memories for the tests that forget (the first one keeps its 30). */
+  let small: string
   const browse = `${process.execPath} ${BIN} browse`
 
   beforeAll(async () => {
@@ -87,6 +89,13 @@ describe('mem browse in a terminal (tmux)', () => {
       await store(ctx, {repo: root, content, type: (['observation', 'insight', 'procedure', 'heuristic'] as const)[i % 4], tags: ['t']})
     }
     await ctx.close()
+    small = join(base, 'small')
+    mkdirSync(join(small, '.git'), {recursive: true})
+    const other = openMem({home, cwd: small})
+    for (const word of ['alpha', 'bravo', 'charlie', 'delta', 'echo']) {
+      await store(other, {repo: small, content: `the ${word} service restarts when its config changes`, type: 'observation'})
+    }
+    await other.close()
   })
 
   afterAll(() => {
@@ -141,6 +150,42 @@ describe('mem browse in a terminal (tmux)', () => {
       expect(sh.flag('#{alternate_on}')).toBe('0')
       expect(sh.flag('#{cursor_flag}')).toBe('1')
     }
+  })
+
+  it('Esc after a search clears it and stays on the browser; the next Esc quits', async () => {
+    const sh = shell(root, {MEM_HOME: home})
+    await sh.waitFor((s) => s.includes(PROMPT.trimEnd()), 'the shell prompt')
+    sh.text(browse)
+    sh.keys('Enter')
+    await sh.waitFor((s) => s.includes('mem browse · 1–19 of 30'), 'the first screen')
+    sh.keys('/')
+    sh.text('docker')
+    await sh.waitFor((s) => /search "docker": \d+ results?/.test(s), 'search results')
+    sh.keys('Enter')
+    await sh.waitFor((s) => s.split('\n')[1]?.trimEnd() === '/ docker', 'the kept search')
+    sh.keys('Escape')
+    const screen = await sh.waitFor((s) => s.includes('mem browse · 1–19 of 30'), 'browsing again')
+    expect(screen).toContain('/ to search · f to filter')
+    expect(sh.flag('#{alternate_on}')).toBe('1')
+    sh.keys('Escape')
+    await sh.waitFor((s) => lastLine(s) === PROMPT.trimEnd(), 'the prompt after the second Esc')
+    expect(sh.flag('#{alternate_on}')).toBe('0')
+  })
+
+  it('counts again in the header after a forget', async () => {
+    const sh = shell(small, {MEM_HOME: home})
+    await sh.waitFor((s) => s.includes(PROMPT.trimEnd()), 'the shell prompt')
+    sh.text(browse)
+    sh.keys('Enter')
+    await sh.waitFor((s) => s.includes('mem browse · 1–5 of 5'), 'the first screen')
+    sh.keys('d')
+    sh.keys('Enter')
+    await sh.waitFor((s) => s.includes('? y/N'), 'the question')
+    sh.keys('y')
+    const screen = await sh.waitFor((s) => s.includes('mem browse · 1–4 of 4'), 'the new count')
+    expect(screen).toContain('Forgot memories/')
+    sh.keys('q')
+    await sh.waitFor((s) => lastLine(s) === PROMPT.trimEnd(), 'the prompt')
   })
 
   it('restores the terminal when it is sent SIGTERM', async () => {

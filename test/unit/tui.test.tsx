@@ -1,6 +1,7 @@
 import {render} from 'ink-testing-library'
 import {describe, expect, it, onTestFinished} from 'vitest'
 import {browse} from '../../src/operations/browse.js'
+import {forget} from '../../src/operations/forget.js'
 import {get} from '../../src/operations/get.js'
 import {store} from '../../src/operations/store.js'
 import type {MemContext} from '../../src/engines/context.js'
@@ -217,6 +218,25 @@ describe('terminal browser: search and filter', () => {
     expect(ui.frame()).not.toContain('kafka consumer lag')
   })
 
+  it('Esc in the list clears a kept filter, then a kept search, and quits only after that', async () => {
+    const {ctx, root} = await seeded(40)
+    const ui = mount(ctx, root)
+    await ui.waitFor('1–19 of 40')
+    await ui.press('/', 'k', 'a', 'f', 'k', 'a')
+    await ui.waitFor(/search "kafka": \d+ results?/)
+    await ui.press(KEY.enter, 'f', 'l', 'a', 'g', KEY.enter) // keep both, back to the list keys
+    await ui.waitFor('filter "lag": 1 shown')
+    await ui.press(KEY.escape)
+    let f = await ui.until((fr) => !fr.includes('filter "lag"'), 'the filter to clear')
+    expect(f).toMatch(/search "kafka": \d+ results?/)
+    await ui.press(KEY.escape)
+    f = await ui.waitFor('1–19 of 40 · type')
+    expect(f).toContain('/ to search · f to filter')
+    expect(ui.app.stdin.listenerCount('readable')).toBeGreaterThan(0) // still running
+    await ui.press(KEY.escape)
+    await ui.until(() => ui.app.stdin.listenerCount('readable') === 0, 'the app to stop reading keys')
+  })
+
   it('says so when nothing matches a search', async () => {
     const {ctx, root} = await seeded(5)
     const ui = mount(ctx, root)
@@ -387,6 +407,46 @@ describe('terminal browser: actions', () => {
     const f = await ui.waitFor('1–1 of 1')
     expect(f).not.toContain('── content ──')
     expect((await get(ctx, {id: ids[1]})).forgetReason).toBe('forgotten by request')
+  })
+
+  it('counts the results again after a forget during a search, and what a filter shows', async () => {
+    const {ctx, root} = await seeded(0)
+    for (const content of ['deploy runs the migration before the rollout', 'the deploy pipeline waits for the canary', 'a failed deploy rolls back by itself', 'grafana dashboards come from the ops repo']) {
+      await store(ctx, {repo: root, content, type: 'observation'})
+    }
+    const ui = mount(ctx, root, {searchLimit: 3})
+    await ui.waitFor('1–4 of 4')
+    // pasted, so one recall: a search typed letter by letter also recalls "dep", "depl"…, and
+    // recall's fuzzy fill then keeps returning a forgotten memory for a while (see the report on
+    // issue 20); what this checks is that the browser asks again and shows the new count
+    await ui.press('/', 'deploy')
+    await ui.waitFor('search "deploy": 3 results')
+    await ui.press(KEY.enter, 'd', KEY.enter, 'y')
+    await ui.waitFor('Forgot ')
+    await ui.waitFor('search "deploy": 2 results')
+    await ui.press(KEY.escape)
+    await ui.waitFor('1–3 of 3 · type')
+    await ui.press('f', 'd', 'e', 'p', 'l', 'o', 'y', KEY.enter)
+    await ui.waitFor('1–3 of 3 · filter "deploy": 2 shown')
+    await ui.press('d', KEY.enter, 'y')
+    await ui.waitFor('1–2 of 2 · filter "deploy": 1 shown')
+  })
+
+  it('reads the list again when a change is refused because the store changed under it', async () => {
+    const {ctx, root, home, clock, ids} = await seeded(3)
+    const ui = mount(ctx, root)
+    await ui.waitFor('1–3 of 3')
+    // another process forgets the selected memory; refreshMs 0: the browser does not know yet
+    const other = openMem({home, cwd: root, now: clock})
+    await forget(other, {id: ids[2], repo: root})
+    await other.close()
+    await ui.press('#', KEY.enter)
+    // the error is long: it wraps over the status lines
+    const refused = (fr: string) => fr.replace(/\n/g, ' ').includes(`! ${ids[2]} was forgotten; it cannot be edited.`)
+    await ui.until(refused, 'the refusal')
+    const f = await ui.waitFor('1–2 of 2')
+    expect(refused(f)).toBe(true)
+    expect(ui.frame()).not.toContain('release builds are signed')
   })
 
   it('edits tags and importance, refusing bad values without leaving the prompt', async () => {

@@ -1,12 +1,15 @@
 import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {MemError} from '../../model/errors.js'
-import {jaccard, shingleSet} from '../../text/shingles.js'
+import {shingleSet} from '../../text/shingles.js'
+import {jaccard, smoothIdf, sparseDot, tfIdfWeights} from '../../text/similarity.js'
 import type {MemContext, RepoHandle} from '../context.js'
 import {planStore} from '../gates/admit.js'
 import {analyze, normalizeForDuplicate} from '../../text/tokenize.js'
 import type {Db} from '../../storage/db.js'
 import {releaseBuffer} from '../../storage/files.js'
 import {eachLiveBriefOfType, getExtra, getMemory, liveBriefsById, liveBriefsBySeq, liveBriefsOfType, liveDerivedFromIds, type MemoryBrief, type Op} from '../../storage/memories.js'
+import type {ConsolidateResult, CandidateCluster, ClusterOutcome} from '../../model/shapes/operations.js'
+export type {ConsolidateResult, CandidateCluster, ClusterOutcome} from '../../model/shapes/operations.js'
 
 /**
  * Consolidation: groups of related live observations become insights.
@@ -57,27 +60,6 @@ export interface ConsolidateOptions {
   onProgress?: (p: ConsolidationProgress) => void
 }
 
-export type ClusterOutcome = 'create' | 'boost' | 'restates'
-
-export interface CandidateCluster {
-  memberIds: string[]
-  tags: string[]
-  oneLiner: string
-  content: string
-  importance: number
-  outcome: ClusterOutcome
-  /** The insight boosted (outcome boost) or the observation restated (outcome restates). */
-  target?: string
-}
-
-export interface ConsolidateResult {
-  candidates: number
-  insightsCreated: number
-  insightsBoosted: number
-  /** Only with `dryRun`: the candidate clusters and what a real run would do with each. */
-  clusters?: CandidateCluster[]
-}
-
 // ---- vectors -----------------------------------------------------------------------------------
 
 /** A sparse L2-normalised tf-idf vector, term ids ascending. */
@@ -86,21 +68,8 @@ interface Vec {
   w: Float32Array
 }
 
-/** Dot product of two sparse vectors given as ranges of (ids, weights) arrays. */
-function dotRange(aIds: Int32Array, aW: Float32Array, i: number, aEnd: number, bIds: Int32Array, bW: Float32Array, j: number, bEnd: number): number {
-  let s = 0
-  while (i < aEnd && j < bEnd) {
-    const x = aIds[i]
-    const y = bIds[j]
-    if (x === y) s += aW[i++] * bW[j++]
-    else if (x < y) i++
-    else j++
-  }
-  return s
-}
-
 function dot(a: Vec, b: Vec): number {
-  return dotRange(a.ids, a.w, 0, a.ids.length, b.ids, b.w, 0, b.ids.length)
+  return sparseDot(a.ids, a.w, 0, a.ids.length, b.ids, b.w, 0, b.ids.length)
 }
 
 /**
@@ -184,7 +153,7 @@ class VecRows {
   }
 
   dot(a: number, b: number): number {
-    return dotRange(this.ids, this.w, this.start[a], this.start[a + 1], this.ids, this.w, this.start[b], this.start[b + 1])
+    return sparseDot(this.ids, this.w, this.start[a], this.start[a + 1], this.ids, this.w, this.start[b], this.start[b + 1])
   }
 
   static of(vecs: Vec[]): VecRows {
@@ -194,7 +163,8 @@ class VecRows {
   }
 }
 
-class Vocabulary {
+/** The terms of the observations being clustered: an id per term, with its document frequency. */
+class TermTable {
   private readonly ids = new Map<string, number>()
   df: number[] = []
   docs = 0
@@ -223,22 +193,12 @@ class Vocabulary {
   }
 
   idf(id: number): number {
-    return Math.log(1 + (this.docs + 1) / ((this.df[id] ?? 0) + 1))
+    return smoothIdf(this.docs, this.df[id] ?? 0)
   }
 
-  /**
-   * Writes the tf-idf weights of term counts `counts` (for the ascending term `ids`) into `w`,
-   * L2-normalised (computed in doubles, stored as float32).
-   */
+  /** Writes the tf-idf weights of term counts `counts` (for the ascending term `ids`) into `w` (see tfIdfWeights). */
   weigh(ids: ArrayLike<number>, counts: ArrayLike<number>, w: Float32Array): void {
-    let norm = 0
-    for (let k = 0; k < ids.length; k++) {
-      const v = (1 + Math.log(counts[k])) * this.idf(ids[k])
-      w[k] = v
-      norm += v * v
-    }
-    norm = Math.sqrt(norm) || 1
-    for (let k = 0; k < w.length; k++) w[k] /= norm
+    tfIdfWeights(ids, counts, (id) => this.idf(id), w)
   }
 
   vector(tf: Map<number, number>): Vec {
@@ -501,7 +461,7 @@ interface Summary {
  * The extractive insight: the sentences that best cover the cluster's terms (tf-idf against the
  * centroid), each one that mostly repeats a chosen sentence skipped, at most MAX_SENTENCES.
  */
-function extractiveSummary(planned: Planned, vocab: Vocabulary): Summary {
+function extractiveSummary(planned: Planned, vocab: TermTable): Summary {
   const bySentence = new Map<string, {text: string; vec: Vec; owners: Set<string>}>()
   for (const m of planned.members) {
     for (const text of sentencesOf(m.content)) {
@@ -610,7 +570,7 @@ async function planClusters(
 ): Promise<CandidateCluster[]> {
   // one read (a consistent snapshot) plans every cluster; observation texts are analysed as they
   // are stepped and not kept: only the members of the clusters found are read back in full
-  const vocab = new Vocabulary()
+  const vocab = new TermTable()
   const {stars, insights} = repo.store.read((db) => {
     const derivedFrom = liveDerivedFromIds(db)
     // idf over every live observation: it stays put between runs, so clusters do too

@@ -12,27 +12,8 @@ import type {Embedder} from './embed.js'
 import {vectorOp} from './embed-memories.js'
 import {heuristicEntities, heuristicForesight, heuristicOneLiner, heuristicSummary} from './heuristic.js'
 import {askRuntime, createRuntime, type EnrichRuntime} from './runtime.js'
-
-export type EnrichProviderName = 'ollama' | 'openai' | 'heuristic'
-
-export interface EnrichResult {
-  id: string
-  /** True when new supplements were stored; false when they were already the same. */
-  enriched: boolean
-  oneLiner: string | null
-  summary: string | null
-  foresight: string | null
-  entities: string[]
-  provider: EnrichProviderName
-}
-
-export interface EnrichmentStatus {
-  enabled: boolean
-  provider: EnrichProviderName
-  model: string | null
-  /** Whether the configured runtime answers its health endpoint; false when enrichment is off. */
-  reachable: boolean
-}
+import type {EnrichResult, EnrichProviderName, EnrichmentStatus} from '../../model/shapes/insight.js'
+export type {EnrichResult, EnrichProviderName, EnrichmentStatus} from '../../model/shapes/insight.js'
 
 /** The configured runtime, or null (enrichment off: the heuristic answers). */
 export async function enrichRuntime(ctx: MemContext): Promise<EnrichRuntime | null> {

@@ -6,20 +6,8 @@
  */
 import type {Db} from '../../storage/db.js'
 import {graphRowsById, topLiveByImportance, type GraphRow} from '../../storage/graph.js'
-
-export interface GraphNode {
-  id: string
-  type: string
-  label: string
-  importance: number
-  tags: string[]
-}
-
-export interface GraphEdge {
-  from: string
-  to: string
-  relation: string
-}
+import type {GraphNode, GraphEdge} from '../../model/shapes/operations.js'
+export type {GraphNode, GraphEdge} from '../../model/shapes/operations.js'
 
 /** What an edge source sees: the database and the node set (id → row). */
 export interface EdgeSourceInput {

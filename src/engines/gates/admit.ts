@@ -12,15 +12,10 @@ import {findDuplicate} from './duplicates.js'
 import {getMemory, type Op} from '../../storage/memories.js'
 import type {Db} from '../../storage/db.js'
 import type {MemContext, RepoHandle} from '../context.js'
+import type {StoreResult} from '../../model/shapes/memories.js'
 
-export type StoreResult =
-  | {success: true; id: string}
-  | {success: false; duplicateId: string; reason: 'duplicate'}
-  | {success: false; reason: string}
-
-export function isRejected(r: StoreResult): r is {success: false; reason: string} {
-  return !r.success && !('duplicateId' in r)
-}
+export {isRejected} from '../../model/memory.js'
+export type {StoreResult} from '../../model/shapes/memories.js'
 
 export function memoryId(repoId: string, type: string, content: string, createdAt: string): string {
   const key = createHash('sha256').update(content + createdAt).digest('hex').slice(0, 12)

@@ -1,7 +1,8 @@
 import type {Db} from '../../storage/db.js'
 import {findLiveByNormHash, nearDuplicateCandidates} from '../../storage/memories.js'
 import {contentBands} from '../../text/minhash.js'
-import {jaccard, shingleSet} from '../../text/shingles.js'
+import {shingleSet} from '../../text/shingles.js'
+import {jaccard} from '../../text/similarity.js'
 
 /** Word-shingle Jaccard similarity at or above which a new memory is a near-duplicate. */
 export const NEAR_DUPLICATE_THRESHOLD = 0.9

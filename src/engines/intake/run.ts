@@ -22,29 +22,8 @@ import {intakeRows, type IntakeRow} from '../../storage/intake.js'
 import {getMemory, type Op} from '../../storage/memories.js'
 import {hasSecretAssignment, type Seed} from './extract.js'
 import {scanProject, type ScannedFile} from './scan.js'
-
-export interface IntakeFileReport {
-  path: string
-  /** Seeds the file gave this run. */
-  seeds: number
-  newCount: number
-  skippedCount: number
-  replacedCount: number
-  /** Seeds of lines (or files) that are gone, forgotten. */
-  removedCount: number
-  /** Seeds the secret scanner or content gate refused (counted in skippedCount too). */
-  rejectedCount: number
-}
-
-export interface IntakeResult {
-  /** Memories written: new seeds and the new versions of changed ones. */
-  newCount: number
-  /** Seeds that wrote nothing: unchanged, duplicates of live memories, or rejected. */
-  skippedCount: number
-  /** Of newCount, the ones that superseded an older seed (a changed file). */
-  replacedCount: number
-  files: IntakeFileReport[]
-}
+import type {IntakeResult, IntakeFileReport} from '../../model/shapes/operations.js'
+export type {IntakeResult, IntakeFileReport} from '../../model/shapes/operations.js'
 
 export interface IntakeProgress {
   phase: 'scan' | 'write'

@@ -1,4 +1,5 @@
-import {jaccard, shingleSet} from '../../text/shingles.js'
+import {shingleSet} from '../../text/shingles.js'
+import {jaccard} from '../../text/similarity.js'
 import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
 import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
 import {forgetOp, writeInChunks} from './chunks.js'

@@ -3,25 +3,9 @@ import type {MemoryType} from '../../model/memory.js'
 import type {InsightWriter} from '../consolidation/consolidate.js'
 import type {Embedder} from '../enrichment/embed.js'
 import type {EnrichRuntime} from '../enrichment/types.js'
-
-/** The stages, in the order a pass runs them. */
-export const STAGE_NAMES = ['ttl-expiry', 'retention', 'dedup', 'decay', 'cleanup', 'enrichment', 'consolidation'] as const
-export type StageName = (typeof STAGE_NAMES)[number]
-
-export interface StageReport {
-  name: StageName
-  /** Memories the stage changed (forgot, decayed, purged, enriched; insights created or boosted). */
-  affected: number
-  durationMs: number
-  /** Set when the stage failed; the pass went on with the next stage. */
-  error?: string
-}
-
-/** The report of one pass: the body of a 200 from `POST /api/maintenance`. */
-export interface MaintenanceReport {
-  repoId: string
-  stages: StageReport[]
-}
+import type {StageName, StageReport, MaintenanceReport} from '../../model/shapes/operations.js'
+export {STAGE_NAMES} from '../../model/names.js'
+export type {StageName, StageReport, MaintenanceReport} from '../../model/shapes/operations.js'
 
 export interface MaintenanceProgress {
   stage: StageName

@@ -166,7 +166,8 @@ export async function fetchPacks(source: string, cacheDir: string): Promise<Arra
       hint: 'Split them into several layers (one source each).',
     })
   }
-  return packs.map((p) => ({path: relative(dir, p), bytes: new Uint8Array(readFileSync(p))}))
+  // a Buffer is a Uint8Array: no copy of up to 256 MB of packs
+  return packs.map((p) => ({path: relative(dir, p), bytes: readFileSync(p)}))
 }
 
 function syncFailed(source: string, stderr: string): MemError {

@@ -3,6 +3,8 @@ import {listLayers as listLayerRows, type LayerRecord} from '../../storage/layer
 import {LINK_SOURCE, liveRepoLinks} from '../../storage/links.js'
 import type {RepoStore} from '../../storage/repo-store.js'
 import type {MemContext, RepoHandle} from '../context.js'
+import type {RepoLink} from '../../model/shapes/sharing.js'
+export type {RepoLink} from '../../model/shapes/sharing.js'
 
 /**
  * What recall and context read besides the repo's own store: its synced layers and the repos it
@@ -25,14 +27,6 @@ export interface ReadOnlySource {
   kind: 'layer' | 'repo'
   store: RepoStore
   weight: number
-}
-
-export interface RepoLink {
-  id: string
-  from: string
-  to: string
-  note: string
-  createdAt: string
 }
 
 export function layersDir(handle: RepoHandle): string {

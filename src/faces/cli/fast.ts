@@ -38,8 +38,8 @@ const COMMANDS: Record<string, FastCommand> = {
     accepts: (v) =>
       (v.limit === undefined || INTEGER.test(v.limit as string)) && (v.type === undefined || (MEMORY_TYPES as readonly string[]).includes(v.type as string)),
     async run(mem, repo, {positionals: [q], values}) {
-      const [{recall}, {formatRecall}] = await Promise.all([import('../../operations/recall.js'), import('./format.js')])
-      const result = await recall(mem, {
+      const [{recallCall}, {invoke}, {formatRecall}] = await Promise.all([import('../../operations/recall.js'), import('../../operations/define.js'), import('./format.js')])
+      const result = await invoke(mem, recallCall, {
         repo,
         q,
         limit: values.limit === undefined ? 10 : Number(values.limit),

@@ -3,6 +3,8 @@ import {errorBody, errorText, exitCodeOf, MemError} from '../../model/errors.js'
 import {resolve} from 'node:path'
 import {findRepoRoot, isDrivePath, looksLikePath} from '../../config/paths.js'
 import type {MemRuntime} from '../../runtime/open-mem.js'
+import {MEMORY_TYPES} from '../../model/memory.js'
+import type {OpDef} from '../../operations/define.js'
 
 export type MemFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof MemCommand)['baseFlags'] & T['flags']>
 
@@ -50,6 +52,20 @@ export abstract class MemCommand extends Command {
       this.ctx = openMem({env: process.env, cwd: options.server ? undefined : process.cwd(), longLived: options.longLived, usage: {elapsed: hrtimeMs}})
     }
     return this.ctx
+  }
+
+  /**
+   * Runs a declared operation as every face does (usage counted as declared) and applies its outcome:
+   * the exit code its declaration gives (a rejected store exits 5), and for a refused answer its
+   * message on stderr (not under --json, where the body says it). Returns the result.
+   */
+  protected async runOp<I, O, P>(op: OpDef<I, O, P>, input: I, options?: P): Promise<O> {
+    const {invoke, outcomeOf} = await import('../../operations/define.js')
+    const result = await invoke(await this.mem(), op, input, options)
+    const outcome = outcomeOf(op, result)
+    if (outcome.exit !== 0) this.setExitCode(outcome.exit)
+    if (outcome.failed && outcome.message && !this.jsonEnabled()) process.stderr.write(`${outcome.message}\n`)
+    return result
   }
 
   /** MEM_HOME: the user config (API keys, update check) and the repo registry live there. */
@@ -108,7 +124,7 @@ export function absoluteRepoRef(value: string): string {
 
 /** `--type` for commands that filter or set a memory type. */
 export const typeFlag = Flags.option({
-  options: ['observation', 'insight', 'procedure', 'heuristic'] as const,
+  options: MEMORY_TYPES,
   char: 't',
   summary: 'Memory type.',
 })

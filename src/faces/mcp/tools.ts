@@ -19,7 +19,7 @@ import {AjvJsonSchemaValidator} from '@modelcontextprotocol/sdk/validation/ajv'
 import type {jsonSchemaValidator} from '@modelcontextprotocol/sdk/validation'
 import {errorBody, MemError} from '../../model/errors.js'
 import type {MemContext} from '../../engines/context.js'
-import {findTool, TOOLS, toolListing} from './catalog.js'
+import {findTool, isToolError, runTool, TOOLS, toolListing} from './catalog.js'
 
 export const SERVER_NAME = 'mem'
 
@@ -73,9 +73,9 @@ export async function callTool(ctx: MemContext, binding: McpBinding, name: strin
       if (bound === undefined) delete args.repo
       else args.repo = bound
     }
-    const result = await def.run(ctx, args)
+    const result = await runTool(def, ctx, args)
     return {
-      isError: def.isError?.(result as never) ?? false,
+      isError: isToolError(def, result),
       content: [{type: 'text', text: def.render(result as never, args)}],
       structuredContent: result as Record<string, unknown>,
     }

@@ -2,6 +2,8 @@ import Fastify, {type FastifyInstance, type FastifyRequest} from 'fastify'
 import type {KeyRing} from '../../config/api-keys.js'
 import type {MemContext} from '../../engines/context.js'
 import {mcpRoutes} from '../mcp/http.js'
+import {MemError} from '../../model/errors.js'
+import {parsePackBody, readBody} from './pack-body.js'
 import {BODY_LIMIT_BYTES, errorHandler, notFoundHandler, type PrivatePath} from './errors.js'
 import {authGuard, localGuard} from './guard.js'
 import {openApiDocument} from './openapi.js'
@@ -9,10 +11,7 @@ import {RouteTable, validatorCompiler} from './route.js'
 import {MaintenanceRuns} from './maintenance-runs.js'
 import type {Scheduler} from './scheduler.js'
 import {maintenanceRoutes} from './routes/maintenance.js'
-import {memoryRoutes} from './routes/memories.js'
 import {operationRoutes} from './routes/operations.js'
-import {sharingRoutes} from './routes/sharing.js'
-import {insightRoutes} from './routes/insight.js'
 import {enrichmentStatus} from '../../operations/enrich.js'
 import {systemRoutes} from './routes/system.js'
 import {uiRoutes} from './ui.js'
@@ -80,10 +79,28 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // on every request) has no body, not an invalid one; anything else goes to fastify's own parser,
   // which keeps its prototype-poisoning checks.
   const parseJson = app.getDefaultJsonParser('error', 'error')
+  const parseText = (req: FastifyRequest, text: string): unknown => {
+    let out: unknown
+    parseJson(req, text, (err, value) => {
+      if (err) throw err
+      out = value
+    })
+    return out
+  }
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', {parseAs: 'string'}, (req, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined)
-    return parseJson(req, body as string, done)
+  const packBody = (req: FastifyRequest) => (req.routeOptions.config as {packBody?: boolean} | undefined)?.packBody === true
+  const limitOf = (req: FastifyRequest) => req.routeOptions.bodyLimit ?? BODY_LIMIT_BYTES
+  app.addContentTypeParser('application/json', async (req: FastifyRequest, payload: NodeJS.ReadableStream) => {
+    const buf = await readBody(payload, req.headers['content-length'], limitOf(req))
+    if (isBlank(buf)) return undefined
+    // a pack import carries up to 85 MB of base64: decoded straight from the raw body
+    if (packBody(req)) return parsePackBody(buf, (text) => parseText(req, text))
+    return parseText(req, buf.toString('utf8'))
+  })
+  // a pack import may also send the file itself
+  app.addContentTypeParser('application/octet-stream', async (req: FastifyRequest, payload: NodeJS.ReadableStream) => {
+    if (!packBody(req)) throw new MemError('invalid_input', 'Unsupported Content-Type: the body must be JSON.', {hint: 'Send Content-Type: application/json.'})
+    return readBody(payload, req.headers['content-length'], limitOf(req))
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(() => (data) => JSON.stringify(data))
@@ -110,11 +127,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
     enrichment: () => enrichmentStatus(options.ctx),
   })
-  sharingRoutes(app, routes, options.ctx)
-  memoryRoutes(app, routes, options.ctx)
-  operationRoutes(app, routes, options.ctx)
+  operationRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? []})
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
-  insightRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? []})
   mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, onInternalError: options.onInternalError})
   void app.register(async (scope) => uiRoutes(scope, {dir: options.uiDir}))
 
@@ -129,4 +143,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     handler: async () => (document ??= openApiDocument(routes.routes, {version})),
   })
   return app
+}
+
+/** True for a body of nothing but whitespace (checked without making a string of it). */
+function isBlank(buf: Buffer): boolean {
+  for (const b of buf) if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return false
+  return true
 }

@@ -1,7 +1,7 @@
 import type {FastifyReply, FastifyRequest} from 'fastify'
 import type {KeyRing} from '../../config/api-keys.js'
 import {errorBody, MemError} from '../../model/errors.js'
-import {requiredAccess} from './route.js'
+import {type Access, requiredAccess} from './route.js'
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
 
@@ -54,9 +54,11 @@ export function localGuard(options: {loopbackOnly: boolean}) {
  */
 export function authGuard(keys: KeyRing, options: {required: boolean}) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    // decided on the route the router matched, never on the raw URL (see requiredAccess)
+    // decided on the route the router matched, never on the raw URL (see requiredAccess): the
+    // scope its declaration gives, else the rule for routes that declare none (/mcp, /ui)
     const route = req.routeOptions.url
-    const need = requiredAccess(req.method, route)
+    const declared = (req.routeOptions.config as {access?: Access} | undefined)?.access
+    const need = declared ?? requiredAccess(req.method, route)
     const path = route ?? req.url.split('?')[0]
     if (need === 'public') return
     const result = keys.check(req.headers.authorization, need, options.required)

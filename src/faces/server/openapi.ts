@@ -1,5 +1,5 @@
 import {type JsonSchema, jsonSchema, requiredAccess, type RouteDef} from './route.js'
-import * as S from './schemas.js'
+import {ErrorResponse} from '../../model/shapes/common.js'
 
 const ERROR_STATUSES: Record<number, string> = {
   401: 'Authentication required, or the API key is unknown (only when auth is on)',
@@ -20,12 +20,12 @@ export function openApiDocument(routes: readonly RouteDef[], info: {version: str
     return schema
   }
   const errorRef = {$ref: '#/components/schemas/Error'}
-  take(S.ErrorResponse, 'output')
+  take(ErrorResponse, 'output')
 
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
     const path = route.url.replace(/:(\w+)/g, '{$1}')
-    const access = requiredAccess(route.method as string, route.url)
+    const access = route.access ?? requiredAccess(route.method as string, route.url)
     const parameters: unknown[] = []
     for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
       if (!schema) continue

@@ -46,6 +46,10 @@ export interface RouteDef<Q extends z.ZodObject | undefined = z.ZodObject | unde
   responses: Record<number, RouteResponse>
   /** A body limit of its own (bytes), for a route that takes a file (pack import). */
   bodyLimit?: number
+  /** The scope the route needs; by default the rule of `requiredAccess` (GET reads, other methods write). */
+  access?: Access
+  /** The body carries a pack (see pack-body.ts): JSON with base64 `data`, or the file itself. */
+  packBody?: boolean
   handler: (req: FastifyRequest<{Querystring: Input<Q>; Params: Input<P>; Body: Input<B>}>, reply: FastifyReply) => Promise<unknown>
 }
 
@@ -92,7 +96,8 @@ export class RouteTable {
     if (def.query) schema.querystring = jsonSchema(def.query, 'input').schema
     if (def.params) schema.params = jsonSchema(def.params, 'input').schema
     if (def.body) schema.body = jsonSchema(def.body, 'input').schema
-    app.route({method: def.method, url: def.url, schema, handler: def.handler as RouteDef['handler'], ...(def.bodyLimit ? {bodyLimit: def.bodyLimit} : {})})
+    const access = def.access ?? requiredAccess(def.method as string, def.url)
+    app.route({method: def.method, url: def.url, schema, config: {access, packBody: def.packBody ?? false}, handler: def.handler as RouteDef['handler'], ...(def.bodyLimit ? {bodyLimit: def.bodyLimit} : {})})
   }
 }
 
@@ -128,8 +133,10 @@ export const validatorCompiler: FastifySchemaCompiler<JsonSchema> = ({schema, ht
 function convertScalar(raw: string, type: string): number | boolean | undefined {
   const s = raw.trim()
   if (type === 'boolean') {
-    if (s === 'true' || s === '1' || s === '') return true
-    if (s === 'false' || s === '0') return false
+    // as clients write them: true/false in any case (.NET writes True), 1/0, and a bare flag
+    const v = s.toLowerCase()
+    if (v === 'true' || v === '1' || v === '') return true
+    if (v === 'false' || v === '0') return false
     return undefined
   }
   if (type === 'integer') return /^[+-]?\d{1,15}$/.test(s) ? Number.parseInt(s, 10) : undefined

@@ -1,4 +1,4 @@
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {execa} from 'execa'
 import {describe, expect, it} from 'vitest'
@@ -14,6 +14,8 @@ import {recall} from '../../../src/operations/recall.js'
 import {store} from '../../../src/operations/store.js'
 import {entriesChecksum, type PackEntry, writePackFile} from '../../../src/storage/pack-file.js'
 import {memRepo, storedId, refused} from '../../helpers/mem.js'
+import {loadSqlJs} from '../../../src/storage/sqljs.js'
+import {HOSTILE_PACKS} from '../../helpers/hostile-packs.mjs'
 
 const GIT_ID = ['-c', 'user.name=mem test', '-c', 'user.email=mem@example.invalid', '-c', 'commit.gpgsign=false']
 
@@ -121,6 +123,48 @@ describe('shared layers synced through git', () => {
     await refused(syncLayer(ctx, {repo, layerId: 'team'}), 'invalid_input', /packs\/team\.mem in layer team: The pack is truncated/)
     expect((await listLayers(ctx, {repo})).layers[1].memoryCount).toBe(1)
     expect((await recall(ctx, {repo, q: 'astro docs'})).results).toHaveLength(1)
+  })
+
+  it('a hostile pack fails the sync of its layer, naming the file; other layers and the context keep working', async () => {
+    const {ctx, repo, team, base, remote, publish} = await setup()
+    await store(ctx, {repo: team, content: 'the monorepo uses pnpm workspaces', type: 'heuristic'})
+    const good = (await packExport(ctx, {repo: team, name: 'team'})).data
+    const SQL = await loadSqlJs()
+    // a directory layer: a good pack, then the generated-column pack
+    const dir = join(base, 'org-packs')
+    mkdirSync(join(dir, 'packs'), {recursive: true})
+    writeFileSync(join(dir, 'packs', 'a-team.mem'), good)
+    writeFileSync(join(dir, 'packs', 'b-crafted.mem'), HOSTILE_PACKS['generated-virtual-5000'].build(SQL, entriesChecksum))
+    await mountLayer(ctx, {repo, layerId: 'org', type: 'base', source: dir})
+    // a git layer, synced once while its packs were good
+    await publish('team pack')
+    await mountLayer(ctx, {repo, layerId: 'team', type: 'shared', source: remote})
+    expect(await syncLayer(ctx, {repo, layerId: 'team'})).toMatchObject({added: 1})
+
+    const err = await refused(syncLayer(ctx, {repo, layerId: 'org'}), 'invalid_input', /^packs\/b-crafted\.mem in layer org: The file is not a mem pack as mem writes it: column "content" of table entries is generated/)
+    expect(err.hint).toMatch(/The layer was left as it was\. Fix or remove that pack/)
+    // a pack with a trigger committed to the git layer: that sync fails too, its memories stay
+    writeFileSync(join(remote, 'packs', 'trigger.mem'), HOSTILE_PACKS.trigger.build(SQL, entriesChecksum))
+    await git(remote, 'add', '-A')
+    await git(remote, 'commit', '--quiet', '-m', 'a pack with a trigger')
+    await refused(syncLayer(ctx, {repo, layerId: 'team'}), 'invalid_input', /^packs\/trigger\.mem in layer team: The file is not a mem pack as mem writes it: it holds a trigger "grow"/)
+    expect((await listLayers(ctx, {repo})).layers.map((l) => [l.id, l.memoryCount, l.lastSyncAt !== null])).toEqual([
+      ['local', 0, false],
+      ['org', 0, false],
+      ['team', 1, true],
+    ])
+    // another layer syncs, and recall and context go on reading the layers that are fine
+    const fine = join(base, 'fine-packs')
+    mkdirSync(fine)
+    writeFileSync(join(fine, 'team.mem'), good)
+    await mountLayer(ctx, {repo, layerId: 'fine', type: 'base', source: fine})
+    expect(await syncLayer(ctx, {repo, layerId: 'fine'})).toEqual({layerId: 'fine', added: 1, updated: 0, removed: 0})
+    // (both layers hold the same memory; recall answers it once)
+    expect((await recall(ctx, {repo, q: 'pnpm workspaces'})).results[0]).toMatchObject({content: 'the monorepo uses pnpm workspaces', repoId: expect.stringMatching(/^layer-(fine|team)$/)})
+    expect((await context(ctx, {repo})).context).toContain('the monorepo uses pnpm workspaces')
+    // without the hostile pack the layer syncs
+    rmSync(join(dir, 'packs', 'b-crafted.mem'))
+    expect(await syncLayer(ctx, {repo, layerId: 'org'})).toEqual({layerId: 'org', added: 1, updated: 0, removed: 0})
   })
 
   it('reads a plain directory of packs in place (no git)', async () => {

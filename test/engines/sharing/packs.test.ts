@@ -6,13 +6,15 @@ import {forget} from '../../../src/operations/forget.js'
 import {packExport} from '../../../src/operations/pack-export.js'
 import {packImport} from '../../../src/operations/pack-import.js'
 import {store} from '../../../src/operations/store.js'
-import {entriesChecksum, type PackEntry, writePackFile} from '../../../src/storage/pack-file.js'
+import {entriesChecksum, MAX_PACK_TEXT_BYTES, type PackEntry, writePackFile} from '../../../src/storage/pack-file.js'
 import {loadSqlJs} from '../../../src/storage/sqljs.js'
 import {memRepo, storedId, refused} from '../../helpers/mem.js'
 import {openMem} from '../../../src/runtime/open-mem.js'
 import {join} from 'node:path'
 import {mkdirSync} from 'node:fs'
 import {onTestFinished} from 'vitest'
+import {BENCH_ONLY_PACKS, HOSTILE_PACKS, plainPack} from '../../helpers/hostile-packs.mjs'
+import {stats} from '../../../src/operations/stats.js'
 
 /** A second repo in the same MEM_HOME, with the same clock. */
 function otherRepo(base: ReturnType<typeof memRepo>) {
@@ -188,5 +190,52 @@ describe('pack export and import', () => {
     const fresh = openMem({home: r.home, cwd: r.root, now: r.clock})
     onTestFinished(() => fresh.close())
     expect((await allLive(fresh, target)).length).toBe(4)
+  })
+})
+
+describe('hostile packs (issue 19)', () => {
+  it('the hostile packs are built on a pack that imports: only their trick can make them fail', async () => {
+    const r = memRepo()
+    const data = plainPack(await loadSqlJs(), entriesChecksum)
+    expect(await packImport(r.ctx, {repo: r.repo, data})).toMatchObject({imported: 1, skipped: 0})
+  })
+
+  it.each(Object.keys(HOSTILE_PACKS))('refuses %s with a 400 naming the problem, and writes nothing', async (name) => {
+    const r = memRepo()
+    const {expect: message, build} = HOSTILE_PACKS[name as keyof typeof HOSTILE_PACKS]
+    const data = build(await loadSqlJs(), entriesChecksum)
+    const err = await refused(packImport(r.ctx, {repo: r.repo, data}), 'invalid_input', message)
+    expect(err.hint).toMatch(/^Nothing was imported\./)
+    expect(await allLive(r.ctx, r.repo)).toEqual([])
+    expect((await stats(r.ctx, {repo: r.repo})).total).toBe(0)
+  })
+
+  it('refuses the 344 KB pack whose 5,000 contents are computed 2 MB strings from its layout alone', async () => {
+    const r = memRepo()
+    const data = HOSTILE_PACKS['generated-virtual-5000'].build(await loadSqlJs(), entriesChecksum)
+    expect(data.length).toBeLessThan(350_000)
+    // reading the rows would build 10 GB of strings; the refusal names the column instead
+    await refused(packImport(r.ctx, {repo: r.repo, data}), 'invalid_input', /column "content" of table entries is generated \(GENERATED ALWAYS AS …\)/)
+    // and the same context goes on importing good packs
+    expect(await packImport(r.ctx, {repo: r.repo, data: plainPack(await loadSqlJs(), entriesChecksum)})).toMatchObject({imported: 1})
+  })
+
+  it('refuses a pack holding more text than the budget with a 413, before any entry is read', async () => {
+    const r = memRepo()
+    const data = BENCH_ONLY_PACKS['text-over-budget'].build(await loadSqlJs(), entriesChecksum)
+    const err = await refused(packImport(r.ctx, {repo: r.repo, data}), 'payload_too_large', /The pack holds 50,712,493 bytes of text; mem reads at most 50,331,648 from one pack/)
+    expect(MAX_PACK_TEXT_BYTES).toBe(50_331_648)
+    expect(err.hint).toMatch(/Split the memories/)
+    expect((await stats(r.ctx, {repo: r.repo})).total).toBe(0)
+  })
+
+  it('reports a changed pack as changed even where the change also broke an entry', async () => {
+    const r = memRepo()
+    const good: PackEntry = {type: 'insight', content: 'the build cache lives in .turbo', oneLiner: null, tags: [], importance: 0.5, source: 'x', createdAt: '2026-01-01T00:00:00.000Z', lineage: 'a'}
+    const broken = {...good, type: 'secret' as never}
+    const manifest = {format: 'mem-pack', formatVersion: 1, packId: 'pack-1', name: 'n', version: '1', sourceRepo: 'r', createdAt: '2026-01-01T00:00:00.000Z', entryCount: 1}
+    // the checksum of the good entry over a broken one: changed after export
+    const data = await writePackFile({...manifest, entriesSha256: entriesChecksum([good])}, [broken])
+    await refused(packImport(r.ctx, {repo: r.repo, data}), 'invalid_input', /do not match the manifest checksum/)
   })
 })

@@ -1,7 +1,7 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import * as I from '../../../src/faces/server/routes/insight.js'
+import * as I from '../../../src/model/shapes/insight.js'
 import {cliRepo} from '../../helpers/cli.js'
 import {fakeRuntime} from '../../helpers/fake-llm.js'
 
@@ -15,7 +15,7 @@ describe('mem usage, quality, enrich, status', () => {
 
     const usage = await mem(['usage', '--json'])
     expect(usage.code).toBe(0)
-    const body = I.UsageResponse.parse(usage.json())
+    const body = I.UsageResult.parse(usage.json())
     expect(body.days).toBe(30)
     expect(body.operations.map((o) => [o.operation, o.count])).toEqual([['store', 2], ['get', 1], ['recall', 1]])
 
@@ -25,10 +25,10 @@ describe('mem usage, quality, enrich, status', () => {
     expect(human.stdout).toMatch(/[▁▂▃▄▅▆▇█]/)
     expect(human.stdout).not.toMatch(/\x1b\[/) // NO_COLOR
 
-    const daily = I.UsageTimeseriesResponse.parse((await mem(['usage', '--daily', '--days', '3', '--json'])).json())
+    const daily = I.UsageTimeseries.parse((await mem(['usage', '--daily', '--days', '3', '--json'])).json())
     expect(daily.buckets).toHaveLength(3)
     expect(daily.buckets[2].byOperation.store).toBe(2)
-    const hourly = I.UsageHourlyResponse.parse((await mem(['usage', '--hourly', '--json'])).json())
+    const hourly = I.UsageHourly.parse((await mem(['usage', '--hourly', '--json'])).json())
     expect(hourly.buckets).toHaveLength(168)
     expect((await mem(['usage', '--hourly'])).stdout).toMatch(/Calls per hour/)
 
@@ -41,7 +41,7 @@ describe('mem usage, quality, enrich, status', () => {
     const {mem} = cliRepo()
     const id = (await mem(['store', 'Docs are built with npm run docs into site/.', '--type', 'procedure', '--json'])).json().id
     await mem(['feedback', id, '--unused'])
-    const q = I.QualityResponse.parse((await mem(['quality', '--json'])).json())
+    const q = I.QualityReport.parse((await mem(['quality', '--json'])).json())
     expect(q).toMatchObject({totalMemories: 1, recalled: 1, fizzleRatio: 1, echoRatio: 0})
     expect(q.issues[0]).toMatchObject({kind: 'fizzle', severity: 'critical', exampleIds: [id]})
     const human = await mem(['quality'])
@@ -54,7 +54,7 @@ describe('mem usage, quality, enrich, status', () => {
   it('enriches with the heuristic and says so; refuses a missing or doubled target', async () => {
     const {mem} = cliRepo()
     const id = (await mem(['store', 'Cache keys include the lockfile hash; bump CACHE_VERSION to reset.', '--type', 'insight', '--json'])).json().id
-    const one = I.EnrichResponse.parse((await mem(['enrich', id, '--json'])).json())
+    const one = I.EnrichResult.parse((await mem(['enrich', id, '--json'])).json())
     expect(one).toMatchObject({id, enriched: true, provider: 'heuristic', entities: ['CACHE_VERSION']})
     expect((await mem(['enrich', id])).stdout).toMatch(/via heuristic \(no language-model runtime configured\)/)
     const all = (await mem(['enrich', '--all', '--json'])).json()

@@ -3,8 +3,8 @@
 import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import * as SO from '../../../src/faces/server/schemas-ops.js'
-import {ErrorResponse} from '../../../src/faces/server/schemas.js'
+import * as SO from '../../../src/model/shapes/operations.js'
+import {ErrorResponse} from '../../../src/model/shapes/common.js'
 import {runCliInProcess} from '../../helpers/cli.js'
 import {memRepo} from '../../helpers/mem.js'
 
@@ -24,7 +24,7 @@ describe('mem intake / export (CLI)', () => {
 
     const again = await runCliInProcess(['intake', '--json'], {cwd: root, home})
     expect(again.code).toBe(0)
-    const body = SO.IntakeResponse.parse(again.json())
+    const body = SO.IntakeResult.parse(again.json())
     expect(body).toMatchObject({newCount: 0, skippedCount: 8, replacedCount: 0})
     expect(body.files.map((f) => f.path)).toEqual(['AGENTS.md', 'package.json', 'go.mod'])
 

@@ -6,6 +6,9 @@ import {describe, expect, it} from 'vitest'
 import {normalizeRepoId} from '../../../src/config/paths.js'
 import {runCliInProcess} from '../../helpers/cli.js'
 import {tempDir} from '../../helpers/mem.js'
+import {entriesChecksum} from '../../../src/storage/pack-file.js'
+import {loadSqlJs} from '../../../src/storage/sqljs.js'
+import {HOSTILE_PACKS} from '../../helpers/hostile-packs.mjs'
 
 async function gitRepo(dir: string) {
   mkdirSync(dir, {recursive: true})
@@ -71,10 +74,17 @@ describe('mem pack', () => {
     writeFileSync(join(base, 'flipped.mem'), flipped)
     writeFileSync(join(base, 'short.mem'), good.subarray(0, good.length - 100))
     writeFileSync(join(base, 'text.mem'), 'definitely not sqlite\n'.repeat(50))
+    const SQL = await loadSqlJs()
+    for (const name of ['generated-virtual-5000', 'trigger', 'virtual-table-fts4'] as const) {
+      writeFileSync(join(base, `${name}.mem`), HOSTILE_PACKS[name].build(SQL, entriesChecksum))
+    }
     for (const [name, pattern] of [
       ['flipped.mem', /checksum/],
       ['short.mem', /truncated/],
       ['text.mem', /not a SQLite database/],
+      ['generated-virtual-5000.mem', HOSTILE_PACKS['generated-virtual-5000'].expect],
+      ['trigger.mem', HOSTILE_PACKS.trigger.expect],
+      ['virtual-table-fts4.mem', HOSTILE_PACKS['virtual-table-fts4'].expect],
     ] as const) {
       const r = await runCliInProcess(['pack', 'import', join(base, name)], {cwd: target, home})
       expect(r.code, name).toBe(2)

@@ -7,7 +7,7 @@ import {describe, expect, it} from 'vitest'
 import {createKey} from '../../../src/config/api-keys.js'
 import {store} from '../../../src/operations/store.js'
 import {TOOLS} from '../../../src/faces/mcp/catalog.js'
-import * as S from '../../../src/faces/server/schemas.js'
+import * as S from '../../../src/model/shapes/index.js'
 import {call, httpMcpClient, text} from '../../helpers/mcp.js'
 import {memServer, rawRequest} from '../../helpers/server.js'
 
@@ -54,7 +54,7 @@ describe('MCP over HTTP (POST /mcp)', () => {
     expect(byName.memory_forget.annotations).toMatchObject({readOnlyHint: false, destructiveHint: true})
     // every argument of every tool comes from the core's schema: nothing added, nothing dropped
     for (const def of TOOLS) {
-      expect(Object.keys(byName[def.name].inputSchema.properties ?? {}).sort(), def.name).toEqual(Object.keys(def.input.shape).sort())
+      expect(Object.keys(byName[def.name].inputSchema.properties ?? {}).sort(), def.name).toEqual(Object.keys((def.op.input as unknown as {shape: object}).shape).sort())
     }
   })
 
@@ -79,7 +79,7 @@ describe('MCP over HTTP (POST /mcp)', () => {
     expect(recalled.isError).toBe(false)
     const results = recalled.structuredContent.results
     expect(results[0]).toMatchObject({id, type: 'Procedure', tags: ['tests', 'docker']})
-    S.RecallResponse.parse(recalled.structuredContent)
+    S.RecallResult.parse(recalled.structuredContent)
     expect(text(recalled)).toContain('colima start')
     expect(text(recalled)).toContain(id)
 
@@ -107,7 +107,7 @@ describe('MCP over HTTP (POST /mcp)', () => {
     expect(fbOld.structuredContent).toEqual({applied: false})
 
     const page = await call(client, 'memory_browse', {take: 1})
-    expect(S.BrowseResponse.parse(page.structuredContent)).toMatchObject({skip: 0, take: 1, count: 2})
+    expect(S.BrowseResult.parse(page.structuredContent)).toMatchObject({skip: 0, take: 1, count: 2})
     expect(text(page)).toMatch(/memories 1–1 of 2/)
 
     const forgot = await call(client, 'memory_forget', {id: newId, reason: 'colima is gone'})

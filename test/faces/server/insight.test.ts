@@ -5,8 +5,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {MemApiError, MemClient} from '../../../src/client/index.js'
 import {createKey} from '../../../src/config/api-keys.js'
-import * as I from '../../../src/faces/server/routes/insight.js'
-import * as S from '../../../src/faces/server/schemas.js'
+import * as I from '../../../src/model/shapes/insight.js'
+import * as S from '../../../src/model/shapes/index.js'
 import {fakeRuntime} from '../../helpers/fake-llm.js'
 import {httpMcpClient} from '../../helpers/mcp.js'
 import {eventually, memServer, rawRequest} from '../../helpers/server.js'
@@ -33,28 +33,28 @@ describe('usage, quality and portal over HTTP', () => {
     await mem.recall(repo, 'logs')
     await mem.get(stored.id!)
 
-    const usage = I.UsageResponse.parse(await mem.usage(repo))
+    const usage = I.UsageResult.parse(await mem.usage(repo))
     expect(usage).toMatchObject({repo, days: 30, from: '2026-01-31T00:00:00.000Z', to: '2026-03-01T12:00:00.000Z', total: 5})
     expect(usage.operations.map((o) => [o.operation, o.count])).toEqual([['recall', 2], ['store', 2], ['get', 1]])
     expect((await mem.usage(repo, 7)).from).toBe('2026-02-23T00:00:00.000Z')
 
-    const series = I.UsageTimeseriesResponse.parse(await mem.usageTimeseries(repo, 3))
+    const series = I.UsageTimeseries.parse(await mem.usageTimeseries(repo, 3))
     expect(series.buckets.map((b) => b.date)).toEqual(['2026-02-27', '2026-02-28', '2026-03-01'])
     expect(series.buckets[2].byOperation).toMatchObject({recall: 2, store: 2, get: 1, usage: 2})
 
-    const hourly = I.UsageHourlyResponse.parse(await mem.usageHourly(repo))
+    const hourly = I.UsageHourly.parse(await mem.usageHourly(repo))
     expect(hourly.days).toBe(7)
     expect(hourly.buckets).toHaveLength(168)
     expect(hourly.buckets.at(-1)).toEqual({hour: '2026-03-01T12:00:00.000Z', count: 8})
 
     // recalls are recorded on the memories in the background (within 250 ms)
     await eventually(async () => (await mem.quality(repo)).recalled === 2)
-    const quality = I.QualityResponse.parse(await mem.quality(repo))
+    const quality = I.QualityReport.parse(await mem.quality(repo))
     expect(quality).toMatchObject({repo, totalMemories: 2, recalled: 2, score: 90})
     expect(quality.issues[0].kind).toBe('no-feedback')
 
     await eventually(async () => (await mem.portal(repo)).tasks.length === 2)
-    const portal = I.PortalResponse.parse(await mem.portal(repo))
+    const portal = I.PortalResult.parse(await mem.portal(repo))
     expect(portal).toMatchObject({repo, counts: {procedure: 1, observation: 1, insight: 0, heuristic: 0}, total: 2, quality: {score: 90}})
     expect(portal.recent.map((m) => m.content)).toEqual(['The nightly job rotates the logs at 02:00 UTC.', 'Staging deploys need the VPN up first.'])
     expect(portal.usage.days).toBe(30)
@@ -99,9 +99,9 @@ describe('enrichment over HTTP', () => {
     const {client, repo} = await memServer()
     const mem = client()
     const {id} = await mem.store({repo, content: 'Run `npm run lint` before pushing to main.', type: 'procedure'})
-    const r = I.EnrichResponse.parse(await mem.enrich(id!))
+    const r = I.EnrichResult.parse(await mem.enrich(id!))
     expect(r).toMatchObject({id, enriched: true, provider: 'heuristic', oneLiner: 'Run `npm run lint` before pushing to main', entities: ['npm run lint']})
-    const status = S.StatusResponse.parse(await mem.status())
+    const status = S.StatusResult.parse(await mem.status())
     expect(status.enrichment).toEqual({enabled: false, provider: 'heuristic', model: null, reachable: false})
     expect((await apiError(() => mem.enrich('memories/x/insight/000000000000'))).status).toBe(404)
     expect((await apiError(() => mem.enrich('not-an-id'))).status).toBe(400)
@@ -113,9 +113,9 @@ describe('enrichment over HTTP', () => {
     configure(home, `enrichment:\n  provider: openai\n  url: ${fake.url}\n  model: tiny\n  timeoutMs: 500\n`)
     const mem = client()
     const {id} = await mem.store({repo, content: 'The search index is rebuilt by npm run reindex.', type: 'procedure'})
-    const status = S.StatusResponse.parse(await mem.status())
+    const status = S.StatusResult.parse(await mem.status())
     expect(status.enrichment).toEqual({enabled: true, provider: 'openai', model: 'tiny', reachable: true})
-    const r = I.EnrichResponse.parse(await mem.enrich(id!))
+    const r = I.EnrichResult.parse(await mem.enrich(id!))
     expect(r).toMatchObject({id, enriched: true, provider: 'openai', oneLiner: 'Model: The search index is rebuilt'})
     expect((await mem.get(id!)).oneLiner).toBe(r.oneLiner)
 
@@ -138,7 +138,7 @@ describe('the MCP tools', () => {
     const call = async (name: string, args: Record<string, unknown>) => (await mcp.callTool({name, arguments: args})) as any
 
     const usage = await call('memory_usage', {days: 7})
-    expect(I.UsageResponse.parse(usage.structuredContent)).toMatchObject({repo, days: 7, total: 1, operations: [expect.objectContaining({operation: 'store', count: 1})]})
+    expect(I.UsageResult.parse(usage.structuredContent)).toMatchObject({repo, days: 7, total: 1, operations: [expect.objectContaining({operation: 'store', count: 1})]})
     expect(usage.content[0].text).toMatch(/1 calls in .* over the last 7 days:\n- store: 1 calls/)
 
     const quality = await call('memory_quality', {})
@@ -146,7 +146,7 @@ describe('the MCP tools', () => {
     expect(quality.content[0].text).toMatch(/^Quality score 100\/100/)
 
     const enriched = await call('memory_enrich', {id})
-    expect(I.EnrichResponse.parse(enriched.structuredContent)).toMatchObject({id, provider: 'heuristic', entities: ['npm run migrate']})
+    expect(I.EnrichResult.parse(enriched.structuredContent)).toMatchObject({id, provider: 'heuristic', entities: ['npm run migrate']})
     expect(enriched.content[0].text).toMatch(/via heuristic/)
     const missing = await call('memory_enrich', {id: 'memories/x/insight/000000000000'})
     expect(missing.isError).toBe(true)

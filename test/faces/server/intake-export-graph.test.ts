@@ -6,8 +6,8 @@ import {describe, expect, it} from 'vitest'
 import {MemApiError} from '../../../src/client/index.js'
 import {store} from '../../../src/operations/store.js'
 import {consolidate} from '../../../src/operations/consolidate.js'
-import * as SO from '../../../src/faces/server/schemas-ops.js'
-import {ErrorResponse} from '../../../src/faces/server/schemas.js'
+import * as SO from '../../../src/model/shapes/operations.js'
+import {ErrorResponse} from '../../../src/model/shapes/common.js'
 import {runCliInProcess} from '../../helpers/cli.js'
 import {memServer, rawRequest} from '../../helpers/server.js'
 
@@ -30,7 +30,7 @@ describe('HTTP and client: intake, export, graph', () => {
   it('POST /api/mem/intake seeds; GET /api/mem/export is text/markdown; GET /api/mem/graph has the agreed shape', async () => {
     const {client, repo, url, ctx, root} = await memServer({files: FILES})
     const mem = client()
-    const first = SO.IntakeResponse.parse(await mem.intake(repo))
+    const first = SO.IntakeResult.parse(await mem.intake(repo))
     expect(first).toMatchObject({newCount: 8, skippedCount: 0})
     expect(await mem.intake(repo)).toMatchObject({newCount: 0, skippedCount: 8})
 
@@ -52,7 +52,7 @@ describe('HTTP and client: intake, export, graph', () => {
       await store(ctx, {repo, content: t, type: 'observation', tags: ['stripe']})
     }
     await consolidate(ctx, {repo})
-    const g = SO.GraphResponse.parse(await mem.graph(repo))
+    const g = SO.GraphResult.parse(await mem.graph(repo))
     expect(g.nodes.length).toBe(12)
     const insight = g.nodes.find((n) => n.type === 'insight')!
     expect(g.edges.filter((e) => e.from === insight.id).map((e) => e.relation)).toEqual(['derived', 'derived', 'derived'])

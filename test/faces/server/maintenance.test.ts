@@ -6,10 +6,9 @@ import {createKey} from '../../../src/config/api-keys.js'
 import {store} from '../../../src/operations/store.js'
 import {MemError} from '../../../src/model/errors.js'
 import {MaintenanceRuns} from '../../../src/faces/server/maintenance-runs.js'
-import type {MaintenanceReport} from '../../../src/engines/maintenance/types.js'
 import {buildServer} from '../../../src/faces/server/build-server.js'
-import {ConsolidateResponse, MaintenanceAccepted, MaintenanceReportSchema, MaintenanceRunSchema, ScheduledTasksResponse} from '../../../src/faces/server/routes/maintenance.js'
-import {ErrorResponse} from '../../../src/faces/server/schemas.js'
+import {ConsolidateResult, MaintenanceAccepted, MaintenanceReport, MaintenanceRun, ScheduledTasksResult} from '../../../src/model/shapes/operations.js'
+import {ErrorResponse} from '../../../src/model/shapes/index.js'
 import {memRepo} from '../../helpers/mem.js'
 import {eventually, memServer, rawRequest} from '../../helpers/server.js'
 
@@ -53,7 +52,7 @@ describe('POST /api/maintenance and its runs', () => {
     await store(ctx, {repo, content: 'expiring note', type: 'observation'})
     const r = await rawRequest(`${url}/api/maintenance?repo=${encodeURIComponent(repo)}`, {method: 'POST'})
     expect(r.status).toBe(200)
-    const body = MaintenanceReportSchema.parse(r.json())
+    const body = MaintenanceReport.parse(r.json())
     expect(body.repoId).toBe((await ctx.repo(repo, 'write')).id)
     expect(body.stages.map((s) => s.name)).toEqual(['ttl-expiry', 'retention', 'dedup', 'decay', 'cleanup', 'enrichment', 'consolidation'])
   })
@@ -68,12 +67,12 @@ describe('POST /api/maintenance and its runs', () => {
 
     const running = await poll(accepted.poll)
     expect(running.statusCode).toBe(200)
-    expect(MaintenanceRunSchema.parse(running.json())).toEqual({runId: accepted.runId, repo: repoId, status: 'running', startedAt: accepted.startedAt})
+    expect(MaintenanceRun.parse(running.json())).toEqual({runId: accepted.runId, repo: repoId, status: 'running', startedAt: accepted.startedAt})
 
     clock.advance(5 * MIN)
     passes[0].finish.resolve(report(repoId))
     await eventually(async () => (await poll(accepted.poll)).json().status === 'completed')
-    const done = MaintenanceRunSchema.parse((await poll(accepted.poll)).json())
+    const done = MaintenanceRun.parse((await poll(accepted.poll)).json())
     expect(done).toEqual({
       runId: accepted.runId,
       repo: repoId,
@@ -138,7 +137,7 @@ describe('POST /api/maintenance and its runs', () => {
     clock.advance(2 * MIN)
     passes[0].finish.reject(new MemError('unavailable', 'The memory store is read-only; nothing was written.'))
     await eventually(async () => (await poll(path)).json().status === 'failed')
-    const body = MaintenanceRunSchema.parse((await poll(path)).json())
+    const body = MaintenanceRun.parse((await poll(path)).json())
     expect(body).toMatchObject({runId, status: 'failed', error: 'The memory store is read-only; nothing was written.'})
     expect(body.report).toBeUndefined()
     expect(body.completedAt).toBe(clock().toISOString())
@@ -173,7 +172,7 @@ describe('POST /api/maintenance and its runs', () => {
       const p = (await rawRequest(`${url}${poll}`)).json()
       return p.status === 'completed' && p
     })
-    expect(MaintenanceRunSchema.parse(done).report!.stages).toHaveLength(7)
+    expect(MaintenanceRun.parse(done).report!.stages).toHaveLength(7)
   })
 })
 
@@ -217,12 +216,12 @@ describe('POST /api/mem/consolidate', () => {
     const q = `repo=${encodeURIComponent(repo)}`
     const dry = await rawRequest(`${url}/api/mem/consolidate?${q}&dry_run=true`, {method: 'POST'})
     expect(dry.status).toBe(200)
-    const plan = ConsolidateResponse.parse(dry.json())
+    const plan = ConsolidateResult.parse(dry.json())
     expect(plan).toMatchObject({candidates: 1, insightsCreated: 1, insightsBoosted: 0})
     expect(plan.clusters).toHaveLength(1)
 
     const run = await rawRequest(`${url}/api/mem/consolidate?${q}`, {method: 'POST'})
-    expect(ConsolidateResponse.parse(run.json())).toEqual({candidates: 1, insightsCreated: 1, insightsBoosted: 0})
+    expect(ConsolidateResult.parse(run.json())).toEqual({candidates: 1, insightsCreated: 1, insightsBoosted: 0})
     const again = await rawRequest(`${url}/api/mem/consolidate?${q}&dry_run=false`, {method: 'POST'})
     expect(again.json()).toEqual({candidates: 0, insightsCreated: 0, insightsBoosted: 0})
 
@@ -236,7 +235,7 @@ describe('GET /api/mem/scheduled-tasks', () => {
   it('lists the update check and a maintenance task per registered repo with last and next run', async () => {
     const {url, repo, ctx, clock} = await memServer({server: {maintenance: {tickMs: 10}}})
     const repoId = (await ctx.repo(repo, 'write')).id
-    const tasks = async () => ScheduledTasksResponse.parse((await rawRequest(`${url}/api/mem/scheduled-tasks`)).json()).tasks
+    const tasks = async () => ScheduledTasksResult.parse((await rawRequest(`${url}/api/mem/scheduled-tasks`)).json()).tasks
     const listed = await eventually(async () => {
       const t = await tasks()
       return t.length === 2 && t

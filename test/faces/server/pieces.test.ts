@@ -93,6 +93,10 @@ describe('server pieces', () => {
     expect(validate({limit: '10', ratio: '0.5', dry_run: 'true', q: '42'})).toEqual({value: {limit: 10, ratio: 0.5, dry_run: true, q: '42'}})
     expect(validate({limit: '-3', dry_run: '0'})).toEqual({value: {limit: -3, dry_run: false}}) // ranges are the core's job
     expect(validate({q: 'x'})).toEqual({value: {q: 'x'}})
+    // booleans as clients in other languages write them (.NET: True/False)
+    for (const [text, value] of [['True', true], ['FALSE', false], ['false', false], ['1', true], ['0', false], ['', true]] as const) {
+      expect(validate({dry_run: text}), text).toEqual({value: {dry_run: value}})
+    }
     for (const [query, field] of [[{limit: 'ten'}, 'limit'], [{limit: '1.5'}, 'limit'], [{limit: ''}, 'limit'], [{limit: ['1', '2']}, 'limit'], [{ratio: 'NaN'}, 'ratio'], [{dry_run: 'yes'}, 'dry_run']] as const) {
       const r = validate(query)
       expect(r, JSON.stringify(query)).toMatchObject({error: {code: 'invalid_input', message: expect.stringContaining(`Invalid ${field}`)}})

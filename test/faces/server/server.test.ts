@@ -5,7 +5,7 @@ import {z} from 'zod'
 import {MemApiError, MemClient} from '../../../src/client/index.js'
 import {createKey} from '../../../src/config/api-keys.js'
 import {buildServer} from '../../../src/faces/server/build-server.js'
-import * as S from '../../../src/faces/server/schemas.js'
+import * as S from '../../../src/model/shapes/index.js'
 import {eventually, fakeRegistry, memServer, rawRequest} from '../../helpers/server.js'
 
 const TOKEN = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'
@@ -29,9 +29,9 @@ describe('HTTP API through the client library', () => {
   it('health and status answer the spec shapes, without waiting on an update check', async () => {
     const {client} = await memServer()
     const mem = client()
-    const health = strict(S.HealthResponse, await mem.health())
+    const health = strict(S.HealthResult, await mem.health())
     expect(health).toEqual({status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/), latestVersion: null, updateAvailable: false})
-    const status = strict(S.StatusResponse, await mem.status())
+    const status = strict(S.StatusResult, await mem.status())
     expect(status.status).toBe('running')
     expect(status.uptime).toBe('0 days, 0 hours, 0 minutes')
     expect(status.api).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
@@ -110,7 +110,7 @@ describe('HTTP API through the client library', () => {
     }
     const all = await mem.recall(repo, 'deploy pipeline stage')
     expect(all).toHaveLength(10)
-    strict(S.RecallResponse, {results: all})
+    strict(S.RecallResult, {results: all})
     for (const item of all) {
       expect(['Insight', 'Procedure']).toContain(item.type)
       expect(item.score).toBeGreaterThan(0)
@@ -153,7 +153,7 @@ describe('HTTP API through the client library', () => {
     expect(lines[0]).toBe('[Memory: 3 entries, 0 observations, 1 insights, 1 procedures, 1 heuristics]')
     expect(lines.slice(1).sort()).toEqual(['[H] Flaky tests are quarantined, not retried', '[I] The cache layer hides slow queries', '[P] Release with npm run release from main only'])
 
-    const preview = strict(S.ContextPreviewResponse, await mem.contextPreview(repo, 600))
+    const preview = strict(S.ContextPreview, await mem.contextPreview(repo, 600))
     expect(preview).toMatchObject({repo, maxTokens: 600, context: text, layers: [], crossRepoScope: []})
     expect(preview.estimatedTokens).toBeGreaterThan(10)
     expect(preview.estimatedTokens).toBeLessThan(600)
@@ -190,7 +190,7 @@ describe('HTTP API through the client library', () => {
     const newId = edited.id!
     expect((await mem.get(id!)).supersededBy).toBe(newId)
     const chain = await mem.history(id!)
-    strict(S.HistoryResponse, {chain})
+    strict(S.HistoryResult, {chain})
     expect(chain.map((c) => c.id)).toEqual([newId, id])
 
     // editing the old version is a conflict; nothing to change is 400; a secret is a 422 outcome
@@ -224,10 +224,10 @@ describe('HTTP API through the client library', () => {
     const {client, repo, repo: root} = await memServer()
     const mem = client()
     for (let i = 0; i < 7; i++) await mem.store({repo, content: `observation number ${i} about the build cache ${'abcdefg'[i]}`, type: i < 5 ? 'observation' : 'insight'})
-    const stats = strict(S.StatsResponse, await mem.stats(repo))
+    const stats = strict(S.StatsResult, await mem.stats(repo))
     expect(stats).toEqual({repo, summary: '7 memories: 5 observations, 2 insights.', counts: {observation: 5, insight: 2, procedure: 0, heuristic: 0}, total: 7})
 
-    const page = strict(S.BrowseResponse, await mem.browse(repo))
+    const page = strict(S.BrowseResult, await mem.browse(repo))
     expect(page).toMatchObject({skip: 0, take: 50, count: 7})
     expect(page.entries).toHaveLength(7)
     const second = await mem.browse(repo, 5, 5)

@@ -5,9 +5,12 @@ import {join} from 'node:path'
 import {execa} from 'execa'
 import {describe, expect, it} from 'vitest'
 import {MemApiError} from '../../../src/client/index.js'
-import * as Share from '../../../src/faces/server/routes/sharing.js'
-import * as S from '../../../src/faces/server/schemas.js'
+import * as Share from '../../../src/model/shapes/sharing.js'
+import * as S from '../../../src/model/shapes/index.js'
 import {memServer, rawRequest} from '../../helpers/server.js'
+import {entriesChecksum} from '../../../src/storage/pack-file.js'
+import {loadSqlJs} from '../../../src/storage/sqljs.js'
+import {HOSTILE_PACKS} from '../../helpers/hostile-packs.mjs'
 
 async function apiError(fn: () => Promise<unknown>): Promise<MemApiError> {
   try {
@@ -39,9 +42,9 @@ describe('packs over HTTP', () => {
     expect(Buffer.from(data.subarray(0, 15)).toString()).toBe('SQLite format 3')
     const other = join(base, 'other')
     mkdirSync(join(other, '.git'), {recursive: true})
-    const result = Share.PackImportResponse.parse(await mem.packImport(other, data))
+    const result = Share.PackImportResult.parse(await mem.packImport(other, data))
     expect(result).toMatchObject({imported: 2, skipped: 0, name: 'ops', version: '2.0.0'})
-    const page = S.BrowseResponse.parse(await mem.browse(other))
+    const page = S.BrowseResult.parse(await mem.browse(other))
     expect(page.entries.map((m) => m.content).sort()).toEqual(['schema migrations run at deploy time, never at boot', 'the API gateway retries idempotent calls twice'])
     expect(page.entries.every((m) => m.tags.includes('ops'))).toBe(true)
 
@@ -60,6 +63,26 @@ describe('packs over HTTP', () => {
     const err = await apiError(() => mem.packImport(third, flipped))
     expect(err.status).toBe(400)
     expect(err.message).toMatch(/checksum/)
+  })
+
+  it('answers hostile packs with a 400 naming the problem, writes nothing and keeps serving', async () => {
+    const {client, repo, url, internalErrors} = await memServer()
+    const mem = client()
+    const SQL = await loadSqlJs()
+    // the issue's 344 KB and 12 KB generated-column packs, and packs that would have been answered 200
+    for (const name of ['generated-virtual-5000', 'generated-virtual-1row', 'trigger', 'view', 'virtual-table-fts4', 'extra-column', 'blob-content', 'manifest-blob-values'] as const) {
+      const {expect: message, build} = HOSTILE_PACKS[name]
+      const r = await json(`${url}/api/mem/packs/import`, 'POST', {repo, data: Buffer.from(build(SQL, entriesChecksum)).toString('base64')})
+      expect(r.status, name).toBe(400)
+      const body = S.ErrorResponse.parse(r.json())
+      expect(body.code, name).toBe('invalid_input')
+      expect(body.error, name).toMatch(message)
+      expect(body.hint, name).toMatch(/^Nothing was imported\./)
+    }
+    expect((await mem.browse(repo)).count).toBe(0)
+    expect((await mem.stats(repo)).total).toBe(0)
+    expect((await rawRequest(`${url}/api/health`)).status).toBe(200)
+    expect(internalErrors).toEqual([])
   })
 
   it('takes a pack larger than the general 1 MB body limit', async () => {
@@ -95,17 +118,17 @@ describe('layers and links over HTTP', () => {
 
     const mounted = await json(`${url}/api/mem/layers/mount`, 'POST', {repo, layerId: 'team', type: 'shared', source: remote})
     expect(mounted.status).toBe(201)
-    expect(Share.LayerSchema.parse(mounted.json())).toMatchObject({id: 'team', type: 'shared', source: remote, lastSyncAt: null, memoryCount: 0})
-    expect(Share.SyncResponse.parse(await mem.syncLayer(repo, 'team'))).toEqual({layerId: 'team', added: 1, updated: 0, removed: 0})
+    expect(Share.Layer.parse(mounted.json())).toMatchObject({id: 'team', type: 'shared', source: remote, lastSyncAt: null, memoryCount: 0})
+    expect(Share.SyncResult.parse(await mem.syncLayer(repo, 'team'))).toEqual({layerId: 'team', added: 1, updated: 0, removed: 0})
     const layers = await mem.layers(repo)
     expect(layers.map((l) => [l.id, l.memoryCount])).toEqual([
       ['local', 0],
       ['team', 1],
     ])
-    Share.LayersResponse.parse(await (await rawRequest(`${url}/api/mem/layers?repo=${encodeURIComponent(repo)}`)).json())
+    Share.LayersResult.parse(await (await rawRequest(`${url}/api/mem/layers?repo=${encodeURIComponent(repo)}`)).json())
     const hit = (await mem.recall(repo, 'on-call rotation'))[0]
     expect(hit).toMatchObject({repoId: 'layer-team', content: 'on-call rotates every Monday at 10:00'})
-    const preview = S.ContextPreviewResponse.parse(await mem.contextPreview(repo))
+    const preview = S.ContextPreview.parse(await mem.contextPreview(repo))
     expect(preview.layers).toEqual([{id: 'team', name: 'team', type: 'shared'}])
     expect(preview.crossRepoScope).toEqual(['team'])
 
@@ -123,10 +146,48 @@ describe('layers and links over HTTP', () => {
     // exactly the spec's mount body, {repo, layerId, type}
     const bare = await json(`${url}/api/mem/layers/mount`, 'POST', {repo, layerId: 'bare', type: 'shared'})
     expect(bare.status).toBe(201)
-    expect(Share.LayerSchema.parse(bare.json())).toMatchObject({id: 'bare', source: null})
+    expect(Share.Layer.parse(bare.json())).toMatchObject({id: 'bare', source: null})
     expect(await mem.syncLayer(repo, 'bare')).toEqual({layerId: 'bare', added: 0, updated: 0, removed: 0})
     expect(await mem.unmountLayer(repo, 'team')).toBe(true)
     expect((await apiError(() => mem.unmountLayer(repo, 'team'))).status).toBe(404)
+  })
+
+  it('a hostile pack fails the sync of its layer over HTTP and MCP, naming the file; another layer syncs', async () => {
+    const {client, repo, url, base, internalErrors} = await memServer()
+    const mem = client()
+    const team = join(base, 'team')
+    mkdirSync(join(team, '.git'), {recursive: true})
+    await mem.store({repo: team, content: 'feature branches are deleted after merge', type: 'procedure'})
+    const good = await mem.packExport(team, {name: 'team'})
+    const bad = join(base, 'bad-layer')
+    mkdirSync(bad)
+    writeFileSync(join(bad, 'a-team.mem'), good)
+    writeFileSync(join(bad, 'b-crafted.mem'), HOSTILE_PACKS['generated-virtual-5000'].build(await loadSqlJs(), entriesChecksum))
+    const fine = join(base, 'fine-layer')
+    mkdirSync(fine)
+    writeFileSync(join(fine, 'team.mem'), good)
+    for (const [layerId, source] of [['bad', bad], ['fine', fine]]) {
+      expect((await json(`${url}/api/mem/layers/mount`, 'POST', {repo, layerId, type: 'shared', source})).status).toBe(201)
+    }
+
+    const synced = await json(`${url}/api/mem/layers/sync`, 'POST', {repo, layerId: 'bad'})
+    expect(synced.status).toBe(400)
+    expect(S.ErrorResponse.parse(synced.json()).error).toMatch(/^b-crafted\.mem in layer bad: The file is not a mem pack as mem writes it: column "content" of table entries is generated/)
+    const {httpMcpClient} = await import('../../helpers/mcp.js')
+    const mcp = await httpMcpClient(url, {query: `?repo=${encodeURIComponent(repo)}`})
+    const tool = (await mcp.callTool({name: 'memory_layer_sync', arguments: {layerId: 'bad'}})) as {isError?: boolean; content: Array<{text: string}>}
+    expect(tool.isError).toBe(true)
+    expect(tool.content[0].text).toMatch(/b-crafted\.mem in layer bad: .*generated/)
+
+    expect(await mem.syncLayer(repo, 'fine')).toEqual({layerId: 'fine', added: 1, updated: 0, removed: 0})
+    expect((await mem.layers(repo)).map((l) => [l.id, l.memoryCount])).toEqual([
+      ['local', 0],
+      ['bad', 0],
+      ['fine', 1],
+    ])
+    expect((await mem.recall(repo, 'feature branches deleted after merge'))[0]).toMatchObject({repoId: 'layer-fine'})
+    expect((await rawRequest(`${url}/api/health`)).status).toBe(200)
+    expect(internalErrors).toEqual([])
   })
 
   it('cross-repo links and memory links', async () => {
@@ -140,7 +201,7 @@ describe('layers and links over HTTP', () => {
     expect(r.status).toBe(201)
     const link = Share.LinkCreated.parse(r.json())
     expect(link).toMatchObject({to: apiId, note: 'the app calls it'})
-    const links = Share.LinksResponse.parse((await rawRequest(`${url}/api/mem/links?repo=${encodeURIComponent(repo)}`)).json())
+    const links = Share.LinksResult.parse((await rawRequest(`${url}/api/mem/links?repo=${encodeURIComponent(repo)}`)).json())
     expect(links.links).toEqual([{...link, createdAt: expect.any(String)}])
     expect(await mem.links(repo)).toEqual(links.links)
     const unknown = await json(`${url}/api/mem/links`, 'POST', {repo, targetRepo: 'nobody-knows-this-repo', note: ''})
@@ -151,10 +212,10 @@ describe('layers and links over HTTP', () => {
     const b = (await mem.store({repo, content: 'invoice cache is flushed on deploy', type: 'observation'})).id!
     const linked = await json(`${url}/api/mem/${encodeURIComponent(a)}/links`, 'POST', {targetId: b, relation: 'explained-by'})
     expect(linked.status).toBe(200)
-    expect(Share.LinkedResponse.parse(linked.json())).toEqual({linked: true})
+    expect(Share.LinkedResult.parse(linked.json())).toEqual({linked: true})
     expect(S.MemoryEntry.parse(await mem.get(a)).links).toEqual([{targetId: b, relation: 'explained-by'}])
     const removed = await json(`${url}/api/mem/${encodeURIComponent(a)}/links`, 'DELETE', {targetId: b})
-    expect(Share.RemovedResponse.parse(removed.json())).toEqual({removed: true})
+    expect(Share.RemovedResult.parse(removed.json())).toEqual({removed: true})
     expect(await mem.unlinkMemory(a, b)).toBe(false)
     expect(await mem.linkMemory(a, b)).toBe(true)
     expect((await mem.get(a)).links).toEqual([{targetId: b, relation: 'related'}])

@@ -25,16 +25,16 @@ export default class Browse extends MemCommand {
       const ctx = await this.mem({longLived: true})
       const repo = this.repoRef(flags)
       // the first page loads while ink does (~0.4 s each): the first screen waits for the slower
-      const {browse} = await import('../../../operations/browse.js')
+      const [{memoryOps: ops}, {invoke}] = await Promise.all([import('../../../operations/catalog/memories.js'), import('../../../operations/define.js')])
       const take = listHeight(process.stdout.rows)
-      const firstPage = browse(ctx, {repo, skip: flags.skip, take, type: flags.type})
+      const firstPage = invoke(ctx, ops.browse, {repo, skip: flags.skip, take, type: flags.type})
       firstPage.catch(() => undefined) // the browser shows the error if there is one
       const {runBrowser} = await import('../../tui/run.js')
       await runBrowser({ctx, repo, type: flags.type, skip: flags.skip, env: process.env, firstPage: {take, page: firstPage}})
       return
     }
-    const [{browse}, {formatMemoryRow}] = await Promise.all([import('../../../operations/browse.js'), import('../format.js')])
-    const page = await browse(await this.mem(), {repo: this.repoRef(flags), skip: flags.skip, take: flags.take, type: flags.type})
+    const [{memoryOps: ops}, {formatMemoryRow}] = await Promise.all([import('../../../operations/catalog/memories.js'), import('../format.js')])
+    const page = await this.runOp(ops.browse, {repo: this.repoRef(flags), skip: flags.skip, take: flags.take, type: flags.type})
     if (page.count === 0) this.log('No memories yet. Store one with `mem store "…" --type observation`.')
     else {
       this.log(page.entries.map(formatMemoryRow).join('\n'))

@@ -15,10 +15,10 @@ answers all zeros. --dry-run lists the candidate clusters and writes nothing.`
 
   async run() {
     const {flags} = await this.parse(Consolidate)
-    const {consolidate} = await import('../../../operations/consolidate.js')
+    const {operationOps: ops} = await import('../../../operations/catalog/operations.js')
     const {formatConsolidate} = await import('../format-maintenance.js')
     const dryRun = flags['dry-run']
-    const result = await consolidate(await this.mem(), {repo: this.repoRef(flags), dryRun})
+    const result = await this.runOp(ops.consolidate, {repo: this.repoRef(flags), dryRun})
     this.log(formatConsolidate(result, dryRun))
     return result
   }

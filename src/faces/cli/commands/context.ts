@@ -15,14 +15,14 @@ export default class Context extends MemCommand {
 
   async run() {
     const {flags} = await this.parse(Context)
-    const core = await import('../../../operations/context.js')
+    const {memoryOps: ops} = await import('../../../operations/catalog/memories.js')
     const input = {repo: this.repoRef(flags), tokens: flags.tokens}
     if (flags.preview) {
-      const preview = await core.contextPreview(await this.mem(), input)
+      const preview = await this.runOp(ops.contextPreview, input)
       this.log(`${preview.context}\n\n(${preview.estimatedTokens} of ${preview.maxTokens} tokens)`)
       return preview
     }
-    const result = await core.context(await this.mem(), input)
+    const result = await this.runOp(ops.context, input)
     this.log(result.context)
     return result
   }

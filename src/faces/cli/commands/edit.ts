@@ -16,8 +16,8 @@ export default class Edit extends MemCommand {
 
   async run() {
     const {args, flags} = await this.parse(Edit)
-    const {edit} = await import('../../../operations/edit.js')
-    const result = await edit(await this.mem(), {
+    const {memoryOps: ops} = await import('../../../operations/catalog/memories.js')
+    const result = await this.runOp(ops.edit, {
       id: args.id,
       repo: this.idRepoRef(flags, args.id),
       content: flags.content,
@@ -28,9 +28,6 @@ export default class Edit extends MemCommand {
       this.log(result.superseded ? `New version ${result.id} (supersedes ${result.superseded})` : `Updated ${result.id}`)
     } else if ('duplicateId' in result) {
       this.log(`Not changed: the new content duplicates ${result.duplicateId}`)
-    } else {
-      this.setExitCode(5)
-      if (!this.jsonEnabled()) process.stderr.write(`${result.reason}\n`)
     }
     return result
   }

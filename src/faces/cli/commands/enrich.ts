@@ -30,20 +30,18 @@ without one, in batches) also gets an embedding vector, used by recall as a seco
         hint: 'mem enrich ID, or mem enrich --all',
       })
     }
-    const [core, fmt] = await Promise.all([import('../../../operations/enrich.js'), import('../format-insight.js')])
-    const ctx = await this.mem()
+    const [{insightOps: ops}, fmt] = await Promise.all([import('../../../operations/catalog/insight.js'), import('../format-insight.js')])
     if (args.id) {
-      const result = await core.enrich(ctx, {id: args.id, repo: this.idRepoRef(flags, args.id)})
+      const result = await this.runOp(ops.enrich, {id: args.id, repo: this.idRepoRef(flags, args.id)})
       this.log(fmt.formatEnrich(result))
       return result
     }
     // progress goes to a terminal only: never into pipes, logs or --json output
     const tty = process.stderr.isTTY && !this.jsonEnabled()
     const onProgress = tty ? (done: number, of: number) => process.stderr.write(`\r\x1b[2KEnriching… ${done}/${of}${done === of ? '\n' : ''}`) : undefined
-    const result = await core.enrichAll(ctx, {repo: this.repoRef(flags), limit: flags.limit}, {onProgress})
+    const result = await this.runOp(ops.enrichAll, {repo: this.repoRef(flags), limit: flags.limit}, {onProgress})
     if (tty && result.stopped) process.stderr.write('\n')
     this.log(fmt.formatEnrichAll(result))
-    if (result.failed > 0) this.setExitCode(69)
     return result
   }
 }

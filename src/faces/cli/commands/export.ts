@@ -18,8 +18,8 @@ With --json: {repo, count, markdown} (the markdown is the body of GET /api/mem/e
 
   async run() {
     const {flags} = await this.parse(Export)
-    const {exportMarkdown} = await import('../../../operations/export.js')
-    const result = await exportMarkdown(await this.mem(), {repo: this.repoRef(flags)})
+    const {operationOps: ops} = await import('../../../operations/catalog/operations.js')
+    const result = await this.runOp(ops.exportMarkdown, {repo: this.repoRef(flags)})
     if (flags.out !== undefined) {
       const out = resolve(flags.out)
       try {

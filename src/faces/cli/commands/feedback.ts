@@ -22,8 +22,8 @@ export default class Feedback extends MemCommand {
         hint: `mem feedback ${args.id} --used`,
       })
     }
-    const {feedback} = await import('../../../operations/feedback.js')
-    const result = await feedback(await this.mem(), {memoryId: args.id, wasUsed: flags.used === true, repo: this.idRepoRef(flags, args.id)})
+    const {memoryOps: ops} = await import('../../../operations/catalog/memories.js')
+    const result = await this.runOp(ops.feedback, {memoryId: args.id, wasUsed: flags.used === true, repo: this.idRepoRef(flags, args.id)})
     this.log(result.applied ? `Recorded: ${flags.used ? 'used' : 'unused'}` : 'Not applied: the memory is forgotten or superseded')
     return result
   }

@@ -9,8 +9,8 @@ export default class Forget extends MemCommand {
 
   async run() {
     const {args, flags} = await this.parse(Forget)
-    const {forget} = await import('../../../operations/forget.js')
-    const result = await forget(await this.mem(), {id: args.id, repo: this.idRepoRef(flags, args.id), reason: flags.reason})
+    const {memoryOps: ops} = await import('../../../operations/catalog/memories.js')
+    const result = await this.runOp(ops.forget, {id: args.id, repo: this.idRepoRef(flags, args.id), reason: flags.reason})
     this.log(result.forgotten ? `Forgot ${args.id}` : `${args.id} was already forgotten`)
     return result
   }

@@ -12,8 +12,8 @@ export default class Get extends MemCommand {
 
   async run() {
     const {args, flags} = await this.parse(Get)
-    const [{get}, {formatMemory}] = await Promise.all([import('../../../operations/get.js'), import('../format.js')])
-    const memory = await get(await this.mem(), {id: args.id, repo: this.idRepoRef(flags, args.id)})
+    const [{memoryOps: ops}, {formatMemory}] = await Promise.all([import('../../../operations/catalog/memories.js'), import('../format.js')])
+    const memory = await this.runOp(ops.get, {id: args.id, repo: this.idRepoRef(flags, args.id)})
     this.log(formatMemory(memory))
     return memory
   }

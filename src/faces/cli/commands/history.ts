@@ -8,8 +8,8 @@ export default class History extends MemCommand {
 
   async run() {
     const {args, flags} = await this.parse(History)
-    const {history} = await import('../../../operations/history.js')
-    const result = await history(await this.mem(), {id: args.id, repo: this.idRepoRef(flags, args.id)})
+    const {memoryOps: ops} = await import('../../../operations/catalog/memories.js')
+    const result = await this.runOp(ops.history, {id: args.id, repo: this.idRepoRef(flags, args.id)})
     this.log(result.chain.map((v, i) => `${i === 0 ? '*' : ' '} ${v.createdAt}  ${v.id}\n    ${v.content.replace(/\s+/g, ' ')}`).join('\n'))
     return result
   }

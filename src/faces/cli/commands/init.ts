@@ -12,8 +12,8 @@ again changes nothing.`
 
   async run() {
     const {args} = await this.parse(Init)
-    const [{init}, {resolve}] = await Promise.all([import('../../../operations/init.js'), import('node:path')])
-    const result = await init(await this.mem(), {path: resolve(process.cwd(), args.folder ?? '.')})
+    const [{operationOps: ops}, {resolve}] = await Promise.all([import('../../../operations/catalog/operations.js'), import('node:path')])
+    const result = await this.runOp(ops.init, {path: resolve(process.cwd(), args.folder ?? '.')})
     this.log(result.created ? `Initialized an empty memory store in ${result.path}/.mem (repo id ${result.repoId})` : `${result.path} already holds a memory store (repo id ${result.repoId}); nothing changed.`)
     return result
   }

@@ -19,7 +19,7 @@ passes the secret scanner: a line holding a secret never becomes a memory.
 
   async run() {
     const {flags} = await this.parse(Intake)
-    const [{intake}, {formatIntake, formatIntakeProgress}] = await Promise.all([import('../../../operations/intake.js'), import('../format-intake.js')])
+    const [{operationOps: ops}, {formatIntake, formatIntakeProgress}] = await Promise.all([import('../../../operations/catalog/operations.js'), import('../format-intake.js')])
     const tty = process.stderr.isTTY && !this.jsonEnabled()
     const onProgress = tty ? (p: Parameters<typeof formatIntakeProgress>[0]) => process.stderr.write(`\r\x1b[2K${formatIntakeProgress(p)}`) : undefined
     const controller = new AbortController()
@@ -31,7 +31,7 @@ passes the secret scanner: a line holding a secret never becomes a memory.
     hardStop?.unref()
     try {
       const repo = this.repoRef(flags)
-      const result = await intake(await this.mem(), {repo}, {signal: controller.signal, onProgress})
+      const result = await this.runOp(ops.intake, {repo}, {signal: controller.signal, onProgress})
       if (tty) process.stderr.write('\r\x1b[2K')
       this.log(formatIntake(repo, result))
       return result

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
+import {STAGE_NAMES} from '../../../model/names.js'
 import {MemCommand} from '../mem-command.js'
 
-const STAGES = ['ttl-expiry', 'retention', 'dedup', 'decay', 'cleanup', 'enrichment', 'consolidation'] as const
 
 export default class Maintain extends MemCommand {
   static summary = 'Run the maintenance pipeline on this repository.'
@@ -18,12 +18,12 @@ Only one pass per repo runs at a time, here or in mem serve (exit 4 if one is ru
   ]
   static flags = {
     'dry-run': Flags.boolean({summary: 'Count what each stage would change; write nothing.'}),
-    stage: Flags.option({options: STAGES, multiple: true, summary: 'Run only this stage (repeatable; pipeline order is kept).'})(),
+    stage: Flags.option({options: STAGE_NAMES, multiple: true, summary: 'Run only this stage (repeatable; pipeline order is kept).'})(),
   }
 
   async run() {
     const {flags} = await this.parse(Maintain)
-    const {maintain} = await import('../../../operations/maintain.js')
+    const {operationOps: ops} = await import('../../../operations/catalog/operations.js')
     const {formatMaintenance, formatProgress} = await import('../format-maintenance.js')
     const dryRun = flags['dry-run']
     // progress goes to a terminal only: never into pipes, logs or --json output
@@ -34,9 +34,8 @@ Only one pass per repo runs at a time, here or in mem serve (exit 4 if one is ru
           process.stderr.write(`\r\x1b[2K${line}${p.phase === 'done' ? '\n' : ''}`)
         }
       : undefined
-    const report = await maintain(await this.mem(), {repo: this.repoRef(flags), dryRun, stages: flags.stage}, {onProgress})
+    const report = await this.runOp(ops.maintain, {repo: this.repoRef(flags), dryRun, stages: flags.stage}, {onProgress})
     this.log(formatMaintenance(report, dryRun))
-    if (report.stages.some((s) => s.error)) this.setExitCode(1)
     return report
   }
 }

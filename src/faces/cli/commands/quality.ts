@@ -11,8 +11,8 @@ GET /api/mem/quality.`
 
   async run() {
     const {flags} = await this.parse(Quality)
-    const [{quality}, {formatQuality}] = await Promise.all([import('../../../operations/quality.js'), import('../format-insight.js')])
-    const result = await quality(await this.mem(), {repo: this.repoRef(flags)})
+    const [{insightOps: ops}, {formatQuality}] = await Promise.all([import('../../../operations/catalog/insight.js'), import('../format-insight.js')])
+    const result = await this.runOp(ops.quality, {repo: this.repoRef(flags)})
     this.log(formatQuality(result, {color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !this.jsonEnabled()}))
     return result
   }

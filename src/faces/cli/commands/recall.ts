@@ -17,8 +17,8 @@ export default class Recall extends MemCommand {
 
   async run() {
     const {args, flags} = await this.parse(Recall)
-    const [{recall}, {formatRecall}] = await Promise.all([import('../../../operations/recall.js'), import('../format.js')])
-    const result = await recall(await this.mem(), {repo: this.repoRef(flags), q: args.q, limit: flags.limit, type: flags.type})
+    const [{memoryOps: ops}, {formatRecall}] = await Promise.all([import('../../../operations/catalog/memories.js'), import('../format.js')])
+    const result = await this.runOp(ops.recall, {repo: this.repoRef(flags), q: args.q, limit: flags.limit, type: flags.type})
     this.log(formatRecall(result.results, args.q))
     return result
   }

@@ -6,8 +6,8 @@ export default class Repos extends MemCommand {
 
   async run() {
     await this.parse(Repos)
-    const {repos} = await import('../../../operations/repos.js')
-    const result = await repos(await this.mem())
+    const {memoryOps: ops} = await import('../../../operations/catalog/memories.js')
+    const result = await this.runOp(ops.repos, {})
     this.log(result.repos.length ? result.repos.map((r) => `${r.repoId}  ${r.path}`).join('\n') : 'No repositories yet.')
     return result
   }

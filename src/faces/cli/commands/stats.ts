@@ -6,8 +6,8 @@ export default class Stats extends MemCommand {
 
   async run() {
     const {flags} = await this.parse(Stats)
-    const {stats} = await import('../../../operations/stats.js')
-    const result = await stats(await this.mem(), {repo: this.repoRef(flags)})
+    const {memoryOps: ops} = await import('../../../operations/catalog/memories.js')
+    const result = await this.runOp(ops.stats, {repo: this.repoRef(flags)})
     const c = result.counts
     this.log(`${result.summary}\n  observations ${c.observation}\n  insights     ${c.insight}\n  procedures   ${c.procedure}\n  heuristics   ${c.heuristic}`)
     return result

@@ -35,8 +35,8 @@ live memory is not stored again and its id is reported (exit 0).`
       }
       content = await readStdin()
     }
-    const {store} = await import('../../../operations/store.js')
-    const result = await store(await this.mem(), {
+    const {memoryOps: ops} = await import('../../../operations/catalog/memories.js')
+    const result = await this.runOp(ops.store, {
       repo: this.repoRef(flags),
       content,
       type: flags.type,
@@ -48,10 +48,6 @@ live memory is not stored again and its id is reported (exit 0).`
     })
     if (result.success) this.log(`Stored ${result.id}`)
     else if ('duplicateId' in result) this.log(`Already stored: duplicate of ${result.duplicateId}`)
-    else {
-      this.setExitCode(5)
-      if (!this.jsonEnabled()) process.stderr.write(`${result.reason}\n`)
-    }
     return result
   }
 }

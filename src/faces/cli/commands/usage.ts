@@ -21,23 +21,22 @@ the CLI, mem serve and MCP is counted with its duration and result count. Days a
 
   async run() {
     const {flags} = await this.parse(Usage)
-    const [core, fmt] = await Promise.all([import('../../../operations/usage.js'), import('../format-insight.js')])
-    const ctx = await this.mem()
+    const [{insightOps: ops}, fmt] = await Promise.all([import('../../../operations/catalog/insight.js'), import('../format-insight.js')])
     const repo = this.repoRef(flags)
     const style = {color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !this.jsonEnabled()}
     if (flags.hourly) {
-      const hourly = await core.usageHourly(ctx, {repo, days: flags.days})
+      const hourly = await this.runOp(ops.usageHourly, {repo, days: flags.days})
       this.log(fmt.formatHourly(hourly, style))
       return hourly
     }
     if (flags.daily) {
-      const series = await core.usageTimeseries(ctx, {repo, days: flags.days})
-      if (!this.jsonEnabled()) this.log(fmt.formatUsage(await core.usage(ctx, {repo, days: flags.days}), series.buckets, style))
+      const series = await this.runOp(ops.usageTimeseries, {repo, days: flags.days})
+      if (!this.jsonEnabled()) this.log(fmt.formatUsage(await this.runOp(ops.usage, {repo, days: flags.days}), series.buckets, style))
       return series
     }
-    const result = await core.usage(ctx, {repo, days: flags.days})
+    const result = await this.runOp(ops.usage, {repo, days: flags.days})
     // the chart's daily buckets only when a person reads it (--json prints the usage body alone)
-    if (!this.jsonEnabled()) this.log(fmt.formatUsage(result, (await core.usageTimeseries(ctx, {repo, days: flags.days})).buckets, style))
+    if (!this.jsonEnabled()) this.log(fmt.formatUsage(result, (await this.runOp(ops.usageTimeseries, {repo, days: flags.days})).buckets, style))
     return result
   }
 }

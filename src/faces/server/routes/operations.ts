@@ -1,55 +1,82 @@
 import type {FastifyInstance} from 'fastify'
 import {z} from 'zod'
-import {exportMarkdown} from '../../../operations/export.js'
-import {graph} from '../../../operations/graph.js'
-import {intake} from '../../../operations/intake.js'
 import type {MemContext} from '../../../engines/context.js'
-import type {RouteTable} from '../route.js'
-import {ErrorResponse} from '../schemas.js'
-import * as S from '../schemas-ops.js'
+import {ErrorResponse} from '../../../model/shapes/common.js'
+import type {ScheduledTask} from '../../../model/shapes/operations.js'
+import {OPERATIONS} from '../../../operations/catalog/index.js'
+import {invoke, type OpDef, outcomeOf} from '../../../operations/define.js'
+import type {RouteResponse, RouteTable} from '../route.js'
 
-const ERRORS = {400: {description: 'Invalid input', schema: ErrorResponse}}
+/**
+ * Every declared operation with an HTTP binding, as a route: the declaration gives the method,
+ * path, schemas (for validation, the route's JSON schema and OpenAPI), the scope, and the status of
+ * each outcome. The handler gathers the input from the request, runs the operation through
+ * `invoke` (usage counted as declared), and answers the result as JSON or as the declared reply.
+ */
+export function operationRoutes(app: FastifyInstance, routes: RouteTable, ctx: MemContext, options: {tasks: () => ScheduledTask[]}): void {
+  for (const op of OPERATIONS) if (op.http) addOperation(app, routes, ctx, op, options)
+}
 
-/** Intake of project files, the markdown export and the knowledge graph. */
-export function operationRoutes(app: FastifyInstance, routes: RouteTable, ctx: MemContext): void {
-  routes.add(app, {
-    method: 'POST',
-    url: '/api/mem/intake',
-    operationId: 'intake',
-    tag: 'operations',
-    summary: 'Seed memories from the project files',
-    description:
-      'Scans agent instruction files, README.md, CONTRIBUTING.md, .editorconfig, package.json, tsconfig.json, Makefile, pyproject.toml, Cargo.toml, go.mod and version files, and stores small seed memories (tags `intake`, `source:<path>`). A second run writes nothing (`skippedCount`); a changed file supersedes its old seeds. `repo` must be a path (or a registered id) of a working tree.',
-    query: S.IntakeQuery,
-    responses: {200: {description: 'Counts, and what each file gave', schema: S.IntakeResponse}, ...ERRORS, 404: {description: 'No working tree for that repo', schema: ErrorResponse}},
-    handler: async (req) => intake(ctx, req.query),
-  })
+function addOperation(app: FastifyInstance, routes: RouteTable, ctx: MemContext, op: OpDef<any, any, any>, options: {tasks: () => ScheduledTask[]}): void {
+  const http = op.http!
+  const readsQuery = http.method === 'GET' || http.method === 'DELETE'
+  const query = http.query ?? (readsQuery && !http.params ? (op.input as z.ZodObject) : undefined)
+  const body = http.body ?? (!readsQuery && !http.query ? op.input : undefined)
+  const success = http.status ?? 200
+  const responses: Record<number, RouteResponse> = {
+    [success]: http.reply ? {description: http.reply.description, contentType: http.reply.contentType.split(';')[0], schema: http.reply.contentType.startsWith('text/') ? z.string() : undefined} : {description: http.answer ?? op.summary, schema: op.output},
+    400: {description: 'Invalid input', schema: ErrorResponse},
+  }
+  for (const o of op.outcomes ?? []) responses[o.status] ??= {description: o.answer ?? (o.failed ? 'Refused: nothing written' : 'Answered'), schema: op.output}
+  for (const [status, description] of Object.entries(http.errors ?? {})) responses[Number(status)] ??= {description, schema: ErrorResponse}
+  const runOptions = op.name === 'portal' ? {tasks: options.tasks} : undefined
 
-  routes.add(app, {
-    method: 'GET',
-    url: '/api/mem/export',
-    operationId: 'exportMarkdown',
-    tag: 'operations',
-    summary: 'The memories as markdown, organised by type',
-    description: 'Procedures, heuristics, insights, observations; each in creation order. The same store gives the same bytes.',
-    query: S.ExportQuery,
-    responses: {200: {description: 'Markdown', contentType: 'text/markdown', schema: z.string()}, ...ERRORS},
-    handler: async (req, reply) => {
-      const result = await exportMarkdown(ctx, req.query)
-      return reply.type('text/markdown; charset=utf-8').send(result.markdown)
-    },
-  })
+  for (const path of [{path: http.path, name: op.name, summary: op.summary}, ...(http.aliases ?? [])]) {
+    routes.add(app, {
+      method: http.method,
+      url: path.path,
+      operationId: path.name,
+      summary: path.summary,
+      description: op.description,
+      tag: http.tag,
+      access: op.access,
+      query,
+      params: http.params,
+      body,
+      bodyLimit: http.bodyLimit,
+      packBody: http.packBody,
+      responses,
+      handler: async (req, reply) => {
+        const parts = {query: (req.query ?? {}) as Record<string, unknown>, params: (req.params ?? {}) as Record<string, unknown>, body: req.body as unknown}
+        const input = http.input ? http.input(parts) : defaultInput(parts, query !== undefined && body === undefined)
+        const result = await invoke(ctx, op, input, runOptions)
+        const {status} = outcomeOf(op, result)
+        if (http.reply) {
+          const headers = http.reply.headers?.(result) ?? {}
+          const payload = http.reply.body(result)
+          return reply
+            .code(status)
+            .headers(headers)
+            .type(http.reply.contentType)
+            .send(typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
+        }
+        return reply.code(status).send(result)
+      },
+    })
+  }
+}
 
-  routes.add(app, {
-    method: 'GET',
-    url: '/api/mem/graph',
-    operationId: 'graph',
-    tag: 'memories',
-    summary: 'The knowledge graph: memories as nodes, their relations as edges',
-    description:
-      'Nodes: the top `limit` (1 to 2000, default 200) live memories by importance, then recency. Edges only between returned nodes: `derived` (insight → observation) and `supersedes` (new → old; with `history=true` earlier versions are added as nodes).',
-    query: S.GraphQuery,
-    responses: {200: {description: 'Nodes and edges', schema: S.GraphResponse}, ...ERRORS},
-    handler: async (req) => graph(ctx, req.query),
-  })
+/**
+ * The operation's input from the request: the query (a GET, or a POST declared with a query) or the
+ * body, with the path parameters. A body that is not an object goes to the operation as it came, so
+ * its validation names what is wrong ("expected a JSON object, got an array").
+ */
+function defaultInput(parts: {query: Record<string, unknown>; params: Record<string, unknown>; body: unknown}, fromQuery: boolean): unknown {
+  const hasParams = Object.keys(parts.params).length > 0
+  if (fromQuery) return {...parts.query, ...parts.params}
+  const body = parts.body
+  if (!hasParams) return body
+  if (body === undefined || body === null) return {...parts.params}
+  if (typeof body !== 'object' || Array.isArray(body)) return body
+  return {...(body as object), ...parts.params}
 }

@@ -1,7 +1,7 @@
 import type {FastifyInstance} from 'fastify'
 import type {EnrichmentStatus} from '../../../operations/enrich.js'
 import type {RouteTable} from '../route.js'
-import * as S from '../schemas.js'
+import * as S from '../../../model/shapes/system.js'
 import type {UpdateStatus} from '../update-check.js'
 
 export interface SystemInfo {
@@ -54,7 +54,7 @@ export function systemRoutes(app: FastifyInstance, routes: RouteTable, info: Sys
     tag: 'service',
     summary: 'Liveness, version, and the result of the last update check',
     description: '`latestVersion` comes from a cached nightly check of the package registry; null before the first check or when `update.check` is off.',
-    responses: {200: {description: 'Healthy', schema: S.HealthResponse}},
+    responses: {200: {description: 'Healthy', schema: S.HealthResult}},
     handler: async () => ({status: 'ok', version: info.version, ...info.updates()}),
   })
 
@@ -64,7 +64,7 @@ export function systemRoutes(app: FastifyInstance, routes: RouteTable, info: Sys
     operationId: 'status',
     tag: 'service',
     summary: 'Version, uptime, address, and whether the enrichment runtime answers',
-    responses: {200: {description: 'Running', schema: S.StatusResponse}},
+    responses: {200: {description: 'Running', schema: S.StatusResult}},
     handler: async () => ({
       version: info.version,
       status: 'running',

@@ -29,7 +29,7 @@ export function BrowserPage({route}: {route: Route}) {
   const list = useAsync(
     async (signal): Promise<{items: ListItem[]; count: number | null}> => {
       if (q) {
-        const r = await api<{results: RecallItem[]}>('/api/mem/recall', {query: {repo, q, limit: 50, type: type || undefined}, signal})
+        const r = await api<{results: RecallItem[]}>('/api/mem/recall', {query: {repo, q, limit: 50, type: type || undefined, touch: false}, signal})
         return {items: r.results.map((m) => ({id: m.id, type: m.type, text: m.oneLiner ?? m.content, createdAt: m.createdAt, score: m.score, tags: m.tags})), count: null}
       }
       const page = await api<BrowsePage>('/api/mem/browse', {query: {repo, skip, take: PAGE_SIZE, type: type || undefined}, signal})

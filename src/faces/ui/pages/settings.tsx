@@ -2,7 +2,7 @@ import {type FormEvent, type ReactNode, useEffect, useRef, useState} from 'react
 import {api, apiFile, apiKey, apiWithStatus, fileToBase64, routeAvailable, saveFile, setApiKey} from '../api.js'
 import {ErrorView, formatDate, Loading, Message, Section, Show} from '../components.js'
 import {useApp, useAsync} from '../hooks.js'
-import type {ConsolidateResult, Health, IntakeResult, MaintenanceReport, MaintenanceRun, PackImportResult, Status} from '../types.js'
+import type {ConsolidateResult, Health, IntakeResult, MaintenanceAnswer, MaintenanceReport, MaintenanceRun, PackImportResult, Status} from '../types.js'
 
 export function SettingsPage() {
   const {repo} = useApp()
@@ -244,12 +244,12 @@ function MaintenanceSection({repo}: {repo: string}) {
   const start = async () => {
     setRun({phase: 'starting'})
     try {
-      const answer = await apiWithStatus<MaintenanceReport | MaintenanceRun>('/api/maintenance', {method: 'POST', query: {repo}})
+      const answer = await apiWithStatus<MaintenanceAnswer>('/api/maintenance', {method: 'POST', query: {repo}})
       if (answer.status === 200) {
         setRun({phase: 'done', status: 'completed', report: answer.body as MaintenanceReport})
         return
       }
-      const accepted = answer.body as MaintenanceRun
+      const accepted = answer.body as MaintenanceRun & {poll?: string}
       setRun({phase: 'running', runId: accepted.runId, startedAt: accepted.startedAt, status: 'running'})
       const poll = accepted.poll ?? `/api/maintenance/runs/${encodeURIComponent(accepted.runId)}`
       for (;;) {

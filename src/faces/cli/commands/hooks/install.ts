@@ -18,15 +18,14 @@ hooks for one command. \`mem hooks uninstall\` takes them out again.`
 
   async run() {
     const {flags} = await this.parse(HooksInstall)
-    const [{installHooks}, {formatHooks}] = await Promise.all([import('../../../../operations/hooks.js'), import('../../format-intake.js')])
-    const result = await installHooks(await this.mem(), {
+    const [{operationOps: ops}, {formatHooks}] = await Promise.all([import('../../../../operations/catalog/operations.js'), import('../../format-intake.js')])
+    const result = await this.runOp(ops.hooksInstall, {
       repo: this.repoRef(flags),
       templatesDir: join(this.config.root, 'templates', 'hooks'),
       runner: {node: process.execPath, bin: join(this.config.root, 'bin', 'run.js')},
       timeLimit: flags['time-limit'],
     })
     this.log(formatHooks(result))
-    if (result.hooks.some((h) => h.action === 'skipped')) this.setExitCode(1)
     return result
   }
 }

@@ -8,8 +8,8 @@ chained into gets its original text back, and a hook moved to <hook>.mem-chained
 
   async run() {
     const {flags} = await this.parse(HooksUninstall)
-    const [{uninstallHooks}, {formatHooks}] = await Promise.all([import('../../../../operations/hooks.js'), import('../../format-intake.js')])
-    const result = await uninstallHooks(await this.mem(), {repo: this.repoRef(flags)})
+    const [{operationOps: ops}, {formatHooks}] = await Promise.all([import('../../../../operations/catalog/operations.js'), import('../../format-intake.js')])
+    const result = await this.runOp(ops.hooksUninstall, {repo: this.repoRef(flags)})
     this.log(formatHooks(result))
     return result
   }

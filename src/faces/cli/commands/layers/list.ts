@@ -6,8 +6,8 @@ export default class LayersList extends MemCommand {
 
   async run() {
     const {flags} = await this.parse(LayersList)
-    const {listLayers} = await import('../../../../operations/layers.js')
-    const result = await listLayers(await this.mem(), {repo: this.repoRef(flags)})
+    const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
+    const result = await this.runOp(ops.layers, {repo: this.repoRef(flags)})
     for (const l of result.layers) {
       const synced = l.type === 'local' ? 'read-write' : l.lastSyncAt ? `synced ${l.lastSyncAt.slice(0, 19).replace('T', ' ')}` : 'never synced (run `mem layers sync ' + l.id + '`)'
       this.log(`${l.id.padEnd(16)} ${l.type.padEnd(7)} ${String(l.memoryCount).padStart(6)} memories  ${synced}\n${' '.repeat(17)}${l.source ?? '(no source)'}`)

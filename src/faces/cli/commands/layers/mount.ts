@@ -24,9 +24,9 @@ context then read the layer read-only, ranked below this repository's own memori
     const {args, flags} = await this.parse(LayersMount)
     const {resolve} = await import('node:path')
     const {looksLikeRemote} = await import('../../../../engines/sharing/layer-source.js')
-    const {mountLayer} = await import('../../../../operations/layers.js')
+    const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
     const source = args.source === undefined || looksLikeRemote(args.source) ? args.source : resolve(process.cwd(), args.source)
-    const layer = await mountLayer(await this.mem(), {repo: this.repoRef(flags), layerId: args.layerId, type: flags.type, source, name: flags.name})
+    const layer = await this.runOp(ops.mountLayer, {repo: this.repoRef(flags), layerId: args.layerId, type: flags.type, source, name: flags.name})
     this.log(
       layer.source
         ? `Mounted ${layer.type} layer ${layer.id} from ${layer.source}. Run \`mem layers sync ${layer.id}\` to fetch its memories.`

@@ -10,8 +10,8 @@ was; an unreachable git remote exits 69.`
 
   async run() {
     const {args, flags} = await this.parse(LayersSync)
-    const {syncLayer} = await import('../../../../operations/layers.js')
-    const result = await syncLayer(await this.mem(), {repo: this.repoRef(flags), layerId: args.layerId})
+    const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
+    const result = await this.runOp(ops.syncLayer, {repo: this.repoRef(flags), layerId: args.layerId})
     this.log(`Layer ${result.layerId}: ${result.added} added, ${result.updated} updated, ${result.removed} removed.`)
     return result
   }

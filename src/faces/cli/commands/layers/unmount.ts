@@ -8,8 +8,8 @@ export default class LayersUnmount extends MemCommand {
 
   async run() {
     const {args, flags} = await this.parse(LayersUnmount)
-    const {unmountLayer} = await import('../../../../operations/layers.js')
-    const result = await unmountLayer(await this.mem(), {repo: this.repoRef(flags), layerId: args.layerId})
+    const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
+    const result = await this.runOp(ops.unmountLayer, {repo: this.repoRef(flags), layerId: args.layerId})
     this.log(`Unmounted layer ${args.layerId}.`)
     return result
   }

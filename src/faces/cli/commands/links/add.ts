@@ -17,9 +17,9 @@ repository join recall ranked below this repository's own (weight 0.8). An unkno
     const {args, flags} = await this.parse(LinksAdd)
     const {resolve} = await import('node:path')
     const {looksLikePath} = await import('../../../../config/paths.js')
-    const {linkRepo} = await import('../../../../operations/links.js')
+    const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
     const target = looksLikePath(args.targetRepo) ? resolve(process.cwd(), args.targetRepo) : args.targetRepo
-    const link = await linkRepo(await this.mem(), {repo: this.repoRef(flags), targetRepo: target, note: flags.note})
+    const link = await this.runOp(ops.linkRepo, {repo: this.repoRef(flags), targetRepo: target, note: flags.note})
     this.log(`Linked ${link.from} → ${link.to} (${link.id})`)
     return link
   }

@@ -16,8 +16,8 @@ link to the same target replaces its relation. --json prints the same body as PO
 
   async run() {
     const {args, flags} = await this.parse(LinksAttach)
-    const {linkMemory} = await import('../../../../operations/links.js')
-    const result = await linkMemory(await this.mem(), {id: args.id, targetId: args.targetId, relation: flags.relation, repo: this.idRepoRef(flags, args.id)})
+    const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
+    const result = await this.runOp(ops.linkMemory, {id: args.id, targetId: args.targetId, relation: flags.relation, repo: this.idRepoRef(flags, args.id)})
     this.log(`Linked ${args.id} → ${args.targetId} (${flags.relation ?? 'related'})`)
     return result
   }

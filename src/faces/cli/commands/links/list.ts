@@ -6,8 +6,8 @@ export default class LinksList extends MemCommand {
 
   async run() {
     const {flags} = await this.parse(LinksList)
-    const {listLinks} = await import('../../../../operations/links.js')
-    const result = await listLinks(await this.mem(), {repo: this.repoRef(flags)})
+    const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
+    const result = await this.runOp(ops.links, {repo: this.repoRef(flags)})
     if (result.links.length === 0) this.log(`${result.repo} is linked to no other repository. Link one with \`mem links add REPO --note "how they relate"\`.`)
     for (const l of result.links) this.log(`${l.to}${l.note ? `  ${l.note}` : ''}\n  ${l.id}  (${l.createdAt.slice(0, 10)})`)
     return result

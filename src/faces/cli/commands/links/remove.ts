@@ -12,8 +12,8 @@ export default class LinksRemove extends MemCommand {
 
   async run() {
     const {args, flags} = await this.parse(LinksRemove)
-    const {unlinkMemory} = await import('../../../../operations/links.js')
-    const result = await unlinkMemory(await this.mem(), {id: args.id, targetId: args.targetId, repo: this.idRepoRef(flags, args.id)})
+    const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
+    const result = await this.runOp(ops.unlinkMemory, {id: args.id, targetId: args.targetId, repo: this.idRepoRef(flags, args.id)})
     this.log(result.removed ? `Removed the link ${args.id} → ${args.targetId}` : `${args.id} has no link to ${args.targetId}`)
     return result
   }

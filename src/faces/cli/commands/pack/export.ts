@@ -20,11 +20,11 @@ Commit it to a git repository that others mount as a shared layer, or import it 
 
   async run() {
     const {flags} = await this.parse(PackExport)
-    const {packExport} = await import('../../../../operations/pack-export.js')
+    const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
     const {writeFileSync} = await import('node:fs')
     const {resolve} = await import('node:path')
     const {MemError} = await import('../../../../model/errors.js')
-    const result = await packExport(await this.mem(), {repo: this.repoRef(flags), name: flags.name, version: flags['pack-version']})
+    const result = await this.runOp(ops.packExport, {repo: this.repoRef(flags), name: flags.name, version: flags['pack-version']})
     const file = resolve(process.cwd(), flags.out ?? result.fileName)
     try {
       writeFileSync(file, result.data)

@@ -15,7 +15,7 @@ and entries the secret scanner flags are skipped. --json prints the same body as
     const {resolve} = await import('node:path')
     const {MemError} = await import('../../../../model/errors.js')
     const {MAX_PACK_BYTES} = await import('../../../../storage/pack-file.js')
-    const {packImport} = await import('../../../../operations/pack-import.js')
+    const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
     const file = resolve(process.cwd(), args.file)
     let size: number
     try {
@@ -31,7 +31,7 @@ and entries the secret scanner flags are skipped. --json prints the same body as
     if (size > MAX_PACK_BYTES) {
       throw new MemError('payload_too_large', `${file} is ${size.toLocaleString('en-US')} bytes; a pack holds at most ${MAX_PACK_BYTES.toLocaleString('en-US')}.`)
     }
-    const result = await packImport(await this.mem(), {repo: this.repoRef(flags), data: new Uint8Array(readFileSync(file))})
+    const result = await this.runOp(ops.packImport, {repo: this.repoRef(flags), data: readFileSync(file)})
     this.log(`Imported ${result.imported} ${result.imported === 1 ? 'memory' : 'memories'} from pack ${result.name} ${result.version} (${result.packId}); skipped ${result.skipped}.`)
     return result
   }
