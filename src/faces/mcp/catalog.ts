@@ -433,6 +433,8 @@ export function toolListing(def: ToolDef, set: ToolSet = 'all'): ToolListing {
   }
 }
 
+let byName: Map<string, ToolDef> | undefined
+
 export function findTool(name: string): ToolDef | undefined {
-  return TOOLS.find((t) => t.name === name)
+  return (byName ??= new Map(TOOLS.map((t) => [t.name, t]))).get(name)
 }
