@@ -1,5 +1,6 @@
 import {z} from 'zod'
-import {qualityExamples, qualityFigures, type QualityKind} from '../storage/quality.js'
+import {liveWithRelation, qualityExamples, qualityFigures, type QualityKind} from '../storage/quality.js'
+import {newestVersions, UPDATED_BY} from '../engines/currency.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
@@ -14,7 +15,7 @@ export const QualityInput = z.object({repo: RepoRef})
 export type QualityInput = z.input<typeof QualityInput>
 
 export type Severity = 'info' | 'warning' | 'critical'
-export type IssueKind = QualityKind | 'empty'
+export type IssueKind = QualityKind | 'empty' | 'conflict'
 
 const ADVICE: Record<IssueKind, string> = {
   fizzle:
@@ -24,6 +25,8 @@ const ADVICE: Record<IssueKind, string> = {
     'Older than 30 days and not recalled or used in 30: recall marks them with a staleness warning. Check they still hold, then confirm the good ones (`mem feedback ID --used`) and correct or forget the rest.',
   'no-feedback':
     'Memories are recalled but no feedback was ever reported, so ranking cannot learn which ones help. After a task, report each recalled memory you read: `mem feedback ID --used|--unused` or the memory_feedback tool.',
+  conflict:
+    'These memories state a value a newer memory changed (the same subject, another value): recall ranks the newer first and warns on these, and the session context shows only the newer. Confirm each: store the current text with `--supersedes OLD_ID` (or `mem forget OLD_ID`); if the two are separate facts, say so with `mem links attach NEW_ID OLD_ID --relation distinct`.',
   'missing-one-liner': 'These have no one-liner, so the session context cannot show them compactly. Run `mem enrich --all` or `mem maintain --stage enrichment`.',
   empty: 'No memories yet. Store lessons as you learn them (`mem store`, memory_store); the report fills in once they are recalled and rated.',
 }
@@ -57,14 +60,17 @@ export function qualityOf(handle: RepoHandle, now: Date, repo: string): QualityR
     const fizzleRatio = f.recalled > 0 ? f.fizzle / f.recalled : 0
     const share = (n: number) => (f.total > 0 ? n / f.total : 0)
     const issues: QualityIssue[] = []
+    // live memories a newer live memory updates: conflicts a person or agent should confirm
+    const outdated = newestVersions(db, liveWithRelation(db, UPDATED_BY))
     const add = (kind: IssueKind, count: number, severity: Severity) => {
-      const exampleIds = kind === 'empty' ? [] : qualityExamples(db, kind, staleBefore, deadBefore)
+      const exampleIds = kind === 'empty' ? [] : kind === 'conflict' ? [...outdated.keys()].slice(0, 5) : qualityExamples(db, kind, staleBefore, deadBefore)
       issues.push({kind, severity, count, exampleIds, advice: ADVICE[kind]})
     }
     if (f.total === 0) add('empty', 0, 'info')
     if (f.fizzle > 0) add('fizzle', f.fizzle, fizzleRatio >= 0.5 ? 'critical' : fizzleRatio >= 0.25 ? 'warning' : 'info')
     if (f.dead > 0) add('dead', f.dead, share(f.dead) >= 0.5 ? 'critical' : share(f.dead) >= 0.2 ? 'warning' : 'info')
     if (f.stale > 0) add('stale', f.stale, share(f.stale) >= 0.5 ? 'warning' : 'info')
+    if (outdated.size > 0) add('conflict', outdated.size, share(outdated.size) >= 0.2 ? 'warning' : 'info')
     if (f.recalled > 0 && f.feedback === 0) add('no-feedback', f.recalled, 'warning')
     if (f.withoutOneLiner > 0) add('missing-one-liner', f.withoutOneLiner, 'info')
     issues.sort((a, b) => ORDER[a.severity] - ORDER[b.severity])

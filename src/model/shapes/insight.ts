@@ -37,7 +37,7 @@ export const UsageHourly = z.strictObject({
 })
 export type UsageHourly = z.output<typeof UsageHourly>
 
-export const QUALITY_ISSUE_KINDS = ['fizzle', 'dead', 'stale', 'no-feedback', 'missing-one-liner', 'empty'] as const
+export const QUALITY_ISSUE_KINDS = ['fizzle', 'dead', 'stale', 'conflict', 'no-feedback', 'missing-one-liner', 'empty'] as const
 export const QualityIssue = z.strictObject({
   kind: z.enum(QUALITY_ISSUE_KINDS),
   severity: z.enum(['info', 'warning', 'critical']),
