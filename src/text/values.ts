@@ -146,7 +146,8 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
   const reason = () => `${shownList(older, lost)} → ${shownList(newer, gained)}`
   // values both state are subject too ("CI runs on Node 18" → "… Node 20": CI, Node)
   const sharedValues = newer.values.length - gained.length
-  const kinChange = gained.length > 0 && lost.length > 0 && gained.some((g) => lost.some((l) => kindOf(l) === kindOf(g)))
+  const lostKinds = new Set(lost.map(kindOf))
+  const kinChange = gained.some((g) => lostKinds.has(kindOf(g)))
   if (shared === union && shared >= 1 && (shared + sharedValues >= 2 || kinChange) && differ) return {kind: 'same-words', reason: reason()}
   if (
     !differ &&

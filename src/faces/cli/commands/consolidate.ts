@@ -7,10 +7,17 @@ export default class Consolidate extends MemCommand {
 one insight each, with derivedFrom links to its sources and an extractive summary. An insight
 that already says the same is boosted instead of duplicated; a cluster whose merge would only
 restate one of its observations is counted and skipped. Running it again on a converged store
-answers all zeros. --dry-run lists the candidate clusters and writes nothing.`
-  static examples = [`<%= config.bin %> consolidate --dry-run`, `<%= config.bin %> consolidate --json`]
+answers all zeros. --dry-run lists each candidate cluster (its id, proposed text and members) and
+writes nothing; --cluster applies only the clusters named (an id that is no longer a candidate is
+refused and nothing is written).`
+  static examples = [
+    `<%= config.bin %> consolidate --dry-run`,
+    `<%= config.bin %> consolidate --cluster c-3f9a1c2b7d4e --cluster c-0b12aa9e5f61`,
+    `<%= config.bin %> consolidate --json`,
+  ]
   static flags = {
     'dry-run': Flags.boolean({summary: 'List the candidate clusters and what would happen to each; write nothing.'}),
+    cluster: Flags.string({summary: 'Apply only this candidate cluster (an id from --dry-run); repeat for more.', multiple: true}),
   }
 
   async run() {
@@ -18,7 +25,8 @@ answers all zeros. --dry-run lists the candidate clusters and writes nothing.`
     const {operationOps: ops} = await import('../../../operations/catalog/operations.js')
     const {formatConsolidate} = await import('../format-maintenance.js')
     const dryRun = flags['dry-run']
-    const result = await this.runOp(ops.consolidate, {repo: this.repoRef(flags), dryRun})
+    const clusters = flags.cluster?.flatMap((c) => c.split(',')).map((c) => c.trim()).filter(Boolean)
+    const result = await this.runOp(ops.consolidate, {repo: this.repoRef(flags), dryRun, ...(clusters?.length ? {clusters} : {})})
     this.log(formatConsolidate(result, dryRun))
     return result
   }
