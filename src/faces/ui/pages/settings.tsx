@@ -55,7 +55,9 @@ function StatusSection() {
             <dt>Update</dt>
             <dd>
               {h.updateAvailable ? (
-                <strong>Version {h.latestVersion} is available (npm install -g mem).</strong>
+                <strong>
+                  Version {h.latestVersion} is available: <code>npm install -g {__MEM_PACKAGE__}</code>
+                </strong>
               ) : h.latestVersion ? (
                 `Up to date (latest ${h.latestVersion})`
               ) : (

@@ -3,10 +3,7 @@ import {MemCommand} from '../../mem-command.js'
 
 export default class PackExport extends MemCommand {
   static summary = 'Export this repository\'s live memories as a .mem pack file.'
-  static description = `A pack is a SQLite database (any SQLite tool reads it) with a manifest (format version, pack
-id, name, version, source repo, creation time, entry count, sha-256 of the entries) and the memories.
-Commit it to a git repository that others mount as a shared layer, or import it elsewhere with
-\`mem pack import\`. Cross-repo links stay out of packs. With --json it prints the file written and the manifest.`
+  static description = `A pack is a SQLite database (any SQLite tool reads it) with a manifest (format version, pack id, name, version, source repo, creation time, entry count, sha-256 of the entries) and the memories. Commit it to a git repository that others mount as a shared layer, or import it elsewhere with \`mem pack import\`. Cross-repo links stay out of packs. With --json it prints the file written and the manifest.`
   static examples = [
     `<%= config.bin %> pack export`,
     `<%= config.bin %> pack export --out ../team-memory/packs/app.mem --name app --pack-version 1.4.0`,
