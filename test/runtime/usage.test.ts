@@ -220,7 +220,7 @@ describe('the usage log and git', () => {
     const next = openMem({home: join(root, '..', 'home'), cwd: root})
     try {
       await store(next, {repo, content: 'A later write by this mem.', type: 'insight'})
-      expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toBe(`${old}usage.log\nusage.log.*\n`)
+      expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toBe(`${old}usage.log\nusage.log.*\nrepo.json\n`)
     } finally {
       await next.close()
     }
