@@ -1,3 +1,4 @@
+import {availableParallelism} from 'node:os'
 import {defineConfig} from 'vitest/config'
 
 export default defineConfig({
@@ -5,7 +6,16 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Child processes, not worker threads: test/helpers/cli.ts (the CLI in process) and the server
+    // fuzz test change the working directory, which a worker thread cannot.
     pool: 'forks',
+    // One worker per core: vitest's default leaves one core idle (1 worker on a 2-core machine), and
+    // much of the suite waits on processes it starts (git, chromium, mem serve, tmux).
+    maxWorkers: availableParallelism(),
+    // Test files share their worker's modules: src/ is transformed and imported once per worker
+    // instead of once per file, and sql.js's WebAssembly and the built CLI load once. No test
+    // relies on fresh module state; temp folders, contexts and servers are per test.
+    isolate: false,
     // the built CLI that test/helpers/cli.ts runs in process loads as node loads it, untransformed
     server: {deps: {external: [/\/dist\/cli\//]}},
   },

@@ -387,16 +387,21 @@ export function recallFieldsBySeq(db: Db, seqs: number[]): Map<number, RecallFie
 }
 
 /** What the recall blend needs of a memory (rank.ts), without the text and JSON fields. */
-export type RankFields = Pick<Memory, 'type' | 'importance' | 'createdAt' | 'lastUsedAt' | 'usedCount' | 'unusedCount'>
+/** What ranking needs of a memory: the blend's fields, whether it is live, and whether it is a question. */
+export type RankFields = Pick<Memory, 'type' | 'importance' | 'createdAt' | 'lastUsedAt' | 'usedCount' | 'unusedCount'> & {live: boolean; question: boolean}
 
 export function rankFieldsBySeq(db: Db, seqs: number[]): Map<number, RankFields> {
   const out = new Map<number, RankFields>()
-  const rows = db.allIn<{seq: number; type: MemoryType; importance: number; c: string; u: string | null; n: number; x: number}>(
-    (list) => `SELECT seq, type, importance, created_at AS c, last_used_at AS u, used_count AS n, unused_count AS x
+  const rows = db.allIn<{seq: number; type: MemoryType; importance: number; c: string; u: string | null; n: number; x: number; l: number; q: number}>(
+    (list) => `SELECT seq, type, importance, created_at AS c, last_used_at AS u, used_count AS n, unused_count AS x, live AS l,
+       substr(rtrim(content, ' 
+	'), -1) = '?' AS q
        FROM memories WHERE seq IN (${list})`,
     seqs,
   )
-  for (const r of rows) out.set(r.seq, {type: r.type, importance: r.importance, createdAt: r.c, lastUsedAt: r.u, usedCount: r.n, unusedCount: r.x})
+  for (const r of rows) {
+    out.set(r.seq, {type: r.type, importance: r.importance, createdAt: r.c, lastUsedAt: r.u, usedCount: r.n, unusedCount: r.x, live: r.l === 1, question: r.q === 1})
+  }
   return out
 }
 
@@ -480,17 +485,6 @@ export function versionChain(db: Db, id: string): Memory[] {
   return chain
 }
 
-
-/** Seq, one-liner and tags of every live memory (for the fuzzy fallback index). */
-/** The short fields of the `limit` live memories with the highest context priority (ctx_rank). */
-export function liveShortFields(db: Db, limit: number): Array<{seq: number; oneLiner: string; tags: string}> {
-  return db
-    .all<{seq: number; one_liner: string | null; content: string; tags: string}>(
-      `SELECT seq, one_liner, substr(content, 1, 120) AS content, tags FROM memories WHERE live = 1 ORDER BY ctx_rank DESC LIMIT ?`,
-      [limit],
-    )
-    .map((r) => ({seq: r.seq, oneLiner: r.one_liner ?? r.content, tags: (JSON.parse(r.tags) as string[]).join(' ')}))
-}
 
 // ---- maintenance and consolidation queries (src/ops) -----------------------------------------
 

@@ -85,6 +85,22 @@ export function analyze(text: string, options: AnalyzeOptions = {}): string[] {
   return out
 }
 
+/**
+ * The code identifiers of a text (OPS-4821, parseConfigFile, node_modules/.bin): each one's whole
+ * term, as analyze() indexes it, and the terms of its parts.
+ */
+export function compounds(text: string): Array<{whole: string; parts: string[]}> {
+  const out: Array<{whole: string; parts: string[]}> = []
+  for (const match of foldAccents(text).matchAll(RAW_TOKEN)) {
+    if (CJK.test(match[0])) continue
+    const lowered = splitParts(match[0]).map((p) => p.toLowerCase())
+    const whole = lowered.join('')
+    if (lowered.length < 2 || whole.length > MAX_TERM_CHARS) continue
+    out.push({whole, parts: lowered.filter((w) => w.length <= MAX_TERM_CHARS).map(stemWord)})
+  }
+  return out
+}
+
 /** Index text for one field: the analyzed terms joined by spaces. */
 export function indexText(text: string): string {
   return analyze(text).join(' ')

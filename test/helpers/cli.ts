@@ -52,8 +52,9 @@ export function runCli(args: string[], opts: CliOptions): CliResult {
 // ---- in process -------------------------------------------------------------------------------
 
 /**
- * Commands that serve until a signal (`serve`, `mcp` without --print-config) or take the terminal
- * (`browse` on a TTY) keep the process: they are tested through runCli/spawn, never in process.
+ * Commands that serve until a signal (`serve`, `mcp` without --print-config) keep the process: they
+ * are tested through runCli/spawn, never in process. (`browse` takes the terminal only when stdout
+ * and stdin are TTYs, which they are not here: in process it prints pages, as into a pipe.)
  */
 const LONG_RUNNING = new Set(['serve', 'mcp'])
 
@@ -176,7 +177,7 @@ async function invoke(args: string[], opts: CliOptions): Promise<CliResult> {
     }) as typeof process.exit
     restore.push(() => (process.exit = exit))
     // node's own warnings (process.emitWarning, e.g. oclif's UnparsedCommand under NODE_ENV=test) as a
-    // fresh process prints them on stderr: the --trace-warnings hint after the first one only
+    // fresh process prints them on stderr: the hint to --trace-warnings after its first one
     const nodeWarnings = process.listeners('warning')
     process.removeAllListeners('warning')
     let hinted = false

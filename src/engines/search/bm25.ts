@@ -13,9 +13,15 @@ export interface Bm25Params {
   b: number
   /** Weight per field: body, tags, one-liner. */
   weights: readonly number[]
+  /**
+   * BM25+'s lower bound (Lv & Zhai, 2011): a matched term adds at least delta · idf whatever the
+   * document's length, so a memory matching more of the query's terms is not outranked by one
+   * repeating fewer. 0 is plain BM25.
+   */
+  delta: number
 }
 
-export const DEFAULT_BM25: Bm25Params = {k1: 1.2, b: 0.75, weights: [1, 1.5, 0.5]}
+export const DEFAULT_BM25: Bm25Params = {k1: 0.9, b: 0.75, weights: [1, 1.5, 0.5], delta: 0}
 
 export interface CorpusStats {
   docs: number
@@ -31,6 +37,23 @@ export interface WeightedTerm {
   candidate: boolean
   /** How many memories hold the term, when known. */
   df?: number
+  /**
+   * The query concept the term stands for (a query term, with its synonyms and corrections): a
+   * memory scores only its best term of each concept, so a synonym does not add to the word it
+   * stands in for. Numbered from 0 in the order the terms are given; absent, each term is its own.
+   */
+  group?: number
+}
+
+/** Group ids 0..n-1 for the terms (each its own when none is given), and how many there are. */
+export function groupsOf(terms: WeightedTerm[]): {ids: Int32Array; count: number} {
+  const ids = new Int32Array(terms.length)
+  let count = 0
+  terms.forEach((t, i) => {
+    ids[i] = t.group ?? count
+    count = Math.max(count, ids[i] + 1)
+  })
+  return {ids, count}
 }
 
 export {bm25Idf as idf} from '../../text/similarity.js'
@@ -43,7 +66,7 @@ export function termScore(tf: ArrayLike<number>, len: ArrayLike<number>, stats: 
     const avg = stats.avgLen[f] || 1
     eff += (params.weights[f] ?? 1) * (tf[f] / (1 - params.b + (params.b * len[f]) / avg))
   }
-  return eff === 0 ? 0 : (eff * (params.k1 + 1)) / (eff + params.k1)
+  return eff === 0 ? 0 : (eff * (params.k1 + 1)) / (eff + params.k1) + params.delta
 }
 
 /** One weighted term's contribution to a document, from its frequencies and lengths per field. */

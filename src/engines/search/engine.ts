@@ -1,42 +1,92 @@
 import type {MemoryType} from '../../model/memory.js'
 import type {Db} from '../../storage/db.js'
 import {indexedFields} from '../../storage/fts.js'
-import {liveShortFields, recallFieldsBySeq, type RecallFields} from '../../storage/memories.js'
+import {recallFieldsBySeq, type RecallFields} from '../../storage/memories.js'
 import {liveVectors} from '../../storage/vectors.js'
 import {DEFAULT_BM25, idf, type Bm25Params, type WeightedTerm} from './bm25.js'
-import {FuzzyIndex} from './fuzzy.js'
+import {analyze, compounds} from '../../text/tokenize.js'
 import {queryTerms} from './query.js'
-import {blendScore} from './rank.js'
+import {BLEND, type Blend, blendScore} from './rank.js'
 import {FtsRetriever, MemoryIndex, type Retriever} from './retriever.js'
-import {thesaurusExpansions} from './thesaurus.js'
+import {thesaurusExpansionsBySource} from './thesaurus.js'
 import {oneEditStems, surfaceWords} from './typos.js'
 
 /**
- * Retrieval settings. Each was kept because the recall benchmark (test/bench/recall.mjs) showed
- * it helps on the project's evaluation set; the figures are in docs/recall.md.
+ * Retrieval settings. A feature is on by default only where the ablation (test/bench/recall/
+ * ablation.mjs) shows it helps on one of the two evaluation sets (the project's own, and the
+ * LoCoMo dev split) and does not hurt the other; the figures are in docs/recall.md.
  */
 export interface Tuning {
   bm25: Bm25Params
   /** Weight of a developer-thesaurus synonym (thesaurus.ts) relative to a query term; 0 turns it off. */
   synonymWeight: number
+  /**
+   * How a term's synonyms share the synonym weight: each gets weight / n^spread, n being how many
+   * synonyms the term has (0: each the full weight). A word with twenty synonyms no longer drowns
+   * the query in them.
+   */
+  synonymSpread: number
   /** Correct query terms the index has never seen to known terms within 1–2 edits. */
   typoCorrection: boolean
   correctionWeight: number
+  /**
+   * The common-term rule: in a store of at least `commonMinDocs`, a term in more than `commonShare`
+   * of memories only adds to memories rarer terms found (1 turns it off).
+   */
+  commonShare: number
+  commonMinDocs: number
   /** Pseudo-relevance feedback: expand the query with terms of the top `prfDocs` results. */
   prfDocs: number
   prfTerms: number
   prfWeight: number
+  /**
+   * A memory stored right after a match (within `followerWindowMs`, in store order) is taken to
+   * continue it (an answer after its question, the fix after a failure): when it matched too, it
+   * scores at least `followerWeight` of the match's text relevance; when the match is a question,
+   * its follower (the answer) joins the candidates with that score even if it shares no word with
+   * the query. 0 turns it off.
+   */
+  followerWeight: number
+  followerWindowMs: number
+  /** Scale of the text relevance of a memory that is itself a question (it rarely answers one). */
+  questionPenalty: number
+  /** Scale of the text relevance of memories that state a time, when the query asks when. */
+  whenBoost: number
+  /** The blend of relevance with importance, recency and feedback (rank.ts). */
+  blend: Blend
+  /**
+   * A memory scores only the best of a query term and its synonyms and corrections (a dis-max per
+   * concept), rather than their sum: a synonym stands in for a word, it does not add to it.
+   */
+  conceptMax: boolean
+  /**
+   * When the query names an identifier the store knows whole (OPS-4821, parseConfigFile), its parts
+   * (op, 4821) only add to memories other terms found: a memory holding just a part is not about it.
+   */
+  wholeIdentifiers: boolean
 }
 
 export const DEFAULT_TUNING: Tuning = {
   bm25: DEFAULT_BM25,
-  synonymWeight: 0.5,
+  synonymWeight: 0.7,
+  synonymSpread: 0.5,
   typoCorrection: true,
   correctionWeight: 0.8,
-  // Measured neutral on the evaluation set (recall@5 equal, MRR −0.012, recall@10 +0.005), so off.
+  commonShare: 0.05,
+  commonMinDocs: 500,
+  // off: it hurts the LoCoMo split (MRR −0.03) and leaves the own set where it is
   prfDocs: 0,
   prfTerms: 8,
   prfWeight: 0.3,
+  followerWeight: 0.7,
+  followerWindowMs: 10 * 60_000,
+  questionPenalty: 0.7,
+  whenBoost: 1.3,
+  blend: BLEND,
+  wholeIdentifiers: true,
+  // off: MRR@10 up on both sets (own +0.007, LoCoMo +0.002) but the own set's recall@5 down 0.008
+  // (paraphrases find their memory through summed synonyms)
+  conceptMax: false,
 }
 
 export interface SearchOptions {
@@ -45,7 +95,7 @@ export interface SearchOptions {
   now: Date
   /** 'memory' keeps an in-process index (servers); 'fts' asks the on-disk index (one-shot commands). */
   index?: 'memory' | 'fts'
-  /** A key that changes whenever the store changes (for caching the fuzzy index). */
+  /** A key that changes whenever the store changes (for caching the vectors). */
   version?: unknown
   tuning?: Partial<Tuning>
   /**
@@ -63,20 +113,8 @@ export interface SearchHit {
 /** How many BM25 candidates are re-ranked with the full blend, per requested result. */
 const RERANK_FACTOR = 5
 const RERANK_MIN = 50
-const FUZZY_MAX_AGE_MS = 30_000
-/**
- * The fuzzy fallback scans every document it holds on each search (fuse.js has no index), so it
- * holds at most this many: the live memories with the highest context priority. Below this size
- * it sees the whole store; at 100k it keeps a query nothing matches at ~0.3 s instead of ~3 s.
- * Typos in rarer memories are still found through typo correction against the index vocabulary.
- */
-export const FUZZY_MAX_DOCS = 10_000
 /** The best BM25 results kept for re-ranking and type filtering (limit 100 × 5). */
 const RERANK_POOL = 500
-const COMMON_SHARE = 0.05
-const COMMON_MIN_DOCS = 500
-
-const fuzzyCache = new WeakMap<Db, {version: unknown; builtAt: number; index: FuzzyIndex}>()
 
 /**
  * Embeddings as a second signal (docs/recall.md): for a memory with a stored vector, the relevance
@@ -92,13 +130,16 @@ export const EMBED_MIN_COSINE = 0.2
 const vectorCache = new WeakMap<Db, {version: unknown; model: string; dims: number; seqs: number[]; matrix: Float32Array}>()
 
 /**
- * Ranks the live memories of one store against a natural-language query:
+ * Ranks the live memories of one store against a natural-language query. Only memories that match
+ * are returned (`limit` is a maximum): by their words, by a correction of a word the store does not
+ * know, by continuing a match, or by embeddings when they are on.
  * 1. the query is analyzed like documents and expanded with developer synonyms (thesaurus.ts);
  * 2. query terms no memory contains are corrected to known terms within 1–2 edits (typos);
  * 3. BM25F over body, tags and one-liner (bm25.ts) scores every memory matching any term;
- * 4. pseudo-relevance feedback adds the strongest terms of the top results, down-weighted;
- * 5. the top candidates are re-ranked with the blended score (rank.ts);
- * 6. when the index finds fewer than `limit`, fuzzy matching on one-liners and tags fills in.
+ * 4. pseudo-relevance feedback adds the strongest terms of the top results (off by default);
+ * 5. the memory stored right after a match shares its score; questions weigh less as answers,
+ *    and memories that state a time more when the query asks when;
+ * 6. the top candidates are re-ranked with the blended score (rank.ts).
  */
 export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHit[] {
   const tuning: Tuning = {...DEFAULT_TUNING, ...opts.tuning}
@@ -108,7 +149,15 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
   const stats = retriever.stats()
 
   const weights = new Map<string, number>(original.map((t) => [t, 1]))
-  if (tuning.synonymWeight > 0) for (const s of thesaurusExpansions(original)) if (!weights.has(s)) weights.set(s, tuning.synonymWeight)
+  // the concept each term stands for: its own, or the query term (or pair) it is a synonym or a correction of
+  const conceptOf = new Map<string, string>(original.map((t) => [t, t]))
+  if (tuning.synonymWeight > 0) {
+    for (const [s, {n, source}] of thesaurusExpansionsBySource(original)) {
+      if (weights.has(s)) continue
+      weights.set(s, tuning.synonymWeight / n ** tuning.synonymSpread)
+      conceptOf.set(s, source)
+    }
+  }
   const df = retriever.docFrequency([...weights.keys()])
 
   if (tuning.typoCorrection) {
@@ -126,6 +175,7 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
         const had = weights.get(fix)
         if (had === undefined || had < tuning.correctionWeight) {
           weights.set(fix, tuning.correctionWeight)
+          conceptOf.set(fix, term)
           if (had === undefined) fixes.push(fix)
         }
       }
@@ -135,14 +185,22 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
 
   // Terms in more than a twentieth of a large store only add to memories rarer terms found;
   // expansions (synonyms, corrections) that common are dropped: they cost a long scan for little.
-  const commonAt = Math.max(COMMON_MIN_DOCS, stats.docs * COMMON_SHARE)
+  const commonAt = tuning.commonShare >= 1 ? Number.POSITIVE_INFINITY : Math.max(tuning.commonMinDocs, stats.docs * tuning.commonShare)
   const originals = new Set(original)
+  const partsOnly = tuning.wholeIdentifiers ? partsOfKnownIdentifiers(q, df) : new Set<string>()
   const weighted = (): WeightedTerm[] => {
-    const terms = [...weights]
+    const terms: WeightedTerm[] = [...weights]
       .filter(([t]) => (df.get(t) ?? 0) > 0 && (originals.has(t) || df.get(t)! <= commonAt))
-      .map(([term, weight]) => ({term, weight, idf: idf(stats.docs, df.get(term)!), candidate: df.get(term)! <= commonAt, df: df.get(term)!}))
+      .map(([term, weight]) => ({term, weight, idf: idf(stats.docs, df.get(term)!), candidate: df.get(term)! <= commonAt && !partsOnly.has(term), df: df.get(term)!}))
     if (!terms.some((t) => t.candidate)) for (const t of terms) t.candidate = true
-    return [...terms.filter((t) => t.candidate), ...terms.filter((t) => !t.candidate)]
+    const ordered = [...terms.filter((t) => t.candidate), ...terms.filter((t) => !t.candidate)]
+    const groupIds = new Map<string, number>()
+    for (const t of ordered) {
+      const concept = tuning.conceptMax ? (conceptOf.get(t.term) ?? t.term) : t.term
+      if (!groupIds.has(concept)) groupIds.set(concept, groupIds.size)
+      t.group = groupIds.get(concept)!
+    }
+    return ordered
   }
   // Without a type filter (or feedback terms to re-rank), the first `take` are all the blend sees.
   const take = Math.max(RERANK_MIN, opts.limit * RERANK_FACTOR)
@@ -160,6 +218,7 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
       scored = retriever.rescore(scored, extra, tuning.bm25)
     }
   }
+  if (scored.length > 0) scored = shaped(db, q, scored, retriever, tuning, take)
 
   const best = scored[0]?.text || 1
   const cosines = opts.embedding ? cosineBySeq(db, opts.embedding, opts.version) : null
@@ -167,51 +226,34 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
     const cos = cosines?.get(seq)
     return cos === undefined ? text : EMBED_TEXT * text + EMBED_COSINE * Math.max(0, cos)
   }
-  // Rank on the few fields the blend needs; read whole memories only for the ones returned.
   const ranked: Array<{seq: number; createdAt: string; score: number}> = []
   const seen = new Set<number>()
-  // Walk down the BM25 order until enough candidates of the wanted type are collected.
-  for (let i = 0; i < scored.length && ranked.length < take; i += take) {
-    const slice = scored.slice(i, i + take)
-    const fields = retriever.rankFields(slice.map((s) => s.seq))
-    for (const s of slice) {
-      const m = fields.get(s.seq)
-      seen.add(s.seq)
-      if (!m || (opts.type && m.type !== opts.type)) continue
-      ranked.push({seq: s.seq, createdAt: m.createdAt, score: blendScore(cosines ? relevance(s.seq, s.text / best) : s.text / best, m, opts.now)})
+  /**
+   * Blends candidates (best first) in slices, reading only the few fields the blend needs, until
+   * `want` of the wanted type are collected (whole memories are read only for the ones returned).
+   */
+  const collect = (candidates: Array<{seq: number; text: number}>, want: number): void => {
+    let added = 0
+    for (let i = 0; i < candidates.length && added < want; i += want) {
+      const slice = candidates.slice(i, i + want)
+      const fields = retriever.rankFields(slice.map((c) => c.seq))
+      for (const c of slice) {
+        const m = fields.get(c.seq)
+        seen.add(c.seq)
+        if (!m || !m.live || (opts.type && m.type !== opts.type) || added >= want) continue
+        ranked.push({seq: c.seq, createdAt: m.createdAt, score: blendScore(relevance(c.seq, c.text / best), m, opts.now, 1, tuning.blend)})
+        added++
+      }
     }
   }
-
+  collect(scored, take)
   if (cosines) {
     // the nearest memories by meaning that the words did not find
     const near = [...cosines]
       .filter(([seq, cos]) => cos >= EMBED_MIN_COSINE && !seen.has(seq))
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    const want = Math.max(EMBED_NEIGHBORS, opts.limit)
-    for (let i = 0, added = 0; i < near.length && added < want; i += want) {
-      const slice = near.slice(i, i + want)
-      const fields = retriever.rankFields(slice.map(([seq]) => seq))
-      for (const [seq] of slice) {
-        const m = fields.get(seq)
-        seen.add(seq)
-        if (!m || (opts.type && m.type !== opts.type) || added >= want) continue
-        ranked.push({seq, createdAt: m.createdAt, score: blendScore(relevance(seq, 0), m, opts.now)})
-        added++
-      }
-    }
-  }
-
-  if (ranked.length < opts.limit) {
-    const fuzzy = fuzzyIndex(db, opts.version)
-      .search(q, opts.limit * 2)
-      .filter((f) => !seen.has(f.seq))
-    const fields = retriever.rankFields(fuzzy.map((f) => f.seq))
-    for (const f of fuzzy) {
-      const m = fields.get(f.seq)
-      if (!m || (opts.type && m.type !== opts.type)) continue
-      // A fuzzy match ranks below any full-text match of the same strength.
-      ranked.push({seq: f.seq, createdAt: m.createdAt, score: blendScore(f.relevance * 0.6, m, opts.now)})
-    }
+      .map(([seq]) => ({seq, text: 0}))
+    collect(near, Math.max(EMBED_NEIGHBORS, opts.limit))
   }
 
   ranked.sort((a, b) => b.score - a.score || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || a.seq - b.seq)
@@ -224,6 +266,72 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
     const memory = memories.get(r.seq)
     return memory ? [{memory, score: r.score}] : []
   })
+}
+
+/**
+ * The terms that appear in the query only as parts of an identifier the store knows whole
+ * (OPS-4821 → op, 4821): a memory holding just a part is not about that identifier, so parts only
+ * add to memories other terms found.
+ */
+function partsOfKnownIdentifiers(q: string, df: Map<string, number>): Set<string> {
+  const out = new Set<string>()
+  const found = compounds(q)
+  if (found.length === 0) return out
+  const standalone = new Map<string, number>()
+  for (const t of analyze(q, {keepStopWords: true})) standalone.set(t, (standalone.get(t) ?? 0) + 1)
+  for (const c of found) {
+    standalone.set(c.whole, (standalone.get(c.whole) ?? 0) - 1)
+    for (const p of c.parts) standalone.set(p, (standalone.get(p) ?? 0) - 1)
+  }
+  for (const c of found) {
+    if ((df.get(c.whole) ?? 0) === 0) continue
+    for (const p of c.parts) if ((standalone.get(p) ?? 0) <= 0) out.add(p)
+  }
+  return out
+}
+
+const WHEN_QUERY = /^\s*(?:when\b|what (?:time|date|day|year|month)\b|how long ago\b)/i
+const TIME_WORDS =
+  /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this (?:week|month|year|weekend|morning|evening)|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekend|week|month|year|january|february|march|april|may|june|july|august|september|october|november|december|\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|(?:19|20)\d{2})\b/i
+
+/**
+ * The signals of a text's shape, on the best `take` candidates (their text relevance rescaled):
+ * - the memory stored right after a match, within the window, scores at least `followerWeight` of
+ *   it; after a question it joins the candidates even when it did not match (the answer);
+ * - a memory that is itself a question weighs `questionPenalty`;
+ * - when the query asks when, a memory that states a time weighs `whenBoost`.
+ * Returns the candidates best first.
+ */
+function shaped(db: Db, q: string, scored: Array<{seq: number; text: number}>, retriever: Retriever, tuning: Tuning, take: number): Array<{seq: number; text: number}> {
+  const top = scored.slice(0, take)
+  const text = new Map(scored.map((s) => [s.seq, s.text]))
+  const want = new Set<number>()
+  for (const s of top) {
+    want.add(s.seq)
+    if (tuning.followerWeight > 0) want.add(s.seq + 1)
+  }
+  const fields = retriever.rankFields([...want])
+  if (tuning.followerWeight > 0) {
+    for (const s of top) {
+      const here = fields.get(s.seq)
+      const next = fields.get(s.seq + 1)
+      if (!here || !next || !next.live || Date.parse(next.createdAt) - Date.parse(here.createdAt) > tuning.followerWindowMs) continue
+      // only a question brings in a follower that did not match (its answer); after anything else
+      // the follower must have matched on its own: an unrelated note stored next never joins
+      if (!here.question && !text.has(s.seq + 1)) continue
+      text.set(s.seq + 1, Math.max(text.get(s.seq + 1) ?? 0, tuning.followerWeight * s.text))
+    }
+  }
+  const asksWhen = tuning.whenBoost !== 1 && WHEN_QUERY.test(q)
+  const contents = asksWhen ? recallFieldsBySeq(db, [...text.keys()].filter((seq) => want.has(seq))) : undefined
+  for (const [seq, t] of text) {
+    if (!want.has(seq)) continue
+    let f = 1
+    if (fields.get(seq)?.question) f *= tuning.questionPenalty
+    if (contents && TIME_WORDS.test(contents.get(seq)?.content ?? '')) f *= tuning.whenBoost
+    if (f !== 1) text.set(seq, t * f)
+  }
+  return [...text].map(([seq, t]) => ({seq, text: t})).sort((a, b) => b.text - a.text || a.seq - b.seq)
 }
 
 /** Cosine similarity of the query to every live memory's vector from the same model (brute force). */
@@ -244,15 +352,6 @@ function cosineBySeq(db: Db, q: {model: string; vector: Float32Array}, version: 
     out.set(seqs[r], dot)
   }
   return out
-}
-
-function fuzzyIndex(db: Db, version: unknown): FuzzyIndex {
-  const hit = fuzzyCache.get(db)
-  const now = Date.now()
-  if (hit && (hit.version === version || (version !== undefined && now - hit.builtAt < FUZZY_MAX_AGE_MS))) return hit.index
-  const index = new FuzzyIndex(liveShortFields(db, FUZZY_MAX_DOCS))
-  fuzzyCache.set(db, {version, builtAt: now, index})
-  return index
 }
 
 /**

@@ -13,7 +13,14 @@ import type {Memory, MemoryType} from '../../model/memory.js'
  *   so memories reported used rank up and repeatedly unused ones rank down.
  * Hits from mounted (non-local) layers are multiplied by their layer weight (0.8).
  */
-export const BLEND = {relevance: 0.72, importance: 0.1, recency: 0.06, feedback: 0.12} as const
+export interface Blend {
+  relevance: number
+  importance: number
+  recency: number
+  feedback: number
+}
+
+export const BLEND: Blend = {relevance: 0.72, importance: 0.1, recency: 0.06, feedback: 0.12}
 
 export const HALF_LIFE_DAYS: Record<MemoryType, number> = {
   observation: 30,
@@ -43,12 +50,13 @@ export function blendScore(
   m: Pick<Memory, 'type' | 'importance' | 'createdAt' | 'lastUsedAt' | 'usedCount' | 'unusedCount'>,
   now: Date,
   layerWeight = 1,
+  blend: Blend = BLEND,
 ): number {
   const s =
-    BLEND.relevance * relevance +
-    BLEND.importance * m.importance +
-    BLEND.recency * recencyScore(m, now) +
-    BLEND.feedback * feedbackScore(m)
+    blend.relevance * relevance +
+    blend.importance * m.importance +
+    blend.recency * recencyScore(m, now) +
+    blend.feedback * feedbackScore(m)
   return Math.min(1, Math.max(0, s * layerWeight))
 }
 

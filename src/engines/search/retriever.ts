@@ -12,7 +12,7 @@ import {
   type IndexedFields,
 } from '../../storage/fts.js'
 import {rankEpoch, rankFieldsBySeq, type RankFields} from '../../storage/memories.js'
-import {contributions, scoreFieldsTf, type Bm25Params, type CorpusStats, type WeightedTerm} from './bm25.js'
+import {contributions, groupsOf, scoreFieldsTf, type Bm25Params, type CorpusStats, type WeightedTerm} from './bm25.js'
 import {Vocabulary} from './vocabulary.js'
 
 /**
@@ -94,7 +94,7 @@ export class FtsRetriever implements Retriever {
   score(terms: WeightedTerm[], params: Bm25Params, k: number): Array<{seq: number; text: number}> {
     this.fields.clear()
     const stats = this.stats()
-    const {k1, b} = params
+    const {k1, b, delta} = params
     const w = [params.weights[0] ?? 1, params.weights[1] ?? 1, params.weights[2] ?? 1]
     const avg = [stats.avgLen[0] || 1, stats.avgLen[1] || 1, stats.avgLen[2] || 1]
     // Same arithmetic, in the same order, as MemoryIndex.score.
@@ -105,17 +105,25 @@ export class FtsRetriever implements Retriever {
       terms.every((t) => t.df !== undefined) ? terms.map((t) => t.df!) : undefined,
     )
     const width = terms.length * FTS_COLUMN_COUNT
+    const groups = groupsOf(terms)
+    const best = new Float64Array(groups.count)
     const out: Array<{seq: number; text: number}> = []
     for (let d = 0; d < seqs.length; d++) {
-      let acc = 0
+      best.fill(0)
       for (let t = 0; t < terms.length; t++) {
         let eff = 0
         for (let f = 0; f < FTS_COLUMN_COUNT; f++) {
           const n = tf[d * width + t * FTS_COLUMN_COUNT + f]
           if (n !== 0) eff += w[f] * (n / (1 - b + (b * len[d * FTS_COLUMN_COUNT + f]) / avg[f]))
         }
-        if (eff > 0) acc += terms[t].weight * terms[t].idf * ((eff * (k1 + 1)) / (eff + k1))
+        if (eff > 0) {
+          const v = terms[t].weight * terms[t].idf * ((eff * (k1 + 1)) / (eff + k1) + delta)
+          if (v > best[groups.ids[t]]) best[groups.ids[t]] = v
+        }
       }
+      // concepts summed in group order, as MemoryIndex.score adds them
+      let acc = 0
+      for (let g = 0; g < groups.count; g++) acc += best[g]
       out.push({seq: seqs[d], text: acc})
     }
     return topK(out, k)
@@ -277,33 +285,56 @@ export class MemoryIndex implements Retriever {
     const stats = this.stats()
     const acc = this.accumulator()
     const touched: number[] = []
-    const {k1, b} = params
+    const {k1, b, delta} = params
     const w0 = params.weights[0] ?? 1
     const w1 = params.weights[1] ?? 1
     const w2 = params.weights[2] ?? 1
     const a0 = stats.avgLen[0] || 1
     const a1 = stats.avgLen[1] || 1
     const a2 = stats.avgLen[2] || 1
-    // Candidate terms come first (the engine orders them): they decide which memories are scored.
+    // The memories holding a candidate term are the ones scored (rarer terms find, common ones add).
     for (const t of terms) {
       const id = this.termIds.get(t.term)
-      if (id === undefined) continue
+      if (!t.candidate || id === undefined) continue
       const p = this.postings[id]
-      const scale = t.weight * t.idf
-      // Same arithmetic as termScore() in bm25.ts, inlined for the hot loop.
       for (let i = 0; i < p.length; i += STRIDE) {
-        const seq = p[i]
-        if (Number.isNaN(acc[seq])) {
-          if (!t.candidate) continue
-          acc[seq] = 0
-          touched.push(seq)
+        if (Number.isNaN(acc[p[i]])) {
+          acc[p[i]] = 0
+          touched.push(p[i])
         }
-        let eff = 0
-        if (p[i + 1] !== 0) eff += w0 * (p[i + 1] / (1 - b + (b * p[i + 4]) / a0))
-        if (p[i + 2] !== 0) eff += w1 * (p[i + 2] / (1 - b + (b * p[i + 5]) / a1))
-        if (p[i + 3] !== 0) eff += w2 * (p[i + 3] / (1 - b + (b * p[i + 6]) / a2))
-        if (eff > 0) acc[seq] += scale * ((eff * (k1 + 1)) / (eff + k1))
       }
+    }
+    // Then concept by concept, in group order: each memory adds its best term of the concept.
+    const groups = groupsOf(terms)
+    const best = this.groupBest()
+    const inGroup: number[] = []
+    for (let g = 0; g < groups.count; g++) {
+      for (let ti = 0; ti < terms.length; ti++) {
+        if (groups.ids[ti] !== g) continue
+        const t = terms[ti]
+        const id = this.termIds.get(t.term)
+        if (id === undefined) continue
+        const p = this.postings[id]
+        const scale = t.weight * t.idf
+        // Same arithmetic as termScore() in bm25.ts, inlined for the hot loop.
+        for (let i = 0; i < p.length; i += STRIDE) {
+          const seq = p[i]
+          if (Number.isNaN(acc[seq])) continue
+          let eff = 0
+          if (p[i + 1] !== 0) eff += w0 * (p[i + 1] / (1 - b + (b * p[i + 4]) / a0))
+          if (p[i + 2] !== 0) eff += w1 * (p[i + 2] / (1 - b + (b * p[i + 5]) / a1))
+          if (p[i + 3] !== 0) eff += w2 * (p[i + 3] / (1 - b + (b * p[i + 6]) / a2))
+          if (eff === 0) continue
+          const v = scale * ((eff * (k1 + 1)) / (eff + k1) + delta)
+          if (best[seq] === 0) inGroup.push(seq)
+          if (v > best[seq]) best[seq] = v
+        }
+      }
+      for (const seq of inGroup) {
+        acc[seq] += best[seq]
+        best[seq] = 0
+      }
+      inGroup.length = 0
     }
     const out = topSeqs(touched, acc, k)
     for (const seq of touched) acc[seq] = Number.NaN
@@ -336,8 +367,15 @@ export class MemoryIndex implements Retriever {
   }
 
   private acc: Float64Array = new Float64Array(0)
+  private best: Float64Array = new Float64Array(0)
 
   /** A score slot per seq, NaN meaning "not a candidate"; reused across queries. */
+  /** Zeroed scratch, one slot per memory, for a concept's best term per memory. */
+  private groupBest(): Float64Array {
+    if (this.best.length <= this.maxSeq) this.best = new Float64Array(Math.max(this.maxSeq + 1, this.best.length * 2, 1024))
+    return this.best
+  }
+
   private accumulator(): Float64Array {
     if (this.acc.length <= this.maxSeq) {
       this.acc = new Float64Array(Math.max(this.maxSeq + 1, this.acc.length * 2, 1024)).fill(Number.NaN)

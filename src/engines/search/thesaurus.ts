@@ -32,3 +32,20 @@ export function thesaurusExpansions(terms: string[]): string[] {
   for (const t of probes) for (const s of expansionMap().get(t) ?? []) if (!have.has(s) && !MULTI_WORD.test(s)) out.add(s)
   return [...out]
 }
+
+/**
+ * The synonyms of the query's terms, each with the number of synonyms its source term (or pair)
+ * expands to (a term with many synonyms spreads its weight over them) and that source: the query
+ * term, or the pair joined, whose synonyms have the fewest siblings.
+ */
+export function thesaurusExpansionsBySource(terms: string[]): Map<string, {n: number; source: string}> {
+  const out = new Map<string, {n: number; source: string}>()
+  const have = new Set(terms)
+  const probes = [...terms]
+  for (let i = 0; i + 1 < terms.length; i++) probes.push(terms[i] + terms[i + 1])
+  for (const t of probes) {
+    const syns = [...(expansionMap().get(t) ?? [])].filter((s) => !have.has(s) && !MULTI_WORD.test(s))
+    for (const s of syns) if (syns.length < (out.get(s)?.n ?? Number.POSITIVE_INFINITY)) out.set(s, {n: syns.length, source: t})
+  }
+  return out
+}

@@ -116,7 +116,7 @@ describe('pack export and import', () => {
       }
     }
     expect(refusedCount).toBeGreaterThan(5)
-  })
+  }, 90_000) // 202 imports of a changed copy of the pack (one per 61 bytes): 3-6 s here, 27 s at load 8-12
 
   it('refuses a truncated pack, a non-SQLite file, a foreign SQLite file and bad base64', async () => {
     const r = memRepo()

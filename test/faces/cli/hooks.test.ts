@@ -43,7 +43,18 @@ async function seeds(cli: (args: string[]) => Promise<CliResult>): Promise<Array
 
 const hookLog = (root: string) => (existsSync(join(root, '.mem', 'hooks.log')) ? readFileSync(join(root, '.mem', 'hooks.log'), 'utf8') : '')
 
-describe('mem hooks', () => {
+/**
+ * Waits until the `runs` hook runs the test's git commands started have ended, and checks that no
+ * other started: a run still writing into the repo when the test ends would race its removal.
+ */
+async function hookRunsEnded(root: string, runs: number) {
+  await eventually(() => (hookLog(root).match(/^\[[^\]]+\] post-\w+: exit \d+$/gm) ?? []).length >= runs, 30_000)
+  expect(hookLog(root).match(/^\[[^\]]+\] post-\w+: mem intake$/gm)).toHaveLength(runs)
+}
+
+// git runs the hooks, which start `node bin/run.js intake` in the background (five runs in the
+// first test); each wait for one allows 30 s: 4-8 s a test here, so 60 s keeps them well clear
+describe('mem hooks', {timeout: 60_000}, () => {
   it('install adds three executable hooks; a real commit runs intake in the background; uninstall removes them', async () => {
     const {root, cli, commit, git} = await gitRepo()
     const installed = await cli(['hooks', 'install', '--json'])
@@ -88,6 +99,8 @@ describe('mem hooks', () => {
     expect(removed.json().hooks.map((h: {action: string}) => h.action)).toEqual(['removed', 'removed', 'removed'])
     for (const name of ['post-commit', 'post-merge', 'post-checkout']) expect(existsSync(join(root, '.git', 'hooks', name))).toBe(false)
     expect((await cli(['hooks', 'uninstall', '--json'])).json().hooks.map((h: {action: string}) => h.action)).toEqual(['absent', 'absent', 'absent'])
+    // first commit, checkout -b, readme commit, checkout main, merge
+    await hookRunsEnded(root, 5)
   })
 
   it('an existing shell hook keeps working (chained), and uninstall gives back its exact bytes', async () => {
@@ -107,6 +120,7 @@ describe('mem hooks', () => {
 
     expect((await cli(['hooks', 'uninstall', '--json'])).json().hooks[0]).toEqual({name: 'post-commit', action: 'restored'})
     expect(readFileSync(path, 'utf8')).toBe(original)
+    await hookRunsEnded(root, 1)
   })
 
   it('respects core.hooksPath (husky style) and chains into its hook', async () => {
@@ -127,6 +141,7 @@ describe('mem hooks', () => {
     await cli(['hooks', 'uninstall'])
     expect(readFileSync(join(root, '.husky', 'post-commit'), 'utf8')).toBe(original)
     expect(existsSync(join(root, '.husky', 'post-merge'))).toBe(false)
+    await hookRunsEnded(root, 1)
   })
 
   it('a hook in another language is moved aside and still runs, with its arguments; uninstall moves it back', async () => {
@@ -148,6 +163,7 @@ describe('mem hooks', () => {
     expect((await cli(['hooks', 'uninstall', '--json'])).json().hooks[2]).toEqual({name: 'post-checkout', action: 'restored'})
     expect(readFileSync(path, 'utf8')).toBe(original)
     expect(existsSync(`${path}.mem-chained`)).toBe(false)
+    await hookRunsEnded(root, 1) // the checkout (the first commit came before the install)
   })
 
   it('never breaks git: a failing intake leaves the commit alone; MEM_HOOKS_DISABLE skips it', async () => {
@@ -167,6 +183,7 @@ describe('mem hooks', () => {
     await execa('git', ['commit', '-q', '-m', 'second'], {cwd: root, env: {...env, MEM_HOOKS_DISABLE: '1'}, stdin: 'ignore'})
     await new Promise((r) => setTimeout(r, 500))
     expect(hookLog(root)).toBe(before)
+    await hookRunsEnded(root, 1)
   })
 
   it('bad inputs: not a git repository, a hook that is not executable, a bad time limit', async () => {

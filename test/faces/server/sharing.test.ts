@@ -98,7 +98,7 @@ describe('packs over HTTP', () => {
     const other = join(base, 'other')
     mkdirSync(join(other, '.git'), {recursive: true})
     expect(await mem.packImport(other, data)).toMatchObject({imported: 80, skipped: 0})
-  })
+  }, 60_000) // 80 stores of 14 kB each, scanned for secrets on the way in and again on import: 3-7 s, 16 s at load 8-12
 })
 
 describe('layers and links over HTTP', () => {

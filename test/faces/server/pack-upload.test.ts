@@ -2,7 +2,7 @@
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {memServer, rawRequest} from '../helpers/server.js'
+import {memServer, rawRequest} from '../../helpers/server.js'
 
 describe('pack import bodies', () => {
   it('the spec\'s JSON and the raw file (application/octet-stream, ?repo=) import alike; octet-stream elsewhere is refused', async () => {

@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
 import {describe, expect, it} from 'vitest'
-import {decodeBase64Slice, findDataString, parsePackBody} from '../../src/faces/server/pack-body.js'
+import {decodeBase64Slice, findDataString, parsePackBody} from '../../../src/faces/server/pack-body.js'
 
 const parse = (text: string) => JSON.parse(text, (k, v) => {
   if (k === '__proto__') throw new Error('proto')
