@@ -40,6 +40,8 @@ export type ChainItem = M.HistoryResult['chain'][number]
 export type Stats = M.StatsResult
 export type BrowsePage = M.BrowseResult
 export type ContextPreview = M.ContextPreview
+export type RepoItem = M.RepoItem
+export type ReposResult = M.ReposResult
 
 export type GraphNode = O.GraphNode
 export type GraphEdge = O.GraphEdge

@@ -14,7 +14,7 @@ export const QualityInput = z.object({repo: RepoRef})
 export type QualityInput = z.input<typeof QualityInput>
 
 export type Severity = 'info' | 'warning' | 'critical'
-export type IssueKind = QualityKind | 'empty'
+export type IssueKind = QualityKind | 'empty' | 'unused'
 
 const ADVICE: Record<IssueKind, string> = {
   fizzle:
@@ -26,6 +26,8 @@ const ADVICE: Record<IssueKind, string> = {
     'Memories are recalled but no feedback was ever reported, so ranking cannot learn which ones help. After a task, report each recalled memory you read: `mem feedback ID --used|--unused` or the memory_feedback tool.',
   'missing-one-liner': 'These have no one-liner, so the session context cannot show them compactly. Run `mem enrich --all` or `mem maintain --stage enrichment`.',
   empty: 'No memories yet. Store lessons as you learn them (`mem store`, memory_store); the report fills in once they are recalled and rated.',
+  unused:
+    'No agent has recalled any of these memories yet, so there is nothing to score: have agents recall at session start (`mem context`, memory_context) and when a question comes up (`mem recall`, memory_recall), and report what helped (`mem feedback`). A person browsing or searching in the TUI or web UI does not count.',
 }
 
 const ORDER: Record<Severity, number> = {critical: 0, warning: 1, info: 2}
@@ -38,7 +40,8 @@ const round = (n: number) => Math.round(n * 10_000) / 10_000
  * of the recalled memories); stale = older than 30 days and not recalled or used in 30; dead =
  * not recalled or used in 60 days (and older than that), or reported unused ≥ 3 times and over
  * twice as often as used. Each problem found is an issue with up to five example ids and what to
- * do; `score` (0..100) weighs fizzle, dead and stale shares and missing feedback.
+ * do; `score` (0..100) weighs fizzle, dead and stale shares and missing feedback, and is null while
+ * no memory has been recalled (an empty or unused store has served nobody, so it scores nothing).
  */
 export async function quality(ctx: MemContext, raw: QualityInput): Promise<QualityReport> {
   const input = parseInput(QualityInput, raw)
@@ -58,10 +61,11 @@ export function qualityOf(handle: RepoHandle, now: Date, repo: string): QualityR
     const share = (n: number) => (f.total > 0 ? n / f.total : 0)
     const issues: QualityIssue[] = []
     const add = (kind: IssueKind, count: number, severity: Severity) => {
-      const exampleIds = kind === 'empty' ? [] : qualityExamples(db, kind, staleBefore, deadBefore)
+      const exampleIds = kind === 'empty' || kind === 'unused' ? [] : qualityExamples(db, kind, staleBefore, deadBefore)
       issues.push({kind, severity, count, exampleIds, advice: ADVICE[kind]})
     }
     if (f.total === 0) add('empty', 0, 'info')
+    else if (f.recalled === 0) add('unused', f.total, 'warning')
     if (f.fizzle > 0) add('fizzle', f.fizzle, fizzleRatio >= 0.5 ? 'critical' : fizzleRatio >= 0.25 ? 'warning' : 'info')
     if (f.dead > 0) add('dead', f.dead, share(f.dead) >= 0.5 ? 'critical' : share(f.dead) >= 0.2 ? 'warning' : 'info')
     if (f.stale > 0) add('stale', f.stale, share(f.stale) >= 0.5 ? 'warning' : 'info')
@@ -79,7 +83,8 @@ export function qualityOf(handle: RepoHandle, now: Date, repo: string): QualityR
       staleCount: f.stale,
       deadCount: f.dead,
       issues,
-      score: Math.max(0, Math.min(100, Math.round(100 - penalty))),
+      // a store nobody has recalled from has served no one: no score rather than a perfect one
+      score: f.recalled === 0 ? null : Math.max(0, Math.min(100, Math.round(100 - penalty))),
     }
   })
 }

@@ -42,7 +42,7 @@ describe('repo ids', () => {
       expect(b.split('/')[1]).toBe(suffixedRepoId(shared, dot)) // the second takes base~hash
       expect(b.split('/')[1]).toMatch(/~[0-9a-f]{8}$/)
       const repos = (await listReposOp(ctx)).repos
-      expect(repos).toEqual(expect.arrayContaining([{repoId: shared, path: underscore}, {repoId: suffixedRepoId(shared, dot), path: dot}]))
+      expect(repos).toEqual(expect.arrayContaining([{repoId: shared, path: underscore, name: 'my_app'}, {repoId: suffixedRepoId(shared, dot), path: dot, name: 'my.app'}]))
       // by id, without naming the repo: each store answers for its own
       expect((await get(ctx, {id: a})).content).toContain('underscore')
       expect((await get(ctx, {id: b})).content).toContain('dotted')
@@ -173,7 +173,7 @@ describe('migrating stores and a registry written when ids were lossy', () => {
       // the dotted folder's memory is not confused with them
       await refused(get(ctx, {id: w.dotted, repo: w.underscore}), 'not_found')
       const repos = (await listReposOp(ctx)).repos
-      expect(repos).toEqual(expect.arrayContaining([{repoId: w.shared, path: w.dot}, {repoId: ownId, path: w.underscore}]))
+      expect(repos).toEqual(expect.arrayContaining([{repoId: w.shared, path: w.dot, name: 'my.app'}, {repoId: ownId, path: w.underscore, name: 'my_app'}]))
     } finally {
       await ctx.close()
     }
@@ -200,7 +200,7 @@ describe('migrating stores and a registry written when ids were lossy', () => {
     const again = openMem({home: w.home, now: w.clock, usage: false})
     try {
       expect((await recall(again, {repo: moved, q: 'staging cluster deploys'})).results[0]?.repoId).toBe(ownId)
-      expect((await listReposOp(again)).repos).toContainEqual({repoId: ownId, path: moved})
+      expect((await listReposOp(again)).repos).toContainEqual({repoId: ownId, path: moved, name: 'moved'})
       expect((await get(again, {id: w.other})).content).toContain('staging')
       // the copy: the original (moved) folder still holds a store recording the id
       const copyHits = await recall(again, {repo: copy, q: 'staging cluster deploys'})

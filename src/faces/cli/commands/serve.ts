@@ -25,6 +25,7 @@ export default class Serve extends MemCommand {
       port: flags.port,
       preload: flags.repo?.trim() ? [this.repoRef(flags)] : [],
       mcpRepo: this.repoRef(flags),
+      currentRepo: this.repoRef(flags),
       onInternalError: (err, req) => process.stderr.write(`mem serve: internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? err}\n`),
       onBackgroundError: (err) => process.stderr.write(`mem serve: background checkpoint failed: ${(err as Error)?.message ?? err}\n`),
     })
