@@ -642,7 +642,7 @@ describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
       expect(readFileSync((await markdown.path())!, 'utf8')).toBe(expected)
 
       const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download pack (.mem)'}).click()])
-      expect(download.suggestedFilename()).toBe(`${fx.repoId}.mem`)
+      expect(download.suggestedFilename()).toBe('app.mem') // the folder's name, not the repo id
       const file = (await download.path())!
       const before = (await stats(fx.otherRepo)).total
       await w.page.getByLabel('Repository').selectOption((await fx.client.browse(fx.otherRepo, 0, 1)).repo)

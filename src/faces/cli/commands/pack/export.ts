@@ -10,8 +10,8 @@ export default class PackExport extends MemCommand {
     `<%= config.bin %> pack export --out /tmp/app.mem --json`,
   ]
   static flags = {
-    out: Flags.string({char: 'o', summary: 'File to write (default: <repo-id>.mem in the working directory).'}),
-    name: Flags.string({summary: 'Pack name (default: the repo id).'}),
+    out: Flags.string({char: 'o', summary: 'File to write (default: <name>.mem in the working directory).'}),
+    name: Flags.string({summary: "Pack name (default: the repository's folder name)."}),
     'pack-version': Flags.string({summary: 'Pack version (default: the export time, YYYYMMDD.HHMMSS).'}),
   }
 
