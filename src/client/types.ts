@@ -50,6 +50,8 @@ export type IntakeResult = O.IntakeResult
 export type ConsolidateResult = O.ConsolidateResult
 export type MaintenanceReport = O.MaintenanceReport
 export type MaintenanceRun = O.MaintenanceRun
+/** POST /api/maintenance beyond the 30 s window: 202 with the run to poll. */
+export type MaintenanceAccepted = O.MaintenanceAccepted
 export type ScheduledTask = O.ScheduledTask
 
 export type Health = Sys.HealthResult
