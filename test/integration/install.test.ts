@@ -11,22 +11,22 @@ const ROOT = join(import.meta.dirname, '..', '..')
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {name: string; version: string}
 
-function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
+function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): {stdout: string; stderr: string} {
   const r = spawnSync(NPM, args, {cwd, env, encoding: 'utf8', timeout: 240_000})
   if (r.status !== 0) {
     throw new Error(
       `npm ${args.join(' ')} failed (exit ${r.status ?? r.signal}); this test needs npm and the npm registry (or npm's cache) to install the package's dependencies.\n${r.error?.message ?? ''}\n${r.stderr.slice(-2_000)}`,
     )
   }
-  return r.stdout
+  return {stdout: r.stdout, stderr: r.stderr}
 }
 
 describe('installing the package', () => {
-  it('npm pack → npm install -g into a fresh prefix → mem store / mem recall in an unrelated git repository', {timeout: 300_000}, () => {
+  it('npm pack → npm install -g into a fresh prefix → mem store / mem recall in an unrelated git repository; npm exec runs it too', {timeout: 300_000}, () => {
     expect(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'the package is built first (npm test runs npm run build)').toBe(true)
     const base = tempDir('mem-install-')
     // 1. the tarball npm would publish (built already: scripts are not run again)
-    const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', base], ROOT)) as Array<{filename: string; files: Array<{path: string}>}>
+    const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', base], ROOT).stdout) as Array<{filename: string; files: Array<{path: string}>}>
     const tarball = join(base, packed[0].filename)
     expect(packed[0].filename).toBe(`${pkg.name}-${pkg.version}.tgz`)
     const shipped = packed[0].files.map((f) => f.path)
@@ -37,7 +37,9 @@ describe('installing the package', () => {
 
     // 2. a global install into a prefix of its own (npm's cache first: fast, and offline when warm)
     const prefix = join(base, 'prefix')
-    npm(['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], base)
+    const installed = npm(['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn', tarball], base)
+    // every dependency installs on the Node this package supports (a consumer gets no `overrides`)
+    expect(installed.stderr).not.toContain('EBADENGINE')
     const bin = process.platform === 'win32' ? join(prefix, 'mem.cmd') : join(prefix, 'bin', 'mem')
     expect(existsSync(bin), `the package installs a \`mem\` command (${bin})`).toBe(true)
     expect(readdirSync(join(prefix, process.platform === 'win32' ? '' : 'lib', 'node_modules'))).toContain(pkg.name)
@@ -64,5 +66,9 @@ describe('installing the package', () => {
     const help = mem('-h')
     expect(help.status, help.stderr).toBe(0)
     expect(help.stdout).toMatch(/USAGE\s+\$ mem \[COMMAND\]/)
+
+    // 4. without installing, as `npx mem-for-agents …` runs it: the package's one command is `mem`
+    const npx = npm(['exec', '--yes', '--prefer-offline', `--package=${tarball}`, '--', 'mem', 'recall', 'integration tests docker', '--json'], project, {...env, PATH: process.env.PATH ?? ''})
+    expect((JSON.parse(npx.stdout) as {results: Array<{id: string}>}).results.map((r) => r.id)).toEqual([id])
   })
 })
