@@ -2,6 +2,8 @@ import {z} from 'zod'
 import {heuristicOneLiner} from '../engines/enrichment/heuristic.js'
 import {MEMORY_TYPES, TYPE_LETTER, type Memory, type MemoryType} from '../model/memory.js'
 import {contextPriority} from '../engines/search/rank.js'
+import {newestVersions} from '../engines/currency.js'
+import type {Db} from '../storage/db.js'
 import {loadTokenCounter} from '../engines/search/tokens.js'
 import {liveCounts, topLiveOfTypes} from '../storage/memories.js'
 import {layerSources, listLayers} from './layers.js'
@@ -55,6 +57,12 @@ export async function contextPreview(ctx: MemContext, raw: ContextInput): Promis
   }
 }
 
+/** The memories no newer live memory updates: the context holds only the newest of each subject (currency.ts). */
+function current(db: Db, memories: Memory[]): Memory[] {
+  const outdated = newestVersions(db, memories)
+  return outdated.size === 0 ? memories : memories.filter((m) => !outdated.has(m.id))
+}
+
 async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{context: string; tokens: number; handle: RepoHandle; lines: number}> {
   const input = parseInput(ContextInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
@@ -64,7 +72,7 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   const pool = Math.ceil(input.tokens / 5) + 50
   const {counts, primary} = handle.store.read((db) => ({
     counts: liveCounts(db),
-    primary: topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool).map((m) => ({m, w: 1})),
+    primary: current(db, topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool)).map((m) => ({m, w: 1})),
   }))
   // Synced layers add their best memories, weighted below local ones, and count in the header.
   const layers = await layerSources(ctx, handle)
@@ -72,7 +80,7 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
     layer.store.read((db) => {
       const c = liveCounts(db)
       for (const t of MEMORY_TYPES) counts[t] += c[t]
-      for (const m of topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool)) primary.push({m, w: layer.weight})
+      for (const m of current(db, topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool))) primary.push({m, w: layer.weight})
     })
   }
   const count = await loadTokenCounter()
@@ -101,8 +109,8 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   }
   const full = add(primary)
   if (!full) {
-    const observations = handle.store.read((db) => topLiveOfTypes(db, ['observation'], pool)).map((m) => ({m, w: 1}))
-    for (const layer of layers) observations.push(...layer.store.read((db) => topLiveOfTypes(db, ['observation'], pool)).map((m) => ({m, w: layer.weight})))
+    const observations = handle.store.read((db) => current(db, topLiveOfTypes(db, ['observation'], pool))).map((m) => ({m, w: 1}))
+    for (const layer of layers) observations.push(...layer.store.read((db) => current(db, topLiveOfTypes(db, ['observation'], pool))).map((m) => ({m, w: layer.weight})))
     add(observations)
   }
 

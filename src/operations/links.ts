@@ -1,7 +1,8 @@
 import {z} from 'zod'
 import {normalizeRepoId} from '../config/paths.js'
 import {MemError} from '../model/errors.js'
-import {getMemory} from '../storage/memories.js'
+import {getMemory, type Op} from '../storage/memories.js'
+import {DISTINCT, UPDATED_BY, UPDATES} from '../engines/currency.js'
 import {LINK_SOURCE} from '../storage/links.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {CROSS_REPO_LINK_TAG, linkedRepos, linkItems, type RepoLink} from '../engines/sharing/sources.js'
@@ -38,6 +39,13 @@ export type LinkMemoryInput = z.input<typeof LinkMemoryInput>
 
 export const UnlinkMemoryInput = z.object({id: MemoryId, targetId: MemoryId, repo: z.string().optional()})
 export type UnlinkMemoryInput = z.input<typeof UnlinkMemoryInput>
+
+/** Relations kept on both memories of a pair, each with its reverse. */
+const PAIRED = new Map<string, string>([
+  [UPDATES, UPDATED_BY],
+  [UPDATED_BY, UPDATES],
+  [DISTINCT, DISTINCT],
+])
 
 /** The registered repo a value names (a repo id or an absolute path), or a 404 naming the fix. */
 async function registeredRepo(ctx: MemContext, value: string): Promise<string> {
@@ -144,7 +152,16 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
     if (!m) throw notFound(input.id)
     if (m.links.some((l) => l.targetId === input.targetId && l.relation === input.relation)) return {ops: [], result: {linked: true as const}}
     const links = [...m.links.filter((l) => l.targetId !== input.targetId), {targetId: input.targetId, relation: input.relation}]
-    return {ops: [{op: 'update', id: m.id, set: {links, updatedAt: now}}], result: {linked: true as const}}
+    const ops: Op[] = [{op: 'update', id: m.id, set: {links, updatedAt: now}}]
+    // the currency relations are kept on both memories (currency.ts)
+    const t = target === handle ? getMemory(db, input.targetId) : undefined
+    const hadPaired = m.links.some((l) => l.targetId === input.targetId && PAIRED.has(l.relation))
+    if (t && (PAIRED.has(input.relation) || hadPaired)) {
+      const back = PAIRED.get(input.relation)
+      const rest = t.links.filter((l) => l.targetId !== m.id)
+      ops.push({op: 'update', id: t.id, set: {links: back ? [...rest, {targetId: m.id, relation: back}] : rest}})
+    }
+    return {ops, result: {linked: true as const}}
   })
   return linked
 }
@@ -160,7 +177,10 @@ export async function unlinkMemory(ctx: MemContext, raw: UnlinkMemoryInput): Pro
     if (!m) throw notFound(input.id)
     const links = m.links.filter((l) => l.targetId !== input.targetId)
     if (links.length === m.links.length) return {ops: [], result: {removed: false}}
-    return {ops: [{op: 'update', id: m.id, set: {links, updatedAt: now}}], result: {removed: true}}
+    const ops: Op[] = [{op: 'update', id: m.id, set: {links, updatedAt: now}}]
+    const t = m.links.some((l) => l.targetId === input.targetId && PAIRED.has(l.relation)) ? getMemory(db, input.targetId) : undefined
+    if (t) ops.push({op: 'update', id: t.id, set: {links: t.links.filter((l) => l.targetId !== m.id)}})
+    return {ops, result: {removed: true}}
   })
   return outcome
 }

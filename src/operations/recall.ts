@@ -2,7 +2,7 @@ import {capitalizeType, MEMORY_TYPES, type MemoryType} from '../model/memory.js'
 import {searchMemories} from '../engines/search/engine.js'
 import {normalizeForDuplicate} from '../text/tokenize.js'
 import {MemoryIndex} from '../engines/search/retriever.js'
-import {ageDays, stalenessWarning} from '../engines/search/rank.js'
+import {ageDays, outdatedWarning, stalenessWarning} from '../engines/search/rank.js'
 import type {RepoStore} from '../storage/repo-store.js'
 import {queryVector} from '../engines/enrichment/embed-memories.js'
 import {readOnlySources} from '../engines/sharing/sources.js'
@@ -88,13 +88,13 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
         const key = normalizeForDuplicate(h.memory.content)
         if (seen.has(key)) continue
         seen.add(key)
-        hits.push({memory: h.memory, score: h.score * source.weight})
+        hits.push({...h, score: h.score * source.weight})
       }
     }
     hits = hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
   }
   return {
-    results: hits.map(({memory: m, score}) => ({
+    results: hits.map(({memory: m, score, newer}) => ({
       id: m.id,
       repoId: m.repoId,
       type: capitalizeType(m.type),
@@ -105,7 +105,7 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
       score: Math.round(score * 10_000) / 10_000,
       createdAt: m.createdAt,
       ageDays: ageDays(m.createdAt, now),
-      stalenessWarning: stalenessWarning(m, now),
+      stalenessWarning: newer ? outdatedWarning(newer) : stalenessWarning(m, now),
     })),
   }
 }

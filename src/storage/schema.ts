@@ -1,7 +1,7 @@
 import {MemError} from '../model/errors.js'
 import {PACKAGE_NAME} from '../model/package-name.js'
 import type {Db} from './db.js'
-import {bandKeys} from '../text/minhash.js'
+import {bandKeys, contentBands} from '../text/minhash.js'
 import {shingleSet} from '../text/shingles.js'
 
 /**
@@ -121,6 +121,13 @@ const MIGRATIONS: Migration[] = [
   CREATE TABLE memory_vectors (memory_id TEXT PRIMARY KEY, model TEXT NOT NULL, dims INTEGER NOT NULL, vector BLOB NOT NULL,
     embedded_at TEXT NOT NULL);
   `,
+  // 9: subject keys (text/values.ts) beside the MinHash band keys, so a store finds the live
+  //    memories it may update ("… 'e_'" → "… 'j_'") as it finds near-duplicates.
+  (db) => {
+    for (const row of db.all<{seq: number; content: string}>(`SELECT seq, content FROM memories WHERE live = 1`)) {
+      for (const band of contentBands(row.content).bands) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
+    }
+  },
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -5,6 +5,7 @@
  * the exact Jaccard similarity.
  */
 import {shingleSet} from './shingles.js'
+import {factShape, subjectKeys, type FactShape} from './values.js'
 
 export const BANDS = 4
 const ROWS = 3
@@ -28,17 +29,19 @@ function fnv1a(s: string): number {
   return h >>> 0
 }
 
-let last: {content: string; shingles: ReadonlySet<string>; bands: readonly number[]} | undefined
+let last: {content: string; shingles: ReadonlySet<string>; bands: readonly number[]; shape: FactShape} | undefined
 
 /**
  * The shingle set and band keys of a memory's content. A store computes them twice for the same
  * text (the duplicate gate, then the band index), so the last answer is kept. Callers must not
  * modify what they get.
  */
-export function contentBands(content: string): {shingles: ReadonlySet<string>; bands: readonly number[]} {
+export function contentBands(content: string): {shingles: ReadonlySet<string>; bands: readonly number[]; shape: FactShape} {
   if (last?.content !== content) {
     const shingles = shingleSet(content)
-    last = {content, shingles, bands: bandKeys(shingles)}
+    const shape = factShape(content)
+    // the near-duplicate keys, then the subject keys (values.ts) that find updates of a fact
+    last = {content, shingles, shape, bands: [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]}
   }
   return last
 }

@@ -8,7 +8,8 @@ export function heuristicOneLiner(content: string): string {
   const plain = content
     .replace(/```[\s\S]*?```/g, ' ')
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
-    .replace(/[*_]{1,3}([^*_]+)[*_]{1,3}/g, '$1')
+    // emphasis only at word edges: STRIPE_WEBHOOK_SECRET and ACME_CHECKOUT_ keep their underscores
+    .replace(/(^|[^\w*_])([*_]{1,3})(\S(?:[^\n]*?\S)?)\2(?![\w*_])/g, '$1$3')
     .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
     .replace(/\s+/g, ' ')
     .trim()

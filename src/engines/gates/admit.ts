@@ -8,7 +8,8 @@ import {MemError} from '../../model/errors.js'
 import type {Memory} from '../../model/memory.js'
 import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {checkContent} from './content.js'
-import {findDuplicate} from './duplicates.js'
+import {findDuplicate, findUpdateCandidates} from './duplicates.js'
+import {UPDATED_BY, UPDATES} from '../currency.js'
 import {getMemory, type Op} from '../../storage/memories.js'
 import type {Db} from '../../storage/db.js'
 import type {MemContext, RepoHandle} from '../context.js'
@@ -69,6 +70,21 @@ export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; r
   if (duplicateId) return {ops: [], result: {success: false, duplicateId, reason: 'duplicate'}}
 
   const id = memoryId(repo.id, m.type, m.content, m.createdAt)
+  // Live memories of the same subject with another value: the newer of each pair updates the
+  // older (an import can bring in a text older than what the repo holds).
+  const related = findUpdateCandidates(db, m.content, m.supersedes)
+  const links: Memory['links'] = []
+  const relinks: Op[] = []
+  const updates: Array<{id: string; reason: string}> = []
+  for (const r of related) {
+    const other = getMemory(db, r.id)
+    if (!other) continue
+    const newer = other.createdAt <= m.createdAt
+    if (newer) updates.push(r)
+    links.push({targetId: r.id, relation: newer ? UPDATES : UPDATED_BY})
+    const back = {targetId: id, relation: newer ? UPDATED_BY : UPDATES}
+    relinks.push({op: 'update', id: other.id, set: {links: [...other.links.filter((l) => l.targetId !== id), back]}})
+  }
   const memory: Memory = {
     id,
     repoId: repo.id,
@@ -93,12 +109,12 @@ export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; r
     unusedCount: 0,
     lastUsedAt: null,
     derivedFrom: m.derivedFrom ?? [],
-    links: [],
+    links,
   }
   if (getMemory(db, id)) {
     throw new MemError('conflict', `A memory with id ${id} already exists.`, {hint: 'Store it again; the id includes the time.'})
   }
-  const ops: Op[] = [{op: 'insert', memory}]
+  const ops: Op[] = [{op: 'insert', memory}, ...relinks]
   if (old) ops.push({op: 'update', id: old.id, set: {supersededBy: id, updatedAt: m.createdAt}})
-  return {ops, result: {success: true, id}}
+  return {ops, result: updates.length > 0 ? {success: true, id, updates} : {success: true, id}}
 }

@@ -1,26 +1,63 @@
 import type {Db} from '../../storage/db.js'
-import {findLiveByNormHash, nearDuplicateCandidates} from '../../storage/memories.js'
+import {findLiveByNormHash, getMemory, nearDuplicateCandidates} from '../../storage/memories.js'
 import {contentBands} from '../../text/minhash.js'
 import {shingleSet} from '../../text/shingles.js'
 import {jaccard} from '../../text/similarity.js'
+import {factShape, sameValues, updateRelation, type FactShape} from '../../text/values.js'
+import type {UpdateOf} from '../../model/shapes/memories.js'
+import {newestVersions} from '../currency.js'
 
 /** Word-shingle Jaccard similarity at or above which a new memory is a near-duplicate. */
 export const NEAR_DUPLICATE_THRESHOLD = 0.9
 const CANDIDATES = 64
+/** At most this many update candidates are named in a store outcome. */
+export const MAX_UPDATES_NAMED = 5
+
+/**
+ * Whether a text says what `other` says: alike as texts and stating the same values. A text that
+ * matches another but for a value ('e_' → 'j_', 3000 → 3100, CamelCase → snake_case) is another
+ * fact, never a duplicate (values.ts).
+ */
+export function isRestatement(shape: FactShape, other: string): boolean {
+  return sameValues(shape, factShape(other))
+}
 
 /**
  * Finds a live memory of the repo that says the same thing: the same text once case, whitespace
- * and punctuation are folded, or a near-duplicate by word-shingle similarity. Candidates for the
- * near test share a MinHash band key (minhash.ts), so the cost does not grow with the store.
+ * and punctuation are folded, or a near-duplicate by word-shingle similarity — and in both cases
+ * the same values. Candidates for the near test share a MinHash band key (minhash.ts), so the
+ * cost does not grow with the store.
  */
 export function findDuplicate(db: Db, content: string, exclude?: string | null): string | undefined {
+  const {shingles, bands, shape} = contentBands(content)
+  // a memory a newer one updates is no duplicate: stating its value again makes it current again
+  const current = (id: string) => newestVersions(db, [getMemory(db, id)!]).size === 0
   const exact = findLiveByNormHash(db, content)
-  if (exact && exact !== exclude) return exact
-
-  const {shingles, bands} = contentBands(content)
+  if (exact && exact !== exclude) {
+    const m = getMemory(db, exact)
+    if (m && isRestatement(shape, m.content) && current(exact)) return exact
+  }
   for (const candidate of nearDuplicateCandidates(db, bands, CANDIDATES)) {
     if (candidate.id === exclude) continue
-    if (jaccard(shingles, shingleSet(candidate.content)) >= NEAR_DUPLICATE_THRESHOLD) return candidate.id
+    if (jaccard(shingles, shingleSet(candidate.content)) >= NEAR_DUPLICATE_THRESHOLD && isRestatement(shape, candidate.content) && current(candidate.id)) return candidate.id
   }
   return undefined
+}
+
+/**
+ * The live memories a new text looks like an update of — the same subject with another value
+ * (values.ts) — newest first, at most MAX_UPDATES_NAMED, each with what changed.
+ */
+export function findUpdateCandidates(db: Db, content: string, exclude?: string | null): UpdateOf[] {
+  const {bands, shape} = contentBands(content)
+  const found: Array<UpdateOf & {createdAt: string}> = []
+  for (const candidate of nearDuplicateCandidates(db, bands, CANDIDATES)) {
+    if (candidate.id === exclude) continue
+    const relation = updateRelation(shape, factShape(candidate.content))
+    if (relation) found.push({id: candidate.id, reason: relation.reason, createdAt: candidate.createdAt})
+  }
+  return found
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+    .slice(0, MAX_UPDATES_NAMED)
+    .map(({id, reason}) => ({id, reason}))
 }

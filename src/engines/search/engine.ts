@@ -7,6 +7,7 @@ import {DEFAULT_BM25, idf, type Bm25Params, type WeightedTerm} from './bm25.js'
 import {analyze, compounds} from '../../text/tokenize.js'
 import {queryTerms} from './query.js'
 import {BLEND, type Blend, blendScore} from './rank.js'
+import {newestFirst} from '../currency.js'
 import {FtsRetriever, MemoryIndex, type Retriever} from './retriever.js'
 import {thesaurusExpansionsBySource} from './thesaurus.js'
 import {oneEditStems, surfaceWords} from './typos.js'
@@ -108,6 +109,8 @@ export interface SearchOptions {
 export interface SearchHit {
   memory: RecallFields
   score: number
+  /** The newest live memory that updates this one (currency.ts), when one does. */
+  newer?: {id: string; createdAt: string}
 }
 
 /** How many BM25 candidates are re-ranked with the full blend, per requested result. */
@@ -262,10 +265,12 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
     db,
     top.map((r) => r.seq),
   )
-  return top.flatMap((r) => {
+  const hits = top.flatMap((r) => {
     const memory = memories.get(r.seq)
     return memory ? [{memory, score: r.score}] : []
   })
+  // the newer of two memories about the same subject ranks above the older (currency.ts)
+  return newestFirst(db, hits, opts.limit, (m) => !opts.type || m.type === opts.type)
 }
 
 /**

@@ -71,3 +71,8 @@ export function stalenessWarning(m: Pick<Memory, 'usedCount' | 'createdAt'>, now
   if (age <= 30 || m.usedCount > 0) return null
   return `not confirmed in ${age} days`
 }
+
+/** The warning on a memory a newer live memory updates (same subject, another value): names the newer. */
+export function outdatedWarning(newer: {id: string; createdAt: string}): string {
+  return `may be outdated: ${newer.id} (${newer.createdAt.slice(0, 10)}) states a newer value`
+}

@@ -88,7 +88,17 @@ export type RecallItem = z.output<typeof RecallItem>
 export const RecallResult = z.strictObject({results: z.array(RecallItem)})
 export type RecallResult = z.output<typeof RecallResult>
 
-export const Stored = z.strictObject({success: z.literal(true), id: z.string()}).meta({id: 'Stored'})
+/** A live memory the stored one looks like an update of: same subject, another value (docs/currency.md). */
+export const UpdateOf = z.strictObject({id: z.string(), reason: z.string()}).meta({id: 'UpdateOf'})
+export type UpdateOf = z.output<typeof UpdateOf>
+export const Stored = z
+  .strictObject({
+    success: z.literal(true),
+    id: z.string(),
+    /** Present when the text states another value of a live memory's subject; confirm with `supersedes`. */
+    updates: z.array(UpdateOf).optional(),
+  })
+  .meta({id: 'Stored'})
 export const Duplicate = z
   .strictObject({success: z.literal(false), duplicateId: z.string(), reason: z.literal('duplicate')})
   .meta({id: 'Duplicate'})

@@ -232,8 +232,9 @@ describe('recall ranking', () => {
   it('feedback moves a memory up: used ranks above an equal unused one', async () => {
     const {ctx, repo} = memRepo()
     const [a, b] = await seed(ctx, repo, [
+      // two facts, not one and its update (another tool in the same words would be an update, and the newer would win)
       {content: 'Cache the pnpm store in CI to speed up installs', type: 'heuristic'},
-      {content: 'Cache the yarn store in CI to speed up installs', type: 'heuristic'},
+      {content: 'In CI, cache the Docker layers to speed up image builds', type: 'heuristic'},
     ])
     const before = (await recall(ctx, {repo, q: 'cache CI speed'})).results.map((r) => r.id)
     const loser = before[1]

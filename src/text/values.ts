@@ -1,0 +1,211 @@
+/**
+ * The shape of a fact: what it is about (its subject words) and the values it states (quoted
+ * strings, identifiers, numbers and versions, paths, flags, names, case styles). Two texts with
+ * the same subject and other values are two facts, most often a fact and its update
+ * ("argument names start with 'e_'" → "… with 'j_'"); two texts with the same values in other
+ * words are one fact said twice. Pure functions; see docs/currency.md for the rules.
+ */
+import {stemmer} from 'stemmer'
+import {STOP_WORDS} from './stopwords.js'
+import {foldAccents, NEGATIONS} from './tokenize.js'
+
+export interface FactShape {
+  /** Subject words: stems of the words that are not values and not stop words, sorted, unique. */
+  words: string[]
+  /** Value keys, sorted, unique (case kept where case is meaning: identifiers, quoted text, flags). */
+  values: string[]
+  /** Every word of the text and of its values, lowercased: what a value of another text is looked up in. */
+  tokens: Set<string>
+  /** Whether the text asks (ends with a question mark): a question states no value. */
+  question: boolean
+  /** How each value and each subject word was written, for reasons people read. */
+  shown: Map<string, string>
+  /** Subject words in text order (with repeats), for the one-substitution rule. */
+  sequence: string[]
+}
+
+// A quoted span: opened after a space, bracket or `=`/`:`, closed before a space or punctuation.
+const QUOTED = /(^|[\s([{=:,])(['"`])([^'"`\n]{1,80}?)\2(?=$|[\s)\]}.,;:!?])/g
+const LEADING = /^[("'`[{<*]+/
+const TRAILING = /[)"'`\]}>.,;:!?*]+$/
+const CASE_STYLES = new Set([
+  'camelcase', 'pascalcase', 'snakecase', 'kebabcase', 'uppercase', 'lowercase', 'titlecase', 'screamingcase', 'upper', 'lower',
+  'camel', 'pascal', 'snake', 'kebab', 'tabs', 'spaces',
+])
+const MAX_WORDS_FOR_SUBSTITUTION = 12
+const MAX_WORDS_LESS_TWO = 7
+/** Another wording: subject words and shared values in common, and their Jaccard similarity. */
+const KIN_MIN_SHARED = 3
+const KIN_MIN_JACCARD = 0.5
+
+/** A value's kind: numbers, quoted text, paths, flags, names (identifiers and proper names alike). */
+function kindOf(key: string): string {
+  const k = key.slice(0, 1)
+  return k === 'i' || k === 'w' ? 'name' : k
+}
+
+function stem(word: string): string {
+  return /^[a-z]+$/.test(word) && word.length > 2 ? stemmer(word) : word
+}
+
+/** Reads the subject words and the values of a text. */
+export function factShape(text: string): FactShape {
+  const words = new Set<string>()
+  const values = new Set<string>()
+  const tokens = new Set<string>()
+  const shown = new Map<string, string>()
+  const sequence: string[] = []
+  const value = (key: string, as: string) => {
+    values.add(key)
+    for (const t of key.slice(2).toLowerCase().split(/\s+/)) tokens.add(t)
+    if (!shown.has(key)) shown.set(key, as)
+  }
+  const folded = foldAccents(text)
+  const rest = folded.replace(QUOTED, (_m, before: string, q: string, inner: string) => {
+    value(`q:${inner}`, `${q}${inner}${q}`)
+    return `${before} `
+  })
+  let sentenceStart = true
+  for (const raw of rest.split(/\s+/)) {
+    if (!raw) continue
+    const endsSentence = /[.!?:;]["')\]]*$/.test(raw) || /^[-–—•*#>]+$/.test(raw)
+    const t = raw.replace(LEADING, '').replace(TRAILING, '')
+    const atStart = sentenceStart
+    sentenceStart = endsSentence
+    if (!t) continue
+    const lower = t.toLowerCase()
+    if (/\p{N}/u.test(t)) {
+      // numbers and versions: v20 and 20 are one value; 20.1 is another
+      value(`n:${lower.replace(/^v(?=\d)/, '')}`, t)
+    } else if (/^--?\p{L}/u.test(t)) {
+      value(`f:${t}`, t)
+    } else if (/[/\\]/.test(t)) {
+      value(`p:${t}`, t)
+    } else if (/^[_$]|_$|\p{L}[_.:@#=$-]+\p{L}|\p{Ll}\p{Lu}|^\p{Lu}\p{Ll}+\p{Lu}/u.test(t)) {
+      value(`i:${t}`, t)
+    } else if (/^\p{Lu}{2,}$/u.test(t) || CASE_STYLES.has(lower) || (!atStart && /^\p{Lu}\p{Ll}/u.test(t))) {
+      // ALLCAPS, case styles and names: compared without case ("Alice", "ALICE")
+      value(`w:${lower}`, t)
+    } else if (/^\p{L}+$/u.test(t)) {
+      tokens.add(lower)
+      if (STOP_WORDS.has(lower) && !NEGATIONS.has(lower)) continue
+      if (lower.length === 1) continue
+      const s = stem(lower)
+      words.add(s)
+      sequence.push(s)
+      if (!shown.has(s)) shown.set(s, t)
+    }
+  }
+  return {words: [...words].sort(), values: [...values].sort(), tokens, shown, sequence, question: /\?\s*$/.test(text)}
+}
+
+/**
+ * The values one shape states that the other does not. A value counts as stated when each of its
+ * words, in any case, is there as a value or a plain word: `npm test` in backticks and npm TEST
+ * are one value; 'e_' and 'e' are two.
+ */
+function valuesOnly(a: FactShape, b: FactShape): string[] {
+  return a.values.filter((v) => !v.slice(2).toLowerCase().split(/\s+/).every((t) => b.tokens.has(t)))
+}
+
+/** Whether two shapes state the same values (a restatement, when their texts are alike too). */
+export function sameValues(a: FactShape, b: FactShape): boolean {
+  return valuesOnly(a, b).length === 0 && valuesOnly(b, a).length === 0
+}
+
+export interface UpdateRelation {
+  /** How sure the rule is: `same-words` (only values differ) or `similar` (most subject words shared). */
+  kind: 'same-words' | 'substitution' | 'similar'
+  /** What changed, as people read it: `'e_' → 'j_'`. */
+  reason: string
+}
+
+function shownList(shape: FactShape, keys: string[]): string {
+  return keys.length === 0 ? '∅' : keys.slice(0, 3).map((k) => shape.shown.get(k) ?? k.slice(2)).join(', ')
+}
+
+/**
+ * Whether `newer` states the same subject as `older` with another value: an update candidate.
+ * - same-words: the subject words are the same (at least one, and two with the values both
+ *   state) and the values differ;
+ * - substitution: the subject words are the same but for one word, in the same place (at least
+ *   three shared; `use jest for unit tests` → `use vitest …`), the values the same;
+ * - similar: at least three subject words shared, Jaccard ≥ 0.75, and the values differ.
+ * Null when neither holds: another subject, or the same values (a restatement or a duplicate).
+ */
+export function updateRelation(newer: FactShape, older: FactShape): UpdateRelation | null {
+  if (newer.question || older.question) return null
+  const a = new Set(newer.words)
+  let shared = 0
+  for (const w of older.words) if (a.has(w)) shared++
+  const union = a.size + older.words.length - shared
+  const gained = valuesOnly(newer, older)
+  const lost = valuesOnly(older, newer)
+  // an update states a value the older text does not (dropping one only says less)
+  const differ = gained.length > 0
+  const reason = () => `${shownList(older, lost)} → ${shownList(newer, gained)}`
+  // values both state are subject too ("CI runs on Node 18" → "… Node 20": CI, Node)
+  const sharedValues = newer.values.length - gained.length
+  const kinChange = gained.length > 0 && lost.length > 0 && gained.some((g) => lost.some((l) => kindOf(l) === kindOf(g)))
+  if (shared === union && shared >= 1 && (shared + sharedValues >= 2 || kinChange) && differ) return {kind: 'same-words', reason: reason()}
+  if (
+    !differ &&
+    a.size === older.words.length &&
+    shared === a.size - 1 &&
+    shared >= 3 &&
+    newer.sequence.length === older.sequence.length &&
+    newer.sequence.length <= MAX_WORDS_FOR_SUBSTITUTION
+  ) {
+    let changed = 0
+    let was = ''
+    let now = ''
+    for (let i = 0; i < newer.sequence.length; i++) {
+      if (newer.sequence[i] !== older.sequence[i]) {
+        changed++
+        was = older.shown.get(older.sequence[i]) ?? older.sequence[i]
+        now = newer.shown.get(newer.sequence[i]) ?? newer.sequence[i]
+      }
+    }
+    if (changed === 1) return {kind: 'substitution', reason: `${was} → ${now}`}
+  }
+  if (differ && shared >= 3 && shared / union >= 0.75) return {kind: 'similar', reason: reason()}
+  // another wording of the subject, with a value of the same kind changed on both sides
+  // ("Use Python 3.12 for the data scripts" → "The data scripts need Python 3.11")
+  if (kinChange) {
+    const both = shared + sharedValues
+    if (both >= KIN_MIN_SHARED && both / (union + sharedValues) >= KIN_MIN_JACCARD) return {kind: 'similar', reason: reason()}
+  }
+  return null
+}
+
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return h | 0 // signed 32-bit, as the band table stores keys
+}
+
+/**
+ * Lookup keys for texts about the same subject: the hash of the subject words, and for short
+ * texts the hashes of the words less each one and less each two (texts a word or two apart share
+ * a key). They sit in
+ * the MinHash band table beside the near-duplicate keys; every candidate is verified.
+ */
+export function subjectKeys(shape: FactShape): number[] {
+  const w = shape.words
+  if (w.length === 0) return []
+  // one namespace: a text with a word more shares a key with one without it
+  const keys = [fnv1a(`subject\u0000${w.join(' ')}`)]
+  if (w.length >= 3 && w.length <= MAX_WORDS_FOR_SUBSTITUTION) {
+    for (let i = 0; i < w.length; i++) keys.push(fnv1a(`subject\u0000${w.filter((_, j) => j !== i).join(' ')}`))
+  }
+  // short texts: less any two words too (another wording adds or swaps a couple of words)
+  if (w.length >= 4 && w.length <= MAX_WORDS_LESS_TWO) {
+    for (let i = 0; i < w.length; i++) {
+      for (let j = i + 1; j < w.length; j++) keys.push(fnv1a(`subject\u0000${w.filter((_, k) => k !== i && k !== j).join(' ')}`))
+    }
+  }
+  return [...new Set(keys)]
+}

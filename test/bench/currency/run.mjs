@@ -1,0 +1,167 @@
+// Currency benchmark (issue 16): facts that change over a long history, noted without `supersedes`
+// among a real repo's distractors (set.mjs), asked back as an agent asks. For mem and a plain BM25
+// baseline (minisearch + English stop words + Porter: every version stored, no dedup, no recency),
+// in the same run:
+//   updates lost          — update texts answered `duplicate` (or not stored), of all update texts;
+//   current above outdated — facts with ≥ 2 versions whose current version is in the top 10 and
+//                            above every outdated version there;
+//   current@1             — the current version ranks first;
+//   context current / outdated — share of current versions (facts with ≥ 2 versions) and of
+//                            outdated versions whose line is in the session context (600 tokens);
+//   context tokens        — the context's size, mean over histories.
+// MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
+// commit before a change), in the same run.
+import {join} from 'node:path'
+import MiniSearch from 'minisearch'
+import {stemmer} from 'stemmer'
+import {STOP_WORDS} from '../../../dist/src/text/stopwords.js'
+import {fmt, tempRepo} from '../lib/util.mjs'
+import {currencySet} from './set.mjs'
+
+const ROOT = join(import.meta.dirname, '..', '..', '..')
+
+async function memSystem(root) {
+  const load = (p) => import(join(root, 'dist', 'src', p))
+  const [{openMem}, {store}, {recall}, {context}, {loadTokenCounter}] = await Promise.all([
+    load('runtime/open-mem.js'),
+    load('operations/store.js'),
+    load('operations/recall.js'),
+    load('operations/context.js'),
+    load('engines/search/tokens.js'),
+  ])
+  const count = await loadTokenCounter()
+  return async (history) => {
+    const {root: repo, home} = tempRepo('currency')
+    let t = 0
+    const ctx = openMem({home, cwd: repo, now: () => new Date(t), longLived: true})
+    const ids = []
+    const storeMs = []
+    let lost = 0
+    const itemOf = new Map()
+    const groupings = {right: 0, wrong: 0, examples: []}
+    for (const it of history.items) {
+      t = it.at
+      const began = performance.now()
+      const r = await store(ctx, {repo, content: it.content, type: it.type, tags: it.tags ?? [], ...(it.importance === undefined ? {} : {importance: it.importance})})
+      storeMs.push(performance.now() - began)
+      ids.push(r.success ? r.id : null)
+      if (!r.success && it.version > 0) lost++
+      if (r.success) itemOf.set(r.id, it)
+      for (const u of (r.success && r.updates) || []) {
+        const other = itemOf.get(u.id)
+        if (it.subject && other?.subject === it.subject) groupings.right++
+        else {
+          groupings.wrong++
+          if (groupings.examples.length < 3) groupings.examples.push(`${other?.content.slice(0, 60)} → ${it.content.slice(0, 60)}`)
+        }
+      }
+    }
+    t = history.items.at(-1).at + 86_400_000
+    const ranked = []
+    for (const f of history.facts) ranked.push((await recall(ctx, {repo, q: f.ask, limit: 10})).results.map((r) => r.id))
+    const text = (await context(ctx, {repo})).context
+    await ctx.close()
+    return {ids, lost, ranked, context: text, tokens: count(text), storeMs, groupings}
+  }
+}
+
+function bm25System() {
+  return async (history) => {
+    const mini = new MiniSearch({
+      fields: ['content'],
+      storeFields: [],
+      processTerm: (term) => {
+        const w = term.toLowerCase()
+        return STOP_WORDS.has(w) ? null : stemmer(w)
+      },
+    })
+    const ids = history.items.map((_, i) => `i${i}`)
+    mini.addAll(history.items.map((it, i) => ({id: ids[i], content: it.content})))
+    const ranked = history.facts.map((f) => mini.search(f.ask).slice(0, 10).map((r) => r.id))
+    return {ids, lost: 0, ranked, context: null, tokens: null, storeMs: []}
+  }
+}
+
+function score(histories, runs, only = () => true) {
+  const s = {updates: 0, lost: 0, facts: 0, above: 0, at1: 0, ctxCurrent: 0, ctxOutdated: 0, outdated: 0, tokens: 0, contexts: 0}
+  histories.forEach((h, k) => {
+    const run = runs[k]
+    s.updates += h.items.filter((it) => it.version > 0).length
+    s.lost += run.lost
+    const lines = run.context === null ? null : new Set(run.context.split('\n').slice(1).map((l) => l.replace(/^\[[A-Z]\] /, '')))
+    if (run.tokens !== null) {
+      s.tokens += run.tokens
+      s.contexts++
+    }
+    h.facts.forEach((f, i) => {
+      if (f.versions.length < 2 || !only(h, f)) return
+      s.facts++
+      const current = run.ids[f.versions.at(-1)]
+      const outdated = f.versions.slice(0, -1).map((v) => run.ids[v]).filter(Boolean)
+      const list = run.ranked[i]
+      const at = current ? list.indexOf(current) : -1
+      if (at >= 0 && outdated.every((o) => !list.slice(0, at).includes(o))) s.above++
+      if (at === 0) s.at1++
+      if (lines) {
+        const text = (v) => h.items[v].content
+        if (lines.has(text(f.versions.at(-1)))) s.ctxCurrent++
+        // an outdated version worded exactly as the current one is the current line
+        for (const v of f.versions.slice(0, -1)) {
+          if (text(v) === text(f.versions.at(-1))) continue
+          s.outdated++
+          if (lines.has(text(v))) s.ctxOutdated++
+        }
+      }
+    })
+  })
+  return s
+}
+
+function row(name, s) {
+  const pct = (a, b) => (b ? `${fmt((100 * a) / b, 1)}%` : '—')
+  return `${name.padEnd(26).slice(0, 40)} | ${String(s.lost).padStart(4)} / ${String(s.updates).padEnd(3)} | ${pct(s.above, s.facts).padStart(7)} | ${pct(s.at1, s.facts).padStart(7)} | ${pct(s.ctxCurrent, s.facts).padStart(7)} | ${pct(s.ctxOutdated, s.outdated).padStart(7)} | ${s.contexts ? fmt(s.tokens / s.contexts, 0) : '—'}`
+}
+
+export async function benchCurrency({quiet = false} = {}) {
+  const histories = currencySet()
+  const systems = [['mem', await memSystem(ROOT)]]
+  if (process.env.MEM_BENCH_BEFORE) systems.push([`mem at ${process.env.MEM_BENCH_BEFORE.split('/').pop()}`, await memSystem(process.env.MEM_BENCH_BEFORE)])
+  systems.push(['BM25 (stop words + Porter)', bm25System()])
+  const results = {}
+  const split = {}
+  const storeMs = {}
+  for (const [name, run] of systems) {
+    const runs = []
+    for (const h of histories) runs.push(await run(h))
+    results[name] = score(histories, runs)
+    // the facts whose every version is worded alike, and those reworded at least once
+    const alike = (h, f) => new Set(f.versions.map((v) => h.items[v].wording)).size === 1
+    split[name] = {alike: score(histories, runs, alike), reworded: score(histories, runs, (h, f) => !alike(h, f))}
+    if (runs[0].groupings) {
+      results[name].right = runs.reduce((n, r) => n + r.groupings.right, 0)
+      results[name].wrong = runs.reduce((n, r) => n + r.groupings.wrong, 0)
+      results[name].examples = runs.flatMap((r) => r.groupings.examples).slice(0, 4)
+    }
+    const times = runs.flatMap((r) => r.storeMs).sort((a, b) => a - b)
+    if (times.length) storeMs[name] = {p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)]}
+  }
+  if (!quiet) {
+    const memories = histories.reduce((n, h) => n + h.items.length, 0)
+    const updated = histories.reduce((n, h) => n + h.facts.filter((f) => f.versions.length > 1).length, 0)
+    console.log(`\n== Currency: ${histories.length} histories, ${memories} memories, ${updated} facts updated at least once ==`)
+    console.log(`${'system'.padEnd(26)} | updates lost | cur>old | cur@1   | ctx cur | ctx old | ctx tokens`)
+    for (const [name, s] of Object.entries(results)) console.log(row(name, s))
+    for (const [name, {alike, reworded}] of Object.entries(split)) {
+      console.log(row(`${name}: worded alike (${alike.facts})`, {...alike, lost: '', updates: ''}))
+      console.log(row(`${name}: reworded (${reworded.facts})`, {...reworded, lost: '', updates: ''}))
+    }
+    for (const [name, s] of Object.entries(results)) {
+      if (s.right === undefined) continue
+      console.log(`${name}: update pairs named at store: ${s.right} between versions of one fact, ${s.wrong} between other memories${s.wrong ? ` (e.g. ${s.examples.join(' | ')})` : ''}`)
+    }
+    for (const [name, t] of Object.entries(storeMs)) console.log(`store latency (${name}, in process): p50 ${fmt(t.p50, 2)} ms, p95 ${fmt(t.p95, 2)} ms`)
+  }
+  return results
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchCurrency()

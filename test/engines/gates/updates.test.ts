@@ -1,0 +1,142 @@
+import {describe, expect, it} from 'vitest'
+import {store} from '../../../src/operations/store.js'
+import {recall} from '../../../src/operations/recall.js'
+import {context} from '../../../src/operations/context.js'
+import {edit} from '../../../src/operations/edit.js'
+import {forget} from '../../../src/operations/forget.js'
+import {get} from '../../../src/operations/get.js'
+import {linkMemory, unlinkMemory} from '../../../src/operations/links.js'
+import {factShape, updateRelation} from '../../../src/text/values.js'
+import {heuristicOneLiner} from '../../../src/engines/enrichment/heuristic.js'
+import {memRepo, storedId} from '../../helpers/mem.js'
+
+const ARG = (v: string) => `Convention: always start function argument names with '${v}'`
+
+describe('an update is not a duplicate', () => {
+  // each pair: the older text, the newer, what the outcome says changed
+  const UPDATES: Array<[string, string, RegExp]> = [
+    [ARG('e_'), ARG('j_'), /'e_' → 'j_'/],
+    ['Method names end with _a', 'Method names end with _x', /_a → _x/],
+    ['The API dev server listens on port 3000', 'The API dev server listens on port 3100', /3000 → 3100/],
+    ['CI runs on Node 18', 'CI runs on Node 20', /18 → 20/],
+    ['always use CamelCase for class names', 'always use snake_case for class names', /CamelCase → snake_case/],
+    ['always use snake_case for class names', 'always use all UPPERCASE for class names', /snake_case → UPPERCASE/],
+    ['Fixtures live in test/fixtures/api', 'Fixtures live in test/fixtures/http', /test\/fixtures\/api → test\/fixtures\/http/],
+    ['Run the e2e suite with --headed', 'Run the e2e suite with --headless', /--headed → --headless/],
+    ['The payments service is owned by Alice', 'The payments service is owned by Bob', /Alice → Bob/],
+    ['Bump the version to 2.4.1 before tagging', 'Bump the version to 2.4.2 before tagging', /2\.4\.1 → 2\.4\.2/],
+    ['we use jest for unit tests in the web app', 'we use vitest for unit tests in the web app', /jest → vitest/],
+  ]
+  for (const [older, newer, reason] of UPDATES) {
+    it(`stores "${newer}" after "${older}" and names the update`, async () => {
+      const {ctx, repo, clock} = memRepo()
+      const a = storedId(await store(ctx, {repo, content: older, type: 'heuristic'}))
+      clock.advance(60_000)
+      const r = await store(ctx, {repo, content: newer, type: 'heuristic'})
+      expect(r.success).toBe(true)
+      if (!r.success) return
+      expect(r.updates).toEqual([{id: a, reason: expect.stringMatching(reason)}])
+      // both stay live and readable
+      expect((await get(ctx, {id: a})).supersededBy).toBeNull()
+    })
+  }
+
+  it('a true restatement (same values; case, punctuation, spacing) is still a duplicate', async () => {
+    const {ctx, repo} = memRepo()
+    const a = storedId(await store(ctx, {repo, content: ARG('e_'), type: 'heuristic'}))
+    for (const again of [ARG('e_'), `${ARG('e_')}.`, ARG('e_').toUpperCase().replace("'E_'", "'e_'"), `  convention:   always start function argument names with 'e_'  `]) {
+      expect(await store(ctx, {repo, content: again, type: 'heuristic'})).toEqual({success: false, duplicateId: a, reason: 'duplicate'})
+    }
+  })
+
+  it('a value that differs by punctuation only inside it is another value (e_ vs e)', async () => {
+    const {ctx, repo} = memRepo()
+    storedId(await store(ctx, {repo, content: ARG('e_'), type: 'heuristic'}))
+    expect((await store(ctx, {repo, content: ARG('e'), type: 'heuristic'})).success).toBe(true)
+  })
+
+  it('texts about other subjects are not updates of each other', () => {
+    const pairs = [
+      ['The API listens on port 3000', 'The admin UI listens on port 3100'],
+      ['Run unit tests with npm test', 'Run the linter with npm run lint'],
+      ['Deploys go out on Tuesday', 'Postgres 16 runs in docker compose'],
+    ]
+    for (const [a, b] of pairs) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).toBeNull()
+  })
+})
+
+describe('the newest wins, visibly', () => {
+  it('recall ranks the newest version first and warns on the older ones, naming the newer', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const ids: string[] = []
+    for (const v of ['e_', 'f_', 'g_', 'j_']) {
+      ids.push(storedId(await store(ctx, {repo, content: ARG(v), type: 'heuristic', importance: v === 'e_' ? 0.9 : 0.5})))
+      clock.advance(86_400_000)
+    }
+    const {results} = await recall(ctx, {repo, q: 'What is the convention for function argument names?'})
+    expect(results[0].id).toBe(ids[3])
+    expect(results[0].stalenessWarning).toBeNull()
+    const older = results.filter((r) => r.id !== ids[3])
+    expect(older.map((r) => r.id).sort()).toEqual(ids.slice(0, 3).sort())
+    for (const r of older) expect(r.stalenessWarning).toContain(ids[3])
+  })
+
+  it('the session context holds only the newest of each subject', async () => {
+    const {ctx, repo, clock} = memRepo()
+    for (const style of ['CamelCase', 'snake_case', 'all UPPERCASE']) {
+      storedId(await store(ctx, {repo, content: `always use ${style} for class names`, type: 'heuristic'}))
+      clock.advance(60_000)
+    }
+    const text = (await context(ctx, {repo})).context
+    expect(text).toContain('always use all UPPERCASE for class names')
+    expect(text).not.toContain('CamelCase')
+    expect(text).not.toContain('snake_case')
+  })
+
+  it('forgetting the newer makes the older current again; a wrong grouping is undone with distinct', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const a = storedId(await store(ctx, {repo, content: 'CI runs on Node 18', type: 'heuristic'}))
+    clock.advance(60_000)
+    const b = storedId(await store(ctx, {repo, content: 'CI runs on Node 20', type: 'heuristic'}))
+    expect((await context(ctx, {repo})).context).not.toContain('Node 18')
+
+    // a person says these are two facts: both show again, no warning
+    await linkMemory(ctx, {id: b, targetId: a, relation: 'distinct'})
+    expect((await get(ctx, {id: a})).links).toEqual([{targetId: b, relation: 'distinct'}])
+    expect((await context(ctx, {repo})).context).toContain('Node 18')
+    const {results} = await recall(ctx, {repo, q: 'which node version does CI run on'})
+    expect(results.every((r) => r.stalenessWarning === null)).toBe(true)
+
+    // relinking as an update restores the pair; removing the link removes both directions
+    await linkMemory(ctx, {id: b, targetId: a, relation: 'updates'})
+    expect((await get(ctx, {id: a})).links).toEqual([{targetId: b, relation: 'updated-by'}])
+    await unlinkMemory(ctx, {id: b, targetId: a})
+    expect((await get(ctx, {id: a})).links).toEqual([])
+
+    await linkMemory(ctx, {id: b, targetId: a, relation: 'updates'})
+    await forget(ctx, {id: b})
+    expect((await context(ctx, {repo})).context).toContain('Node 18')
+  })
+
+  it('an edit of the newer keeps it current: the older stays outdated', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const a = storedId(await store(ctx, {repo, content: 'The API dev server listens on port 3000', type: 'procedure'}))
+    clock.advance(60_000)
+    const b = storedId(await store(ctx, {repo, content: 'The API dev server listens on port 3100', type: 'procedure'}))
+    clock.advance(60_000)
+    const edited = await edit(ctx, {id: b, content: 'The API dev server listens on port 3100 (set PORT to change it)'})
+    const {results} = await recall(ctx, {repo, q: 'api dev server port'})
+    expect(results[0].id).toBe(edited.id)
+    const old = results.find((r) => r.id === a)
+    expect(old?.stalenessWarning).toContain(edited.id)
+  })
+})
+
+describe('one-liners keep identifiers whole', () => {
+  it('underscores, dots and dashes inside names stay; emphasis at word edges goes', () => {
+    expect(heuristicOneLiner('Set STRIPE_WEBHOOK_SECRET in the env')).toBe('Set STRIPE_WEBHOOK_SECRET in the env')
+    expect(heuristicOneLiner('Prefix env vars with ACME_CHECKOUT_ always')).toBe('Prefix env vars with ACME_CHECKOUT_ always')
+    expect(heuristicOneLiner('methods end with _a, then _x')).toBe('methods end with _a, then _x')
+    expect(heuristicOneLiner('Use **pnpm**, not _npm_, in my-app.config.ts')).toBe('Use pnpm, not npm, in my-app.config.ts')
+  })
+})
