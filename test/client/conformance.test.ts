@@ -149,7 +149,22 @@ describe('2. Store: request defaults and the three outcomes', () => {
 
 describe('4. Core routes', () => {
   it('GET /api/mem/recall: `limit` defaults to 10 and is a maximum; type filter; items in the spec shape, capitalized type, sorted by score', async () => {
-    for (let i = 0; i < 12; i++) await mem.store({repo, content: `Flaky test number ${i} in the checkout suite is retried by ci-${i}`, type: i % 2 ? 'observation' : 'heuristic', tags: ['flaky']})
+    // twelve flaky tests, each told differently (a sentence that only swaps a value reads as an update)
+    const flaky = [
+      'The flaky checkout test for cart totals fails when the mock clock drifts past midnight',
+      'Coupon validation is flaky in checkout because the fixture expires after one hour',
+      'Gift card balance checks flake on CI runners with little memory',
+      'Tax rounding assertions in the checkout suite are flaky under the German locale',
+      'Guest login during checkout flakes when the session cookie is set too late',
+      'The address form test is flaky: autocomplete answers arrive out of order',
+      'Shipping quote lookups make the checkout suite flaky when the carrier sandbox is slow',
+      'Refund email assertions flake because the mail catcher is polled only every two seconds',
+      'Order history pagination in the checkout suite is flaky with more than fifty orders',
+      'Wish list merges flake after login in the checkout flow when two tabs are open',
+      'Currency switching is flaky at checkout because exchange rates are fetched live',
+      'Saved card tokens flake in checkout tests after the payment sandbox rotates keys',
+    ]
+    for (const [i, content] of flaky.entries()) await mem.store({repo, content, type: i % 2 ? 'observation' : 'heuristic', tags: ['flaky']})
     const all = await mem.recall(repo, 'flaky checkout suite')
     expect(all).toHaveLength(10)
     for (const item of all) {
