@@ -142,6 +142,13 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
           expect(box.x, `${p.name}: ${await link.textContent()}`).toBeGreaterThanOrEqual(0)
           expect(box.x + box.width, `${p.name}: ${await link.textContent()}`).toBeLessThanOrEqual(390)
         }
+        if (p.name === 'browser-detail') {
+          // one column: the open memory comes first, not below a page of the list
+          const detail = (await page.getByTestId('memory-detail').boundingBox())!
+          const list = (await page.getByTestId('memory-list').boundingBox())!
+          expect(detail.y).toBeLessThan(list.y)
+        }
+        if (p.name === 'browser') expect(await page.getByText('Select a memory to see its fields').isVisible()).toBe(false)
         await screenshot(page, `phone-${p.name}`)
       }
       expect(errors).toEqual([])
