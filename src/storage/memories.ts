@@ -124,12 +124,17 @@ function ftsInsert(db: Db, seq: number, content: string, tags: string[], oneLine
   db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 1)`, [seq])
 }
 
+/** A memory's band and subject keys, in one statement (a dozen keys is common: minhash.ts, values.ts). */
 function bandsInsert(db: Db, seq: number, content: string): void {
-  for (const band of contentBands(content).bands) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
+  const bands = contentBands(content).bands
+  if (bands.length === 0) return
+  db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES ${bands.map(() => '(?, ?)').join(', ')}`, bands.flatMap((b) => [b, seq]))
 }
 
 function bandsDelete(db: Db, seq: number, content: string): void {
-  for (const band of contentBands(content).bands) db.run(`DELETE FROM dup_bands WHERE band = ? AND seq = ?`, [band, seq])
+  const bands = contentBands(content).bands
+  if (bands.length === 0) return
+  db.run(`DELETE FROM dup_bands WHERE seq = ? AND band IN (${bands.map(() => '?').join(', ')})`, [seq, ...bands])
 }
 
 function ftsDelete(db: Db, seq: number): void {
@@ -423,11 +428,11 @@ export function findLiveByNormHash(db: Db, content: string): string | undefined 
 }
 
 /** Live memories sharing any of the MinHash band `keys`, at most `limit`. */
-export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): Array<{id: string; content: string; createdAt: string}> {
+export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): Array<{id: string; content: string; createdAt: string; type: MemoryType}> {
   if (keys.length === 0) return []
-  return db.all<{id: string; content: string; createdAt: string}>(
+  return db.all<{id: string; content: string; createdAt: string; type: MemoryType}>(
     // `+live`: look the candidates up by rowid; an index on `live` would scan every live memory
-    `SELECT id, content, created_at AS createdAt FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})) AND +live = 1 LIMIT ?`,
+    `SELECT id, content, created_at AS createdAt, type FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})) AND +live = 1 LIMIT ?`,
     [...keys, limit],
   )
 }

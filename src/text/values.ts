@@ -202,7 +202,7 @@ export function subjectKeys(shape: FactShape): number[] {
     for (let i = 0; i < w.length; i++) keys.push(fnv1a(`subject\u0000${w.filter((_, j) => j !== i).join(' ')}`))
   }
   // short texts: less any two words too (another wording adds or swaps a couple of words)
-  if (w.length >= 4 && w.length <= MAX_WORDS_LESS_TWO) {
+  if (w.length >= 5 && w.length <= MAX_WORDS_LESS_TWO) {
     for (let i = 0; i < w.length; i++) {
       for (let j = i + 1; j < w.length; j++) keys.push(fnv1a(`subject\u0000${w.filter((_, k) => k !== i && k !== j).join(' ')}`))
     }

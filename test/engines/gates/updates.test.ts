@@ -55,6 +55,18 @@ describe('an update is not a duplicate', () => {
     expect((await store(ctx, {repo, content: ARG('e'), type: 'heuristic'})).success).toBe(true)
   })
 
+  it('two observations that differ by a value are two events: both stored, neither outdated', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const a = await store(ctx, {repo, content: 'The deploy job 41 failed on step 3', type: 'observation'})
+    clock.advance(60_000)
+    const b = await store(ctx, {repo, content: 'The deploy job 42 failed on step 5', type: 'observation'})
+    expect(a.success && b.success).toBe(true)
+    expect(b).not.toHaveProperty('updates')
+    const {results} = await recall(ctx, {repo, q: 'deploy job failed'})
+    expect(results).toHaveLength(2)
+    expect(results.every((r) => r.stalenessWarning === null)).toBe(true)
+  })
+
   it('texts about other subjects are not updates of each other', () => {
     const pairs = [
       ['The API listens on port 3000', 'The admin UI listens on port 3100'],
