@@ -49,6 +49,11 @@ export type Op =
   | {op: 'supplement'; id: string; supplement: Supplement}
   /** An embedding vector of a memory (storage/vectors.ts): little-endian Float32, base64; replaces an earlier one. */
   | {op: 'vector'; id: string; model: string; dims: number; vector: string; at: string}
+  /**
+   * The store took a repo id of its own (config/repo-identity.ts): every memory's `repoId` becomes
+   * `to`. Memory ids are never rewritten (they stay valid wherever they were handed out).
+   */
+  | {op: 'repo-id'; to: string}
 
 export interface JournalRecord {
   ops: Op[]
@@ -244,6 +249,9 @@ function applyOp(db: Db, op: Op): void {
         deleteVector(db, op.id)
         break
       }
+      case 'repo-id':
+        db.run(`UPDATE memories SET repo_id = ? WHERE repo_id <> ?`, [op.to, op.to])
+        break
       case 'layer-put':
         putLayer(db, op.layer)
         break
@@ -327,6 +335,18 @@ function updateMemory(db: Db, id: string, set: MemoryPatch): void {
 }
 
 // ---- queries ---------------------------------------------------------------------------------
+
+/**
+ * The repo ids this store's memories carry: the second segment of their ids (`memories/<repo id>/…`)
+ * and their `repoId` fields, each once.
+ */
+export function memoryRepoIds(db: Db): {inIds: string[]; inFields: string[]} {
+  const inIds = db
+    .all<{r: string}>(`SELECT DISTINCT substr(id, 10, instr(substr(id, 10), '/') - 1) AS r FROM memories WHERE id LIKE 'memories/%/%'`)
+    .map((row) => row.r)
+  const inFields = db.all<{r: string}>(`SELECT DISTINCT repo_id AS r FROM memories`).map((row) => row.r)
+  return {inIds, inFields}
+}
 
 export function getMemory(db: Db, id: string): Memory | undefined {
   const row = db.get(`SELECT * FROM memories WHERE id = ?`, [id])

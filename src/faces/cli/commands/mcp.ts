@@ -4,13 +4,9 @@ import {MemCommand} from '../mem-command.js'
 
 export default class Mcp extends MemCommand {
   static summary = 'Serve the memory tools to an MCP client over stdio (or print a client config).'
-  static description = `For MCP clients that spawn a process (Claude Code, Cursor, Codex, the MCP Inspector): reads
-JSON-RPC on stdin and answers on stdout; logs go to stderr. Tools act on --repo (or MEM_REPO) when
-given, else on the client's first file:// root, else on the repository around the working directory;
-an agent may pass \`repo\` to any tool. \`mem serve\` offers the same tools over HTTP at POST /mcp.
+  static description = `For MCP clients that spawn a process (Claude Code, Cursor, Codex, the MCP Inspector): reads JSON-RPC on stdin and answers on stdout; logs go to stderr. Tools act on --repo (or MEM_REPO) when given, else on the client's first file:// root, else on the repository around the working directory; an agent may pass \`repo\` to any tool. \`mem serve\` offers the same tools over HTTP at POST /mcp.
 
---print-config prints a client configuration for this machine instead (--transport http for the
-HTTP endpoint); templates/agent-instructions.md is the matching block for AGENTS.md or CLAUDE.md.`
+--print-config prints a client configuration for this machine instead (--transport http for the HTTP endpoint); templates/agent-instructions.md is the matching block for AGENTS.md or CLAUDE.md.`
   static examples = [
     `<%= config.bin %> mcp                                  # spawned by an MCP client`,
     `<%= config.bin %> mcp --repo ~/src/app`,

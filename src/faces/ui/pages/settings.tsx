@@ -5,7 +5,7 @@ import {useApp, useAsync} from '../hooks.js'
 import type {ConsolidateResult, Health, IntakeResult, MaintenanceAnswer, MaintenanceReport, MaintenanceRun, PackImportResult, Status} from '../types.js'
 
 export function SettingsPage() {
-  const {repo} = useApp()
+  const {repo, repoName, repoPath} = useApp()
   return (
     <div className="page settings">
       <h1>Settings</h1>
@@ -16,7 +16,7 @@ export function SettingsPage() {
       {repo ? (
         <>
           <p className="subtitle">
-            Actions run on repository <code>{repo}</code> (change it at the top).
+            Actions run on repository <strong title={repoPath ?? repo}>{repoName}</strong> (change it at the top).
           </p>
           <div className="grid">
             <IntakeSection repo={repo} />
@@ -55,7 +55,9 @@ function StatusSection() {
             <dt>Update</dt>
             <dd>
               {h.updateAvailable ? (
-                <strong>Version {h.latestVersion} is available (npm install -g mem).</strong>
+                <strong>
+                  Version {h.latestVersion} is available: <code>npm install -g {__MEM_PACKAGE__}</code>
+                </strong>
               ) : h.latestVersion ? (
                 `Up to date (latest ${h.latestVersion})`
               ) : (
