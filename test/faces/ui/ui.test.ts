@@ -494,6 +494,15 @@ describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
       const svg = w.page.getByTestId('graph')
       await expect.poll(() => svg.getAttribute('data-node-count')).toBe(String(graph.nodes.length))
       expect(await svg.locator('g.node').count()).toBe(graph.nodes.length)
+      // pointing at a node names it and its neighbours and dims the rest
+      const edges = graph.edges as Array<{from: string; to: string}>
+      const hub = [...new Set(edges.flatMap((e) => [e.from, e.to]))][0]
+      const neighbours = new Set(edges.flatMap((e) => (e.from === hub ? [e.to] : e.to === hub ? [e.from] : [])))
+      await svg.locator(`g.node[data-id="${hub}"]`).hover()
+      await expect.poll(() => w.page.getByTestId('graph-focus').textContent()).toMatch(new RegExp(`· ${neighbours.size} neighbours?$`))
+      expect(await svg.getAttribute('class')).toContain('has-focus')
+      expect(await svg.locator('g.node.near').count()).toBe(neighbours.size)
+      expect(await svg.locator('text.node-label').count()).toBe(neighbours.size + 1)
       expect(w.errors).toEqual([])
     } finally {
       await w.context.close()
