@@ -375,13 +375,29 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
       ])
 
 
-      // the fixture's flaky-test observations make at least one cluster; applying writes the insights
-      expect(preview.candidates).toBeGreaterThanOrEqual(1)
-      await w.page.getByRole('button', {name: 'Consolidate now'}).click()
+      // each candidate shows its proposed text and members, ticked; unticking one applies the others only
+      type Cluster = {id: string; outcome: string; content: string; members: Array<{id: string; text: string}>}
+      const writable = (preview.clusters as Cluster[]).filter((c) => c.outcome !== 'restates')
+      expect(writable.length).toBeGreaterThanOrEqual(2)
+      const [skipped, ...kept] = writable
+      const box = w.page.getByRole('checkbox', {name: `Apply cluster ${skipped.id}`})
+      expect(await box.isChecked()).toBe(true)
+      const item = w.page.locator(`li[data-cluster="${skipped.id}"]`)
+      await item.locator('summary').click()
+      expect(await item.locator('.cluster-members li').count()).toBe(skipped.members.length)
+      expect(await item.locator('.cluster-text').textContent()).toBe(skipped.content)
+      await box.uncheck()
+      await w.page.getByRole('button', {name: `Apply ${kept.length} selected`}).click()
       await w.page.getByText(/^Consolidated: /).waitFor()
       const applied = /Consolidated: (\d+) insights? created, (\d+) boosted/.exec((await w.page.getByText(/^Consolidated: /).textContent())!)!
-      expect(Number(applied[1])).toBe(preview.insightsCreated)
-      expect((await stats()).counts.insight).toBe((before.counts.insight ?? 0) + preview.insightsCreated)
+      const created = kept.filter((c) => c.outcome === 'create').length
+      expect(Number(applied[1])).toBe(created)
+      expect((await stats()).counts.insight).toBe((before.counts.insight ?? 0) + created)
+      const post = w.requests.filter((r) => r.path.startsWith('/api/mem/consolidate')).at(-1)!
+      expect(decodeURIComponent(post.path)).toContain(`clusters=${kept.map((c) => c.id).join(',')}`)
+      // the one left out is still a candidate
+      const after = await (await fetch(`${fx.url}/api/mem/consolidate?repo=${encodeURIComponent(fx.repo)}&dry_run=true`, {method: 'POST'})).json()
+      expect((after.clusters as Cluster[]).map((c) => c.id)).toContain(skipped.id)
 
       const maintenance = w.page.getByTestId('maintenance')
       await w.page.getByRole('button', {name: 'Run maintenance'}).click()
@@ -390,8 +406,8 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
       const stages = await maintenance.locator('tbody tr td:first-child').allTextContents()
       expect(stages).toEqual(['ttl-expiry', 'retention', 'dedup', 'decay', 'cleanup', 'enrichment', 'consolidation'])
       // the POST answered 202 and the UI polled the run until it finished
-      const post = w.requests.find((r) => r.method === 'POST' && r.path.startsWith('/api/maintenance?'))
-      expect(post?.status).toBe(202)
+      const started = w.requests.find((r) => r.method === 'POST' && r.path.startsWith('/api/maintenance?'))
+      expect(started?.status).toBe(202)
       const polls = w.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/api/maintenance/runs/'))
       expect(polls.length).toBeGreaterThanOrEqual(1)
       expect(polls.every((p) => p.status === 200)).toBe(true)
