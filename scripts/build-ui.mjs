@@ -25,7 +25,8 @@ export async function buildUi({typecheck = true} = {}) {
     platform: 'browser',
     target: ['chrome111', 'firefox115', 'safari16.4'],
     jsx: 'automatic',
-    define: {'process.env.NODE_ENV': '"production"'},
+    // the npm package's name, for the settings page's upgrade command (package.json's `name`)
+    define: {'process.env.NODE_ENV': '"production"', __MEM_PACKAGE__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).name)},
     minify: true,
     legalComments: 'eof',
     metafile: true,

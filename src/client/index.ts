@@ -20,7 +20,12 @@ import type {
   IntakeResult,
   Layer,
   LayerSync,
+  MaintenanceAccepted,
+  MaintenanceReport,
+  MaintenanceRun,
   PackImportResult,
+  ReposResult,
+  ScheduledTask,
   RepoLink,
   MemoryEntry,
   MemoryType,
@@ -162,7 +167,12 @@ export class MemClient {
 
   /** The repo ids of every repository the service knows. */
   async listRepos(): Promise<string[]> {
-    return (await this.getJson<{repos: Array<{repoId: string}>}>('/api/mem/repos')).repos.map((r) => r.repoId)
+    return (await this.repos()).repos.map((r) => r.repoId)
+  }
+
+  /** Every repository the service knows with its path and name, and the one it was started in (`current`). */
+  async repos(): Promise<ReposResult> {
+    return this.getJson('/api/mem/repos')
   }
 
   // ---- operations ----------------------------------------------------------------------------
@@ -286,6 +296,27 @@ export class MemClient {
     } catch {
       return false
     }
+  }
+
+  // ---- maintenance (admin scope) -------------------------------------------------------------
+
+  /**
+   * Runs the maintenance pipeline. A pass that finishes within the service's window (30 s) answers
+   * its report (200); a longer one answers the run to poll (202, `runId` and `poll`): tell them
+   * apart with `'runId' in answer`, then follow it with `maintenanceRun(runId)`.
+   */
+  async maintenance(repo: string): Promise<MaintenanceReport | MaintenanceAccepted> {
+    return (await this.send('POST', '/api/maintenance', {query: {repo}})).body as MaintenanceReport | MaintenanceAccepted
+  }
+
+  /** A maintenance run: `running`, then `completed` with `report` or `failed` with `error`; 404 an hour after it finished. */
+  async maintenanceRun(runId: string): Promise<MaintenanceRun> {
+    return this.getJson(`/api/maintenance/runs/${encodeURIComponent(runId)}`)
+  }
+
+  /** The scheduler's tasks (maintenance per repository, the update check). */
+  async scheduledTasks(): Promise<ScheduledTask[]> {
+    return (await this.getJson<{tasks: ScheduledTask[]}>('/api/mem/scheduled-tasks')).tasks
   }
 
   /** Aborts requests in flight; later calls fail with status 0. */

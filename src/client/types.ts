@@ -40,6 +40,8 @@ export type ChainItem = M.HistoryResult['chain'][number]
 export type Stats = M.StatsResult
 export type BrowsePage = M.BrowseResult
 export type ContextPreview = M.ContextPreview
+export type RepoItem = M.RepoItem
+export type ReposResult = M.ReposResult
 
 export type GraphNode = O.GraphNode
 export type GraphEdge = O.GraphEdge
@@ -48,6 +50,8 @@ export type IntakeResult = O.IntakeResult
 export type ConsolidateResult = O.ConsolidateResult
 export type MaintenanceReport = O.MaintenanceReport
 export type MaintenanceRun = O.MaintenanceRun
+/** POST /api/maintenance beyond the 30 s window: 202 with the run to poll. */
+export type MaintenanceAccepted = O.MaintenanceAccepted
 export type ScheduledTask = O.ScheduledTask
 
 export type Health = Sys.HealthResult

@@ -115,6 +115,23 @@ export async function revokeKey(home: string, name: string): Promise<{revoked: s
   })
 }
 
+/**
+ * Turns API key auth on or off (`auth.enabled`); the keys stay as they are. Turning it on needs a key
+ * to turn it on with: with none, every request but health and status would be refused.
+ */
+export async function setAuth(home: string, enabled: boolean): Promise<{authEnabled: boolean; changed: boolean; keys: number}> {
+  return updateUserConfig(home, (doc, config) => {
+    if (enabled && config.auth.keys.length === 0) {
+      throw new MemError('conflict', 'No API key exists: turning auth on now would refuse every request but health and status.', {
+        hint: 'Create a key instead (`mem keys create NAME --scope write`): the first key turns auth on.',
+      })
+    }
+    const changed = config.auth.enabled !== enabled
+    if (changed) doc.setIn(['auth', 'enabled'], enabled)
+    return {authEnabled: enabled, changed, keys: config.auth.keys.length}
+  })
+}
+
 function keySeq(doc: Document, yaml: typeof import('yaml')): YAMLSeq {
   let seq = doc.getIn(['auth', 'keys'])
   if (!yaml.isSeq(seq)) {

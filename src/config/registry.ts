@@ -54,8 +54,32 @@ export class Registry {
   /** Records `id → path` (under a lock, so concurrent processes never drop each other's entries). */
   async register(id: string, path: string): Promise<void> {
     if (this.has(id, path)) return
+    await this.change((entries) => {
+      entries.set(id, path)
+    })
+  }
+
+  /**
+   * Gives `path` the first of `candidates` that no other folder holds (`heldByAnother(registered)`
+   * says whether the folder an entry names still owns its id), records it, and returns it: under the
+   * registry's lock, so two processes never hand one id to two folders (config/repo-identity.ts).
+   * An entry that already maps a candidate to `path` is kept as it is.
+   */
+  async claim(candidates: string[], path: string, heldByAnother: (registeredPath: string | undefined) => boolean): Promise<string> {
+    for (const id of candidates) if (this.has(id, path)) return id
+    let chosen: string | undefined
+    await this.change((entries) => {
+      chosen = candidates.find((id) => !heldByAnother(entries.get(id)))
+      if (chosen === undefined) throw new Error(`no free repo id for ${path}`)
+      entries.set(chosen, path)
+    })
+    return chosen as string
+  }
+
+  /** Rewrites the registry under its lock with what `edit` makes of its entries. */
+  private async change(edit: (entries: Map<string, string>) => void): Promise<void> {
     mkdirSync(this.home, {recursive: true})
-    if (!existsSync(this.file)) writeAtomic(this.file, Buffer.from('# mem: repositories this user has stored memories for (repo id: path)\n'))
+    if (!existsSync(this.file)) writeAtomic(this.file, Buffer.from(`${HEADER}\n`))
     // loaded only when the registry changes: most commands find their entry already there
     const {default: lockfile} = await import('proper-lockfile')
     const release = await lockfile.lock(this.file, {
@@ -64,8 +88,8 @@ export class Registry {
     })
     try {
       const entries = await this.entries()
-      entries.set(id, path)
-      const lines = ['# mem: repositories this user has stored memories for (repo id: path)']
+      edit(entries)
+      const lines = [HEADER]
       for (const [k, v] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) lines.push(Registry.line(k, v))
       writeAtomic(this.file, Buffer.from(`${lines.join('\n')}\n`))
     } finally {
@@ -73,3 +97,5 @@ export class Registry {
     }
   }
 }
+
+const HEADER = '# mem: repositories this user has stored memories for (repo id: path)'

@@ -20,6 +20,11 @@ export interface RepoHandle {
   /** The value the caller passed, as given. */
   given: string
   store: RepoStore
+  /**
+   * Repo ids this store's older memory ids carry besides `id` (a store that took an id of its own
+   * when ids were made unique: config/repo-identity.ts). Its memories answer to those ids too.
+   */
+  formerIds?: readonly string[]
 }
 
 /**
@@ -51,6 +56,12 @@ export interface MemContext {
   dropStoreAt(root: string): Promise<void>
   /** Every registered repository. */
   listRepos(): Promise<Array<{repoId: string; path: string}>>
+  /**
+   * The registered repositories whose stores list `repoId` among their former ids (memory ids
+   * minted under `repoId` before the store took an id of its own): where a memory id is looked up
+   * when the repository that has `repoId` now does not hold it.
+   */
+  formerHolders?(repoId: string): Promise<RepoHandle[]>
   scanSecrets(text: string): Promise<SecretFinding | null>
   /**
    * Counts operations for the usage statistics (operation, repo, duration, result count).

@@ -72,7 +72,7 @@ export interface OpDef<I = unknown, O = unknown, P = never> {
   /** Answers other than the plain success; the first that matches applies. */
   outcomes?: ReadonlyArray<Outcome<NoInfer<O>>>
   /** Counting a call for the usage statistics: how many results it had; `false` when it is not counted. */
-  track: false | {as?: string; count(result: NoInfer<O>): number}
+  track: false | {as?: string | ((input: I) => string); count(result: NoInfer<O>): number}
   /** The implementation; `options` are what a face may add (progress, a stop signal, the server's tasks). */
   run(ctx: MemContext, input: I, options?: P): Promise<NoInfer<O>>
   http?: HttpBinding<I>
@@ -108,7 +108,8 @@ export function outcomeOf<O>(op: {outcomes?: ReadonlyArray<Outcome<O>>; http?: {
  */
 export async function invoke<C extends OpCall<any, any, any>>(ctx: MemContext, op: C, input: CallInput<C>, options?: CallOptions<C>): Promise<CallOutput<C>> {
   if (!op.track || !ctx.usage) return op.run(ctx, input, options)
-  const done = ctx.usage.start(op.track.as ?? op.name)
+  const as = op.track.as
+  const done = ctx.usage.start((typeof as === 'function' ? as(input) : as) ?? op.name)
   let first: {root: string} | undefined
   const seen = <T extends {root: string}>(where: T): T => {
     first ??= where

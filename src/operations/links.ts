@@ -6,7 +6,7 @@ import {DISTINCT, UPDATED_BY, UPDATES} from '../engines/currency.js'
 import {LINK_SOURCE} from '../storage/links.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {CROSS_REPO_LINK_TAG, linkedRepos, linkItems, type RepoLink} from '../engines/sharing/sources.js'
-import {notFound, requireMemory, resolveRefs} from './lookup.js'
+import {answersTo, notFound, requireMemory, resolveRefs} from './lookup.js'
 import {MemoryRef, RepoRef, repoIdOf} from '../model/schemas.js'
 import {gate, planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
@@ -51,7 +51,9 @@ const PAIRED = new Map<string, string>([
 async function registeredRepo(ctx: MemContext, value: string): Promise<string> {
   const trimmed = value.trim().replace(/[\\/]+$/, '')
   const id = normalizeRepoId(trimmed)
-  const match = (await ctx.listRepos()).find((r) => r.repoId === id || r.path === trimmed)
+  // a folder's own entry first: its base id may belong to another folder (config/repo-identity.ts)
+  const repos = await ctx.listRepos()
+  const match = repos.find((r) => r.path === trimmed) ?? repos.find((r) => r.repoId === id)
   if (!match) {
     throw new MemError('not_found', `Unknown repository ${value}: mem has no store registered for it.`, {
       hint: 'Link only repositories mem knows (`mem repos` lists them): store a memory there first, e.g. `mem store "…" -t observation --repo PATH`.',
@@ -130,7 +132,7 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
   readOnlyLayer(handle)
   const targetRepo = repoIdOf(input.targetId)
   let target = handle
-  if (targetRepo !== handle.id) {
+  if (!answersTo(handle, targetRepo)) {
     if (!(await linkedRepos(ctx, handle)).includes(targetRepo)) {
       throw new MemError('not_found', `${input.targetId} is in repository ${targetRepo}, which ${handle.id} is not linked to.`, {
         hint: `Link the repositories first: mem links add ${targetRepo} --note "why"`,

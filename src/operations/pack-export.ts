@@ -1,4 +1,5 @@
 import {createHash} from 'node:crypto'
+import {basename} from 'node:path'
 import {z} from 'zod'
 import {MemError} from '../model/errors.js'
 import {entriesChecksum, entriesTextBytes, liveRowsForPack, MAX_PACK_BYTES, MAX_PACK_ENTRIES, MAX_PACK_TEXT_BYTES, PACK_FORMAT, PACK_FORMAT_VERSION, type PackManifest, writePackFile} from '../storage/pack-file.js'
@@ -17,7 +18,7 @@ const Label = (what: string, max: number) =>
 
 export const PackExportInput = z.object({
   repo: RepoRef,
-  name: Label('name', 200).optional().describe('Pack name (default: the repo id).'),
+  name: Label('name', 200).optional().describe("Pack name (default: the repository's folder name)."),
   version: Label('version', 100).optional().describe('Pack version (default: the export time, YYYYMMDD.HHMMSS).'),
 })
 export type PackExportInput = z.input<typeof PackExportInput>
@@ -26,7 +27,7 @@ export interface PackExportResult {
   /** The `.mem` file. */
   data: Uint8Array
   manifest: PackManifest
-  /** The file name to suggest: `<repoId>.mem`. */
+  /** The file name to suggest: `<name>.mem` (the pack's name: a folder name people can type). */
   fileName: string
 }
 
@@ -52,7 +53,7 @@ export async function packExport(ctx: MemContext, raw: PackExportInput): Promise
   }
   const createdAt = ctx.now().toISOString()
   const entriesSha256 = entriesChecksum(entries)
-  const name = input.name ?? handle.id
+  const name = input.name ?? packName(handle.root, handle.id)
   const version = input.version ?? createdAt.replace(/[-:]/g, '').replace('T', '.').slice(0, 15)
   const packId = `pack-${createHash('sha256').update(`${name}\n${version}\n${createdAt}\n${entriesSha256}`).digest('hex').slice(0, 16)}`
   const manifest: PackManifest = {
@@ -72,5 +73,23 @@ export async function packExport(ctx: MemContext, raw: PackExportInput): Promise
       hint: 'Forget or consolidate memories first (`mem maintain`).',
     })
   }
-  return {data, manifest, fileName: `${handle.id}.mem`}
+  return {data, manifest, fileName: `${name}.mem`}
+}
+
+/**
+ * The default pack name: the repository's folder name (`/home/me/src/app` → `app`), kept to what a
+ * pack name may hold and never starting with `-` (a file `-tmp-app.mem` reads as a flag to
+ * `mem pack import`). A repository without a folder of its own (MEM_HOME/repos/<id>) gives its id,
+ * cleaned the same way.
+ */
+export function packName(root: string, repoId: string): string {
+  for (const candidate of [basename(root), repoId]) {
+    const cleaned = candidate
+      .replace(/[^\p{L}\p{N}._@+-]+/gu, '-')
+      .replace(/^[^\p{L}\p{N}]+/u, '')
+      .replace(/[-.]+$/, '')
+      .slice(0, 200)
+    if (cleaned !== '') return cleaned
+  }
+  return 'memories'
 }

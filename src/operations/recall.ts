@@ -129,4 +129,12 @@ export async function prepareRecall(ctx: MemContext, raw: PrepareRecallInput): P
 }
 
 /** How recall is run and counted; its declaration (catalog/memories.ts) spreads this in. */
-export const recallCall: OpCall<RecallInput, RecallResult> = {name: 'recall', track: {count: (r) => r.results.length}, run: recall}
+/**
+ * Counted as `recall`, or as `browse-search` when a person searched (`touch: false`: the TUI and the
+ * web UI), so the usage statistics show what agents recalled apart from what people looked up.
+ */
+export const recallCall: OpCall<RecallInput, RecallResult> = {
+  name: 'recall',
+  track: {as: (input) => (input.touch === false ? 'browse-search' : 'recall'), count: (r) => r.results.length},
+  run: recall,
+}

@@ -1,7 +1,8 @@
 import {readFileSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {resolveHome} from '../config/home.js'
-import {isDirectory, normalizeRepoId, parseRepoRef, requireRepoRoot} from '../config/paths.js'
+import {isDirectory, parseRepoRef, requireRepoRoot} from '../config/paths.js'
+import {candidateRepoIds, hasStore, heldByAnother, readRepoRecord, writeRepoRecord, type RepoRecord} from '../config/repo-identity.js'
 import {Registry} from '../config/registry.js'
 import type {MemContext, RepoAccess, RepoHandle} from '../engines/context.js'
 import type {RepoStore, RepoStoreOptions} from '../storage/repo-store.js'
@@ -108,22 +109,135 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
   const flushTimer = usage && longLived ? setInterval(() => usage.flush(), options.usage ? (options.usage.flushMs ?? 5_000) : 5_000) : undefined
   flushTimer?.unref()
 
-  async function locate(ref: string): Promise<{id: string; root: string}> {
+  interface Located {
+    id: string
+    root: string
+    /** The store's record of its id (config/repo-identity.ts), as read or just written. */
+    record?: RepoRecord
+  }
+
+  async function locate(ref: string, access: RepoAccess): Promise<Located> {
     const target = parseRepoRef(ref, {cwd})
     if (target.kind === 'path') {
       requireRepoRoot(target.path, ref.trim())
-      return {id: normalizeRepoId(target.path), root: target.path}
+      return identify(target.path, access === 'write' || hasStore(target.path))
     }
     const registered = await registry.lookup(target.id)
-    if (registered && isDirectory(registered)) return {id: target.id, root: registered}
+    if (registered && isDirectory(registered)) {
+      let record = readRepoRecord(registered)
+      // a store from before ids were recorded, reached by its id: the registry's word is its id
+      if (!record && hasStore(registered) && !registered.startsWith(join(home, 'repos'))) {
+        try {
+          writeRepoRecord(registered, {repoId: target.id, path: registered})
+          record = readRepoRecord(registered)
+        } catch {
+          // read-only: decided again next time, the same way
+        }
+      }
+      return {id: target.id, root: registered, record}
+    }
     return {id: target.id, root: join(home, 'repos', target.id)}
+  }
+
+  /**
+   * The id of the repository in folder `root` (config/repo-identity.ts): the one its store records;
+   * else its base id unless another folder holds that, else the base id with a suffix of its path's
+   * hash. With `persist` (a write, or a store already on disk) the choice is claimed in the registry
+   * and recorded in the store; a read of a folder with no store decides without writing anything.
+   */
+  async function identify(root: string, persist: boolean): Promise<Located> {
+    const record = readRepoRecord(root)
+    if (record && record.path === root) return {id: record.repoId, root, record}
+    if (record) {
+      // the store was moved or copied here: a move keeps its id; a copy (the folder the registry
+      // gives that id still holds a store recording it) takes an id of its own below
+      const registeredPath = await registry.lookup(record.repoId)
+      const copy = heldByAnother(registeredPath, root) && readRepoRecord(registeredPath as string)?.repoId === record.repoId
+      if (!copy) {
+        const moved = {...record, path: root}
+        if (persist) {
+          try {
+            await register(record.repoId, root)
+            writeRepoRecord(root, moved)
+          } catch {
+            // a read-only home or store: the recorded id holds all the same
+          }
+        }
+        return {id: record.repoId, root, record: moved}
+      }
+    }
+    const candidates = candidateRepoIds(root)
+    if (!persist) {
+      for (const id of candidates) if (!heldByAnother(await registry.lookup(id), root)) return {id, root}
+      return {id: candidates[candidates.length - 1], root}
+    }
+    let id: string
+    try {
+      id = await registry.claim(candidates, root, (registeredPath) => heldByAnother(registeredPath, root))
+    } catch {
+      // a read-only home: decide as a read does, record nothing (the next writable open will)
+      return identify(root, false)
+    }
+    registered.add(`${id}\0${root}`)
+    // formerIds stay unknown until the store is open and its memories looked at (settleFormerIds)
+    const fresh: RepoRecord = {repoId: id, path: root}
+    try {
+      writeRepoRecord(root, fresh)
+    } catch {
+      return {id, root}
+    }
+    // (no record while `.mem/` does not exist yet: the store's first write records it, recordOnCreate)
+    return {id, root, record: readRepoRecord(root)}
+  }
+
+  /**
+   * Completes the record of a store that has memories from before its id was recorded: the ids its
+   * memory ids carry besides its own become its `formerIds` (so those ids keep resolving), and its
+   * memories' `repoId` fields are set to its id. Once per store; best effort (a read-only store keeps
+   * answering, and is looked at again next time).
+   */
+  async function settleFormerIds(where: Located, store: RepoStore): Promise<readonly string[]> {
+    const record = where.record
+    if (!record || record.formerIds !== undefined || !hasStore(where.root)) return record?.formerIds ?? []
+    try {
+      const {memoryRepoIds} = await import('../storage/memories.js')
+      const carried = store.read((db) => memoryRepoIds(db))
+      const formerIds = [...new Set(carried.inIds)].filter((x) => x !== where.id).sort()
+      if (carried.inFields.some((x) => x !== where.id)) await store.write(() => ({ops: [{op: 'repo-id', to: where.id}], result: undefined}))
+      const settled = {...record, formerIds}
+      writeRepoRecord(where.root, settled)
+      where.record = settled
+      return formerIds
+    } catch {
+      return []
+    }
+  }
+
+  async function openRepo(ref: string, access: RepoAccess): Promise<RepoHandle> {
+    const where = await locate(ref, access)
+    const {id, root} = where
+    const store = await openStore(root)
+    // a read never registers (a typo must not become a repo the scheduler maintains); a
+    // read-only home must not block a write either: registering is best effort
+    if (access === 'write') await register(id, root).catch(() => undefined)
+    const formerIds = await settleFormerIds(where, store)
+    // a store not made yet records the id it was claimed under when its first write makes `.mem/`
+    if (access === 'write' && !where.record) unrecorded.set(root, id)
+    return {id, root, given: ref, store, ...(formerIds.length > 0 ? {formerIds} : {})}
+  }
+
+  /** Folder → the id a write claimed for it before its `.mem/` existed (recorded by onCreate). */
+  const unrecorded = new Map<string, string>()
+  const recordOnCreate = (root: string) => () => {
+    const id = unrecorded.get(root)
+    if (id !== undefined && !readRepoRecord(root) && !root.startsWith(join(home, 'repos'))) writeRepoRecord(root, {repoId: id, path: root, formerIds: []})
   }
 
   function openStore(root: string): Promise<RepoStore> {
     let opening = stores.get(root)
     if (!opening) {
       // the store (sql.js, search, locks) is loaded only by commands that open one
-      opening = import('../storage/repo-store.js').then(({RepoStore}) => RepoStore.open(root, options.store))
+      opening = import('../storage/repo-store.js').then(({RepoStore}) => RepoStore.open(root, {...options.store, onCreate: recordOnCreate(root)}))
       stores.set(root, opening)
       opening.catch(() => stores.delete(root))
     }
@@ -146,17 +260,22 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       return loadEnrichment()
     },
     async locate(ref: string, access: RepoAccess) {
-      const where = await locate(ref)
+      const where = await locate(ref, access)
       if (access === 'write') await register(where.id, where.root).catch(() => undefined)
-      return where
+      return {id: where.id, root: where.root}
     },
-    async repo(ref: string, access: RepoAccess): Promise<RepoHandle> {
-      const {id, root} = await locate(ref)
-      const store = await openStore(root)
-      // a read never registers (a typo must not become a repo the scheduler maintains); a
-      // read-only home must not block a write either: registering is best effort
-      if (access === 'write') await register(id, root).catch(() => undefined)
-      return {id, root, given: ref, store}
+    repo: openRepo,
+    async formerHolders(repoId: string) {
+      const holders: RepoHandle[] = []
+      for (const [id, path] of await registry.entries()) {
+        if (id === repoId) continue
+        const record = readRepoRecord(path)
+        // a store recorded but not yet looked at (located, never opened) is opened: that settles it
+        if (!record || record.repoId !== id || (record.formerIds !== undefined && !record.formerIds.includes(repoId))) continue
+        const handle = await openRepo(id, 'read')
+        if (handle.formerIds?.includes(repoId)) holders.push(handle)
+      }
+      return holders
     },
     storeAt: (root: string) => openStore(resolve(root)),
     async dropStoreAt(root: string) {

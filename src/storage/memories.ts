@@ -49,6 +49,11 @@ export type Op =
   | {op: 'supplement'; id: string; supplement: Supplement}
   /** An embedding vector of a memory (storage/vectors.ts): little-endian Float32, base64; replaces an earlier one. */
   | {op: 'vector'; id: string; model: string; dims: number; vector: string; at: string}
+  /**
+   * The store took a repo id of its own (config/repo-identity.ts): every memory's `repoId` becomes
+   * `to`. Memory ids are never rewritten (they stay valid wherever they were handed out).
+   */
+  | {op: 'repo-id'; to: string}
 
 export interface JournalRecord {
   ops: Op[]
@@ -119,12 +124,17 @@ function ftsInsert(db: Db, seq: number, content: string, tags: string[], oneLine
   db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 1)`, [seq])
 }
 
+/** A memory's band and subject keys, in one statement (a dozen keys is common: minhash.ts, values.ts). */
 function bandsInsert(db: Db, seq: number, content: string): void {
-  for (const band of contentBands(content).bands) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
+  const bands = contentBands(content).bands
+  if (bands.length === 0) return
+  db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES ${bands.map(() => '(?, ?)').join(', ')}`, bands.flatMap((b) => [b, seq]))
 }
 
 function bandsDelete(db: Db, seq: number, content: string): void {
-  for (const band of contentBands(content).bands) db.run(`DELETE FROM dup_bands WHERE band = ? AND seq = ?`, [band, seq])
+  const bands = contentBands(content).bands
+  if (bands.length === 0) return
+  db.run(`DELETE FROM dup_bands WHERE seq = ? AND band IN (${bands.map(() => '?').join(', ')})`, [seq, ...bands])
 }
 
 function ftsDelete(db: Db, seq: number): void {
@@ -239,6 +249,9 @@ function applyOp(db: Db, op: Op): void {
         deleteVector(db, op.id)
         break
       }
+      case 'repo-id':
+        db.run(`UPDATE memories SET repo_id = ? WHERE repo_id <> ?`, [op.to, op.to])
+        break
       case 'layer-put':
         putLayer(db, op.layer)
         break
@@ -323,6 +336,18 @@ function updateMemory(db: Db, id: string, set: MemoryPatch): void {
 
 // ---- queries ---------------------------------------------------------------------------------
 
+/**
+ * The repo ids this store's memories carry: the second segment of their ids (`memories/<repo id>/…`)
+ * and their `repoId` fields, each once.
+ */
+export function memoryRepoIds(db: Db): {inIds: string[]; inFields: string[]} {
+  const inIds = db
+    .all<{r: string}>(`SELECT DISTINCT substr(id, 10, instr(substr(id, 10), '/') - 1) AS r FROM memories WHERE id LIKE 'memories/%/%'`)
+    .map((row) => row.r)
+  const inFields = db.all<{r: string}>(`SELECT DISTINCT repo_id AS r FROM memories`).map((row) => row.r)
+  return {inIds, inFields}
+}
+
 export function getMemory(db: Db, id: string): Memory | undefined {
   const row = db.get(`SELECT * FROM memories WHERE id = ?`, [id])
   return row ? rowToMemory(row) : undefined
@@ -403,11 +428,11 @@ export function findLiveByNormHash(db: Db, content: string): string | undefined 
 }
 
 /** Live memories sharing any of the MinHash band `keys`, at most `limit`. */
-export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): Array<{id: string; content: string; createdAt: string}> {
+export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): Array<{id: string; content: string; createdAt: string; type: MemoryType}> {
   if (keys.length === 0) return []
-  return db.all<{id: string; content: string; createdAt: string}>(
+  return db.all<{id: string; content: string; createdAt: string; type: MemoryType}>(
     // `+live`: look the candidates up by rowid; an index on `live` would scan every live memory
-    `SELECT id, content, created_at AS createdAt FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})) AND +live = 1 LIMIT ?`,
+    `SELECT id, content, created_at AS createdAt, type FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})) AND +live = 1 LIMIT ?`,
     [...keys, limit],
   )
 }

@@ -1,6 +1,7 @@
 import {createHash, type Hash} from 'node:crypto'
 import type {Database, SqlValue} from 'sql.js'
 import {MemError} from '../model/errors.js'
+import {PACKAGE_NAME} from '../model/package-name.js'
 import {MAX_CONTENT_CHARS, type MemoryType} from '../model/memory.js'
 import type {Db} from './db.js'
 import {loadSqlJs} from './sqljs.js'
@@ -540,7 +541,7 @@ function readManifest(all: (sql: string, params?: SqlValue[]) => Row[]): PackMan
   if (formatVersion > PACK_FORMAT_VERSION) {
     throw refuse(
       `The pack has format version ${formatVersion}, newer than this mem reads (${PACK_FORMAT_VERSION}).`,
-      'Upgrade mem (npm install -g mem@latest), then import it again. Nothing was imported.',
+      `Upgrade mem (npm install -g ${PACKAGE_NAME}@latest), then import it again. Nothing was imported.`,
     )
   }
   const text = (key: string): string => {

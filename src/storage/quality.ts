@@ -1,3 +1,4 @@
+import type {MemoryLink} from '../model/memory.js'
 import type {Db} from './db.js'
 
 /**
@@ -61,4 +62,11 @@ export function qualityExamples(db: Db, kind: QualityKind, staleBefore: string, 
   if (where.includes(':stale')) params[':stale'] = staleBefore
   if (where.includes(':dead')) params[':dead'] = deadBefore
   return db.column<string>(`SELECT id FROM memories WHERE live = 1 AND ${where} ORDER BY ${order} LIMIT :limit`, params)
+}
+
+/** Live memories with a link of `relation` (a LIKE prefilter; callers check the links). */
+export function liveWithRelation(db: Db, relation: string): Array<{id: string; links: MemoryLink[]}> {
+  return db
+    .all<{id: string; links: string}>(`SELECT id, links FROM memories WHERE live = 1 AND links LIKE ? ORDER BY created_at, seq`, [`%"relation":"${relation}"%`])
+    .map((r) => ({id: r.id, links: JSON.parse(r.links) as MemoryLink[]}))
 }

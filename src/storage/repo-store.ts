@@ -49,6 +49,7 @@ usage.log.*
 *.tmp
 hooks.log
 hooks.log.*
+repo.json
 `
 
 /** What a write job hands back: the mutations to journal and the value to resolve with. */
@@ -72,6 +73,11 @@ export interface RepoStoreOptions {
    */
   lockLingerMs?: number
   checkpointBytes?: number
+  /**
+   * Called once when this process makes the store's `.mem/` folder (its first write): the runtime
+   * records the repo id there (config/repo-identity.ts). Its errors are ignored.
+   */
+  onCreate?: () => void
 }
 
 /**
@@ -113,6 +119,7 @@ export class RepoStore {
   private readonly lockStaleMs: number
   private readonly lockLingerMs: number
   private readonly checkpointBytes: number
+  private readonly onCreate: (() => void) | undefined
   private held: {release: Release; timer?: NodeJS.Timeout} | undefined
   /** Serializes every section that holds the writer lock within this process. */
   private lockChain: Promise<unknown> = Promise.resolve()
@@ -128,6 +135,7 @@ export class RepoStore {
     this.lockStaleMs = options.lockStaleMs ?? 5_000
     this.lockLingerMs = options.lockLingerMs ?? 20
     this.checkpointBytes = options.checkpointBytes ?? CHECKPOINT_BYTES
+    this.onCreate = options.onCreate
   }
 
   static async open(root: string, options: RepoStoreOptions = {}): Promise<RepoStore> {
@@ -617,13 +625,27 @@ export class RepoStore {
 
   private prepareDir(): void {
     try {
-      mkdirSync(this.dir, {recursive: true})
+      if (mkdirSync(this.dir, {recursive: true}) !== undefined) {
+        try {
+          this.onCreate?.()
+        } catch {
+          // the store works without it
+        }
+      }
       const ignore = join(this.dir, '.gitignore')
       if (!existsSync(ignore)) writeFileSync(ignore, GITIGNORE)
       else if (!this.ignoreChecked) {
         // a .gitignore written by an earlier mem lacks the usage log
-        const text = readFileSync(ignore, 'utf8')
-        if (!/^usage\.log$/m.test(text)) writeFileSync(ignore, `${text.endsWith('\n') ? text : `${text}\n`}usage.log\nusage.log.*\n`)
+        let text = readFileSync(ignore, 'utf8')
+        const missing = [
+          ...(/^usage\.log$/m.test(text) ? [] : ['usage.log', 'usage.log.*']),
+          // the store's record of its repo id and folder (config/repo-identity.ts) is this machine's
+          ...(/^repo\.json$/m.test(text) ? [] : ['repo.json']),
+        ]
+        if (missing.length > 0) {
+          text = `${text.endsWith('\n') ? text : `${text}\n`}${missing.join('\n')}\n`
+          writeFileSync(ignore, text)
+        }
       }
       this.ignoreChecked = true
     } catch (err) {

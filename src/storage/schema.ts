@@ -1,4 +1,5 @@
 import {MemError} from '../model/errors.js'
+import {PACKAGE_NAME} from '../model/package-name.js'
 import type {Db} from './db.js'
 import {bandKeys, contentBands} from '../text/minhash.js'
 import {shingleSet} from '../text/shingles.js'
@@ -145,7 +146,7 @@ export function migrate(db: Db, where: string): boolean {
     throw new MemError(
       'unavailable',
       `The memory store at ${where} has schema version ${current}, newer than this mem understands (${SCHEMA_VERSION}).`,
-      {hint: 'Upgrade mem (npm install -g mem@latest). The store was left untouched.'},
+      {hint: `Upgrade mem (npm install -g ${PACKAGE_NAME}@latest). The store was left untouched.`},
     )
   }
   if (current === SCHEMA_VERSION) return false

@@ -146,7 +146,8 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
   const reason = () => `${shownList(older, lost)} → ${shownList(newer, gained)}`
   // values both state are subject too ("CI runs on Node 18" → "… Node 20": CI, Node)
   const sharedValues = newer.values.length - gained.length
-  const kinChange = gained.length > 0 && lost.length > 0 && gained.some((g) => lost.some((l) => kindOf(l) === kindOf(g)))
+  const lostKinds = new Set(lost.map(kindOf))
+  const kinChange = gained.some((g) => lostKinds.has(kindOf(g)))
   if (shared === union && shared >= 1 && (shared + sharedValues >= 2 || kinChange) && differ) return {kind: 'same-words', reason: reason()}
   if (
     !differ &&
@@ -202,7 +203,7 @@ export function subjectKeys(shape: FactShape): number[] {
     for (let i = 0; i < w.length; i++) keys.push(fnv1a(`subject\u0000${w.filter((_, j) => j !== i).join(' ')}`))
   }
   // short texts: less any two words too (another wording adds or swaps a couple of words)
-  if (w.length >= 4 && w.length <= MAX_WORDS_LESS_TWO) {
+  if (w.length >= 5 && w.length <= MAX_WORDS_LESS_TWO) {
     for (let i = 0; i < w.length; i++) {
       for (let j = i + 1; j < w.length; j++) keys.push(fnv1a(`subject\u0000${w.filter((_, k) => k !== i && k !== j).join(' ')}`))
     }

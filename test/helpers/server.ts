@@ -1,3 +1,4 @@
+import {PACKAGE_NAME} from '../../src/model/package-name.js'
 import {createServer, request as httpRequest, type IncomingHttpHeaders, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {onTestFinished} from 'vitest'
@@ -70,22 +71,25 @@ export function rawRequest(
  * A local stand-in for the npm registry: answers `GET /<name>/latest` with `{version}`, after
  * `delayMs`. Counts requests, so tests can see whether the service asked.
  */
-export async function fakeRegistry(version: string, delayMs = 0) {
+export async function fakeRegistry(version: string, delayMs = 0, packageName = PACKAGE_NAME) {
   let hits = 0
+  const paths: string[] = []
   const server: Server = createServer((req, res) => {
     hits++
+    paths.push(req.url ?? '')
     setTimeout(() => {
-      if (!/^\/[^/]+\/latest$/.test(req.url ?? '')) {
+      // like the real registry: only the package it knows (any other name is a 404)
+      if (req.url !== `/${packageName}/latest`) {
         res.writeHead(404).end()
         return
       }
-      res.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify({name: 'mem', version}))
+      res.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify({name: packageName, version}))
     }, delayMs)
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   onTestFinished(() => new Promise<void>((r) => server.close(() => r())))
   server.unref()
-  return {url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits}
+  return {url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits, paths: () => [...paths]}
 }
 
 /** Polls until `check` is truthy (or fails after `timeoutMs`). */

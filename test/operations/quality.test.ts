@@ -64,11 +64,30 @@ describe('quality', () => {
     expect(r.score).toBe(72)
   })
 
-  it('an empty repo scores 100 with one piece of advice', async () => {
+  it('an empty repo has no score, with one piece of advice', async () => {
     const {ctx, repo} = memRepo()
     const r = await quality(ctx, {repo})
-    expect(r).toMatchObject({totalMemories: 0, recalled: 0, echoRatio: 0, fizzleRatio: 0, staleCount: 0, deadCount: 0, score: 100})
+    expect(r).toMatchObject({totalMemories: 0, recalled: 0, echoRatio: 0, fizzleRatio: 0, staleCount: 0, deadCount: 0, score: null})
     expect(r.issues).toEqual([{kind: 'empty', severity: 'info', count: 0, exampleIds: [], advice: expect.stringContaining('mem store')}])
+  })
+
+  it('a store no agent has recalled from has no score; a person\'s searches (touch: false) do not change that', async () => {
+    const {ctx, repo} = memRepo()
+    for (const content of ['Integration tests need docker running first.', 'Docker compose file lives in ops/compose.yaml.']) {
+      await store(ctx, {repo, content, type: 'observation'})
+    }
+    // a person searching in the TUI or the web UI
+    expect((await recall(ctx, {repo, q: 'docker', touch: false})).results).toHaveLength(2)
+    await (await ctx.repo(repo, 'write')).store.flush()
+    const unused = await quality(ctx, {repo})
+    expect(unused).toMatchObject({totalMemories: 2, recalled: 0, score: null})
+    expect(unused.issues).toEqual([{kind: 'unused', severity: 'warning', count: 2, exampleIds: [], advice: expect.stringContaining('mem recall')}])
+    // an agent's recall: now there is something to score
+    await recall(ctx, {repo, q: 'docker'})
+    await (await ctx.repo(repo, 'write')).store.flush()
+    const used = await quality(ctx, {repo})
+    expect(used).toMatchObject({recalled: 2, score: 90})
+    expect(used.issues.map((i) => i.kind)).toEqual(['no-feedback'])
   })
 
   it('follows real recalls and feedback, and flags recall without feedback', async () => {

@@ -37,6 +37,16 @@ function recorder(ctx: MemRuntime) {
 }
 
 describe('usage recording', () => {
+  it("a person's search (recall with touch: false, the TUI and the web UI) is counted as browse-search, not recall", async () => {
+    const {ctx, repo} = memRepo()
+    await store(ctx, {repo, content: 'The CI cache key includes the lockfile hash.', type: 'insight'})
+    await recall(ctx, {repo, q: 'ci cache', touch: false})
+    await recall(ctx, {repo, q: 'lockfile', touch: false})
+    await recall(ctx, {repo, q: 'cache key'})
+    const byOp = Object.fromEntries((await usage(ctx, {repo})).operations.map((o) => [o.operation, o.count]))
+    expect(byOp).toEqual({store: 1, 'browse-search': 2, recall: 1})
+  })
+
   it('counts every core operation with its result count, through the log and after a roll-up alike', async () => {
     // a monotonic clock that moves 3 ms each time it is read: every operation takes exactly 3 ms
     let t = 0
@@ -220,7 +230,7 @@ describe('the usage log and git', () => {
     const next = openMem({home: join(root, '..', 'home'), cwd: root})
     try {
       await store(next, {repo, content: 'A later write by this mem.', type: 'insight'})
-      expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toBe(`${old}usage.log\nusage.log.*\n`)
+      expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toBe(`${old}usage.log\nusage.log.*\nrepo.json\n`)
     } finally {
       await next.close()
     }

@@ -964,3 +964,13 @@ describe('effect runner: a search that is a short ref', () => {
     expect(none.rows).toEqual([])
   })
 })
+
+describe('the header names the repository as people know it (issue 20)', () => {
+  it('by its folder name when given a path, by its id when given an id', () => {
+    const byPath = browser(3, {config: {repo: '/tmp/ux/my_app'}, size: {columns: 120, rows: 24}})
+    expect(byPath.header()).toMatch(/· my_app$/)
+    expect(byPath.header()).not.toContain('-tmp-ux')
+    const byId = browser(3, {config: {repo: 'scratchpad'}, size: {columns: 120, rows: 24}})
+    expect(byId.header()).toMatch(/· app$/) // the id the store answered with
+  })
+})

@@ -75,6 +75,12 @@ describe('tui view helpers', () => {
     expect([...line].length).toBe(40)
   })
 
+  it('marks a memory a newer one updates, from a browse entry (its links) or a recall item (its warning)', () => {
+    expect(rowLine(toRow({...memory(), links: [{relation: 'updated-by'}]}), 60)).toMatch(/^\S 2026-03-01 0\.70 \(outdated\) retries/)
+    expect(rowLine(toRow({...memory(), stalenessWarning: 'may be outdated: memories/app/heuristic/b (2026-03-02) states a newer value'}), 60)).toContain('(outdated)')
+    expect(rowLine(toRow({...memory(), links: [{relation: 'updates'}], stalenessWarning: 'not confirmed in 40 days'}), 60)).not.toContain('(outdated)')
+  })
+
   it('filters rows fuzzily on text and tags, keeping all for an empty filter', () => {
     const rows = [
       toRow(memory({id: 'memories/app/insight/a', content: 'kafka consumer lag alert', tags: ['ops']})),

@@ -1,4 +1,5 @@
-import {heuristicOneLiner} from '../enrichment/heuristic.js'
+import {createHash} from 'node:crypto'
+import {heuristicOneLiner, ONE_LINER_MAX} from '../enrichment/heuristic.js'
 import {MemError} from '../../model/errors.js'
 import {shingleSet} from '../../text/shingles.js'
 import {jaccard, smoothIdf, sparseDot, tfIdfWeights} from '../../text/similarity.js'
@@ -58,6 +59,8 @@ export interface ConsolidateOptions {
   writer?: InsightWriter
   signal?: AbortSignal
   onProgress?: (p: ConsolidationProgress) => void
+  /** Apply only these candidate clusters (ids from a dry run); an id no current candidate has is refused. */
+  only?: string[]
 }
 
 // ---- vectors -----------------------------------------------------------------------------------
@@ -282,9 +285,26 @@ interface Planned {
   centroid: Vec
 }
 
-function sharesTag(a: string[], b: string[]): boolean {
+/** Tags that say where a memory came from, not what it is about: never a reason to cluster. */
+const GENERIC_TAG = /^(?:intake|seed|source:.*|project|imported|pack|layer:.*|mem-links|cross-repo-link)$/
+/** A tag on more than this share of the live observations says too little to relate two of them. */
+const COMMON_TAG_SHARE = 0.05
+
+/**
+ * The tags that may relate observations: not generic (intake, source:…), and carried by at most
+ * COMMON_TAG_SHARE of the live observations (or by SMALL_TAG_GROUP, in a small repo).
+ */
+function telling(tagCounts: Map<string, number>, observations: number): (tag: string) => boolean {
+  const limit = Math.max(SMALL_TAG_GROUP, observations * COMMON_TAG_SHARE)
+  return (tag) => !GENERIC_TAG.test(tag) && (tagCounts.get(tag) ?? 0) <= limit
+}
+
+/** A tag that says what a memory is about (not where it came from): with similar wording, it relates two. */
+const topical = (tag: string) => !GENERIC_TAG.test(tag)
+
+function sharesTag(a: string[], b: string[], tells: (tag: string) => boolean): boolean {
   if (a.length === 0 || b.length === 0) return false
-  return a.some((t) => b.includes(t))
+  return a.some((t) => b.includes(t) && tells(t))
 }
 
 /** Observations consolidation must leave alone: sources of any live memory (an insight, or a procedure or heuristic that a cluster boosted) and observations marked as restated. */
@@ -297,6 +317,7 @@ function clusterObservations(
   obs: FreeObservations,
   vecs: VecRows,
   tagCounts: Map<string, number>,
+  observations: number,
   postings: Postings,
   report: (done: number) => void,
 ): Array<{members: number[]; centroid: Vec}> {
@@ -317,8 +338,9 @@ function clusterObservations(
     }
   })
   const tagLinked = new Set<number>() // i * n + j, i < j
+  const tells = telling(tagCounts, observations)
   for (const [tag, list] of byTag) {
-    if (list.length < MIN_CLUSTER || (tagCounts.get(tag) ?? 0) > SMALL_TAG_GROUP) continue
+    if (list.length < MIN_CLUSTER || (tagCounts.get(tag) ?? 0) > SMALL_TAG_GROUP || !tells(tag)) continue
     for (let a = 0; a < list.length; a++) {
       for (let b = a + 1; b < list.length; b++) {
         const key = list[a] * n + list[b]
@@ -339,7 +361,7 @@ function clusterObservations(
       acc[j] = 0
       if (partial < TAG_SIM / 2 || tagLinked.has(i * n + j)) continue
       const sim = vecs.dot(i, j)
-      if (sim >= TEXT_SIM || (sim >= TAG_SIM && sharesTag(obs.tags[i], obs.tags[j]))) link(i, j, sim)
+      if (sim >= TEXT_SIM || (sim >= TAG_SIM && sharesTag(obs.tags[i], obs.tags[j], topical))) link(i, j, sim)
     }
     touched.length = 0
     if (i % 2000 === 0) report(i)
@@ -452,6 +474,8 @@ function sentencesOf(content: string): string[] {
 
 interface Summary {
   content: string
+  /** The text without the recurrence line: what is compared with existing insights and members. */
+  body: string
   oneLiner: string
   /** The member this text only restates, if any. */
   restates?: string
@@ -483,12 +507,39 @@ function extractiveSummary(planned: Planned, vocab: TermTable): Summary {
     chosen.push(s)
     chars += s.text.length
   }
-  const content = chosen.length === 1 ? chosen[0].text : chosen.map((s) => `- ${s.text}`).join('\n')
+  // the sentence most members share leads, with how often and over what time it came up; the
+  // others follow as bullets
+  const recurrence = recurrenceOf(planned.members)
+  const head = (chosen[0]?.text ?? '').replace(/[.;:,]+$/, '')
+  const rest = chosen.slice(1).map((s) => `- ${s.text}`)
+  const content = [`${head} — ${recurrence}.`, ...rest].join('\n')
   // every chosen sentence comes from one and the same member: the merge adds nothing to it
   let common: Set<string> | undefined
   for (const s of chosen) common = common ? new Set([...common].filter((id) => s.owners.has(id))) : new Set(s.owners)
   const restates = common && common.size > 0 ? [...common].sort()[0] : undefined
-  return {content, oneLiner: heuristicOneLiner(chosen[0]?.text ?? content), restates}
+  const body = chosen.length === 1 ? chosen[0].text : chosen.map((s) => `- ${s.text}`).join('\n')
+  return {content, body, oneLiner: titled(head, recurrence), restates}
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** "4 observations, 12 Sep – 3 Oct" (the years when the span crosses one; one date for one day). */
+export function recurrenceOf(members: Array<{createdAt: string}>): string {
+  const times = members.map((m) => m.createdAt).sort()
+  const [first, last] = [new Date(times[0]), new Date(times.at(-1)!)]
+  const crossYear = first.getUTCFullYear() !== last.getUTCFullYear()
+  const day = (d: Date) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}${crossYear ? ` ${d.getUTCFullYear()}` : ''}`
+  const span = day(first) === day(last) ? `on ${day(first)}` : `${day(first)} – ${day(last)}`
+  return `${members.length} observations, ${span}`
+}
+
+/** The insight's one-liner: its lead cut to fit, then the recurrence (so no two read like their sources). */
+function titled(lead: string, recurrence: string): string {
+  const suffix = ` — ${recurrence}`
+  const room = ONE_LINER_MAX - suffix.length
+  const one = heuristicOneLiner(lead).replace(/…$/, '')
+  const cut = one.length <= room ? one : `${one.slice(0, room - 1).replace(/\s+\S*$/, '')}…`
+  return `${cut}${suffix}`
 }
 
 /**
@@ -507,7 +558,7 @@ function restatedMember(content: string, members: MemoryBrief[], similar: boolea
 
 function clusterTags(members: MemoryBrief[]): string[] {
   const counts = new Map<string, number>()
-  for (const m of members) for (const t of m.tags) counts.set(t, (counts.get(t) ?? 0) + 1)
+  for (const m of members) for (const t of m.tags) if (!GENERIC_TAG.test(t)) counts.set(t, (counts.get(t) ?? 0) + 1)
   return [...counts]
     .filter(([, c]) => c >= 2 && c * 2 >= members.length)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
@@ -527,6 +578,11 @@ function round3(x: number): number {
 
 // ---- the operation -----------------------------------------------------------------------------
 
+/** A candidate cluster's id: its members' ids, hashed. Another member set (the store changed) is another id. */
+export function clusterId(memberIds: string[]): string {
+  return `c-${createHash('sha256').update([...memberIds].sort().join('\n')).digest('hex').slice(0, 12)}`
+}
+
 function aborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new MemError('unavailable', 'Consolidation was stopped before it finished (the service is shutting down).', {hint: 'Run it again.'})
 }
@@ -539,9 +595,21 @@ function aborted(signal?: AbortSignal): void {
 export async function runConsolidation(ctx: MemContext, repo: RepoHandle, options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
   const progress = options.onProgress ?? (() => undefined)
   // planning's working set (vocabulary, member texts, indexes) is garbage before the writes start
-  const clusters = await planClusters(ctx, repo, options, progress)
+  const planned = await planClusters(ctx, repo, options, progress)
+  let clusters = planned
+  if (options.only) {
+    const ids = new Set(planned.map((c) => c.id))
+    const unknown = options.only.filter((id) => !ids.has(id))
+    if (unknown.length > 0) {
+      throw new MemError('not_found', `No current candidate cluster ${unknown.join(', ')}: its observations changed since the dry run, it was applied, or the id is wrong.`, {
+        hint: `Run the dry run again for the current ids (${planned.length} candidate${planned.length === 1 ? '' : 's'} now): mem consolidate --dry-run`,
+      })
+    }
+    const chosen = new Set(options.only)
+    clusters = planned.filter((c) => chosen.has(c.id))
+  }
 
-  const result: ConsolidateResult = {candidates: clusters.length, insightsCreated: 0, insightsBoosted: 0}
+  const result: ConsolidateResult = {candidates: planned.length, insightsCreated: 0, insightsBoosted: 0}
   if (options.dryRun) {
     result.insightsCreated = clusters.filter((c) => c.outcome === 'create').length
     result.insightsBoosted = clusters.filter((c) => c.outcome === 'boost').length
@@ -610,7 +678,7 @@ async function planClusters(
     freeIds.data = freeCounts.data = freeStart.data = new Int32Array(0)
     const maxDf = maxDfFor(vocab.docs)
     const postings = new Postings(vecs, vocab.size, (id) => vocab.df[id] <= maxDf)
-    const stars = clusterObservations(free, vecs, tagCounts, postings, (done) => progress({phase: 'cluster', done, total}))
+    const stars = clusterObservations(free, vecs, tagCounts, vocab.docs, postings, (done) => progress({phase: 'cluster', done, total}))
     postings.release()
     vecs.release()
     progress({phase: 'cluster', done: total, total})
@@ -655,14 +723,16 @@ async function planClusters(
       // the model's output is data: length-limited and scanned like any stored text
       if (written && written.content.trim() && !(await ctx.scanSecrets(written.content))) {
         const content = written.content.trim().slice(0, 4000)
-        summary = {content, oneLiner: heuristicOneLiner(written.oneLiner?.trim() || content)}
+        summary = {content, body: content, oneLiner: titled(written.oneLiner?.trim() || content, recurrenceOf(p.members))}
         fromWriter = true
       }
     }
     // extractive text is made of whole member sentences, whose owners were already checked
-    const restates = summary.restates ?? restatedMember(summary.content, p.members, fromWriter)
+    const restates = summary.restates ?? restatedMember(summary.body, p.members, fromWriter)
     const base = {
+      id: clusterId(p.members.map((m) => m.id)),
       memberIds: p.members.map((m) => m.id),
+      members: p.members.map((m) => ({id: m.id, text: heuristicOneLiner(m.content)})),
       tags: clusterTags(p.members),
       oneLiner: summary.oneLiner,
       content: summary.content,
@@ -672,7 +742,7 @@ async function planClusters(
       clusters.push({...base, outcome: 'restates', target: restates})
       continue
     }
-    const twin = existingInsight(vocab.vector(vocab.termIds(summary.content)))
+    const twin = existingInsight(vocab.vector(vocab.termIds(summary.body)))
     clusters.push(twin ? {...base, outcome: 'boost', target: twin} : {...base, outcome: 'create'})
   }
   return clusters

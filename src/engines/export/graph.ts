@@ -1,5 +1,7 @@
 /**
- * The knowledge graph: memories as nodes, their relations as edges. Nodes are the top `limit`
+ * The knowledge graph: memories as nodes, their relations as edges: stated ones (derived,
+ * supersedes, links such as updates) and inferred ones (similar text, a shared topic tag), an
+ * inferred edge only where no stated one joins the pair. Nodes are the top `limit`
  * live memories by importance, then recency; edges join only returned nodes. Edges come from a
  * list of edge sources, each reading one kind of relation, so that a new relation (memory links)
  * is one more function in EDGE_SOURCES.
@@ -7,6 +9,8 @@
 import type {Db} from '../../storage/db.js'
 import {graphRowsById, topLiveByImportance, type GraphRow} from '../../storage/graph.js'
 import type {GraphNode, GraphEdge} from '../../model/shapes/operations.js'
+import {analyze} from '../../text/tokenize.js'
+import {DISTINCT, UPDATED_BY} from '../currency.js'
 export type {GraphNode, GraphEdge} from '../../model/shapes/operations.js'
 
 /** What an edge source sees: the database and the node set (id → row). */
@@ -32,15 +36,117 @@ export const supersedesEdges: EdgeSource = ({nodes}) => {
   return out
 }
 
-/** Memory links (`mem links attach`, `POST /api/mem/{id}/links`): the memory → its target, named by the link's relation. */
+/**
+ * Memory links (`mem links attach`, `POST /api/mem/{id}/links`): the memory → its target, named by
+ * the link's relation. Pairs kept on both memories show once: `updates` (newer → older; its
+ * reverse `updated-by` is not repeated) and `distinct` (from the newer).
+ */
 export const linkEdges: EdgeSource = ({nodes}) => {
   const out: GraphEdge[] = []
-  for (const n of nodes.values()) for (const link of n.links) out.push({from: n.id, to: link.targetId, relation: link.relation})
+  for (const n of nodes.values()) {
+    for (const link of n.links) {
+      if (link.relation === UPDATED_BY) continue
+      if (link.relation === DISTINCT && (nodes.get(link.targetId)?.createdAt ?? '') > n.createdAt) continue
+      out.push({from: n.id, to: link.targetId, relation: link.relation})
+    }
+  }
+  return out
+}
+
+/** A tag on more than this share of the nodes (or a tag naming where memories came from) relates nothing. */
+const TAG_SHARE = 0.2
+const ORIGIN_TAG = /^(?:intake|seed|source:.*|project|imported|pack|layer:.*|mem-links|cross-repo-link)$/
+
+/**
+ * `tag:<name>`: memories that share a topic tag, each joined to the group's most important one (a
+ * star, not every pair). Tags that say where memories came from (intake, source:…) and tags on
+ * more than a fifth of the nodes say too little to draw.
+ */
+export const tagEdges: EdgeSource = ({nodes}) => {
+  const byTag = new Map<string, GraphRow[]>()
+  for (const n of nodes.values()) {
+    for (const t of new Set(n.tags)) {
+      if (ORIGIN_TAG.test(t)) continue
+      let list = byTag.get(t)
+      if (!list) byTag.set(t, (list = []))
+      list.push(n)
+    }
+  }
+  const out: GraphEdge[] = []
+  const most = Math.max(2, nodes.size * TAG_SHARE)
+  for (const [tag, list] of byTag) {
+    if (list.length < 2 || list.length > most) continue
+    const [hub, ...rest] = [...list].sort((a, b) => b.importance - a.importance || (a.createdAt < b.createdAt ? 1 : -1) || (a.id < b.id ? -1 : 1))
+    for (const n of rest) out.push({from: n.id, to: hub.id, relation: `tag:${tag}`})
+  }
+  return out
+}
+
+/** Similar text: the share of rare terms two memories have in common (weighted by idf) at least this. */
+const SIMILAR_MIN = 0.3
+/** Each memory is joined to at most this many of its most similar. */
+const SIMILAR_PER_NODE = 3
+
+/**
+ * `similar`: memories that say related things in other words — cosine similarity of their term
+ * vectors (the search analyzer's terms, idf over the nodes) of at least SIMILAR_MIN, each joined to
+ * its SIMILAR_PER_NODE closest. Pairs come from an inverted index of the terms, never every pair.
+ */
+export const similarEdges: EdgeSource = ({nodes}) => {
+  const list = [...nodes.values()]
+  const terms = list.map((n) => {
+    const counts = new Map<string, number>()
+    for (const t of analyze(`${n.content} ${n.tags.join(' ')}`)) counts.set(t, (counts.get(t) ?? 0) + 1)
+    return counts
+  })
+  const df = new Map<string, number>()
+  for (const c of terms) for (const t of c.keys()) df.set(t, (df.get(t) ?? 0) + 1)
+  const maxDf = Math.max(2, list.length * 0.1)
+  const vectors = terms.map((c) => {
+    const v = new Map<string, number>()
+    let norm = 0
+    for (const [t, n] of c) {
+      const w = (1 + Math.log(n)) * Math.log(1 + list.length / df.get(t)!)
+      v.set(t, w)
+      norm += w * w
+    }
+    norm = Math.sqrt(norm) || 1
+    for (const [t, w] of v) v.set(t, w / norm)
+    return v
+  })
+  const postings = new Map<string, number[]>()
+  vectors.forEach((v, i) => {
+    for (const t of v.keys()) {
+      if (df.get(t)! > maxDf) continue
+      let p = postings.get(t)
+      if (!p) postings.set(t, (p = []))
+      p.push(i)
+    }
+  })
+  const out: GraphEdge[] = []
+  vectors.forEach((v, i) => {
+    const seen = new Set<number>()
+    const best: Array<{j: number; sim: number}> = []
+    for (const t of v.keys()) {
+      for (const j of postings.get(t) ?? []) {
+        if (j <= i || seen.has(j)) continue
+        seen.add(j)
+        let sim = 0
+        for (const [term, w] of v) {
+          const o = vectors[j].get(term)
+          if (o !== undefined) sim += w * o
+        }
+        if (sim >= SIMILAR_MIN) best.push({j, sim})
+      }
+    }
+    best.sort((a, b) => b.sim - a.sim || a.j - b.j)
+    for (const {j} of best.slice(0, SIMILAR_PER_NODE)) out.push({from: list[i].id, to: list[j].id, relation: 'similar'})
+  })
   return out
 }
 
 /** Every relation the graph shows, in order. Add a source here for a new kind of edge. */
-export const EDGE_SOURCES: EdgeSource[] = [derivedEdges, supersedesEdges, linkEdges]
+export const EDGE_SOURCES: EdgeSource[] = [derivedEdges, supersedesEdges, linkEdges, similarEdges, tagEdges]
 
 export const LABEL_CHARS = 80
 
@@ -71,13 +177,18 @@ export function buildGraph(db: Db, options: BuildGraphOptions): {nodes: GraphNod
     }
   }
   const seen = new Set<string>()
+  // pairs a stated relation (derived, supersedes, a link) joins: similar text or a shared tag adds nothing to them
+  const joined = new Set<string>()
+  const pair = (e: GraphEdge) => (e.from < e.to ? `${e.from}\n${e.to}` : `${e.to}\n${e.from}`)
+  const inferred = (e: GraphEdge) => e.relation === 'similar' || e.relation.startsWith('tag:')
   const edges: GraphEdge[] = []
   for (const source of options.sources ?? EDGE_SOURCES) {
     for (const e of source({db, nodes})) {
       if (!nodes.has(e.from) || !nodes.has(e.to) || e.from === e.to) continue
       const key = `${e.from}\n${e.to}\n${e.relation}`
-      if (seen.has(key)) continue
+      if (seen.has(key) || (inferred(e) && joined.has(pair(e)))) continue
       seen.add(key)
+      joined.add(pair(e))
       edges.push(e)
     }
   }

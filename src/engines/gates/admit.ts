@@ -8,7 +8,7 @@ import {MemError} from '../../model/errors.js'
 import type {Memory} from '../../model/memory.js'
 import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {checkContent} from './content.js'
-import {findDuplicate, findUpdateCandidates} from './duplicates.js'
+import {candidatesFor, findDuplicate, findUpdateCandidates} from './duplicates.js'
 import {UPDATED_BY, UPDATES} from '../currency.js'
 import {getMemory, type Op} from '../../storage/memories.js'
 import type {Db} from '../../storage/db.js'
@@ -66,13 +66,14 @@ export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; r
       })
     }
   }
-  const duplicateId = findDuplicate(db, m.content, m.supersedes)
+  const candidates = candidatesFor(db, m.content)
+  const duplicateId = findDuplicate(db, m.content, m.supersedes, candidates)
   if (duplicateId) return {ops: [], result: {success: false, duplicateId, reason: 'duplicate'}}
 
   const id = memoryId(repo.id, m.type, m.content, m.createdAt)
   // Live memories of the same subject with another value: the newer of each pair updates the
   // older (an import can bring in a text older than what the repo holds).
-  const related = findUpdateCandidates(db, m.content, m.supersedes)
+  const related = findUpdateCandidates(db, m.content, m.type, m.supersedes, candidates)
   const links: Memory['links'] = []
   const relinks: Op[] = []
   const updates: Array<{id: string; reason: string}> = []

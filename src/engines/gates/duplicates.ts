@@ -5,6 +5,7 @@ import {shingleSet} from '../../text/shingles.js'
 import {jaccard} from '../../text/similarity.js'
 import {factShape, sameValues, updateRelation, type FactShape} from '../../text/values.js'
 import type {UpdateOf} from '../../model/shapes/memories.js'
+import type {MemoryType} from '../../model/memory.js'
 import {newestVersions} from '../currency.js'
 
 /** Word-shingle Jaccard similarity at or above which a new memory is a near-duplicate. */
@@ -19,8 +20,31 @@ export const MAX_UPDATES_NAMED = 5
  * fact, never a duplicate (values.ts).
  */
 export function isRestatement(shape: FactShape, other: string): boolean {
-  return sameValues(shape, factShape(other))
+  return sameValues(shape, cachedShape(other))
 }
+
+export type Candidates = ReturnType<typeof nearDuplicateCandidates>
+
+/** The live memories that share a band or subject key with a text: what both checks look at. */
+export function candidatesFor(db: Db, content: string): Candidates {
+  return nearDuplicateCandidates(db, contentBands(content).bands, CANDIDATES)
+}
+
+/** Shapes and shingle sets of texts the gates saw lately: the same subjects come back store after store. */
+const SHAPES = new Map<string, FactShape>()
+const SHINGLES = new Map<string, Set<string>>()
+const CACHED = 2_048
+function remember<T>(cache: Map<string, T>, text: string, make: (t: string) => T): T {
+  let v = cache.get(text)
+  if (v === undefined) {
+    v = make(text)
+    if (cache.size >= CACHED) cache.delete(cache.keys().next().value!)
+    cache.set(text, v)
+  }
+  return v
+}
+const cachedShape = (text: string) => remember(SHAPES, text, factShape)
+const cachedShingles = (text: string) => remember(SHINGLES, text, shingleSet)
 
 /**
  * Finds a live memory of the repo that says the same thing: the same text once case, whitespace
@@ -28,8 +52,8 @@ export function isRestatement(shape: FactShape, other: string): boolean {
  * the same values. Candidates for the near test share a MinHash band key (minhash.ts), so the
  * cost does not grow with the store.
  */
-export function findDuplicate(db: Db, content: string, exclude?: string | null): string | undefined {
-  const {shingles, bands, shape} = contentBands(content)
+export function findDuplicate(db: Db, content: string, exclude?: string | null, candidates: Candidates = candidatesFor(db, content)): string | undefined {
+  const {shingles, shape} = contentBands(content)
   // a memory a newer one updates is no duplicate: stating its value again makes it current again
   const current = (id: string) => newestVersions(db, [getMemory(db, id)!]).size === 0
   const exact = findLiveByNormHash(db, content)
@@ -37,23 +61,29 @@ export function findDuplicate(db: Db, content: string, exclude?: string | null):
     const m = getMemory(db, exact)
     if (m && isRestatement(shape, m.content) && current(exact)) return exact
   }
-  for (const candidate of nearDuplicateCandidates(db, bands, CANDIDATES)) {
+  for (const candidate of candidates) {
     if (candidate.id === exclude) continue
-    if (jaccard(shingles, shingleSet(candidate.content)) >= NEAR_DUPLICATE_THRESHOLD && isRestatement(shape, candidate.content) && current(candidate.id)) return candidate.id
+    // Jaccard ≥ 0.9 needs texts of about one length: the subject keys bring in others too
+    const ratio = candidate.content.length / content.length
+    if (ratio < 0.5 || ratio > 2) continue
+    if (jaccard(shingles, cachedShingles(candidate.content)) >= NEAR_DUPLICATE_THRESHOLD && isRestatement(shape, candidate.content) && current(candidate.id)) return candidate.id
   }
   return undefined
 }
 
 /**
  * The live memories a new text looks like an update of — the same subject with another value
- * (values.ts) — newest first, at most MAX_UPDATES_NAMED, each with what changed.
+ * (values.ts) — newest first, at most MAX_UPDATES_NAMED, each with what changed. Two observations
+ * are never paired: they record events, and two events that differ by a value are two events.
  */
-export function findUpdateCandidates(db: Db, content: string, exclude?: string | null): UpdateOf[] {
-  const {bands, shape} = contentBands(content)
+export function findUpdateCandidates(db: Db, content: string, type: MemoryType, exclude?: string | null, candidates: Candidates = candidatesFor(db, content)): UpdateOf[] {
+  const {shape} = contentBands(content)
   const found: Array<UpdateOf & {createdAt: string}> = []
-  for (const candidate of nearDuplicateCandidates(db, bands, CANDIDATES)) {
+  for (const candidate of candidates) {
     if (candidate.id === exclude) continue
-    const relation = updateRelation(shape, factShape(candidate.content))
+    // observations record events: two that differ by a value are two events (build 41 and 42 failed)
+    if (type === 'observation' && candidate.type === 'observation') continue
+    const relation = updateRelation(shape, cachedShape(candidate.content))
     if (relation) found.push({id: candidate.id, reason: relation.reason, createdAt: candidate.createdAt})
   }
   return found

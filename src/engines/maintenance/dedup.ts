@@ -3,6 +3,10 @@ import {jaccard} from '../../text/similarity.js'
 import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
 import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
 import {forgetOp, writeInChunks} from './chunks.js'
+import {factShape, sameValues, updateRelation, type FactShape} from '../../text/values.js'
+import {UPDATED_BY, UPDATES} from '../currency.js'
+import {isLive, type Memory} from '../../model/memory.js'
+import type {Op} from '../../storage/memories.js'
 import type {Stage} from './types.js'
 
 /** A band group larger than this is compared only within windows of it (very short, common texts). */
@@ -10,8 +14,9 @@ const MAX_GROUP_PAIRS = 200
 
 /**
  * Forgets later duplicates of a live memory, with the reason `duplicate of <id>`: the same
- * normalized text, or word-shingle similarity ≥ 0.9 (the store-time gate's rule, which imports,
- * layers and older stores may have bypassed). Candidates come from the norm-hash index and the
+ * normalized text, or word-shingle similarity ≥ 0.9, with the same values (the store-time gate's
+ * rule, which imports, layers and older stores may have bypassed); and links the update pairs no
+ * store linked (the same subject with another value: values.ts, currency.ts). Candidates come from the norm-hash index and the
  * MinHash band table, never from comparing every pair. Memories are visited oldest first; one
  * already forgotten as a duplicate keeps nothing else out (duplicates of a duplicate whose
  * original differs stay).
@@ -35,7 +40,15 @@ export const dedup: Stage = {
       neighbours.get(a)!.add(b)
       neighbours.get(b)!.add(a)
     }
-    for (const g of plan.exact) for (let i = 1; i < g.length; i++) link(g[0], g[i])
+    // a text that differs from another only by a value ('e_' → 'e') folds to the same hash: not a duplicate
+    const restates = (a: MemoryBrief | undefined, b: MemoryBrief | undefined) => !!a && !!b && sameValues(shapeOf(a), shapeOf(b))
+    const shapes = new Map<number, FactShape>()
+    const shapeOf = (b: MemoryBrief) => {
+      let shape = shapes.get(b.seq)
+      if (!shape) shapes.set(b.seq, (shape = factShape(b.content)))
+      return shape
+    }
+    for (const g of plan.exact) for (let i = 1; i < g.length; i++) if (restates(briefs.get(g[0]), briefs.get(g[i]))) link(g[0], g[i])
     const shingles = new Map<number, Set<string>>()
     const shinglesOf = (b: MemoryBrief) => {
       let set = shingles.get(b.seq)
@@ -43,6 +56,7 @@ export const dedup: Stage = {
       return set
     }
     const compared = new Set<string>()
+    const updates: Array<{newer: MemoryBrief; older: MemoryBrief; reason: string}> = []
     for (const group of plan.bands) {
       const members = group.map((seq) => briefs.get(seq)).filter((b): b is MemoryBrief => b !== undefined)
       for (let i = 0; i < members.length; i++) {
@@ -50,7 +64,14 @@ export const dedup: Stage = {
           const key = `${members[i].seq}:${members[j].seq}`
           if (compared.has(key)) continue
           compared.add(key)
-          if (jaccard(shinglesOf(members[i]), shinglesOf(members[j])) >= NEAR_DUPLICATE_THRESHOLD) link(members[i].seq, members[j].seq)
+          const [a, b] = [members[i], members[j]]
+          if (jaccard(shinglesOf(a), shinglesOf(b)) >= NEAR_DUPLICATE_THRESHOLD && restates(a, b)) link(a.seq, b.seq)
+          else if (a.type !== 'observation' || b.type !== 'observation') {
+            // the same subject with another value: the newer updates the older (currency.ts)
+            const [older, newer] = a.createdAt <= b.createdAt ? [a, b] : [b, a]
+            const relation = updateRelation(shapeOf(newer), shapeOf(older))
+            if (relation) updates.push({newer, older, reason: relation.reason})
+          }
         }
       }
     }
@@ -71,7 +92,7 @@ export const dedup: Stage = {
     }
 
     const at = s.now.toISOString()
-    return writeInChunks(s, pairs, (db, chunk) => {
+    const forgotten = await writeInChunks(s, pairs, (db, chunk) => {
       const ops = []
       for (const {dup, original} of chunk) {
         const d = getMemory(db, dup.id)
@@ -79,10 +100,31 @@ export const dedup: Stage = {
         if (!d || !o || d.forgottenAt || d.supersededBy || o.forgottenAt || o.supersededBy) continue
         if (d.content !== dup.content) continue
         const same = normHash(d.content) === normHash(o.content) || jaccard(shingleSet(d.content), shingleSet(o.content)) >= NEAR_DUPLICATE_THRESHOLD
-        if (!same) continue
+        if (!same || !sameValues(factShape(d.content), factShape(o.content))) continue
         ops.push(forgetOp(d.id, at, `duplicate of ${o.id}`))
       }
       return {ops, affected: ops.length}
     })
+    // Update pairs no store linked (stored before this rule, imported, synced): linked now, both
+    // ways, unless anything already links the two (a person's `distinct` included).
+    const pending = updates.filter((u) => !dropped.has(u.newer.seq) && !dropped.has(u.older.seq))
+    const linked = await writeInChunks(s, pending, (db, chunk) => {
+      const ops: Op[] = []
+      const changed = new Map<string, Memory>()
+      const current = (id: string) => changed.get(id) ?? getMemory(db, id)
+      for (const {newer, older} of chunk) {
+        const n = current(newer.id)
+        const o = current(older.id)
+        if (!n || !o || !isLive(n) || !isLive(o)) continue
+        if (n.links.some((l) => l.targetId === o.id) || o.links.some((l) => l.targetId === n.id)) continue
+        const nl = {...n, links: [...n.links, {targetId: o.id, relation: UPDATES}]}
+        const ol = {...o, links: [...o.links, {targetId: n.id, relation: UPDATED_BY}]}
+        changed.set(n.id, nl)
+        changed.set(o.id, ol)
+        ops.push({op: 'update', id: n.id, set: {links: nl.links}}, {op: 'update', id: o.id, set: {links: ol.links}})
+      }
+      return {ops, affected: ops.length / 2}
+    })
+    return forgotten + linked
   },
 }

@@ -70,10 +70,10 @@ export function formatHourly(h: UsageHourly, style: Style): string {
 const SEVERITY: Record<string, [string, string]> = {critical: ['31', '✖ critical'], warning: ['33', '! warning'], info: ['36', '· info']}
 
 export function formatQuality(q: QualityReport, style: Style): string {
-  const scoreColor = q.score >= 80 ? '32' : q.score >= 50 ? '33' : '31'
+  const scoreColor = q.score === null ? '36' : q.score >= 80 ? '32' : q.score >= 50 ? '33' : '31'
   const pct = (r: number) => `${Math.round(r * 100)}%`
   const lines = [
-    `Quality of ${q.repo}: ${paint(style, scoreColor, `${q.score}/100`)}`,
+    `Quality of ${q.repo}: ${paint(style, scoreColor, q.score === null ? `no score (${q.totalMemories === 0 ? 'no memories yet' : 'nothing recalled yet'})` : `${q.score}/100`)}`,
     `  memories ${q.totalMemories}, recalled ${q.recalled}; of those recalled, echo ${pct(q.echoRatio)} (mostly used), fizzle ${pct(q.fizzleRatio)} (mostly unused)`,
     `  stale ${q.staleCount} (30+ days without a recall), dead ${q.deadCount} (60+ days, or repeatedly unused)`,
   ]

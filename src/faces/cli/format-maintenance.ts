@@ -17,7 +17,13 @@ export function formatConsolidate(r: ConsolidateResult, dryRun: boolean): string
   const lines = [head]
   for (const c of r.clusters ?? []) {
     const target = c.target ? ` ${c.target}` : ''
-    lines.push('', `• ${clip(c.oneLiner, 90)}`, `  ${c.memberIds.length} observations${c.tags.length ? ` [${c.tags.join(', ')}]` : ''} → ${OUTCOME[c.outcome]}${target}`)
+    lines.push('', `${c.id}  → ${OUTCOME[c.outcome]}${target}${c.tags.length ? `  [${c.tags.join(', ')}]` : ''}`)
+    for (const [i, line] of c.content.split('\n').entries()) lines.push(`  ${i === 0 ? '' : '  '}${clip(line.replace(/^- /, '• '), 110)}`)
+    lines.push(`  from ${c.members.length} observations:`)
+    for (const m of c.members) lines.push(`    - ${clip(m.text, 100)}`)
+  }
+  if ((r.clusters ?? []).some((c) => c.outcome !== 'restates')) {
+    lines.push('', 'Apply some and not others: mem consolidate --cluster ID [--cluster ID …]')
   }
   return lines.join('\n')
 }

@@ -17,6 +17,7 @@ import HooksInstall from './commands/hooks/install.js'
 import HooksUninstall from './commands/hooks/uninstall.js'
 import Init from './commands/init.js'
 import Intake from './commands/intake.js'
+import KeysAuth from './commands/keys/auth.js'
 import KeysCreate from './commands/keys/create.js'
 import KeysList from './commands/keys/list.js'
 import KeysRevoke from './commands/keys/revoke.js'
@@ -58,6 +59,7 @@ export const COMMANDS = {
   'hooks:uninstall': HooksUninstall,
   init: Init,
   intake: Intake,
+  'keys:auth': KeysAuth,
   'keys:create': KeysCreate,
   'keys:list': KeysList,
   'keys:revoke': KeysRevoke,
@@ -85,3 +87,4 @@ export const COMMANDS = {
 }
 
 export {execute} from '@oclif/core'
+export {notFound} from './not-found.js'

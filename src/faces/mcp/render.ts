@@ -83,7 +83,7 @@ export function renderLinks(r: {repo: string; links: Array<{id: string; to: stri
 }
 export function renderQuality(q: QualityReport): string {
   const pct = (r: number) => `${Math.round(r * 100)}%`
-  const head = `Quality score ${q.score}/100 for ${q.repo}: ${q.totalMemories} memories, ${q.recalled} recalled (echo ${pct(q.echoRatio)}, fizzle ${pct(q.fizzleRatio)}), ${q.staleCount} stale, ${q.deadCount} dead.`
+  const head = `Quality score ${q.score === null ? 'none yet' : `${q.score}/100`} for ${q.repo}: ${q.totalMemories} memories, ${q.recalled} recalled (echo ${pct(q.echoRatio)}, fizzle ${pct(q.fizzleRatio)}), ${q.staleCount} stale, ${q.deadCount} dead.`
   if (q.issues.length === 0) return `${head}\nNo issues.`
   const issues = q.issues.map((i) => `- [${i.severity}] ${i.kind} (${i.count}): ${i.advice}${i.exampleIds.length ? `\n  e.g. ${i.exampleIds.join(', ')}` : ''}`)
   return `${head}\n\n${issues.join('\n')}`

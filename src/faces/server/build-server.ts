@@ -39,6 +39,8 @@ export interface BuildServerOptions {
   mcpRepo?: string
   /** Which tools `POST /mcp` lists by default (the user config's mcp.tools); `?tools=` on the URL wins. */
   mcpTools?: 'lean' | 'all'
+  /** The repository the service was started in: `GET /api/mem/repos` names it `current`, and the web UI opens on it. */
+  currentRepo?: string
   /** Called with every internal (500) error; the client never sees its details. */
   onInternalError?: (err: unknown, req: FastifyRequest) => void
   /** Maintenance runs (shared with the scheduler); by default a registry of this server's own. */
@@ -129,7 +131,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
     enrichment: () => enrichmentStatus(options.ctx),
   })
-  operationRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? []})
+  operationRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? [], currentRepo: options.currentRepo})
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
   mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, tools: options.mcpTools, onInternalError: options.onInternalError})
   void app.register(async (scope) => uiRoutes(scope, {dir: options.uiDir}))

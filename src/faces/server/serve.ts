@@ -26,6 +26,8 @@ export interface StartServerOptions {
   preload?: string[]
   /** The repository MCP tools on /mcp use when a call names none (see buildServer). */
   mcpRepo?: string
+  /** The repository the service was started in (the web UI opens on it; see buildServer). */
+  currentRepo?: string
   /**
    * The update check. By default it follows the user config (`update.check`, `update.registry`);
    * `false` turns it off whatever the config says.
@@ -110,6 +112,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     updates: () => updates.status(),
     mcpRepo: options.mcpRepo,
     mcpTools: config.mcp.tools,
+    currentRepo: options.currentRepo,
     onInternalError: options.onInternalError,
     privatePaths: [{path: runtime.home, label: '$MEM_HOME'}],
   })

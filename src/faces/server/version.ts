@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {PACKAGE_NAME} from '../../model/package-name.js'
 
 let cached: {name: string; version: string} | undefined
 
@@ -22,7 +23,7 @@ export function packageInfo(): {name: string; version: string} {
       // not here: keep walking up
     }
     const parent = dirname(dir)
-    if (parent === dir) return (cached = {name: 'mem', version: '0.0.0'})
+    if (parent === dir) return (cached = {name: PACKAGE_NAME, version: '0.0.0'})
     dir = parent
   }
 }

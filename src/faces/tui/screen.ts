@@ -34,8 +34,15 @@ export function headerLine(s: BrowserState): string {
   else if (count === 0) position = '0 memories'
   else position = `${list.skip + 1}–${Math.min(count, list.skip + list.rows.length)} of ${count}`
   if (s.filter) position += ` · filter "${clip(s.filter, 16)}": ${visibleRows(s).length} shown`
-  // the repo id comes last: it is long, and what changes must stay visible on a narrow screen
-  return clip(`mem browse · ${position}${pending(s) ? ' …' : ''} · type: ${s.type ?? 'all'} · ${list.repoId || s.config.repo}`, width)
+  // the repository comes last, by the name people know it by (its folder's), not its path-made id
+  return clip(`mem browse · ${position}${pending(s) ? ' …' : ''} · type: ${s.type ?? 'all'} · ${repoName(s)}`, width)
+}
+
+/** The repository's folder name when the browser was given a path, else its id. */
+export function repoName(s: BrowserState): string {
+  const repo = s.config.repo.replace(/[\\/]+$/, '')
+  if (/[\\/]/.test(repo)) return repo.split(/[\\/]/).pop() || repo
+  return s.list.repoId || repo
 }
 
 export function screen(s: BrowserState): Screen {

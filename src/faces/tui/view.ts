@@ -18,10 +18,25 @@ export interface Row {
   createdAt: string
   /** Recall score (search results only). */
   score?: number
+  /** A newer memory states another value of its subject (recall's warning, or an `updated-by` link). */
+  outdated?: boolean
 }
 
-export function toRow(m: {id: string; type: string; content: string; oneLiner: string | null; tags: string[]; importance: number; createdAt: string; score?: number}): Row {
+export function toRow(m: {
+  id: string
+  type: string
+  content: string
+  oneLiner: string | null
+  tags: string[]
+  importance: number
+  createdAt: string
+  score?: number
+  links?: Array<{relation: string}>
+  stalenessWarning?: string | null
+}): Row {
+  const outdated = (m.links ?? []).some((l) => l.relation === 'updated-by') || (m.stalenessWarning ?? '').startsWith('may be outdated')
   return {
+    ...(outdated ? {outdated} : {}),
     id: m.id,
     type: m.type.toLowerCase() as MemoryType,
     content: m.content,
@@ -46,7 +61,7 @@ export function clip(text: string, width: number): string {
 
 /** One list line (without the cursor marker): type letter, date, importance, text. */
 export function rowLine(row: Row, width: number): string {
-  const head = `${TYPE_LETTER[row.type] ?? '?'} ${row.createdAt.slice(0, 10)} ${row.importance.toFixed(2)} `
+  const head = `${TYPE_LETTER[row.type] ?? '?'} ${row.createdAt.slice(0, 10)} ${row.importance.toFixed(2)} ${row.outdated ? '(outdated) ' : ''}`
   return clip(head + oneLine(row.oneLiner ?? row.content), width)
 }
 

@@ -7,7 +7,7 @@ import {DashboardPage} from './pages/dashboard.js'
 import {GraphPage} from './pages/graph.js'
 import {SettingsPage} from './pages/settings.js'
 import {TimelinePage} from './pages/timeline.js'
-import type {Repo} from './types.js'
+import type {Repo, ReposResult} from './types.js'
 
 const PAGES = [
   {id: 'dashboard', title: 'Dashboard'},
@@ -17,20 +17,25 @@ const PAGES = [
   {id: 'settings', title: 'Settings'},
 ] as const
 
+/** This tab's choice (sessionStorage) and the last one made in this browser (localStorage). */
 const REPO_STORAGE = 'mem.repo'
+
+function stored(storage: () => Storage): string {
+  try {
+    return storage().getItem(REPO_STORAGE) ?? ''
+  } catch {
+    return ''
+  }
+}
+
+type ReposState = {state: 'loading'} | {state: 'ok'; repos: Repo[]; current?: Repo} | {state: 'error'; error: unknown}
 
 export function App() {
   const route = useHashRoute()
   const [epoch, setEpoch] = useState(0)
   const [askingKey, setAskingKey] = useState<{reason?: string} | null>(null)
-  const [repos, setRepos] = useState<{state: 'loading'} | {state: 'ok'; repos: Repo[]} | {state: 'error'; error: unknown}>({state: 'loading'})
-  const [repo, setRepo] = useState(() => {
-    try {
-      return sessionStorage.getItem(REPO_STORAGE) ?? ''
-    } catch {
-      return ''
-    }
-  })
+  const [repos, setRepos] = useState<ReposState>({state: 'loading'})
+  const [repo, setRepo] = useState(() => stored(() => sessionStorage))
 
   useEffect(
     () =>
@@ -43,8 +48,8 @@ export function App() {
   useEffect(() => {
     const controller = new AbortController()
     setRepos({state: 'loading'})
-    api<{repos: Repo[]}>('/api/mem/repos', {signal: controller.signal}).then(
-      (r) => setRepos({state: 'ok', repos: r.repos}),
+    api<ReposResult>('/api/mem/repos', {signal: controller.signal}).then(
+      (r) => setRepos({state: 'ok', repos: r.repos, current: r.current}),
       (error: unknown) => {
         if (!controller.signal.aborted) setRepos({state: 'error', error})
       },
@@ -52,17 +57,29 @@ export function App() {
     return () => controller.abort()
   }, [epoch])
 
-  // The repo in the URL wins (links are shareable), then the session's choice, then the first one.
+  // The repo in the URL wins (links are shareable), then this tab's choice, then the repository
+  // `mem serve` was started in, then the one last chosen in this browser, then the first one.
   const fromUrl = route.params.get('repo') ?? ''
-  const known = repos.state === 'ok' ? repos.repos : []
-  const selected = fromUrl || (known.some((r) => r.repoId === repo) ? repo : (known[0]?.repoId ?? ''))
+  const {known, current, choices} = useMemo(() => {
+    const known = repos.state === 'ok' ? repos.repos : []
+    const current = repos.state === 'ok' ? repos.current : undefined
+    // the repository the service runs in is offered even before it has memories
+    return {known, current, choices: current && !known.some((r) => r.repoId === current.repoId) ? [current, ...known] : known}
+  }, [repos])
+  const isKnown = (id: string) => id !== '' && (known.some((r) => r.repoId === id) || current?.repoId === id)
+  const lastUsed = stored(() => localStorage)
+  const selected = fromUrl || [repo, current?.repoId ?? '', lastUsed].find(isKnown) || (known[0]?.repoId ?? '')
+  const labels = useMemo(() => repoLabels(choices), [choices])
+  const selectedRepo = choices.find((r) => r.repoId === selected)
 
   const chooseRepo = useCallback((id: string) => {
     setRepo(id)
-    try {
-      sessionStorage.setItem(REPO_STORAGE, id)
-    } catch {
-      // kept in memory
+    for (const storage of [() => sessionStorage, () => localStorage]) {
+      try {
+        storage().setItem(REPO_STORAGE, id)
+      } catch {
+        // kept in memory
+      }
     }
     if (new URLSearchParams(window.location.hash.split('?')[1] ?? '').has('repo')) {
       window.location.hash = hrefFor(window.location.hash.replace(/^#\/?/, '').split('?')[0] || 'dashboard')
@@ -72,13 +89,15 @@ export function App() {
   const state: AppState = useMemo(
     () => ({
       repo: selected,
+      repoName: selectedRepo ? labels.get(selectedRepo.repoId) ?? selectedRepo.name : selected,
+      repoPath: selectedRepo?.path,
       epoch,
       navigate: (page, params) => {
         window.location.hash = hrefFor(page, params)
       },
       askKey: () => setAskingKey({}),
     }),
-    [selected, epoch],
+    [selected, selectedRepo, labels, epoch],
   )
 
   const page = PAGES.find((p) => p.id === route.page)
@@ -111,12 +130,12 @@ export function App() {
         </nav>
         <div className="repo-select">
           <label htmlFor="repo-select">Repository</label>
-          {repos.state === 'ok' && repos.repos.length > 0 ? (
-            <select id="repo-select" value={selected} onChange={(e) => chooseRepo(e.target.value)}>
-              {!known.some((r) => r.repoId === selected) && selected ? <option value={selected}>{selected}</option> : null}
-              {repos.repos.map((r) => (
+          {repos.state === 'ok' && choices.length > 0 ? (
+            <select id="repo-select" value={selected} title={selectedRepo?.path ?? selected} onChange={(e) => chooseRepo(e.target.value)}>
+              {!choices.some((r) => r.repoId === selected) && selected ? <option value={selected}>{selected}</option> : null}
+              {choices.map((r) => (
                 <option key={r.repoId} value={r.repoId} title={r.path}>
-                  {r.repoId}
+                  {labels.get(r.repoId)}
                 </option>
               ))}
             </select>
@@ -209,4 +228,25 @@ function KeyDialog({reason, onDone}: {reason?: string; onDone: (key?: string | n
       </form>
     </dialog>
   )
+}
+
+/**
+ * What the repository selector shows: each folder's name, and where two share one, the folder above
+ * it too (`app (work)`, `app (scratch)`); the full path is the option's tooltip.
+ */
+export function repoLabels(repos: readonly Repo[]): Map<string, string> {
+  const count = (label: (r: Repo) => string) => {
+    const n = new Map<string, number>()
+    for (const r of repos) n.set(label(r), (n.get(label(r)) ?? 0) + 1)
+    return n
+  }
+  const parent = (r: Repo) => r.path.replace(/\\/g, '/').replace(/\/+$/, '').split('/').slice(-2, -1)[0] ?? ''
+  const withParent = (r: Repo) => (parent(r) ? `${r.name} (${parent(r)})` : r.name)
+  const byName = count((r) => r.name)
+  const byParent = count(withParent)
+  const labels = new Map<string, string>()
+  for (const r of repos) {
+    labels.set(r.repoId, byName.get(r.name) === 1 ? r.name : byParent.get(withParent(r)) === 1 ? withParent(r) : `${r.name} (${r.repoId})`)
+  }
+  return labels
 }

@@ -141,11 +141,20 @@ export function Sparkline({values, label, height = 40}: {values: Array<{x: strin
 }
 
 /** A score 0..100 as a meter. */
-export function Score({value, label}: {value: number; label: string}) {
+/** A 0..100 score as a meter; `null` (nothing to judge yet) shows as "no score" with the reason. */
+export function Score({value, label, none}: {value: number | null; label: string; none?: string}) {
+  if (value === null) {
+    return (
+      <div className="score none" data-score="none">
+        <span className="score-value">–</span>
+        <span className="score-max">{none ?? 'no score yet'}</span>
+      </div>
+    )
+  }
   const v = Math.max(0, Math.min(100, Math.round(value)))
   const band = v >= 75 ? 'good' : v >= 50 ? 'fair' : 'poor'
   return (
-    <div className={`score ${band}`}>
+    <div className={`score ${band}`} data-score={v}>
       <meter min={0} max={100} low={50} high={75} optimum={100} value={v} aria-label={label} />
       <span className="score-value">{v}</span>
       <span className="score-max">/ 100</span>

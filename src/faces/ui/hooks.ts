@@ -65,13 +65,17 @@ export function useHashRoute(): Route {
 export interface AppState {
   /** The selected repository id ('' while none is known). */
   repo: string
+  /** What people call it: its folder's name ('' while none is known). */
+  repoName: string
+  /** Its folder, when it has one (shown on hover). */
+  repoPath?: string
   /** Moves when the API key changes: every view reloads. */
   epoch: number
   navigate: (page: string, params?: Record<string, string | undefined>) => void
   askKey: () => void
 }
 
-export const AppContext = createContext<AppState>({repo: '', epoch: 0, navigate: () => undefined, askKey: () => undefined})
+export const AppContext = createContext<AppState>({repo: '', repoName: '', epoch: 0, navigate: () => undefined, askKey: () => undefined})
 
 export function useApp(): AppState {
   return useContext(AppContext)

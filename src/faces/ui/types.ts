@@ -33,10 +33,7 @@ export type {
   UsageTimeseries as Timeseries,
 } from '../../client/types.js'
 
-export interface Repo {
-  repoId: string
-  path?: string
-}
+export type {RepoItem as Repo, ReposResult} from '../../client/types.js'
 
 /** POST /api/maintenance: the report (200), or a run to poll (202, with `poll`). */
 export type MaintenanceAnswer = MaintenanceReport | (MaintenanceRun & {poll?: string})

@@ -37,7 +37,7 @@ export const UsageHourly = z.strictObject({
 })
 export type UsageHourly = z.output<typeof UsageHourly>
 
-export const QUALITY_ISSUE_KINDS = ['fizzle', 'dead', 'stale', 'no-feedback', 'missing-one-liner', 'empty'] as const
+export const QUALITY_ISSUE_KINDS = ['fizzle', 'dead', 'stale', 'conflict', 'no-feedback', 'missing-one-liner', 'empty', 'unused'] as const
 export const QualityIssue = z.strictObject({
   kind: z.enum(QUALITY_ISSUE_KINDS),
   severity: z.enum(['info', 'warning', 'critical']),
@@ -56,7 +56,13 @@ export const QualityReport = z
     staleCount: z.number().int(),
     deadCount: z.number().int(),
     issues: z.array(QualityIssue),
-    score: z.number().int().min(0).max(100),
+    score: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe('0..100; null while there is nothing to judge: no memories, or none recalled yet (the `empty` or `unused` issue says so)'),
     /**
      * Prompt-time injections by the agent hooks (issue 18): memories injected, injections in all,
      * used / unused reports since each was first injected, and the precision used / (used + unused)

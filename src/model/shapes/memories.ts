@@ -156,7 +156,16 @@ export const BrowseResult = z.strictObject({
 })
 export type BrowseResult = z.output<typeof BrowseResult>
 
-export const ReposResult = z.strictObject({repos: z.array(z.strictObject({repoId: z.string(), path: z.string()}))})
+export const RepoItem = z.strictObject({
+  repoId: z.string(),
+  path: z.string(),
+  name: z.string().describe("What people call it: the folder's name (the repo id for a repository with no folder of its own)"),
+})
+export type RepoItem = z.output<typeof RepoItem>
+export const ReposResult = z.strictObject({
+  repos: z.array(RepoItem),
+  current: RepoItem.optional().describe('The repository the service was started in (`mem serve` in a repository, or `--repo`); the CLI: the one it runs in. It may have no memories yet.'),
+})
 export type ReposResult = z.output<typeof ReposResult>
 
 export const PrepareRecallResult = z.strictObject({prepared: z.boolean()})

@@ -44,7 +44,9 @@ export const ExportResult = z.strictObject({repo: z.string(), count: z.number().
 export type ExportResult = z.output<typeof ExportResult>
 
 export const CandidateCluster = z.strictObject({
+  id: z.string().describe('Stable while the members stay the same; pass it to apply only this cluster'),
   memberIds: z.array(z.string()),
+  members: z.array(z.strictObject({id: z.string(), text: z.string()})).describe("Each member's one-line text"),
   tags: z.array(z.string()),
   oneLiner: z.string(),
   content: z.string(),

@@ -13,7 +13,7 @@ import {forget, ForgetInput} from '../forget.js'
 import {get, GetInput} from '../get.js'
 import {history, HistoryInput} from '../history.js'
 import {recallCall} from '../recall.js'
-import {repos} from '../repos.js'
+import {repos, type ReposOptions} from '../repos.js'
 import {stats} from '../stats.js'
 import {store, StoreInput} from '../store.js'
 
@@ -91,8 +91,8 @@ export const memoryOps = {
     input: z.object({}),
     output: M.ReposResult,
     track: false,
-    run: (ctx) => repos(ctx),
-    http: {method: 'GET', path: '/api/mem/repos', answer: 'Registered repositories', tag: 'memories', query: z.object({})},
+    run: (ctx, _input: unknown, options?: ReposOptions) => repos(ctx, options),
+    http: {method: 'GET', path: '/api/mem/repos', answer: 'Registered repositories, each with its folder name; `current`: the repository the service was started in', tag: 'memories', query: z.object({})},
   }),
   feedback: defineOp({
     name: 'feedback',

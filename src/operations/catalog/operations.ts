@@ -64,9 +64,17 @@ export const operationOps = {
       path: '/api/mem/consolidate',
       answer: 'Counts',
       tag: 'operations',
-      query: z.object({repo: ConsolidateInput.shape.repo, dry_run: z.boolean().optional().describe('Report the candidate clusters and write nothing (default false).')}),
-      input: ({query}) => ({repo: query.repo as string, dryRun: (query.dry_run as boolean | undefined) ?? false}),
-      errors: {409: 'Another process is running a maintenance pass on the repo'},
+      query: z.object({
+        repo: ConsolidateInput.shape.repo,
+        dry_run: z.boolean().optional().describe('Report the candidate clusters and write nothing (default false).'),
+        clusters: z.string().max(8_000).optional().describe('Comma-separated cluster ids from a dry run: apply only these (default: all).'),
+      }),
+      input: ({query}) => ({
+        repo: query.repo as string,
+        dryRun: (query.dry_run as boolean | undefined) ?? false,
+        ...(typeof query.clusters === 'string' ? {clusters: query.clusters.split(',').map((c) => c.trim()).filter(Boolean)} : {}),
+      }),
+      errors: {404: 'A cluster id that is no current candidate', 409: 'Another process is running a maintenance pass on the repo'},
     },
   }),
   maintain: defineOp({

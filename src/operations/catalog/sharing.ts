@@ -17,7 +17,7 @@ export const sharingOps = {
   packExport: defineOp({
     name: 'packExport',
     summary: "Export the repo's live memories as a .mem pack",
-    description: 'The answer is the pack file itself (a SQLite database with a `manifest` table and the entries), as an attachment `<repoId>.mem`.',
+    description: 'The answer is the pack file itself (a SQLite database with a `manifest` table and the entries), as an attachment `<name>.mem` (the pack name: by default the name of the repository folder).',
     // a POST, so write (decisions.md: every POST, PUT and DELETE needs write), though it changes nothing
     access: 'write',
     input: PackExportInput,

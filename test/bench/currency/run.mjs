@@ -122,6 +122,32 @@ function row(name, s) {
   return `${name.padEnd(26).slice(0, 40)} | ${String(s.lost).padStart(4)} / ${String(s.updates).padEnd(3)} | ${pct(s.above, s.facts).padStart(7)} | ${pct(s.at1, s.facts).padStart(7)} | ${pct(s.ctxCurrent, s.facts).padStart(7)} | ${pct(s.ctxOutdated, s.outdated).padStart(7)} | ${s.contexts ? fmt(s.tokens / s.contexts, 0) : '—'}`
 }
 
+/**
+ * Store latency of two builds side by side: the same memories stored into a repo of each, one call
+ * of each in turn (a slow moment of the machine hits both alike). Returns p50/p95 per build (ms).
+ */
+async function storeSideBySide(roots, items) {
+  const systems = []
+  for (const root of roots) {
+    const [{openMem}, {store}] = await Promise.all([import(join(root, 'dist/src/runtime/open-mem.js')), import(join(root, 'dist/src/operations/store.js'))])
+    const {root: repo, home} = tempRepo('currency-latency')
+    let t = 0
+    systems.push({store, repo, ctx: openMem({home, cwd: repo, now: () => new Date(t++ * 60_000), longLived: true}), ms: []})
+  }
+  for (const it of items) {
+    for (const s of systems) {
+      const began = performance.now()
+      await s.store(s.ctx, {repo: s.repo, content: it.content, type: it.type, tags: it.tags ?? []})
+      s.ms.push(performance.now() - began)
+    }
+  }
+  for (const s of systems) await s.ctx.close()
+  return systems.map((s) => {
+    const sorted = [...s.ms].sort((a, b) => a - b)
+    return {p50: sorted[Math.floor(sorted.length / 2)], p95: sorted[Math.floor(sorted.length * 0.95)]}
+  })
+}
+
 export async function benchCurrency({quiet = false} = {}) {
   const histories = currencySet()
   const systems = [['mem', await memSystem(ROOT)]]
@@ -159,7 +185,14 @@ export async function benchCurrency({quiet = false} = {}) {
       if (s.right === undefined) continue
       console.log(`${name}: update pairs named at store: ${s.right} between versions of one fact, ${s.wrong} between other memories${s.wrong ? ` (e.g. ${s.examples.join(' | ')})` : ''}`)
     }
-    for (const [name, t] of Object.entries(storeMs)) console.log(`store latency (${name}, in process): p50 ${fmt(t.p50, 2)} ms, p95 ${fmt(t.p95, 2)} ms`)
+    if (process.env.MEM_BENCH_BEFORE) {
+      // every history's memories, in one repo per build (749 stores each)
+      const items = histories.flatMap((h) => h.items)
+      const [now, before] = await storeSideBySide([ROOT, process.env.MEM_BENCH_BEFORE], items)
+      console.log(`store latency side by side, in process, ${items.length} stores each: mem p50 ${fmt(now.p50, 2)} / p95 ${fmt(now.p95, 2)} ms; before p50 ${fmt(before.p50, 2)} / p95 ${fmt(before.p95, 2)} ms (p50 ×${fmt(now.p50 / before.p50, 2)})`)
+    } else {
+      for (const [name, t] of Object.entries(storeMs)) console.log(`store latency (${name}, in process): p50 ${fmt(t.p50, 2)} ms, p95 ${fmt(t.p95, 2)} ms`)
+    }
   }
   return results
 }

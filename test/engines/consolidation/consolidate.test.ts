@@ -7,7 +7,7 @@ import {stats} from '../../../src/operations/stats.js'
 import {store} from '../../../src/operations/store.js'
 import {MemError} from '../../../src/model/errors.js'
 import {acquireMaintenanceLock} from '../../../src/engines/maintenance/lock.js'
-import {memRepo, storedId as id} from '../../helpers/mem.js'
+import {memRepo, refused, storedId as id} from '../../helpers/mem.js'
 
 type Ctx = ReturnType<typeof memRepo>['ctx']
 
@@ -44,8 +44,11 @@ describe('consolidate', () => {
     expect(insight.importance).toBeCloseTo(0.7, 5)
     expect(insight.oneLiner).toBeTruthy()
     expect(insight.oneLiner!.length).toBeLessThanOrEqual(100)
+    // it says how often and when it came up, in its text and its one-liner (no two read alike)
+    expect(insight.content.split('\n')[0]).toMatch(/ — 3 observations, on 1 Mar\.$/)
+    expect(insight.oneLiner).toMatch(/ — 3 observations, on 1 Mar$/)
     // extractive: its sentences come from the sources, more than one of them
-    const lines = insight.content.split('\n').map((l) => l.replace(/^- /, ''))
+    const lines = insight.content.split('\n').map((l) => l.replace(/^- /, '').replace(/ — 3 observations, on 1 Mar\.$/, ''))
     expect(lines.length).toBeGreaterThan(1)
     for (const line of lines) expect(FLAKY.some((f) => f.includes(line.replace(/\.$/, '')))).toBe(true)
     // the observations stay live
@@ -84,6 +87,46 @@ describe('consolidate', () => {
     expect(await stats(ctx, {repo})).toEqual(before)
     // and again: nothing changed, so the same answer
     expect((await consolidate(ctx, {repo, dryRun: true})).candidates).toBe(1)
+  })
+
+  it('a tag that says where memories came from (intake, source:…) or that most carry makes no cluster by itself', async () => {
+    const {ctx, repo} = memRepo()
+    // what intake seeds from a small shop repository: unrelated facts that share only their origin tags
+    await obs(ctx, repo, 'package.json scripts: dev, build, test, lint.', ['intake', 'source:package.json', 'project'])
+    await obs(ctx, repo, 'The checkout test is flaky on CI.', ['intake', 'source:AGENTS.md'])
+    await obs(ctx, repo, 'A small web shop selling tea.', ['intake', 'source:README.md', 'project'])
+    await obs(ctx, repo, 'Runs on Node 20.', ['intake', 'source:.nvmrc', 'project'])
+    expect(await consolidate(ctx, {repo, dryRun: true})).toMatchObject({candidates: 0})
+  })
+
+  it('applies some clusters and not others; an id that is no current candidate is refused and nothing is written', async () => {
+    const {ctx, repo, clock} = memRepo()
+    for (const text of FLAKY) await obs(ctx, repo, text, ['e2e'])
+    clock.advance(86_400_000)
+    for (const text of [
+      'The nightly postgres backup job fails when the disk on db-2 is full. Nobody is paged.',
+      'The nightly postgres backup failed again: db-2 disk full. pg_dump logged no space left on device.',
+      'Cleaning old WAL files on db-2 freed the disk and the nightly postgres backup passed.',
+    ]) {
+      await obs(ctx, repo, text, ['db'])
+    }
+    const dry = await consolidate(ctx, {repo, dryRun: true})
+    expect(dry.clusters).toHaveLength(2)
+    const [a, b] = dry.clusters!
+    expect(a.id).toMatch(/^c-[0-9a-f]{12}$/)
+    expect(a.members.map((m) => m.id)).toEqual(a.memberIds)
+    expect(a.members.every((m) => m.text.length > 0)).toBe(true)
+
+    await refused(consolidate(ctx, {repo, clusters: [a.id, 'c-000000000000']}), 'not_found', /c-000000000000/)
+    expect((await browse(ctx, {repo, type: 'insight'})).count).toBe(0)
+    await refused(consolidate(ctx, {repo, clusters: ['nonsense']}), 'invalid_input', /c-0123456789ab/)
+
+    expect(await consolidate(ctx, {repo, clusters: [b.id]})).toEqual({candidates: 2, insightsCreated: 1, insightsBoosted: 0})
+    const insights = (await browse(ctx, {repo, type: 'insight'})).entries
+    expect(insights.map((i) => [...i.derivedFrom].sort())).toEqual([[...b.memberIds].sort()])
+    // b is applied: its id is stale now; a still waits
+    await refused(consolidate(ctx, {repo, clusters: [b.id]}), 'not_found')
+    expect((await consolidate(ctx, {repo, dryRun: true})).clusters!.map((c) => c.id)).toEqual([a.id])
   })
 
   it('clusters mutually similar observations without shared tags', async () => {
@@ -193,7 +236,7 @@ describe('consolidate', () => {
     const {ctx, repo} = memRepo()
     for (const text of FLAKY) await obs(ctx, repo, text, ['e2e'])
     const dry = await consolidate(ctx, {repo, dryRun: true}, {writer: async () => ({content: 'Give the stripe mock 20 s before the e2e payment suite.', oneLiner: 'Stripe mock needs 20 s'})})
-    expect(dry.clusters![0]).toMatchObject({content: 'Give the stripe mock 20 s before the e2e payment suite.', oneLiner: 'Stripe mock needs 20 s'})
+    expect(dry.clusters![0]).toMatchObject({content: 'Give the stripe mock 20 s before the e2e payment suite.', oneLiner: 'Stripe mock needs 20 s — 3 observations, on 1 Mar'})
     const leaky = await consolidate(ctx, {repo, dryRun: true}, {writer: async () => ({content: `token ghp_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`})})
     expect(leaky.clusters![0].content).not.toContain('ghp_')
   })

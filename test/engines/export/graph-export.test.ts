@@ -141,3 +141,30 @@ describe('markdown export', () => {
     expect(r.markdown).toBe(`# Memories of ${r.repo}\n\n0 live memories: 0 procedures, 0 heuristics, 0 insights, 0 observations.\n`)
   })
 })
+
+describe('graph structure beyond stated relations', () => {
+  it('a shared topic tag joins memories to the group\'s most important one; origin tags (intake, source:…) join nothing', async () => {
+    const {ctx, repo} = memRepo()
+    const hub = id(await store(ctx, {repo, content: 'Payments go through the Stripe SDK v14.', type: 'procedure', tags: ['payments', 'intake'], importance: 0.9}))
+    const a = id(await store(ctx, {repo, content: 'Refunds are processed by a nightly job.', type: 'observation', tags: ['payments', 'intake']}))
+    const b = id(await store(ctx, {repo, content: 'Invoices render with pdfkit.', type: 'observation', tags: ['payments', 'intake', 'source:README.md']}))
+    for (let i = 0; i < 12; i++) await store(ctx, {repo, content: `Unrelated note number ${i} about topic ${i * 17}.`, type: 'observation', tags: ['intake']})
+    const g = await graph(ctx, {repo})
+    const tagged = g.edges.filter((e) => e.relation.startsWith('tag:'))
+    expect(tagged.sort((x, y) => (x.from < y.from ? -1 : 1))).toEqual([{from: a, to: hub, relation: 'tag:payments'}, {from: b, to: hub, relation: 'tag:payments'}].sort((x, y) => (x.from < y.from ? -1 : 1)))
+  })
+
+  it('similar texts are joined (at most three per memory), updates show once, newer → older', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const x = id(await store(ctx, {repo, content: 'The nightly postgres backup job fails when the disk on db-2 is full.', type: 'observation'}))
+    const y = id(await store(ctx, {repo, content: 'Cleaning old WAL files on db-2 freed the disk and the nightly postgres backup passed.', type: 'observation'}))
+    await store(ctx, {repo, content: 'Frontend bundles are analysed with source-map-explorer.', type: 'observation'})
+    const old = id(await store(ctx, {repo, content: 'CI runs on Node 18', type: 'heuristic'}))
+    clock.advance(60_000)
+    const now = id(await store(ctx, {repo, content: 'CI runs on Node 20', type: 'heuristic'}))
+    const g = await graph(ctx, {repo})
+    expect(g.edges.filter((e) => e.relation === 'similar').map((e) => [e.from, e.to].sort())).toContainEqual([x, y].sort())
+    const currency = g.edges.filter((e) => [e.from, e.to].includes(old))
+    expect(currency).toEqual([{from: now, to: old, relation: 'updates'}])
+  })
+})

@@ -7,6 +7,8 @@ import {forget} from '../../../src/operations/forget.js'
 import {get} from '../../../src/operations/get.js'
 import {linkMemory, unlinkMemory} from '../../../src/operations/links.js'
 import {factShape, updateRelation} from '../../../src/text/values.js'
+import {maintain} from '../../../src/operations/maintain.js'
+import {quality} from '../../../src/operations/quality.js'
 import {heuristicOneLiner} from '../../../src/engines/enrichment/heuristic.js'
 import {memRepo, storedId} from '../../helpers/mem.js'
 
@@ -53,6 +55,18 @@ describe('an update is not a duplicate', () => {
     const {ctx, repo} = memRepo()
     storedId(await store(ctx, {repo, content: ARG('e_'), type: 'heuristic'}))
     expect((await store(ctx, {repo, content: ARG('e'), type: 'heuristic'})).success).toBe(true)
+  })
+
+  it('two observations that differ by a value are two events: both stored, neither outdated', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const a = await store(ctx, {repo, content: 'The deploy job 41 failed on step 3', type: 'observation'})
+    clock.advance(60_000)
+    const b = await store(ctx, {repo, content: 'The deploy job 42 failed on step 5', type: 'observation'})
+    expect(a.success && b.success).toBe(true)
+    expect(b).not.toHaveProperty('updates')
+    const {results} = await recall(ctx, {repo, q: 'deploy job failed'})
+    expect(results).toHaveLength(2)
+    expect(results.every((r) => r.stalenessWarning === null)).toBe(true)
   })
 
   it('texts about other subjects are not updates of each other', () => {
@@ -138,5 +152,44 @@ describe('one-liners keep identifiers whole', () => {
     expect(heuristicOneLiner('Prefix env vars with ACME_CHECKOUT_ always')).toBe('Prefix env vars with ACME_CHECKOUT_ always')
     expect(heuristicOneLiner('methods end with _a, then _x')).toBe('methods end with _a, then _x')
     expect(heuristicOneLiner('Use **pnpm**, not _npm_, in my-app.config.ts')).toBe('Use pnpm, not npm, in my-app.config.ts')
+  })
+})
+
+describe('maintenance and quality keep every fact and name the conflicts', () => {
+  it('dedup forgets no update (one-character values, same folded text); it links pairs no store linked, and leaves distinct ones', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const a = storedId(await store(ctx, {repo, content: ARG('e_'), type: 'heuristic'}))
+    clock.advance(60_000)
+    const b = storedId(await store(ctx, {repo, content: ARG('e'), type: 'heuristic'}))
+    clock.advance(60_000)
+    const c = storedId(await store(ctx, {repo, content: 'CI runs on Node 18', type: 'heuristic'}))
+    clock.advance(60_000)
+    const d = storedId(await store(ctx, {repo, content: 'CI runs on Node 20', type: 'heuristic'}))
+    await unlinkMemory(ctx, {id: d, targetId: c})
+    expect((await get(ctx, {id: c})).links).toEqual([])
+
+    await maintain(ctx, {repo, stages: ['dedup']})
+    for (const id of [a, b, c, d]) expect((await get(ctx, {id})).forgottenAt).toBeNull()
+    expect((await get(ctx, {id: d})).links).toEqual([{targetId: c, relation: 'updates'}])
+    expect((await get(ctx, {id: c})).links).toEqual([{targetId: d, relation: 'updated-by'}])
+
+    // a person's `distinct` holds against the next pass
+    await linkMemory(ctx, {id: d, targetId: c, relation: 'distinct'})
+    await maintain(ctx, {repo, stages: ['dedup']})
+    expect((await get(ctx, {id: c})).links).toEqual([{targetId: d, relation: 'distinct'}])
+  })
+
+  it('the quality report names outdated memories as conflicts, with example ids and advice', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const old = storedId(await store(ctx, {repo, content: 'The API dev server listens on port 3000', type: 'procedure'}))
+    clock.advance(60_000)
+    storedId(await store(ctx, {repo, content: 'The API dev server listens on port 3100', type: 'procedure'}))
+    const report = await quality(ctx, {repo})
+    const conflict = report.issues.find((i) => i.kind === 'conflict')
+    expect(conflict).toMatchObject({count: 1, exampleIds: [old]})
+    expect(conflict?.advice).toContain('--supersedes')
+    expect(conflict?.advice).toContain('distinct')
+    await forget(ctx, {id: old})
+    expect((await quality(ctx, {repo})).issues.some((i) => i.kind === 'conflict')).toBe(false)
   })
 })

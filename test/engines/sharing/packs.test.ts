@@ -10,7 +10,7 @@ import {entriesChecksum, MAX_PACK_TEXT_BYTES, type PackEntry, writePackFile} fro
 import {loadSqlJs} from '../../../src/storage/sqljs.js'
 import {memRepo, storedId, refused} from '../../helpers/mem.js'
 import {openMem} from '../../../src/runtime/open-mem.js'
-import {join} from 'node:path'
+import {basename, join} from 'node:path'
 import {mkdirSync} from 'node:fs'
 import {onTestFinished} from 'vitest'
 import {BENCH_ONLY_PACKS, HOSTILE_PACKS, plainPack} from '../../helpers/hostile-packs.mjs'
@@ -49,7 +49,7 @@ describe('pack export and import', () => {
     expect(edited.success).toBe(true)
     await forget(r.ctx, {id: ids[1]})
     const out = await packExport(r.ctx, {repo: r.repo, name: 'team', version: '1.2.0'})
-    expect(out.fileName).toMatch(/\.mem$/)
+    expect(out.fileName).toBe('team.mem')
     expect(Buffer.from(out.data.subarray(0, 15)).toString()).toBe('SQLite format 3')
     expect(out.manifest).toMatchObject({format: 'mem-pack', formatVersion: 1, name: 'team', version: '1.2.0', entryCount: 3})
     expect(out.manifest.entriesSha256).toMatch(/^[0-9a-f]{64}$/)
@@ -237,5 +237,28 @@ describe('hostile packs (issue 19)', () => {
     // the checksum of the good entry over a broken one: changed after export
     const data = await writePackFile({...manifest, entriesSha256: entriesChecksum([good])}, [broken])
     await refused(packImport(r.ctx, {repo: r.repo, data}), 'invalid_input', /do not match the manifest checksum/)
+  })
+})
+
+describe('the default pack name', () => {
+  it('is the folder name people know, never starting with - and only what a pack name may hold', async () => {
+    const {packName} = await import('../../../src/operations/pack-export.js')
+    expect(packName('/tmp/ux/proj', '-tmp-ux-proj')).toBe('proj')
+    expect(packName('/home/me/src/my app (old)', '-home-me-src-my app (old)')).toBe('my-app-old')
+    expect(packName('/home/me/.config/mem/repos/C--proj', 'C--proj')).toBe('C--proj')
+    // a repository with no folder of its own (MEM_HOME/repos/<id>): its id, without the leading dashes
+    expect(packName('/home/me/.config/mem/repos/-tmp-ux-proj', '-tmp-ux-proj')).toBe('tmp-ux-proj')
+    expect(packName('/x/.hidden', '-x--hidden')).toBe('hidden')
+    expect(packName('/', '---')).toBe('memories')
+  })
+
+  it('a default export from a folder whose id starts with - is named after the folder', async () => {
+    const r = memRepo()
+    await seed(r.ctx, r.repo)
+    const out = await packExport(r.ctx, {repo: r.repo})
+    expect(out.manifest.sourceRepo.startsWith('-')).toBe(true)
+    expect(out.manifest.name).toBe(basename(r.root))
+    expect(out.fileName).toBe(`${basename(r.root)}.mem`)
+    expect(out.fileName.startsWith('-')).toBe(false)
   })
 })

@@ -54,7 +54,11 @@ describe('mem CLI', () => {
     expect((await mem(['stats', '--json'])).json()).toMatchObject({counts: {procedure: 1}, total: 1})
     expect((await mem(['forget', e.id, '--reason', 'obsolete', '--json'])).json()).toEqual({forgotten: true})
     expect((await mem(['stats', '--json'])).json().total).toBe(0)
-    expect((await mem(['repos', '--json'])).json().repos).toContainEqual({repoId, path: root})
+    const listed = (await mem(['repos', '--json'])).json()
+    expect(listed.repos).toContainEqual({repoId, path: root, name: basename(root)})
+    expect(listed.current).toEqual({repoId, path: root, name: basename(root)})
+    const shown = (await mem(['repos'])).stdout.split('\n')
+    expect(shown).toContainEqual(`* ${basename(root)}  ${root}  ${repoId}`)
   })
 
   it('reads content from standard input', async () => {

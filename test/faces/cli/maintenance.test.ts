@@ -24,7 +24,14 @@ describe('mem consolidate and mem maintain', () => {
 
     const human = await runCliInProcess(['consolidate', '--dry-run'], {cwd, home})
     expect(human.stdout).toMatch(/^Dry run: 1 candidate cluster; a run would create 1 insight/)
-    expect(human.stdout).toMatch(/3 observations \[e2e\] → new insight/)
+    expect(human.stdout).toMatch(/\nc-[0-9a-f]{12} {2}→ new insight {2}\[e2e\]\n/)
+    expect(human.stdout).toMatch(/ — 3 observations, on \d+ \w{3}\.\n/)
+    expect(human.stdout).toContain('from 3 observations:')
+    for (const content of E2E) expect(human.stdout).toContain(`- ${content.replace(/\.$/, '').slice(0, 60)}`)
+    const unknown = await runCliInProcess(['consolidate', '--cluster', 'c-000000000000'], {cwd, home})
+    expect(unknown.code).not.toBe(0)
+    expect(unknown.stderr).toMatch(/No current candidate cluster c-000000000000/)
+    expect(unknown.stderr).toContain('mem consolidate --dry-run')
 
     expect((await runCliInProcess(['consolidate', '--json'], {cwd, home})).json()).toEqual({candidates: 1, insightsCreated: 1, insightsBoosted: 0})
     expect((await runCliInProcess(['stats', '--json'], {cwd, home})).json().counts.insight).toBe(1)

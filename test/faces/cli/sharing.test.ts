@@ -19,7 +19,7 @@ const commit = (cwd: string, message: string) =>
   execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', 'commit', '--quiet', '-m', message], {cwd})
 
 describe('mem pack', () => {
-  it('exports to <repo-id>.mem by default, imports into another repo, keeps every memory', async () => {
+  it('exports to <folder name>.mem by default, imports into another repo, keeps every memory', async () => {
     const base = tempDir()
     const home = join(base, 'home')
     const app = join(base, 'app')
@@ -37,11 +37,13 @@ describe('mem pack', () => {
     const out = await runCliInProcess(['pack', 'export', '--json'], {cwd: app, home})
     expect(out.code).toBe(0)
     const exported = out.json()
-    const file = join(app, `${normalizeRepoId(app)}.mem`)
-    expect(exported).toMatchObject({file, manifest: {format: 'mem-pack', formatVersion: 1, entryCount: 4, sourceRepo: normalizeRepoId(app)}})
+    // named after the folder, so the default file is one people can type (not `-tmp-…-app.mem`)
+    const file = join(app, 'app.mem')
+    expect(exported).toMatchObject({file, manifest: {format: 'mem-pack', formatVersion: 1, name: 'app', entryCount: 4, sourceRepo: normalizeRepoId(app)}})
     expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3')
 
-    const imported = await runCliInProcess(['pack', 'import', file, '--json'], {cwd: api, home})
+    // imported by the name as printed, relative to where the user is
+    const imported = await runCliInProcess(['pack', 'import', join('..', 'app', 'app.mem'), '--json'], {cwd: api, home})
     expect(imported.code).toBe(0)
     expect(imported.json()).toEqual({imported: 4, skipped: 0, packId: exported.manifest.packId, name: exported.manifest.name, version: exported.manifest.version})
     const browse = async (cwd: string) =>

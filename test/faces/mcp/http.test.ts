@@ -1,3 +1,4 @@
+import {basename} from 'node:path'
 import {mkdirSync} from 'node:fs'
 // MCP over HTTP: the SDK's own Client with its Streamable HTTP transport against a real listening
 // `mem serve` (POST /mcp). Every tool, its error cases, repo binding, auth, and parity with the
@@ -121,7 +122,7 @@ describe('MCP over HTTP (POST /mcp)', () => {
     expect(counts.structuredContent).toMatchObject({counts: {observation: 0, insight: 0, procedure: 0, heuristic: 1}, total: 1})
 
     const list = await call(client, 'memory_repos')
-    expect(list.structuredContent.repos).toContainEqual({repoId: expect.any(String), path: repo})
+    expect(list.structuredContent.repos).toContainEqual({repoId: expect.any(String), path: repo, name: basename(repo)})
     expect(text(list)).toContain(repo)
   })
 

@@ -1,7 +1,7 @@
 // `mem mcp` over stdio: the built CLI spawned by the SDK's own Client (StdioClientTransport), as an
 // MCP client spawns it. Needs `npm run build` first (npm test does it).
 import {existsSync, mkdirSync, readFileSync, readdirSync} from 'node:fs'
-import {join} from 'node:path'
+import {basename, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {normalizeRepoId} from '../../../src/config/paths.js'
 import {BIN, runCliInProcess} from '../../helpers/cli.js'
@@ -44,7 +44,7 @@ describe('mem mcp (stdio)', () => {
     expect((await call(client, 'memory_feedback', {memoryId: newId, wasUsed: true})).structuredContent).toEqual({applied: true})
     expect((await call(client, 'memory_browse')).structuredContent.count).toBe(1)
     expect((await call(client, 'memory_stats')).structuredContent).toMatchObject({repo, total: 1})
-    expect((await call(client, 'memory_repos')).structuredContent.repos).toContainEqual({repoId: normalizeRepoId(repo), path: repo})
+    expect((await call(client, 'memory_repos')).structuredContent.repos).toContainEqual({repoId: normalizeRepoId(repo), path: repo, name: basename(repo)})
     expect((await call(client, 'memory_forget', {id: newId, reason: 'moved to CI config'})).structuredContent).toEqual({forgotten: true})
 
     // errors: the CLI's message and hint, as a tool error

@@ -260,3 +260,29 @@ describe('GET /api/mem/scheduled-tasks', () => {
     expect(ran.nextRunAt).toBe(new Date(clock().getTime() + 24 * 60 * MIN).toISOString())
   })
 })
+
+describe('POST /api/mem/consolidate with clusters', () => {
+  it('applies only the clusters named (comma-separated ids from a dry run); an id no candidate has is a 404 and writes nothing', async () => {
+    const {url, repo, ctx} = await memServer()
+    for (const content of [
+      'The payments e2e suite times out when the stripe mock container starts slowly.',
+      'Retrying the checkout e2e test fixed a timeout caused by the stripe mock warming up.',
+      'Stripe mock needs about 20 seconds before the e2e payment tests can connect.',
+    ]) {
+      await store(ctx, {repo, content, type: 'observation', tags: ['e2e']})
+    }
+    const q = `repo=${encodeURIComponent(repo)}`
+    const dry = ConsolidateResult.parse((await rawRequest(`${url}/api/mem/consolidate?${q}&dry_run=true`, {method: 'POST'})).json())
+    const [cluster] = dry.clusters!
+    expect(cluster.members).toHaveLength(3)
+
+    const missing = await rawRequest(`${url}/api/mem/consolidate?${q}&clusters=${cluster.id},c-000000000000`, {method: 'POST'})
+    expect(missing.status).toBe(404)
+    expect(ErrorResponse.parse(missing.json()).error).toContain('c-000000000000')
+    expect((await rawRequest(`${url}/api/mem/consolidate?${q}&clusters=oops`, {method: 'POST'})).status).toBe(400)
+
+    const applied = await rawRequest(`${url}/api/mem/consolidate?${q}&clusters=${cluster.id}`, {method: 'POST'})
+    expect(applied.status).toBe(200)
+    expect(ConsolidateResult.parse(applied.json())).toEqual({candidates: 1, insightsCreated: 1, insightsBoosted: 0})
+  })
+})

@@ -123,6 +123,16 @@ describe('server pieces', () => {
 })
 
 describe('update check', () => {
+  it('checks the npm name this package is published under, which is not `mem`', async () => {
+    const {PACKAGE_NAME} = await import('../../../src/model/package-name.js')
+    const {packageInfo} = await import('../../../src/faces/server/version.js')
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'package.json'), 'utf8'))
+    expect(PACKAGE_NAME).toBe('mem-for-agents')
+    expect(pkg.name).toBe(PACKAGE_NAME)
+    expect(pkg.bin).toEqual({mem: './bin/run.js'})
+    expect(packageInfo().name).toBe(PACKAGE_NAME)
+  })
+
   function fakeFetch(answer: () => Response | Promise<Response>) {
     const calls: string[] = []
     const fetch = (async (url: string) => {

@@ -88,6 +88,32 @@ describe('which folders a repo value may name (HTTP)', () => {
     expect((await rawRequest(`${url}/api/mem/${encodeURIComponent(id!)}?repo=${encodeURIComponent(b)}`)).status).toBe(200)
   })
 
+  it('my_app and my.app side by side: two repo ids, and every by-id route answers for both (issue 20)', async () => {
+    const {url, base, client} = await memServer()
+    const underscore = join(base, 'my_app')
+    const dot = join(base, 'my.app')
+    for (const d of [underscore, dot]) mkdirSync(join(d, '.git'), {recursive: true})
+    const mem = client()
+    const a = await mem.store({repo: underscore, content: 'my_app ships with make release', type: 'procedure'})
+    const b = await mem.store({repo: dot, content: 'my.app ships with cargo dist', type: 'procedure'})
+    expect(a.id!.split('/')[1]).not.toBe(b.id!.split('/')[1])
+    const listed = await mem.listRepos()
+    expect(listed).toEqual(expect.arrayContaining([a.id!.split('/')[1], b.id!.split('/')[1]]))
+    for (const [repo, id, word] of [[underscore, a.id!, 'make'], [dot, b.id!, 'cargo']] as const) {
+      const enc = encodeURIComponent(id)
+      expect((await mem.recall(repo, 'how does it ship')).map((r) => r.id)).toEqual([id])
+      const got = await rawRequest(`${url}/api/mem/${enc}`)
+      expect(got.status).toBe(200)
+      expect(got.json().content).toContain(word)
+      expect((await rawRequest(`${url}/api/mem/history/${enc}`)).status).toBe(200)
+      const fb = await rawRequest(`${url}/api/mem/feedback`, {method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({memoryId: id, wasUsed: true})})
+      expect(fb.json()).toEqual({applied: true})
+      const put = await rawRequest(`${url}/api/mem/${enc}`, {method: 'PUT', headers: JSON_HEADERS, body: JSON.stringify({importance: 0.9})})
+      expect(put.status).toBe(200)
+      expect((await rawRequest(`${url}/api/mem/${enc}`, {method: 'DELETE'})).json()).toEqual({forgotten: true})
+    }
+  })
+
   it('bad repo values are 400s that name the problem, with no home path or raw system code', async () => {
     const {url, home} = await memServer()
     const cases: Array<[string, RegExp]> = [

@@ -31,7 +31,7 @@ function setup() {
  */
 async function serverFor(home: string, root: string, extra: {idleCheckpointMs?: number} = {}) {
   const runtime = openMem({home, cwd: root, longLived: true})
-  const server = await startServer({runtime, port: 0, updateCheck: false, ...extra})
+  const server = await startServer({runtime, port: 0, updateCheck: false, currentRepo: root, ...extra})
   onTestFinished(async () => {
     await server.close()
     await runtime.close()

@@ -548,6 +548,8 @@ describe('API key auth', () => {
     })
     expect(health).toMatchObject({latestVersion: '99.0.0', updateAvailable: true})
     expect(registry.hits()).toBe(1)
+    // it asks about this package's own name, never `mem` (an unrelated npm package at 10.0.0)
+    expect(registry.paths()).toEqual(['/mem-for-agents/latest'])
     const {readFileSync} = await import('node:fs')
     expect(JSON.parse(readFileSync(`${home}/update-check.json`, 'utf8'))).toMatchObject({registry: registry.url, latestVersion: '99.0.0'})
   })

@@ -40,15 +40,26 @@ export interface Fixture {
  * 60 memories over 15 days (4 hours apart) in the main repo, 4 flaky-test observations that
  * consolidation can group, one memory edited into a second version, and 3 memories in a second repo.
  */
-export async function startFixture(options: {server?: Partial<StartServerOptions>; withKeys?: boolean} = {}): Promise<Fixture & {keys?: Record<'read' | 'write' | 'admin', string>}> {
+export async function startFixture(
+  options: {server?: Partial<StartServerOptions>; withKeys?: boolean; startedIn?: 'fresh'} = {},
+): Promise<Fixture & {keys?: Record<'read' | 'write' | 'admin', string>; fresh: string}> {
   const base = mkdtempSync(join(tmpdir(), 'mem-e2e-'))
   const root = join(base, 'app')
   const other = join(base, 'tools')
+  // `startedIn: 'fresh'`: the service runs in a git repository that has no memories yet
+  const fresh = join(base, 'fresh')
   const home = join(base, 'home')
-  for (const dir of [root, other]) mkdirSync(join(dir, '.git'), {recursive: true})
+  for (const dir of [root, other, fresh]) mkdirSync(join(dir, '.git'), {recursive: true})
   const clock = fixedClock('2026-03-01T08:00:00.000Z')
   const ctx = openMem({home, cwd: root, now: clock, longLived: true})
-  const server = await startServer({runtime: ctx, port: 0, updateCheck: false, ...options.server, maintenance: {schedule: false, ...options.server?.maintenance}})
+  const server = await startServer({
+    runtime: ctx,
+    port: 0,
+    updateCheck: false,
+    ...(options.startedIn === 'fresh' ? {currentRepo: fresh} : {}),
+    ...options.server,
+    maintenance: {schedule: false, ...options.server?.maintenance},
+  })
   const client = new MemClient(server.url)
   const ids: string[] = []
   let i = 0
@@ -94,6 +105,7 @@ export async function startFixture(options: {server?: Partial<StartServerOptions
     ids,
     versioned: [first.id!, edited.id!],
     keys,
+    fresh,
     close: async () => {
       client.close()
       await server.close()

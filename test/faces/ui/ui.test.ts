@@ -90,8 +90,14 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
       expect(w.requests.filter((r) => r.path.startsWith('/api/mem/portal?')).map((r) => r.status)).toEqual([200])
 
       const select = w.page.getByLabel('Repository')
-      const options = await select.locator('option').allTextContents()
-      expect(options).toEqual(expect.arrayContaining([fx.repoId, (await fx.client.browse(fx.otherRepo, 0, 1)).repo]))
+      // people see folder names, the path on hover; the value is the repo id
+      expect(await select.locator('option').allTextContents()).toEqual(['app', 'tools'])
+      expect(await select.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.getAttribute('title')]))).toEqual([
+        [fx.repoId, fx.repo],
+        [(await fx.client.browse(fx.otherRepo, 0, 1)).repo, fx.otherRepo],
+      ])
+      await expect(w.page.getByTestId('repo-name').textContent()).resolves.toBe('app')
+      await expect(w.page.getByTestId('repo-name').getAttribute('title')).resolves.toBe(`${fx.repo} (repo id ${fx.repoId})`)
       await select.selectOption((await fx.client.browse(fx.otherRepo, 0, 1)).repo)
       await expect.poll(() => counts.getAttribute('data-total')).toBe('3')
       await select.selectOption(fx.repoId)
@@ -99,6 +105,55 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
       expect(w.errors).toEqual([])
     } finally {
       await w.context.close()
+    }
+  })
+
+  it('a new tab opens on the repository last chosen in this browser (no repository of its own to start in)', async () => {
+    const w = await openPage(browser)
+    try {
+      await visit(w, 'dashboard')
+      const counts = w.page.getByTestId('counts')
+      await expect.poll(() => counts.getAttribute('data-total')).toBe(String((await stats()).total))
+      await w.page.getByLabel('Repository').selectOption({label: 'tools'})
+      await expect.poll(() => counts.getAttribute('data-total')).toBe('3')
+      const tab = await w.context.newPage()
+      await tab.goto(`${fx.url}/ui/#/dashboard`)
+      await expect.poll(() => tab.getByTestId('counts').getAttribute('data-total')).toBe('3')
+      await expect(tab.getByTestId('repo-name').textContent()).resolves.toBe('tools')
+    } finally {
+      await w.context.close()
+    }
+  })
+
+  it('a phone (390×844): no page scrolls sideways, every page link is on screen, lists stack', async () => {
+    const context = await browser.newContext({viewport: {width: 390, height: 844}, reducedMotion: 'reduce', isMobile: true, hasTouch: true})
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (err) => errors.push(err.message))
+    try {
+      for (const p of PAGES) {
+        await page.goto(`${fx.url}/ui/#/${p.hash === 'browse?id=' ? `browse?id=${encodeURIComponent(fx.versioned[1])}` : p.hash}`)
+        await page.locator(p.ready).first().waitFor({state: 'visible'})
+        await page.waitForFunction(() => document.querySelectorAll('.state.loading').length === 0)
+        const width = await page.evaluate(() => ({scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth}))
+        expect(width, p.name).toEqual({scroll: 390, client: 390})
+        for (const link of await page.getByRole('navigation', {name: 'Pages'}).getByRole('link').all()) {
+          const box = (await link.boundingBox())!
+          expect(box.x, `${p.name}: ${await link.textContent()}`).toBeGreaterThanOrEqual(0)
+          expect(box.x + box.width, `${p.name}: ${await link.textContent()}`).toBeLessThanOrEqual(390)
+        }
+        if (p.name === 'browser-detail') {
+          // one column: the open memory comes first, not below a page of the list
+          const detail = (await page.getByTestId('memory-detail').boundingBox())!
+          const list = (await page.getByTestId('memory-list').boundingBox())!
+          expect(detail.y).toBeLessThan(list.y)
+        }
+        if (p.name === 'browser') expect(await page.getByText('Select a memory to see its fields').isVisible()).toBe(false)
+        await screenshot(page, `phone-${p.name}`)
+      }
+      expect(errors).toEqual([])
+    } finally {
+      await context.close()
     }
   })
 
@@ -320,13 +375,29 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
       ])
 
 
-      // the fixture's flaky-test observations make at least one cluster; applying writes the insights
-      expect(preview.candidates).toBeGreaterThanOrEqual(1)
-      await w.page.getByRole('button', {name: 'Consolidate now'}).click()
+      // each candidate shows its proposed text and members, ticked; unticking one applies the others only
+      type Cluster = {id: string; outcome: string; content: string; members: Array<{id: string; text: string}>}
+      const writable = (preview.clusters as Cluster[]).filter((c) => c.outcome !== 'restates')
+      expect(writable.length).toBeGreaterThanOrEqual(2)
+      const [skipped, ...kept] = writable
+      const box = w.page.getByRole('checkbox', {name: `Apply cluster ${skipped.id}`})
+      expect(await box.isChecked()).toBe(true)
+      const item = w.page.locator(`li[data-cluster="${skipped.id}"]`)
+      await item.locator('summary').click()
+      expect(await item.locator('.cluster-members li').count()).toBe(skipped.members.length)
+      expect(await item.locator('.cluster-text').textContent()).toBe(skipped.content)
+      await box.uncheck()
+      await w.page.getByRole('button', {name: `Apply ${kept.length} selected`}).click()
       await w.page.getByText(/^Consolidated: /).waitFor()
       const applied = /Consolidated: (\d+) insights? created, (\d+) boosted/.exec((await w.page.getByText(/^Consolidated: /).textContent())!)!
-      expect(Number(applied[1])).toBe(preview.insightsCreated)
-      expect((await stats()).counts.insight).toBe((before.counts.insight ?? 0) + preview.insightsCreated)
+      const created = kept.filter((c) => c.outcome === 'create').length
+      expect(Number(applied[1])).toBe(created)
+      expect((await stats()).counts.insight).toBe((before.counts.insight ?? 0) + created)
+      const post = w.requests.filter((r) => r.path.startsWith('/api/mem/consolidate')).at(-1)!
+      expect(decodeURIComponent(post.path)).toContain(`clusters=${kept.map((c) => c.id).join(',')}`)
+      // the one left out is still a candidate
+      const after = await (await fetch(`${fx.url}/api/mem/consolidate?repo=${encodeURIComponent(fx.repo)}&dry_run=true`, {method: 'POST'})).json()
+      expect((after.clusters as Cluster[]).map((c) => c.id)).toContain(skipped.id)
 
       const maintenance = w.page.getByTestId('maintenance')
       await w.page.getByRole('button', {name: 'Run maintenance'}).click()
@@ -335,8 +406,8 @@ describe('web UI in Chromium', {timeout: 120_000}, () => {
       const stages = await maintenance.locator('tbody tr td:first-child').allTextContents()
       expect(stages).toEqual(['ttl-expiry', 'retention', 'dedup', 'decay', 'cleanup', 'enrichment', 'consolidation'])
       // the POST answered 202 and the UI polled the run until it finished
-      const post = w.requests.find((r) => r.method === 'POST' && r.path.startsWith('/api/maintenance?'))
-      expect(post?.status).toBe(202)
+      const started = w.requests.find((r) => r.method === 'POST' && r.path.startsWith('/api/maintenance?'))
+      expect(started?.status).toBe(202)
       const polls = w.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/api/maintenance/runs/'))
       expect(polls.length).toBeGreaterThanOrEqual(1)
       expect(polls.every((p) => p.status === 200)).toBe(true)
@@ -369,6 +440,52 @@ async function hideRoutes(page: Page, hidden: Array<[method: string, path: strin
   })
 }
 
+describe('web UI of a service started in a repository with no memories yet', {timeout: 120_000}, () => {
+  let started: Awaited<ReturnType<typeof startFixture>>
+  beforeAll(async () => {
+    started = await startFixture({startedIn: 'fresh'})
+  }, 120_000)
+  afterAll(async () => {
+    await started?.close()
+  })
+
+  it('opens on that repository, empty and unscored, ahead of the others; a new tab opens there again', async () => {
+    const w = await openPage(browser)
+    try {
+      await w.page.goto(`${started.url}/ui/#/dashboard`)
+      const counts = w.page.getByTestId('counts')
+      await expect.poll(() => counts.getAttribute('data-total')).toBe('0')
+      await expect(w.page.getByTestId('repo-name').textContent()).resolves.toBe('fresh')
+      const select = w.page.getByLabel('Repository')
+      expect(await select.locator('option').allTextContents()).toEqual(['fresh', 'app', 'tools'])
+      // an empty store has no score (not 100/100)
+      const score = w.page.locator('[data-testid="quality"] .score')
+      await expect(score.getAttribute('data-score')).resolves.toBe('none')
+      await expect(score.textContent()).resolves.toContain('no memories yet')
+      await select.selectOption({label: 'app'})
+      await expect.poll(() => counts.getAttribute('data-total')).toBe('65')
+      // 65 memories none of which an agent has recalled: no score either
+      await expect(score.getAttribute('data-score')).resolves.toBe('none')
+      await expect(score.textContent()).resolves.toContain('nothing recalled yet')
+      // a person's searches in the browser do not count as recalls
+      await w.page.goto(`${started.url}/ui/#/browse`)
+      for (const q of ['payments service', 'release pipeline', 'docker compose']) {
+        await w.page.getByLabel('Search (recall)').fill(q)
+        await w.page.getByRole('button', {name: 'Search'}).click()
+        await w.page.locator('[data-testid="memory-list"] li').first().waitFor()
+      }
+      expect((await started.client.quality(started.repo)).recalled).toBe(0)
+      const tab = await w.context.newPage()
+      await tab.goto(`${started.url}/ui/#/dashboard`)
+      await expect.poll(() => tab.getByTestId('counts').getAttribute('data-total')).toBe('0')
+      await expect(tab.getByTestId('repo-name').textContent()).resolves.toBe('fresh')
+      expect(w.errors).toEqual([])
+    } finally {
+      await w.context.close()
+    }
+  })
+})
+
 /** Adds routes to the OpenAPI document the page reads, as a server that has them would list them. */
 async function announceRoutes(page: Page, extra: Array<[method: string, path: string]>) {
   await page.route('**/api/openapi.json', async (route) => {
@@ -393,6 +510,15 @@ describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
       const svg = w.page.getByTestId('graph')
       await expect.poll(() => svg.getAttribute('data-node-count')).toBe(String(graph.nodes.length))
       expect(await svg.locator('g.node').count()).toBe(graph.nodes.length)
+      // pointing at a node names it and its neighbours and dims the rest
+      const edges = graph.edges as Array<{from: string; to: string}>
+      const hub = [...new Set(edges.flatMap((e) => [e.from, e.to]))][0]
+      const neighbours = new Set(edges.flatMap((e) => (e.from === hub ? [e.to] : e.to === hub ? [e.from] : [])))
+      await svg.locator(`g.node[data-id="${hub}"]`).hover()
+      await expect.poll(() => w.page.getByTestId('graph-focus').textContent()).toMatch(new RegExp(`· ${neighbours.size} neighbours?$`))
+      expect(await svg.getAttribute('class')).toContain('has-focus')
+      expect(await svg.locator('g.node.near').count()).toBe(neighbours.size)
+      expect(await svg.locator('text.node-label').count()).toBe(neighbours.size + 1)
       expect(w.errors).toEqual([])
     } finally {
       await w.context.close()
@@ -548,7 +674,7 @@ describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
       expect(readFileSync((await markdown.path())!, 'utf8')).toBe(expected)
 
       const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.getByRole('button', {name: 'Download pack (.mem)'}).click()])
-      expect(download.suggestedFilename()).toBe(`${fx.repoId}.mem`)
+      expect(download.suggestedFilename()).toBe('app.mem') // the folder's name, not the repo id
       const file = (await download.path())!
       const before = (await stats(fx.otherRepo)).total
       await w.page.getByLabel('Repository').selectOption((await fx.client.browse(fx.otherRepo, 0, 1)).repo)

@@ -4,14 +4,7 @@ import {MemError} from '../../../model/errors.js'
 
 export default class Enrich extends MemCommand {
   static summary = 'Write a one-liner, summary, foresight hint and entities for a memory (or all of them).'
-  static description = `Through the local language-model runtime set in the user config.yaml (enrichment.provider:
-ollama or openai, url, model, timeoutMs; off by default), else the deterministic heuristic, which
-says so (provider "heuristic"). The model's answer is sanitized, length-limited and secret-scanned;
-the memory's content never changes. A runtime that times out or fails leaves the memory unchanged
-(exit 69). With --all, every live memory without supplements from the current provider is enriched,
-with progress on a terminal. --json with an ID prints the body of POST /api/mem/enrich.
-With enrichment.embeddings.enabled (off by default), the memory (with --all: every live memory
-without one, in batches) also gets an embedding vector, used by recall as a second signal.`
+  static description = `Through the local language-model runtime set in the user config.yaml (enrichment.provider: ollama or openai, url, model, timeoutMs; off by default), else the deterministic heuristic, which says so (provider "heuristic"). The model's answer is sanitized, length-limited and secret-scanned; the memory's content never changes. A runtime that times out or fails leaves the memory unchanged (exit 69). With --all, every live memory without supplements from the current provider is enriched, with progress on a terminal. --json with an ID prints the body of POST /api/mem/enrich. With enrichment.embeddings.enabled (off by default), the memory (with --all: every live memory without one, in batches) also gets an embedding vector, used by recall as a second signal.`
   static examples = [
     `<%= config.bin %> enrich memories/-home-me-app/insight/3f9c0a1b2c3d`,
     `<%= config.bin %> enrich --all`,

@@ -6,11 +6,7 @@ import {MemCommand} from '../mem-command.js'
 
 export default class Export extends MemCommand {
   static summary = 'Write the memories of this repository as markdown.'
-  static description = `Every live memory, organised by type (procedures, heuristics, insights, observations), each
-in creation order, with its id, tags, source and date: the same store always gives the same
-bytes, so the file diffs well under git. Prints to stdout, or writes --out FILE.
-With --json: {repo, count, markdown} (the markdown is the body of GET /api/mem/export), or
-{repo, count, out, bytes} with --out.`
+  static description = `Every live memory, organised by type (procedures, heuristics, insights, observations), each in creation order, with its id, tags, source and date: the same store always gives the same bytes, so the file diffs well under git. Prints to stdout, or writes --out FILE. With --json: {repo, count, markdown} (the markdown is the body of GET /api/mem/export), or {repo, count, out, bytes} with --out.`
   static examples = [`<%= config.bin %> export > MEMORIES.md`, `<%= config.bin %> export --out docs/memories.md`]
   static flags = {
     out: Flags.string({char: 'o', summary: 'Write to this file instead of stdout.'}),

@@ -3,15 +3,7 @@ import {MemCommand} from '../mem-command.js'
 
 export default class Intake extends MemCommand {
   static summary = 'Seed memories from the project files (README, AGENTS.md, package.json, …).'
-  static description = `Reads the files an agent needs to know: agent instruction files (AGENTS.md, CLAUDE.md,
-.github/copilot-instructions.md, .cursorrules, …), README.md, CONTRIBUTING.md, .editorconfig,
-package.json (scripts, engines), tsconfig.json, Makefile and justfile targets, pyproject.toml,
-Cargo.toml, go.mod and version files (.nvmrc, .tool-versions, …). Each becomes small seed
-memories: commands that build, test or run become procedures, conventions heuristics, facts
-observations, tagged intake and source:<path>. Running it again writes nothing new; a changed
-file's seeds supersede their old versions; seeds of removed lines are forgotten. Every seed
-passes the secret scanner: a line holding a secret never becomes a memory.
-\`mem hooks install\` runs this after each commit, merge and checkout.`
+  static description = `Reads the files an agent needs to know: agent instruction files (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .cursorrules, …), README.md, CONTRIBUTING.md, .editorconfig, package.json (scripts, engines), tsconfig.json, Makefile and justfile targets, pyproject.toml, Cargo.toml, go.mod and version files (.nvmrc, .tool-versions, …). Each becomes small seed memories: commands that build, test or run become procedures, conventions heuristics, facts observations, tagged intake and source:<path>. Running it again writes nothing new; a changed file's seeds supersede their old versions; seeds of removed lines are forgotten. Every seed passes the secret scanner: a line holding a secret never becomes a memory. \`mem hooks install\` runs this after each commit, merge and checkout.`
   static examples = [`<%= config.bin %> intake`, `<%= config.bin %> intake --json`, `<%= config.bin %> intake --repo ../other-repo --time-limit 60`]
   static flags = {
     'time-limit': Flags.integer({summary: 'Stop after this many seconds (what was written is kept; exit 69).', min: 1}),

@@ -5,12 +5,7 @@ import {MemCommand} from '../mem-command.js'
 
 export default class Maintain extends MemCommand {
   static summary = 'Run the maintenance pipeline on this repository.'
-  static description = `Stages, in order: ttl-expiry (forget expired memories), retention (forget observations
-older than 90 days not used in 45), dedup (forget later duplicates), decay (lower the importance
-of unused memories by type half-life), cleanup (purge memories forgotten over 30 days ago),
-enrichment (fill missing one-liners), consolidation (observations into insights). Every memory a
-stage forgets carries the reason. A failing stage is reported and the others still run.
-Only one pass per repo runs at a time, here or in mem serve (exit 4 if one is running).`
+  static description = `Stages, in order: ttl-expiry (forget expired memories), retention (forget observations older than 90 days not used in 45), dedup (forget later duplicates), decay (lower the importance of unused memories by type half-life), cleanup (purge memories forgotten over 30 days ago), enrichment (fill missing one-liners), consolidation (observations into insights). Every memory a stage forgets carries the reason. A failing stage is reported and the others still run. Only one pass per repo runs at a time, here or in mem serve (exit 4 if one is running).`
   static examples = [
     `<%= config.bin %> maintain`,
     `<%= config.bin %> maintain --dry-run`,

@@ -4,17 +4,11 @@ import {MemCommand} from '../mem-command.js'
 
 export default class Mcp extends MemCommand {
   static summary = 'Serve the memory tools to an MCP client over stdio (or print a client config).'
-  static description = `For MCP clients that spawn a process (Claude Code, Cursor, Codex, the MCP Inspector): reads
-JSON-RPC on stdin and answers on stdout; logs go to stderr. Tools act on --repo (or MEM_REPO) when
-given, else on the client's first file:// root, else on the repository around the working directory;
-an agent may pass \`repo\` to any tool. \`mem serve\` offers the same tools over HTTP at POST /mcp.
+  static description = `For MCP clients that spawn a process (Claude Code, Cursor, Codex, the MCP Inspector): reads JSON-RPC on stdin and answers on stdout; logs go to stderr. Tools act on --repo (or MEM_REPO) when given, else on the client's first file:// root, else on the repository around the working directory; an agent may pass \`repo\` to any tool. \`mem serve\` offers the same tools over HTTP at POST /mcp.
 
-By default six tools are listed (context, recall, store, feedback, get, edit: under 2,000 tokens);
---tools all (or \`mcp: {tools: all}\` in the user config) lists all of them.
+By default six tools are listed (context, recall, store, feedback, get, edit: under 2,000 tokens); --tools all (or \`mcp: {tools: all}\` in the user config) lists all of them.
 
---print-config prints a client configuration instead: \`mem\` on the PATH, so the file can be
-committed (--absolute for this machine's node and mem paths); --transport http for the HTTP
-endpoint, with this repository in the URL. \`mem setup <host>\` writes it for you, with hooks.`
+--print-config prints a client configuration instead: \`mem\` on the PATH, so the file can be committed (--absolute for this machine's node and mem paths); --transport http for the HTTP endpoint, with this repository in the URL. \`mem setup <host>\` writes it for you, with hooks.`
   static examples = [
     `<%= config.bin %> mcp                                  # spawned by an MCP client`,
     `<%= config.bin %> mcp --repo ~/src/app --tools all`,

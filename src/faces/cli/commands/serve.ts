@@ -3,11 +3,7 @@ import {MemCommand} from '../mem-command.js'
 
 export default class Serve extends MemCommand {
   static summary = 'Serve the HTTP API for agents and tools (127.0.0.1:7373 by default).'
-  static description = `One process serves every repository it is asked about (the \`repo\` parameter of each request)
-and sees writes made meanwhile by the CLI or git hooks. Bound to loopback, it refuses requests whose
-Host is not a loopback name and state-changing requests from another origin; it refuses to listen
-beyond loopback while API key auth is off (\`mem keys create\` turns it on). Ctrl-C or SIGTERM stops
-it after checkpointing every open store. The routes are described at /api/openapi.json.`
+  static description = `One process serves every repository it is asked about (the \`repo\` parameter of each request) and sees writes made meanwhile by the CLI or git hooks. Bound to loopback, it refuses requests whose Host is not a loopback name and state-changing requests from another origin; it refuses to listen beyond loopback while API key auth is off (\`mem keys create\` turns it on). Ctrl-C or SIGTERM stops it after checkpointing every open store. The routes are described at /api/openapi.json.`
   static examples = [
     `<%= config.bin %> serve`,
     `<%= config.bin %> serve --port 0 --json          # a free port; the first line is {"api": "http://127.0.0.1:…"}`,
@@ -29,6 +25,7 @@ it after checkpointing every open store. The routes are described at /api/openap
       port: flags.port,
       preload: flags.repo?.trim() ? [this.repoRef(flags)] : [],
       mcpRepo: this.repoRef(flags),
+      currentRepo: this.repoRef(flags),
       onInternalError: (err, req) => process.stderr.write(`mem serve: internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? err}\n`),
       onBackgroundError: (err) => process.stderr.write(`mem serve: background checkpoint failed: ${(err as Error)?.message ?? err}\n`),
     })

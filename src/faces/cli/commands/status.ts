@@ -2,11 +2,7 @@ import {MemCommand} from '../mem-command.js'
 
 export default class Status extends MemCommand {
   static summary = 'Show the mem version and whether the enrichment runtime answers.'
-  static description = `Enrichment through a local language-model runtime is off by default (the heuristic writes
-one-liners). When it is set in the user config.yaml, this asks the runtime's health endpoint
-(Ollama /api/tags, OpenAI-compatible /v1/models) with a 2 s timeout. --json prints
-{version, home, enrichment: {enabled, provider, model, reachable, url}}; mem serve reports the
-same enrichment object in GET /api/status.`
+  static description = `Enrichment through a local language-model runtime is off by default (the heuristic writes one-liners). When it is set in the user config.yaml, this asks the runtime's health endpoint (Ollama /api/tags, OpenAI-compatible /v1/models) with a 2 s timeout. --json prints {version, home, enrichment: {enabled, provider, model, reachable, url}}; mem serve reports the same enrichment object in GET /api/status.`
   static examples = [`<%= config.bin %> status`, `<%= config.bin %> status --json`]
 
   async run() {

@@ -5,9 +5,7 @@ import {readStdin} from '../stdin.js'
 
 export default class Store extends MemCommand {
   static summary = 'Store a memory in this repository.'
-  static description = `Content comes from the argument or, when it is omitted, from standard input.
-A memory the secret scanner flags is rejected and written nowhere (exit 5); one that repeats a
-live memory is not stored again and its id is reported (exit 0).`
+  static description = `Content comes from the argument or, when it is omitted, from standard input. A memory the secret scanner flags is rejected and written nowhere (exit 5); one that repeats a live memory is not stored again and its id is reported (exit 0).`
   static examples = [
     `<%= config.bin %> store "integration suite: npm run test:int, needs docker" --type procedure --tags testing,docker`,
     `<%= config.bin %> store "Prefer zod schemas at every boundary" -t heuristic --importance 0.8`,

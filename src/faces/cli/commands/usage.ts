@@ -3,10 +3,7 @@ import {MemCommand} from '../mem-command.js'
 
 export default class Usage extends MemCommand {
   static summary = 'Show how this repository\'s memories are used: calls per operation, per day or per hour.'
-  static description = `Every operation (store, recall, context, get, edit, forget, feedback, browse, stats, …) from
-the CLI, mem serve and MCP is counted with its duration and result count. Days and hours are UTC.
---json prints the body of GET /api/mem/usage (with --daily: /usage/timeseries; with --hourly:
-/usage/hourly). Charts are plain block characters; NO_COLOR turns colour off.`
+  static description = `Every operation (store, recall, context, get, edit, forget, feedback, browse, stats, …) from the CLI, mem serve and MCP is counted with its duration and result count. Days and hours are UTC. --json prints the body of GET /api/mem/usage (with --daily: /usage/timeseries; with --hourly: /usage/hourly). Charts are plain block characters; NO_COLOR turns colour off.`
   static examples = [
     `<%= config.bin %> usage`,
     `<%= config.bin %> usage --days 7`,

@@ -7,17 +7,23 @@ import {OPERATIONS} from '../../../operations/catalog/index.js'
 import {invoke, type OpDef, outcomeOf} from '../../../operations/define.js'
 import type {RouteResponse, RouteTable} from '../route.js'
 
+export interface OperationRouteOptions {
+  tasks: () => ScheduledTask[]
+  /** The repository the service was started in (GET /api/mem/repos answers it as `current`). */
+  currentRepo?: string
+}
+
 /**
  * Every declared operation with an HTTP binding, as a route: the declaration gives the method,
  * path, schemas (for validation, the route's JSON schema and OpenAPI), the scope, and the status of
  * each outcome. The handler gathers the input from the request, runs the operation through
  * `invoke` (usage counted as declared), and answers the result as JSON or as the declared reply.
  */
-export function operationRoutes(app: FastifyInstance, routes: RouteTable, ctx: MemContext, options: {tasks: () => ScheduledTask[]}): void {
+export function operationRoutes(app: FastifyInstance, routes: RouteTable, ctx: MemContext, options: OperationRouteOptions): void {
   for (const op of OPERATIONS) if (op.http) addOperation(app, routes, ctx, op, options)
 }
 
-function addOperation(app: FastifyInstance, routes: RouteTable, ctx: MemContext, op: OpDef<any, any, any>, options: {tasks: () => ScheduledTask[]}): void {
+function addOperation(app: FastifyInstance, routes: RouteTable, ctx: MemContext, op: OpDef<any, any, any>, options: OperationRouteOptions): void {
   const http = op.http!
   const readsQuery = http.method === 'GET' || http.method === 'DELETE'
   const query = http.query ?? (readsQuery && !http.params ? (op.input as z.ZodObject) : undefined)
@@ -29,7 +35,8 @@ function addOperation(app: FastifyInstance, routes: RouteTable, ctx: MemContext,
   }
   for (const o of op.outcomes ?? []) responses[o.status] ??= {description: o.answer ?? (o.failed ? 'Refused: nothing written' : 'Answered'), schema: op.output}
   for (const [status, description] of Object.entries(http.errors ?? {})) responses[Number(status)] ??= {description, schema: ErrorResponse}
-  const runOptions = op.name === 'portal' ? {tasks: options.tasks} : undefined
+  // what the server adds to an operation: the scheduler's tasks (portal), the repository it was started in (repos)
+  const runOptions = op.name === 'portal' ? {tasks: options.tasks} : op.name === 'repos' ? {current: options.currentRepo} : undefined
 
   for (const path of [{path: http.path, name: op.name, summary: op.summary}, ...(http.aliases ?? [])]) {
     routes.add(app, {

@@ -127,7 +127,7 @@ export function BrowserPage({route}: {route: Route}) {
             )}
           </Show>
         </section>
-        <div className="detail-pane">
+        <div className={selected ? 'detail-pane' : 'detail-pane idle'}>
           {selected ? (
             <MemoryDetail key={selected} id={selected} onChanged={() => setChanges((c) => c + 1)} />
           ) : (

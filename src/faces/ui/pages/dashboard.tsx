@@ -17,13 +17,16 @@ interface UsageSummary {
 
 /** The portal route answers everything in one request; without it, each part is asked for alone. */
 export function DashboardPage() {
-  const {repo} = useApp()
+  const {repo, repoName, repoPath} = useApp()
   const portal = useAsync((signal) => api<Portal>('/api/mem/portal', {query: {repo}, signal}), [repo])
   return (
     <div className="page dashboard">
       <h1>Dashboard</h1>
       <p className="subtitle">
-        Repository <code>{repo}</code>
+        Repository{' '}
+        <strong data-testid="repo-name" title={repoPath ? `${repoPath} (repo id ${repo})` : repo}>
+          {repoName}
+        </strong>
       </p>
       {portal.state === 'loading' ? (
         <Loading label="Loading the dashboard…" />
@@ -126,7 +129,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`
 function QualityView({quality}: {quality: Quality}) {
   return (
     <div data-testid="quality">
-      <Score value={quality.score} label="Recall quality score" />
+      <Score value={quality.score} label="Recall quality score" none={quality.totalMemories === 0 ? 'no memories yet' : 'nothing recalled yet'} />
       <dl className="facts">
         <dt>Memories</dt>
         <dd>{quality.totalMemories}</dd>

@@ -39,8 +39,21 @@ export function GraphPage() {
   )
 }
 
+/** A link end as d3 leaves it: the id before the layout starts, the node after. */
+function endId(end: string | number | SimNode): string {
+  return typeof end === 'object' ? end.id : String(end)
+}
+
 function relationClass(relation: string): string {
-  return relation === 'derived' ? 'derived' : relation === 'supersedes' ? 'supersedes' : 'link'
+  if (relation === 'derived' || relation === 'supersedes' || relation === 'updates' || relation === 'similar') return relation
+  return relation.startsWith('tag:') ? 'tag' : 'link'
+}
+
+const RELATION_NAMES: Record<string, string> = {
+  link: 'memory link',
+  tag: 'shared tag',
+  similar: 'similar text',
+  updates: 'updates (newer → older)',
 }
 
 /**
@@ -56,6 +69,8 @@ function ForceGraph({graph}: {graph: Graph}) {
   const linkRefs = useRef<Array<SVGLineElement | null>>([])
   const transform = useRef({x: 0, y: 0, k: 1})
   const [settled, setSettled] = useState(false)
+  // the node under the pointer (or keyboard focus): it and its neighbours stand out, with labels
+  const [focused, setFocused] = useState<string | null>(null)
 
   const {nodes, links} = useMemo(() => {
     const nodes: SimNode[] = graph.nodes.map((n) => ({id: n.id, node: n, r: 4 + Math.max(0, Math.min(1, n.importance)) * 10}))
@@ -189,6 +204,18 @@ function ForceGraph({graph}: {graph: Graph}) {
   }
 
   const open = (id: string) => navigate('browse', {id})
+  const near = useMemo(() => {
+    const set = new Set<string>()
+    if (!focused) return set
+    set.add(focused)
+    for (const l of links) {
+      const [a, b] = [endId(l.source), endId(l.target)]
+      if (a === focused) set.add(b)
+      if (b === focused) set.add(a)
+    }
+    return set
+  }, [focused, links])
+  const focusedNode = focused ? nodes.find((n) => n.id === focused) : undefined
   const relations = [...new Set(links.map((l) => relationClass(l.relation)))]
 
   return (
@@ -206,10 +233,15 @@ function ForceGraph({graph}: {graph: Graph}) {
         <span className="muted" role="status">
           {nodes.length} nodes, {links.length} edges{settled ? '' : ' · laying out…'}
         </span>
+        {focusedNode ? (
+          <span className="graph-focus" data-testid="graph-focus">
+            {focusedNode.node.type}: {focusedNode.node.label} · {near.size - 1} neighbour{near.size === 2 ? '' : 's'}
+          </span>
+        ) : null}
       </div>
       <svg
         ref={svgRef}
-        className="graph-canvas"
+        className={`graph-canvas${focused ? ' has-focus' : ''}`}
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="group"
         aria-label={`Knowledge graph: ${nodes.length} memories and ${links.length} relations. Each node is a link to its memory.`}
@@ -226,8 +258,10 @@ function ForceGraph({graph}: {graph: Graph}) {
                 ref={(el) => {
                   linkRefs.current[i] = el
                 }}
-                className={`edge ${relationClass(l.relation)}`}
-              />
+                className={`edge ${relationClass(l.relation)}${focused && (endId(l.source) === focused || endId(l.target) === focused) ? ' near' : ''}`}
+              >
+                <title>{l.relation}</title>
+              </line>
             ))}
           </g>
           <g className="nodes">
@@ -238,7 +272,11 @@ function ForceGraph({graph}: {graph: Graph}) {
                   if (el) nodeRefs.current.set(n.id, el)
                   else nodeRefs.current.delete(n.id)
                 }}
-                className={`node type-${n.node.type.toLowerCase()}`}
+                className={`node type-${n.node.type.toLowerCase()}${near.has(n.id) ? (n.id === focused ? ' focused' : ' near') : ''}`}
+                onMouseEnter={() => setFocused(n.id)}
+                onMouseLeave={() => setFocused((f) => (f === n.id ? null : f))}
+                onFocus={() => setFocused(n.id)}
+                onBlur={() => setFocused((f) => (f === n.id ? null : f))}
                 role="link"
                 tabIndex={0}
                 aria-label={`${n.node.type}: ${n.node.label}`}
@@ -253,6 +291,11 @@ function ForceGraph({graph}: {graph: Graph}) {
               >
                 <circle r={n.r} />
                 <title>{`${n.node.type}: ${n.node.label}`}</title>
+                {near.has(n.id) ? (
+                  <text className="node-label" x={n.r + 3} y={4}>
+                    {n.node.label.length > 48 ? `${n.node.label.slice(0, 47)}…` : n.node.label}
+                  </text>
+                ) : null}
               </g>
             ))}
           </g>
@@ -272,10 +315,10 @@ function ForceGraph({graph}: {graph: Graph}) {
             <svg width="24" height="12" aria-hidden="true">
               <line x1="0" y1="6" x2="24" y2="6" className={`edge ${r}`} />
             </svg>{' '}
-            {r === 'link' ? 'memory link' : r}
+            {RELATION_NAMES[r] ?? r}
           </span>
         ))}
-        <span className="muted">Size = importance. Drag to pan, wheel to zoom.</span>
+        <span className="muted">Size = importance. Point at a node to see its neighbours. Drag to pan, wheel to zoom.</span>
       </div>
       <details className="node-list">
         <summary>Nodes as a list</summary>

@@ -1,11 +1,11 @@
 import {type FormEvent, type ReactNode, useEffect, useRef, useState} from 'react'
 import {api, apiFile, apiKey, apiWithStatus, fileToBase64, routeAvailable, saveFile, setApiKey} from '../api.js'
 import {ErrorView, formatDate, Loading, Message, Section, Show} from '../components.js'
-import {useApp, useAsync} from '../hooks.js'
+import {hrefFor, useApp, useAsync} from '../hooks.js'
 import type {ConsolidateResult, Health, IntakeResult, MaintenanceAnswer, MaintenanceReport, MaintenanceRun, PackImportResult, Status} from '../types.js'
 
 export function SettingsPage() {
-  const {repo} = useApp()
+  const {repo, repoName, repoPath} = useApp()
   return (
     <div className="page settings">
       <h1>Settings</h1>
@@ -16,7 +16,7 @@ export function SettingsPage() {
       {repo ? (
         <>
           <p className="subtitle">
-            Actions run on repository <code>{repo}</code> (change it at the top).
+            Actions run on repository <strong title={repoPath ?? repo}>{repoName}</strong> (change it at the top).
           </p>
           <div className="grid">
             <IntakeSection repo={repo} />
@@ -55,7 +55,9 @@ function StatusSection() {
             <dt>Update</dt>
             <dd>
               {h.updateAvailable ? (
-                <strong>Version {h.latestVersion} is available (npm install -g mem).</strong>
+                <strong>
+                  Version {h.latestVersion} is available: <code>npm install -g {__MEM_PACKAGE__}</code>
+                </strong>
               ) : h.latestVersion ? (
                 `Up to date (latest ${h.latestVersion})`
               ) : (
@@ -171,27 +173,46 @@ function IntakeSection({repo}: {repo: string}) {
 function ConsolidateSection({repo}: {repo: string}) {
   const preview = useAction<ConsolidateResult>()
   const apply = useAction<ConsolidateResult>()
+  // the clusters to apply, by id: every one a run would write, until a person unticks some
+  const [chosen, setChosen] = useState<Set<string>>(new Set())
+  const writable = (preview.result?.clusters ?? []).filter((c) => c.outcome !== 'restates')
+  const toggle = (id: string) =>
+    setChosen((prev) => {
+      const next = new Set(prev)
+      if (next.has(id)) next.delete(id)
+      else next.add(id)
+      return next
+    })
+  const runPreview = () => {
+    apply.clear()
+    void preview.run(async () => {
+      const r = await api<ConsolidateResult>('/api/mem/consolidate', {method: 'POST', query: {repo, dry_run: true}})
+      setChosen(new Set((r.clusters ?? []).filter((c) => c.outcome !== 'restates').map((c) => c.id)))
+      return r
+    })
+  }
+  const all = writable.length > 0 && writable.every((c) => chosen.has(c.id))
   return (
     <Section title="Consolidate" id="consolidate">
-      <p>Group related observations into insights. Preview first: a dry run writes nothing.</p>
+      <p>Group related observations into insights. Preview first: a dry run writes nothing; then apply the clusters you keep ticked.</p>
       <div className="actions">
-        <button
-          type="button"
-          disabled={preview.busy}
-          onClick={() => {
-            apply.clear()
-            void preview.run(() => api<ConsolidateResult>('/api/mem/consolidate', {method: 'POST', query: {repo, dry_run: true}}))
-          }}
-        >
+        <button type="button" disabled={preview.busy} onClick={runPreview}>
           {preview.busy ? 'Previewing…' : 'Preview (dry run)'}
         </button>
         <button
           type="button"
           className="primary"
-          disabled={apply.busy || !preview.result || preview.result.candidates === 0}
-          onClick={() => void apply.run(() => api<ConsolidateResult>('/api/mem/consolidate', {method: 'POST', query: {repo}}))}
+          disabled={apply.busy || !preview.result || chosen.size === 0}
+          onClick={() =>
+            void apply.run(async () => {
+              const r = await api<ConsolidateResult>('/api/mem/consolidate', {method: 'POST', query: {repo, ...(all ? {} : {clusters: [...chosen].join(',')})}})
+              preview.clear()
+              setChosen(new Set())
+              return r
+            })
+          }
         >
-          {apply.busy ? 'Consolidating…' : 'Consolidate now'}
+          {apply.busy ? 'Consolidating…' : all ? 'Apply all' : `Apply ${chosen.size} selected`}
         </button>
       </div>
       <Outcome error={preview.error}>
@@ -203,12 +224,31 @@ function ConsolidateSection({repo}: {repo: string}) {
             </Message>
             {preview.result.clusters && preview.result.clusters.length > 0 ? (
               <ul className="clusters">
-                {preview.result.clusters.map((c, i) => (
-                  <li key={i}>
-                    <span className={`badge outcome-${c.outcome}`}>{c.outcome}</span> {c.oneLiner}{' '}
-                    <span className="muted">
-                      ({c.memberIds.length} observations{c.tags.length ? `; ${c.tags.join(', ')}` : ''})
-                    </span>
+                {preview.result.clusters.map((c) => (
+                  <li key={c.id} data-cluster={c.id}>
+                    <label className="cluster-choice">
+                      <input
+                        type="checkbox"
+                        checked={chosen.has(c.id)}
+                        disabled={c.outcome === 'restates'}
+                        onChange={() => toggle(c.id)}
+                        aria-label={`Apply cluster ${c.id}`}
+                      />{' '}
+                      <span className={`badge outcome-${c.outcome}`}>{c.outcome}</span> <strong>{c.oneLiner}</strong>
+                    </label>
+                    <details>
+                      <summary className="muted">
+                        {c.members.length} observations{c.tags.length ? `; ${c.tags.join(', ')}` : ''} — proposed text and members
+                      </summary>
+                      <pre className="cluster-text">{c.content}</pre>
+                      <ul className="cluster-members">
+                        {c.members.map((m) => (
+                          <li key={m.id}>
+                            <a href={hrefFor('browse', {id: m.id})}>{m.text}</a>
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
                   </li>
                 ))}
               </ul>

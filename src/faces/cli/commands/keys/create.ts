@@ -3,9 +3,7 @@ import {MemCommand} from '../../mem-command.js'
 
 export default class KeysCreate extends MemCommand {
   static summary = 'Create an API key for `mem serve` (printed once; only its hash is kept).'
-  static description = `Scopes nest: read (every GET) ⊂ write (also POST, PUT, DELETE) ⊂ admin (also maintenance).
-Creating the first key turns API key auth on for \`mem serve\`; clients send it as
-\`Authorization: Bearer <key>\`. A running server picks the new key up without a restart.`
+  static description = `Scopes nest: read (every GET) ⊂ write (also POST, PUT, DELETE) ⊂ admin (also maintenance). Creating the first key turns API key auth on for \`mem serve\`; clients send it as \`Authorization: Bearer <key>\`. A running server picks the new key up without a restart.`
   static examples = [
     `<%= config.bin %> keys create claude --scope write`,
     `<%= config.bin %> keys create dashboard --scope read --json`,

@@ -3,7 +3,7 @@ import {MemCommand} from '../../mem-command.js'
 
 export default class KeysRevoke extends MemCommand {
   static summary = 'Revoke an API key by name (a running server refuses it at once).'
-  static description = 'Auth stays on even when no key is left: create a new key, or set auth.enabled: false in the user config.'
+  static description = 'Auth stays on even when no key is left: create a new key, or turn auth off with `mem keys auth off`.'
   static examples = [`<%= config.bin %> keys revoke claude`, `<%= config.bin %> keys revoke dashboard --json`]
   static args = {name: Args.string({required: true, description: 'The key name (see mem keys list).'})}
 
@@ -13,7 +13,7 @@ export default class KeysRevoke extends MemCommand {
     const result = await revokeKey(await this.home(), args.name)
     this.log(`Revoked ${result.revoked}.`)
     if (result.remaining === 0 && result.authEnabled) {
-      this.log('No keys left and auth is on: mem serve refuses every request but health and status until a key is created.')
+      this.log('No keys left and auth is on: mem serve refuses every request but health and status until a key is created. `mem keys auth off` turns auth off.')
     }
     return result
   }

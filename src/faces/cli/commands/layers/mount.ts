@@ -3,9 +3,7 @@ import {MemCommand} from '../../mem-command.js'
 
 export default class LayersMount extends MemCommand {
   static summary = 'Mount a shared or base layer (read-only) from a directory of packs or a git remote.'
-  static description = `The source is a git remote (URL, or the path of a local git repository) or a plain directory
-holding .mem packs. It is checked now; its memories arrive with \`mem layers sync LAYER_ID\`. Recall and
-context then read the layer read-only, ranked below this repository's own memories (weight 0.8).`
+  static description = `The source is a git remote (URL, or the path of a local git repository) or a plain directory holding .mem packs. It is checked now; its memories arrive with \`mem layers sync LAYER_ID\`. Recall and context then read the layer read-only, ranked below this repository's own memories (weight 0.8).`
   static examples = [
     `<%= config.bin %> layers mount team git@github.com:acme/team-memory.git`,
     `<%= config.bin %> layers mount org https://github.com/acme/org-memory.git --type base`,

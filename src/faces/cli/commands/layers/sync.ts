@@ -3,8 +3,7 @@ import {MemCommand} from '../../mem-command.js'
 
 export default class LayersSync extends MemCommand {
   static summary = 'Sync a mounted layer with its source (git clone or pull) and report what changed.'
-  static description = `A damaged or foreign pack in the source refuses the whole sync (exit 2) and leaves the layer as it
-was; an unreachable git remote exits 69.`
+  static description = `A damaged or foreign pack in the source refuses the whole sync (exit 2) and leaves the layer as it was; an unreachable git remote exits 69.`
   static examples = [`<%= config.bin %> layers sync team`, `<%= config.bin %> layers sync team --json`]
   static args = {layerId: Args.string({required: true, description: 'The layer id (`mem layers list`).'})}
 

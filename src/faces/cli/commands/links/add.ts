@@ -3,9 +3,7 @@ import {MemCommand} from '../../mem-command.js'
 
 export default class LinksAdd extends MemCommand {
   static summary = 'Link this repository to another one mem knows; recall here then also searches it.'
-  static description = `The target must be a registered repository (\`mem repos\` lists them): a repo id or its path.
-The link is a memory tagged cross-repo-link; remove it with \`mem forget LINK_ID\`. Memories of the linked
-repository join recall ranked below this repository's own (weight 0.8). An unknown repository exits 3.`
+  static description = `The target must be a registered repository (\`mem repos\` lists them): a repo id or its path. The link is a memory tagged cross-repo-link; remove it with \`mem forget LINK_ID\`. Memories of the linked repository join recall ranked below this repository's own (weight 0.8). An unknown repository exits 3.`
   static examples = [
     `<%= config.bin %> links add ../billing-api --note "the app calls this API for invoices"`,
     `<%= config.bin %> links add -home-me-src-billing-api --json`,

@@ -3,8 +3,7 @@ import {MemCommand} from '../../mem-command.js'
 
 export default class LinksAttach extends MemCommand {
   static summary = 'Link one memory to another (shown in `mem get` under links and in the graph).'
-  static description = `The target is a memory of this repository or of a repository this one is linked to. A second
-link to the same target replaces its relation. --json prints the same body as POST /api/mem/{id}/links.`
+  static description = `The target is a memory of this repository or of a repository this one is linked to. A second link to the same target replaces its relation. --json prints the same body as POST /api/mem/{id}/links.`
   static examples = [
     `<%= config.bin %> links attach memories/-home-me-app/insight/3f9c0a1b2c3d memories/-home-me-app/procedure/0a1b2c3d4e5f --relation explained-by`,
   ]

@@ -3,18 +3,15 @@ import {MemCommand} from '../../mem-command.js'
 
 export default class PackExport extends MemCommand {
   static summary = 'Export this repository\'s live memories as a .mem pack file.'
-  static description = `A pack is a SQLite database (any SQLite tool reads it) with a manifest (format version, pack
-id, name, version, source repo, creation time, entry count, sha-256 of the entries) and the memories.
-Commit it to a git repository that others mount as a shared layer, or import it elsewhere with
-\`mem pack import\`. Cross-repo links stay out of packs. With --json it prints the file written and the manifest.`
+  static description = `A pack is a SQLite database (any SQLite tool reads it) with a manifest (format version, pack id, name, version, source repo, creation time, entry count, sha-256 of the entries) and the memories. Commit it to a git repository that others mount as a shared layer, or import it elsewhere with \`mem pack import\`. Cross-repo links stay out of packs. With --json it prints the file written and the manifest.`
   static examples = [
     `<%= config.bin %> pack export`,
     `<%= config.bin %> pack export --out ../team-memory/packs/app.mem --name app --pack-version 1.4.0`,
     `<%= config.bin %> pack export --out /tmp/app.mem --json`,
   ]
   static flags = {
-    out: Flags.string({char: 'o', summary: 'File to write (default: <repo-id>.mem in the working directory).'}),
-    name: Flags.string({summary: 'Pack name (default: the repo id).'}),
+    out: Flags.string({char: 'o', summary: 'File to write (default: <name>.mem in the working directory).'}),
+    name: Flags.string({summary: "Pack name (default: the repository's folder name)."}),
     'pack-version': Flags.string({summary: 'Pack version (default: the export time, YYYYMMDD.HHMMSS).'}),
   }
 

@@ -3,9 +3,7 @@ import {MemCommand} from '../../mem-command.js'
 
 export default class PackImport extends MemCommand {
   static summary = 'Import a .mem pack file into this repository.'
-  static description = `The whole file is checked first: a damaged, truncated, foreign or newer-format pack is refused
-(exit 2) and nothing is written. Memories get new ids in this repository; duplicates of live memories
-and entries the secret scanner flags are skipped. --json prints the same body as POST /api/mem/packs/import.`
+  static description = `The whole file is checked first: a damaged, truncated, foreign or newer-format pack is refused (exit 2) and nothing is written. Memories get new ids in this repository; duplicates of live memories and entries the secret scanner flags are skipped. --json prints the same body as POST /api/mem/packs/import.`
   static examples = [`<%= config.bin %> pack import app.mem`, `<%= config.bin %> pack import ../team-memory/packs/app.mem --repo ~/src/api --json`]
   static args = {file: Args.string({required: true, description: 'The .mem pack file.'})}
 
