@@ -4,14 +4,11 @@ import {MemError} from '../../../model/errors.js'
 
 export default class Setup extends MemCommand {
   static summary = "Connect an agent host to this repository's memory: hooks, MCP server, instructions."
-  static description = `Writes the host's project-level configuration into the repository: hook entries that run
-\`mem hook <event>\` (the session context at session start, relevant memories at prompt time, a
-reminder to store what was learned at stop or before a compaction, where the host has such a hook),
-the MCP server entry (\`mem mcp\`), and the agent-instructions block in the host's instructions file.
-Files already there are merged into, never replaced; running it again changes nothing; hooks call
-\`mem\` from the PATH, so the files can be committed. --uninstall takes mem's part out again (a file
-nobody changed since comes back byte for byte). --list shows what each host gets and which events
-it has no hook for; --dry-run shows the diff and writes nothing. See docs/agents.md.`
+  static description = `Writes the host's project-level configuration into the repository: hook entries that run \`mem hook <event>\` (the session context at session start, relevant memories at prompt time, a reminder to store what was learned at stop or before a compaction, where the host has such a hook), the MCP server entry (\`mem mcp\`), and the agent-instructions block in the host's instructions file.
+
+Files already there are merged into, never replaced; running it again changes nothing; hooks call \`mem\` from the PATH, so the files can be committed. --uninstall takes mem's part out again (a file nobody changed since comes back byte for byte).
+
+--list shows what each host gets and which events it has no hook for; --dry-run shows the diff and writes nothing. See docs/agents.md.`
   static examples = [
     `<%= config.bin %> setup --list`,
     `<%= config.bin %> setup claude --dry-run`,
