@@ -12,7 +12,10 @@ if (command === 'recall') setFlagsFromString('--no-wasm-lazy-compilation')
 // `mem recall`, called by agents and hooks one time after another, starts without oclif when its
 // arguments are plain (src/faces/cli/fast.ts); anything else goes to oclif below.
 const done = command === 'recall' && (await (await import('../dist/cli/fast.js')).runFast(process.argv.slice(2)))
-if (!done) {
+// `mem hook`, run by agent hosts at session start and prompt time, never goes through oclif either
+// (src/faces/cli/hook.ts); only `mem hook --help` does
+const hooked = command === 'hook' && !process.argv.includes('--help') && !process.argv.includes('-h') && (await (await import('../dist/cli/hook.js')).runHook(process.argv.slice(2)), true)
+if (!done && !hooked) {
   const {execute} = await import('../dist/cli/main.js')
   await execute({dir: import.meta.url})
 }

@@ -24,6 +24,8 @@ const shared = {
   external: ['sql.js', 'typescript',
     // ink imports React's devtools only when DEV=true (not a dependency of mem)
     'react-devtools-core'],
+  // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow: bundle its ES modules
+  alias: {'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js'},
   metafile: true,
   banner: {js: "import {createRequire as __memCreateRequire} from 'node:module'; const require = __memCreateRequire(import.meta.url);"},
   // MEM_BUILD_MINIFY=0 keeps readable function names for CPU profiles
@@ -46,11 +48,7 @@ const bundle = await esbuild.build({
 // tsc's output (or node_modules). Only modules that throw no MemError of their own to this bundle
 // belong here: an error class from another copy of errors.ts is not `instanceof` this one's.
 const COLD_ONLY = /src\/(model\/schemas|config\/user-config|engines\/gates\/secrets)\.ts$/
-const fast = await esbuild.build({
-  ...shared,
-  entryPoints: ['src/faces/cli/fast.ts'],
-  outfile: 'dist/cli/fast.js',
-  plugins: [
+const coldOnlyPlugins = [
     {
       name: 'cold-only-from-tsc-output',
       setup(build) {
@@ -65,9 +63,21 @@ const fast = await esbuild.build({
         })
       },
     },
-  ],
-})
+]
+const fast = await esbuild.build({...shared, entryPoints: ['src/faces/cli/fast.ts'], outfile: 'dist/cli/fast.js', plugins: coldOnlyPlugins})
 writeFileSync('dist/cli/fast-meta.json', JSON.stringify(fast.metafile))
+// `mem hook` (src/faces/cli/hook.ts): the agent hosts' hooks, built the same way as `mem recall`
+// in chunks: the session-start hook served from its cache loads only what that needs, not the store,
+// the tokenizer and zod (chunks beside the entry, so the cold-only paths above resolve from them too)
+const hook = await esbuild.build({
+  ...shared,
+  entryPoints: {hook: 'src/faces/cli/hook.ts'},
+  outdir: 'dist/cli',
+  splitting: true,
+  chunkNames: 'hook-chunk-[hash]',
+  plugins: coldOnlyPlugins,
+})
+writeFileSync('dist/cli/hook-meta.json', JSON.stringify(hook.metafile))
 // which chunks each command loads (test/faces/cli/bundle.test.ts checks ink stays out of the others)
 writeFileSync('dist/cli/meta.json', JSON.stringify(bundle.metafile))
 run(require.resolve('oclif/bin/run.js'), ['manifest'])

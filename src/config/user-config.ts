@@ -29,6 +29,8 @@ export interface UserConfig {
   update: {check: boolean; registry: string}
   /** The enrichment runtime; null when enrichment is off (the default). */
   enrichment: EnrichmentConfig | null
+  /** MCP: which tools `mem mcp` and `POST /mcp` list (the lean default set, or all); `--tools` wins. */
+  mcp: {tools: 'lean' | 'all'}
 }
 
 export const ENRICH_PROVIDERS = ['ollama', 'openai'] as const
@@ -76,6 +78,7 @@ const KeyRecordSchema = z.object({
 const WrittenConfig = z.looseObject({
   auth: z.looseObject({enabled: z.boolean().optional(), keys: z.array(KeyRecordSchema).optional()}).nullish(),
   update: z.looseObject({check: z.boolean().optional(), registry: z.url().optional()}).nullish(),
+  mcp: z.looseObject({tools: z.enum(['lean', 'all'], {error: 'must be lean or all'}).optional()}).nullish(),
   enrichment: z
     .looseObject({
       enabled: z.boolean().optional(),
@@ -138,6 +141,7 @@ function resolveConfig(written: z.output<typeof WrittenConfig>): UserConfig {
     auth: {enabled: written.auth?.enabled ?? keys.length > 0, keys},
     update: {check: written.update?.check ?? true, registry: (written.update?.registry ?? DEFAULT_REGISTRY).replace(/\/+$/, '')},
     enrichment: resolveEnrichment(written.enrichment),
+    mcp: {tools: written.mcp?.tools ?? 'lean'},
   }
 }
 

@@ -9,6 +9,16 @@ export const MemoryId = z
   .string()
   .trim()
   .regex(MEMORY_ID_PATTERN, 'must look like memories/<repo-id>/<type>/<12 hex digits>')
+/** A short ref: a prefix of a memory id's key, 6 to 12 hex digits (case folded). */
+export const SHORT_REF_PATTERN = /^[0-9a-f]{6,12}$/i
+/**
+ * What every face accepts where it takes a memory id: the whole id, or a unique prefix of its key
+ * (≥ 6 hex digits) that operations resolve within the request's repository (operations/lookup.ts).
+ */
+export const MemoryRef = z
+  .string({error: 'an id is required'})
+  .trim()
+  .refine((s) => MEMORY_ID_PATTERN.test(s) || SHORT_REF_PATTERN.test(s), 'must be a memory id (memories/<repo-id>/<type>/<12 hex digits>) or a unique prefix of its key (6 to 12 hex digits)')
 export const Content = z
   .string({error: 'content is required'})
   .refine((s) => s.trim().length > 0, 'content is empty')

@@ -11,6 +11,7 @@ import type {MemContext, RepoHandle} from '../engines/context.js'
 import {readOnlySources} from '../engines/sharing/sources.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
+import {shortRef} from '../storage/refs.js'
 import type {ContextPreview} from '../model/shapes/memories.js'
 export type {ContextPreview} from '../model/shapes/memories.js'
 
@@ -40,6 +41,12 @@ export async function context(ctx: MemContext, raw: ContextInput): Promise<{cont
   return {context: built.context}
 }
 
+/** The context and the ids of the memories its lines show, in order (the agent hooks keep them per session). */
+export async function contextWithIds(ctx: MemContext, raw: ContextInput): Promise<{context: string; ids: string[]; tokens: number}> {
+  const built = await buildContext(ctx, raw)
+  return {context: built.context, ids: built.ids, tokens: built.tokens}
+}
+
 /** The context with what went into it: the spec's context preview. */
 export async function contextPreview(ctx: MemContext, raw: ContextInput): Promise<ContextPreview> {
   const input = parseInput(ContextInput, raw)
@@ -63,7 +70,7 @@ function current(db: Db, memories: Memory[]): Memory[] {
   return outdated.size === 0 ? memories : memories.filter((m) => !outdated.has(m.id))
 }
 
-async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{context: string; tokens: number; handle: RepoHandle; lines: number}> {
+async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{context: string; tokens: number; handle: RepoHandle; lines: number; ids: string[]}> {
   const input = parseInput(ContextInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
   const now = ctx.now()
@@ -88,7 +95,12 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   const header = `[Memory: ${total} entries, ${MEMORY_TYPES.map((t) => `${counts[t]} ${PLURAL[t]}`).join(', ')}]`
   const budget = input.tokens
   const lines = [header]
+  const ids: string[] = []
   let used = count(header)
+  // issue 18: a line of this repo's own store ends with the memory's short ref (a unique key prefix,
+  // see storage/refs.ts), so the agent can give feedback or read it by ref; a layer's line has none
+  // (a ref resolves within the request's repository only)
+  const refOf = (m: Memory) => (m.id.startsWith('memories/layer-') ? null : handle.store.read((db) => shortRef(db, m.id)))
 
   const add = (memories: Array<{m: Memory; w: number}>): boolean => {
     const ranked = memories
@@ -98,11 +110,13 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
     for (const {m} of ranked) {
       const text = (m.oneLiner ?? heuristicOneLiner(m.content)).replace(/\s+/g, ' ').trim()
       if (!text || seen.has(text)) continue
-      const line = `[${TYPE_LETTER[m.type]}] ${text}`
+      const ref = refOf(m)
+      const line = `[${TYPE_LETTER[m.type]}] ${text}${ref ? ` [${ref}]` : ''}`
       const cost = count(`\n${line}`)
       if (used + cost >= budget) return true // full: the next best would not fit either way
       seen.add(text)
       lines.push(line)
+      ids.push(m.id)
       used += cost
     }
     return false
@@ -119,8 +133,9 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   let tokens = count(text)
   while (tokens >= budget && lines.length > 1) {
     lines.pop()
+    ids.pop()
     text = lines.join('\n')
     tokens = count(text)
   }
-  return {context: text, tokens, handle, lines: lines.length - 1}
+  return {context: text, tokens, handle, lines: lines.length - 1, ids}
 }

@@ -2,7 +2,7 @@ import {MemError} from '../model/errors.js'
 import {getMemory, type Op} from '../storage/memories.js'
 import {normalizeForDuplicate} from '../text/tokenize.js'
 import type {MemContext} from '../engines/context.js'
-import {notFound, repoForId} from './lookup.js'
+import {notFound, repoForId, resolveRefs} from './lookup.js'
 import {EditInput} from '../model/shapes/memories.js'
 import {gate, planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
@@ -16,7 +16,7 @@ export {EditInput} from '../model/shapes/memories.js'
  * which stays readable through history; tags or importance alone are updated in place.
  */
 export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult> {
-  const input = parseInput(EditInput, raw)
+  const input = await resolveRefs(ctx, parseInput(EditInput, raw), 'id')
   const handle = await repoForId(ctx, input.id, input.repo)
   if (input.content !== undefined) {
     const rejected = await gate(ctx, input.content)

@@ -4,12 +4,12 @@ import {getMemory} from '../storage/memories.js'
 import {countWithoutSupplementFrom, liveWithoutSupplementFrom} from '../storage/supplements.js'
 import {embedder, embedMissing} from '../engines/enrichment/embed-memories.js'
 import {assertLive, enrichMemory, enrichRuntime, type EnrichProviderName, type EnrichResult} from '../engines/enrichment/enrich-memory.js'
-import {notFound, requireMemory} from './lookup.js'
+import {notFound, requireMemory, resolveRefs} from './lookup.js'
 import type {MemContext} from '../engines/context.js'
-import {MemoryId, RepoRef} from '../model/schemas.js'
+import {MemoryRef, RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
 
-export const EnrichInput = z.object({id: MemoryId, repo: z.string().optional()})
+export const EnrichInput = z.object({id: MemoryRef, repo: z.string().optional()})
 export type EnrichInput = z.input<typeof EnrichInput>
 
 export const EnrichAllInput = z.object({
@@ -43,7 +43,7 @@ export interface EnrichAllResult {
  * or fails is a 503 `unavailable` and the memory is left unchanged.
  */
 export async function enrich(ctx: MemContext, raw: EnrichInput): Promise<EnrichResult> {
-  const input = parseInput(EnrichInput, raw)
+  const input = await resolveRefs(ctx, parseInput(EnrichInput, raw), 'id')
   const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
   assertLive(memory)
   const runtime = await enrichRuntime(ctx)

@@ -1,12 +1,12 @@
 import {z} from 'zod'
 import type {MemContext} from '../engines/context.js'
-import {changeMemory} from './lookup.js'
+import {changeMemory, resolveRefs} from './lookup.js'
 import type {ForgetResult} from '../model/shapes/memories.js'
-import {MemoryId} from '../model/schemas.js'
+import {MemoryRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
 
 export const ForgetInput = z.object({
-  id: MemoryId,
+  id: MemoryRef,
   repo: z.string().optional(),
   reason: z.string().trim().max(500).optional(),
 })
@@ -17,7 +17,7 @@ export type ForgetInput = z.input<typeof ForgetInput>
  * but get-by-id and history. `forgotten` is false when it was already forgotten.
  */
 export async function forget(ctx: MemContext, raw: ForgetInput): Promise<ForgetResult> {
-  const input = parseInput(ForgetInput, raw)
+  const input = await resolveRefs(ctx, parseInput(ForgetInput, raw), 'id')
   return changeMemory<ForgetResult>(ctx, input.id, input.repo, (m, now) =>
     m.forgottenAt
       ? {ops: [], result: {forgotten: false}}

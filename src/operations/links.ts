@@ -6,8 +6,8 @@ import {DISTINCT, UPDATED_BY, UPDATES} from '../engines/currency.js'
 import {LINK_SOURCE} from '../storage/links.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {CROSS_REPO_LINK_TAG, linkedRepos, linkItems, type RepoLink} from '../engines/sharing/sources.js'
-import {answersTo, notFound, requireMemory} from './lookup.js'
-import {MemoryId, RepoRef, repoIdOf} from '../model/schemas.js'
+import {answersTo, notFound, requireMemory, resolveRefs} from './lookup.js'
+import {MemoryRef, RepoRef, repoIdOf} from '../model/schemas.js'
 import {gate, planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
 
@@ -30,14 +30,14 @@ export const Relation = z
   .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'relation must be a word of letters, digits, - or _ (at most 40), e.g. related, depends-on, explains')
 
 export const LinkMemoryInput = z.object({
-  id: MemoryId,
-  targetId: MemoryId,
+  id: MemoryRef,
+  targetId: MemoryRef,
   relation: Relation.default('related'),
   repo: z.string().optional(),
 })
 export type LinkMemoryInput = z.input<typeof LinkMemoryInput>
 
-export const UnlinkMemoryInput = z.object({id: MemoryId, targetId: MemoryId, repo: z.string().optional()})
+export const UnlinkMemoryInput = z.object({id: MemoryRef, targetId: MemoryRef, repo: z.string().optional()})
 export type UnlinkMemoryInput = z.input<typeof UnlinkMemoryInput>
 
 /** Relations kept on both memories of a pair, each with its reverse. */
@@ -126,7 +126,7 @@ function readOnlyLayer(handle: RepoHandle): void {
  * is linked to.
  */
 export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise<{linked: true}> {
-  const input = parseInput(LinkMemoryInput, raw)
+  const input = await resolveRefs(ctx, parseInput(LinkMemoryInput, raw), 'id', 'targetId')
   if (input.id === input.targetId) throw new MemError('invalid_input', 'A memory cannot link to itself.', {hint: 'Give another memory as targetId.'})
   const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
   readOnlyLayer(handle)
@@ -168,7 +168,7 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
 
 /** Removes the link from a memory to `targetId`; `removed` is false when there was none. */
 export async function unlinkMemory(ctx: MemContext, raw: UnlinkMemoryInput): Promise<{removed: boolean}> {
-  const input = parseInput(UnlinkMemoryInput, raw)
+  const input = await resolveRefs(ctx, parseInput(UnlinkMemoryInput, raw), 'id', 'targetId')
   const {handle} = await requireMemory(ctx, input.id, input.repo)
   readOnlyLayer(handle)
   const now = ctx.now().toISOString()

@@ -3,7 +3,52 @@ import type {Memory} from '../model/memory.js'
 import {getMemory} from '../storage/memories.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import type {WritePlan} from '../storage/repo-store.js'
-import {repoIdOf} from '../model/schemas.js'
+import {MEMORY_ID_PATTERN, repoIdOf, SHORT_REF_PATTERN} from '../model/schemas.js'
+import {idsWithKeyPrefix} from '../storage/refs.js'
+
+/** True for a short ref (a 6 to 12 hex digit prefix of a key) rather than a whole id. */
+export function isShortRef(value: string): boolean {
+  return SHORT_REF_PATTERN.test(value.trim()) && !MEMORY_ID_PATTERN.test(value.trim())
+}
+
+/**
+ * The whole id a value names: a whole id as it is; a short ref (a unique prefix of a key, ≥ 6 hex
+ * digits) looked up in `repo`, the request's repository, and nowhere else. No match is a 404; more
+ * than one is a 400 that lists the candidates. Resolved for reading: nothing is created.
+ */
+export async function resolveMemoryId(ctx: MemContext, value: string, repo?: string): Promise<string> {
+  const v = value.trim()
+  if (!isShortRef(v)) return v
+  if (!repo?.trim()) {
+    throw new MemError('invalid_input', `${v} is a short ref: it needs the repository it belongs to.`, {
+      hint: 'Pass the repo (--repo, ?repo=, or `repo` in the call), or give the whole id.',
+    })
+  }
+  const ref = v.toLowerCase()
+  const handle = await ctx.repo(repo, 'read')
+  const ids = handle.store.read((db) => idsWithKeyPrefix(db, ref, 11))
+  if (ids.length === 0) {
+    throw new MemError('not_found', `No memory with ref ${ref} in repo ${handle.id}.`, {hint: 'Run `mem browse` to list memories, or give the whole id.'})
+  }
+  if (ids.length > 1) {
+    const shown = ids.slice(0, 10)
+    throw new MemError('invalid_input', `The ref ${ref} is ambiguous in repo ${handle.id}: it starts ${ids.length > 10 ? 'more than 10' : ids.length} memories' keys:\n${shown.map((id) => `  ${id}`).join('\n')}`, {
+      hint: 'Give more characters of the key, or the whole id.',
+      details: {candidates: shown},
+    })
+  }
+  return ids[0]
+}
+
+/** `input` with the ids under `keys` resolved (as resolveMemoryId) within `input.repo`. */
+export async function resolveRefs<T extends {repo?: string}>(ctx: MemContext, input: T, ...keys: Array<keyof T & string>): Promise<T> {
+  const out = {...input}
+  for (const key of keys) {
+    const value = out[key]
+    if (typeof value === 'string') (out as Record<string, unknown>)[key] = await resolveMemoryId(ctx, value, input.repo)
+  }
+  return out
+}
 
 /**
  * The repo that holds memory `id`. When the caller names a repo, the id must belong to it: an id of

@@ -5,6 +5,8 @@ import type {MemContext, RepoHandle} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
 import type {QualityIssue, QualityReport} from '../model/shapes/insight.js'
+import {getMemory} from '../storage/memories.js'
+import {injectionPrecision} from './agent-hooks.js'
 export type {QualityIssue, QualityReport} from '../model/shapes/insight.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -91,6 +93,8 @@ export function qualityOf(handle: RepoHandle, now: Date, repo: string): QualityR
       issues,
       // a store nobody has recalled from has served no one: no score rather than a perfect one
       score: f.recalled === 0 ? null : Math.max(0, Math.min(100, Math.round(100 - penalty))),
+      // issue 18: how often memories the prompt hook injected were then reported used
+      injection: injectionPrecision(handle.root, (id) => getMemory(db, id)),
     }
   })
 }

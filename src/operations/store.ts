@@ -2,6 +2,7 @@ import type {MemContext} from '../engines/context.js'
 import {gate, planStore, type StoreResult} from '../engines/gates/admit.js'
 import {StoreInput} from '../model/shapes/memories.js'
 import {parseInput} from '../model/validate.js'
+import {resolveMemoryId} from './lookup.js'
 
 export {StoreInput} from '../model/shapes/memories.js'
 
@@ -13,6 +14,8 @@ export {StoreInput} from '../model/shapes/memories.js'
  */
 export async function store(ctx: MemContext, raw: StoreInput): Promise<StoreResult> {
   const input = parseInput(StoreInput, raw)
+  // issue 18: `supersedes` may be a short ref, resolved within this repo before anything is scanned
+  if (input.supersedes) input.supersedes = await resolveMemoryId(ctx, input.supersedes, input.repo)
   // the repo first: a bad repo value is answered before the text is scanned
   await ctx.locate(input.repo, 'read')
   const rejected = await gate(ctx, input.content)

@@ -13,6 +13,7 @@ import {benchLocomo} from './recall/locomo.mjs'
 import {benchCurrency} from './currency/run.mjs'
 import {ablation} from './recall/ablation.mjs'
 import {benchRecallKinds} from './recall/kinds.mjs'
+import {benchHooks} from './hooks.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -31,4 +32,5 @@ await benchIntake()
 await benchPacks()
 await benchUsage()
 await benchTui()
+await benchHooks()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)

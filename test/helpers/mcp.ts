@@ -7,11 +7,15 @@ import {BIN} from './cli.js'
 
 export type ToolResult = CallToolResult & {structuredContent?: any}
 
-/** An SDK client connected to `POST /mcp` of a running server, closed when the test ends. */
-export async function httpMcpClient(url: string, options: {apiKey?: string; query?: string; capabilities?: Client['_options']} = {}) {
+/**
+ * An SDK client connected to `POST /mcp` of a running server, closed when the test ends. It asks
+ * for every tool (`tools=all`: these tests cover the whole catalog) unless `tools: 'lean'`.
+ */
+export async function httpMcpClient(url: string, options: {apiKey?: string; query?: string; capabilities?: Client['_options']; tools?: 'lean' | 'all'} = {}) {
   const client = new Client({name: 'mem-test', version: '1.0.0'}, {capabilities: {}})
   const headers: Record<string, string> = options.apiKey ? {authorization: `Bearer ${options.apiKey}`} : {}
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp${options.query ?? ''}`), {requestInit: {headers}})
+  const query = options.tools === 'lean' ? (options.query ?? '') : `${options.query ? `${options.query}&` : '?'}tools=all`
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp${query}`), {requestInit: {headers}})
   onTestFinished(() => client.close())
   await client.connect(transport)
   return client
@@ -21,7 +25,7 @@ export async function httpMcpClient(url: string, options: {apiKey?: string; quer
  * The built `mem mcp` spawned as a client spawns it, with a private MEM_HOME; stderr is collected.
  * `roots` makes the client declare the roots capability and answer roots/list with those paths.
  */
-export async function stdioMcpClient(options: {args?: string[]; cwd: string; home: string; roots?: string[]; env?: Record<string, string>}) {
+export async function stdioMcpClient(options: {args?: string[]; cwd: string; home: string; roots?: string[]; env?: Record<string, string>; tools?: 'lean' | 'all'}) {
   const {ListRootsRequestSchema} = await import('@modelcontextprotocol/sdk/types.js')
   const {pathToFileURL} = await import('node:url')
   const client = new Client({name: 'mem-test', version: '1.0.0'}, {capabilities: options.roots ? {roots: {listChanged: true}} : {}})
@@ -31,7 +35,8 @@ export async function stdioMcpClient(options: {args?: string[]; cwd: string; hom
   }
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'mcp', ...(options.args ?? [])],
+    // every tool unless the test is about the lean set (see httpMcpClient)
+    args: [BIN, 'mcp', ...(options.args ?? []), ...(options.tools === 'lean' ? [] : ['--tools', 'all'])],
     cwd: options.cwd,
     env: {PATH: process.env.PATH ?? '', MEM_HOME: options.home, NO_COLOR: '1', ...options.env},
     stderr: 'pipe',

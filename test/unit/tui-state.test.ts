@@ -947,6 +947,24 @@ describe('effect runner: timers, clipboard, exit', () => {
   })
 })
 
+describe('effect runner: a search that is a short ref', () => {
+  it('lists the memory the ref names first; a ref that names none adds nothing', async () => {
+    const {memRepo, storedId} = await import('../helpers/mem.js')
+    const {store} = await import('../../src/operations/store.js')
+    const {ctx, root} = memRepo()
+    const id = storedId(await store(ctx, {repo: root, content: 'The release script tags the commit and pushes the tag.', type: 'procedure'}))
+    await store(ctx, {repo: root, content: 'Docker must be running for the integration tests.', type: 'observation'})
+    const search = (q: string) =>
+      new Promise<Action>((resolve) => effectRunner({ctx, repo: root, exit: () => undefined}, resolve).run({type: 'recall', seq: 1, q, limit: 10}))
+    const ref = id.split('/').pop()!.slice(0, 7)
+    const found = (await search(ref)) as Extract<Action, {type: 'loaded'}>
+    expect(found.type).toBe('loaded')
+    expect(found.rows.map((r) => r.id)).toEqual([id])
+    const none = (await search('ffffff')) as Extract<Action, {type: 'loaded'}>
+    expect(none.rows).toEqual([])
+  })
+})
+
 describe('the header names the repository as people know it (issue 20)', () => {
   it('by its folder name when given a path, by its id when given an id', () => {
     const byPath = browser(3, {config: {repo: '/tmp/ux/my_app'}, size: {columns: 120, rows: 24}})

@@ -77,6 +77,12 @@ export function formatQuality(q: QualityReport, style: Style): string {
     `  memories ${q.totalMemories}, recalled ${q.recalled}; of those recalled, echo ${pct(q.echoRatio)} (mostly used), fizzle ${pct(q.fizzleRatio)} (mostly unused)`,
     `  stale ${q.staleCount} (30+ days without a recall), dead ${q.deadCount} (60+ days, or repeatedly unused)`,
   ]
+  const inj = q.injection
+  if (inj.injections > 0) {
+    lines.push(
+      `  injected at prompt time: ${inj.injected} memories, ${inj.injections} times; precision ${inj.precision === null ? 'unknown (no feedback yet)' : `${pct(inj.precision)} (${inj.used} used of ${inj.used + inj.unused} reported)`}`,
+    )
+  }
   if (q.issues.length === 0) lines.push('', '  No issues found.')
   for (const issue of q.issues) {
     const [code, label] = SEVERITY[issue.severity]

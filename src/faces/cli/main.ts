@@ -12,6 +12,7 @@ import Feedback from './commands/feedback.js'
 import Forget from './commands/forget.js'
 import Get from './commands/get.js'
 import History from './commands/history.js'
+import Hook from './commands/hook.js'
 import HooksInstall from './commands/hooks/install.js'
 import HooksUninstall from './commands/hooks/uninstall.js'
 import Init from './commands/init.js'
@@ -36,6 +37,7 @@ import Quality from './commands/quality.js'
 import Recall from './commands/recall.js'
 import Repos from './commands/repos.js'
 import Serve from './commands/serve.js'
+import Setup from './commands/setup.js'
 import Stats from './commands/stats.js'
 import Status from './commands/status.js'
 import Store from './commands/store.js'
@@ -52,6 +54,7 @@ export const COMMANDS = {
   forget: Forget,
   get: Get,
   history: History,
+  hook: Hook,
   'hooks:install': HooksInstall,
   'hooks:uninstall': HooksUninstall,
   init: Init,
@@ -76,6 +79,7 @@ export const COMMANDS = {
   recall: Recall,
   repos: Repos,
   serve: Serve,
+  setup: Setup,
   stats: Stats,
   status: Status,
   store: Store,

@@ -39,7 +39,9 @@ export abstract class MemCommand extends Command {
    */
   protected idRepoRef(flags: {repo?: string}, id: string): string | undefined {
     if (flags.repo && flags.repo.trim()) return absoluteRepoRef(flags.repo)
-    return id.trim().startsWith('memories/layer-') ? findRepoRoot(process.cwd()) : undefined
+    // a short ref (a prefix of the key, no repo segment) names a memory of this folder's repository
+    const v = id.trim()
+    return v.startsWith('memories/layer-') || !v.startsWith('memories/') ? findRepoRoot(process.cwd()) : undefined
   }
 
   /**

@@ -9,6 +9,7 @@ import type {MemContext} from '../../engines/context.js'
 import {ops} from '../../operations/catalog/index.js'
 import {invoke, type OpDef, outcomeOf} from '../../operations/define.js'
 import * as R from './render.js'
+import {MemError} from '../../model/errors.js'
 
 export type JsonSchema = Record<string, unknown>
 
@@ -29,6 +30,18 @@ export interface ToolDef {
   /** Notes for a model on some arguments; every key must be a property of the operation's input. */
   argNotes?: Record<string, string>
   repo: RepoUse
+  /**
+   * The lean default set (decisions.md, MCP): at most six tools, listed with `brief` as their
+   * description and no output schema, so tools/list stays under 2,000 tokens. The others are
+   * listed with `mem mcp --tools all` (or `mcp.tools: all` in the user config).
+   */
+  lean?: {brief: string}
+  /**
+   * The argument vocabulary shared by every tool (`id`, `query`, `used`) where the operation's own
+   * field has another name: vocabulary name → the operation's field (recall's `q`, feedback's
+   * `memoryId` and `wasUsed`). tools/list shows the vocabulary's name; a call may use either.
+   */
+  rename?: Record<string, string>
   annotations: {readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: false}
   /** A readable rendering for the model; `args` are as the agent gave them (repo filled in). */
   render(result: never, args: Record<string, unknown>): string
@@ -37,6 +50,37 @@ export interface ToolDef {
 /** Runs a tool's operation through `invoke` (usage counted as declared). */
 export function runTool(def: ToolDef, ctx: MemContext, args: Record<string, unknown>): Promise<unknown> {
   return invoke(ctx, def.op, args)
+}
+
+/** The specification's argument names, taken by every tool as the vocabulary's (decisions.md, MCP). */
+export const SPEC_NAMES: Readonly<Record<string, string>> = {q: 'query', memoryId: 'id', wasUsed: 'used'}
+
+/**
+ * The arguments a call gave, in the operation's own names: the specification's names (`q`,
+ * `memoryId`, `wasUsed`) and the vocabulary's (`query`, `id`, `used`) are both taken; the same
+ * argument given twice with different values is refused rather than guessed.
+ */
+export function toOperationArgs(def: ToolDef, args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {...args}
+  const opFields = new Set(Object.values(def.rename ?? {}))
+  for (const [spec, vocab] of Object.entries(SPEC_NAMES)) {
+    // a name that is the operation's own field (recall's q) is left for the rename below
+    if (!(spec in out) || opFields.has(spec) && !(vocab in out)) continue
+    if (vocab in out && out[vocab] !== out[spec]) {
+      throw new MemError('invalid_input', `Give ${vocab} or ${spec}, not both: they name the same argument.`, {hint: `Pass only ${vocab}.`})
+    }
+    out[vocab] ??= out[spec]
+    delete out[spec]
+  }
+  for (const [vocab, field] of Object.entries(def.rename ?? {})) {
+    if (!(vocab in out)) continue
+    if (field in out && out[field] !== out[vocab]) {
+      throw new MemError('invalid_input', `Give ${vocab} or ${field}, not both: they name the same argument.`, {hint: `Pass only ${vocab}.`})
+    }
+    out[field] ??= out[vocab]
+    delete out[vocab]
+  }
+  return out
 }
 
 /** Outcomes that are answers but not successes (a rejected store) are tool errors, as the declaration says. */
@@ -64,6 +108,7 @@ export const TOOLS: ToolDef[] = [
       'Call once at the start of a session, before working: returns this repository\'s memory digest (under 600 tokens by default): a counts line, then one line per memory, best first, prefixed [I] insight, [P] procedure, [H] heuristic, [O] observation. Read it as background knowledge about the project; use memory_recall for anything specific.',
     argNotes: {tokens: 'Token budget of the context (default 600).'},
     repo: 'bound',
+    lean: {brief: 'Call once at session start: this repo\'s memory digest (< 600 tokens), one line per memory, best first: [I] insight, [P] procedure, [H] heuristic, [O] observation, each ending with its [ref] (give it to memory_feedback or memory_get as id).'},
     annotations: READ,
     render: (r) => r.context,
   }),
@@ -75,6 +120,8 @@ export const TOOLS: ToolDef[] = [
       'Search this repository\'s memories before a task, or whenever you wonder how something works here, why it was done, or what went wrong last time. Ask in your own words (e.g. "how do I run the integration tests?"). Returns the best matches first, each with its id, type, score (0..1), full content and age; a staleness warning means nobody confirmed it recently, so verify it. Afterwards report with memory_feedback whether each memory you read helped.',
     argNotes: {q: 'The question or keywords, in natural language.', limit: 'How many results (1 to 100, default 10).', type: 'Only memories of this type.'},
     repo: 'bound',
+    rename: {query: 'q'},
+    lean: {brief: 'Search this repo\'s memories before a task or when you wonder how something works here or what went wrong before. Ask in your own words. Best matches first, each with id, type, score, content, age; verify one with a staleness warning. Then report each one you read with memory_feedback.'},
     annotations: {...READ, idempotentHint: false},
     render: (r, args) => R.renderRecall(r.results, String(args.q ?? '')),
   }),
@@ -90,9 +137,10 @@ export const TOOLS: ToolDef[] = [
       importance: '0.0 to 1.0 (default 0.5); raise it for things that cost real time when forgotten.',
       source: 'Who stored it (default "claude-session").',
       sessionId: 'Your session id, if you have one.',
-      supersedes: 'Id of a live memory this one replaces.',
+      supersedes: 'Id (or ref) of a live memory this one replaces.',
     },
     repo: 'bound',
+    lean: {brief: 'Save one short, self-contained lesson a later session needs (how the build or tests really work, a flaky test and its cause, a decision and why, a command that works, a pitfall), with tags and a type: observation (seen once), insight (a conclusion), procedure (steps that work), heuristic (a rule of thumb). Never secrets. A repeat is not stored (duplicateId).'},
     annotations: WRITE,
     render: (r) => R.renderStore(r),
   }),
@@ -102,8 +150,10 @@ export const TOOLS: ToolDef[] = [
     title: 'Report whether a memory helped',
     description:
       'After using memories from memory_recall or memory_context, report for each one you read whether it was actually useful (wasUsed true) or not (false). Used memories rank higher next time; memories that keep being unhelpful sink. Returns applied: false for a memory that was forgotten or replaced.',
-    argNotes: {memoryId: 'The id of the recalled memory.', wasUsed: 'true if it helped with the task, false if not.'},
+    argNotes: {memoryId: 'The id of the recalled memory, or its ref (a unique key prefix, as the context shows).', wasUsed: 'true if it helped with the task, false if not.'},
     repo: 'hint',
+    rename: {id: 'memoryId', used: 'wasUsed'},
+    lean: {brief: 'After a task, report for each memory you read (from memory_recall or the context) whether it helped: used true or false. Useful ones rise; unhelpful ones stop being shown.'},
     annotations: WRITE,
     render: (r, args) => (r.applied ? `Feedback recorded for ${args.memoryId}: ${args.wasUsed ? 'used' : 'not used'}.` : `Not applied: ${args.memoryId} was forgotten or superseded.`),
   }),
@@ -114,6 +164,7 @@ export const TOOLS: ToolDef[] = [
     description:
       'Read one memory by id with all its fields: content, type, tags, importance, usage counts, and whether it was superseded (then supersededBy names the newer version) or forgotten. Works for superseded and forgotten memories too.',
     repo: 'hint',
+    lean: {brief: 'Read one memory with all its fields, by id or by the ref a context line ends with.'},
     annotations: READ,
     render: (r) => R.renderMemory(r),
   }),
@@ -125,6 +176,7 @@ export const TOOLS: ToolDef[] = [
       'Correct or update a memory that is wrong or outdated. New content creates a new version with a new id that supersedes the old one (the answer gives both ids; history keeps the old text); changing only tags or importance updates it in place. Give at least one of content, tags, importance.',
     argNotes: {content: 'The corrected text: creates a new version.', tags: 'Replaces the tags.', importance: '0.0 to 1.0.'},
     repo: 'hint',
+    lean: {brief: 'Correct a wrong or outdated memory (by id or ref): new content makes a new version that replaces it; tags or importance alone change in place.'},
     annotations: WRITE,
     render: (r) => R.renderEdit(r),
   }),
@@ -316,30 +368,58 @@ function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return z.toJSONSchema(schema, {target: 'draft-7', io, unrepresentable: 'any'}) as JsonSchema
 }
 
-/**
- * The `tools/list` entry of a tool: the core's input schema as JSON Schema, with `repo` made
- * optional where the session binds it, the argument notes added as descriptions, and the HTTP
- * response schema as the output schema (an object at the top, as MCP requires).
- */
-export function toolListing(def: ToolDef): {
+/** Which tools a server lists: the lean default set, or every tool. */
+export type ToolSet = 'lean' | 'all'
+
+/** The tools of a set, in the order `tools/list` shows them. */
+export function toolsOf(set: ToolSet): ToolDef[] {
+  return set === 'all' ? TOOLS : TOOLS.filter((t) => t.lean)
+}
+
+const LEAN_REPO_NOTE = 'Repository path or id; default: this session\'s.'
+/** Arguments a lean listing leaves out: they serve people, not agents (recall's touch). */
+const LEAN_HIDDEN = new Set(['touch'])
+
+export interface ToolListing {
   name: string
   title: string
   description: string
   inputSchema: JsonSchema & {type: 'object'}
-  outputSchema: JsonSchema & {type: 'object'}
-  annotations: ToolDef['annotations'] & {title: string}
-} {
+  outputSchema?: JsonSchema & {type: 'object'}
+  annotations: ToolDef['annotations'] & {title?: string}
+}
+
+/**
+ * The `tools/list` entry of a tool: the core's input schema as JSON Schema, with `repo` made
+ * optional where the session binds it, the vocabulary's argument names (`query`, `id`, `used`), the
+ * argument notes added as descriptions, and (in the full listing) the HTTP response schema as the
+ * output schema (an object at the top, as MCP requires). The lean listing carries the tool's brief
+ * description and no output schema (results still carry structured content).
+ */
+export function toolListing(def: ToolDef, set: ToolSet = 'all'): ToolListing {
+  const lean = set === 'lean' && def.lean !== undefined
   const input = toJson(def.op.input, 'input')
-  const props = (input.properties ?? {}) as Record<string, JsonSchema>
-  input.properties = props
+  let props = (input.properties ?? {}) as Record<string, JsonSchema>
   for (const [name, note] of Object.entries(def.argNotes ?? {})) {
     if (!props[name]) throw new Error(`tool ${def.name}: a note for ${name}, which its input schema lacks`)
     props[name] = {...props[name], description: note}
   }
   if (def.repo !== 'none') {
     if (!props.repo) throw new Error(`tool ${def.name}: its input schema has no repo`)
-    props.repo = {...props.repo, description: def.repo === 'bound' ? REPO_NOTE : 'Repository path or repo id; by default the repo the memory id names.'}
+    props.repo = {...props.repo, description: lean ? LEAN_REPO_NOTE : def.repo === 'bound' ? REPO_NOTE : 'Repository path or repo id; by default the repo the memory id names.'}
     if (Array.isArray(input.required)) input.required = input.required.filter((r) => r !== 'repo')
+  }
+  // the vocabulary's names in place of the operation's (recall's q shows as query)
+  const fieldToVocab = new Map(Object.entries(def.rename ?? {}).map(([vocab, field]) => [field, vocab]))
+  props = Object.fromEntries(
+    Object.entries(props)
+      .filter(([name]) => !(lean && LEAN_HIDDEN.has(name)))
+      .map(([name, schema]) => [fieldToVocab.get(name) ?? name, schema]),
+  )
+  input.properties = props
+  if (Array.isArray(input.required)) input.required = input.required.map((r) => fieldToVocab.get(r as string) ?? r)
+  if (lean) {
+    return {name: def.name, title: def.title, description: def.lean!.brief, inputSchema: input as ToolListing['inputSchema'], annotations: def.annotations}
   }
   const output = toJson(def.op.output, 'output')
   if (output.type !== 'object') output.type = 'object'
@@ -347,12 +427,14 @@ export function toolListing(def: ToolDef): {
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: input as JsonSchema & {type: 'object'},
-    outputSchema: output as JsonSchema & {type: 'object'},
+    inputSchema: input as ToolListing['inputSchema'],
+    outputSchema: output as ToolListing['outputSchema'],
     annotations: {title: def.title, ...def.annotations},
   }
 }
 
+let byName: Map<string, ToolDef> | undefined
+
 export function findTool(name: string): ToolDef | undefined {
-  return TOOLS.find((t) => t.name === name)
+  return (byName ??= new Map(TOOLS.map((t) => [t.name, t]))).get(name)
 }

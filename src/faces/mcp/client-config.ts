@@ -38,11 +38,12 @@ export function readTemplate(name: string): string {
 }
 
 export interface StdioConfigInput {
-  /** The Node binary running mem now (process.execPath). */
-  node: string
-  /** mem's bin/run.js, absolute. */
-  bin: string
+  /** The Node binary running mem now (process.execPath): only for a config of this machine (--absolute). */
+  node?: string
+  /** mem's bin/run.js, absolute: only with `node`. */
+  bin?: string
   repo?: string
+  tools?: 'lean' | 'all'
 }
 
 export interface HttpConfigInput {
@@ -52,9 +53,10 @@ export interface HttpConfigInput {
 }
 
 /**
- * The snippet for this machine. stdio runs this very Node and bin/run.js by absolute path, so it
- * works whatever the client's PATH is; http points at the given URL and keeps the Authorization
- * header (as `${MEM_API_KEY}`, never a key) only when auth is on.
+ * The snippet. stdio runs `mem` from the client's PATH (a file a team can commit: no machine
+ * paths), or this very Node and bin/run.js by absolute path when they are given (--absolute: works
+ * whatever the client's PATH is); http points at the given URL and keeps the Authorization header
+ * (as `${MEM_API_KEY}`, never a key) only when auth is on.
  */
 export function clientConfig(transport: 'stdio', input: StdioConfigInput): {mcpServers: Record<string, ServerEntry>}
 export function clientConfig(transport: 'http', input: HttpConfigInput): {mcpServers: Record<string, ServerEntry>}
@@ -62,9 +64,14 @@ export function clientConfig(transport: Transport, input: StdioConfigInput | Htt
   const doc = JSON.parse(readTemplate(`mcp-${transport}.json`)) as {mcpServers: Record<string, ServerEntry>}
   const entry = doc.mcpServers.mem
   if (transport === 'stdio') {
-    const {node, bin, repo} = input as StdioConfigInput
-    entry.command = node
-    entry.args = [bin, ...(entry.args ?? ['mcp']), ...(repo ? ['--repo', repo] : [])]
+    const {node, bin, repo, tools} = input as StdioConfigInput
+    const args = [...(entry.args ?? ['mcp']), ...(repo ? ['--repo', repo] : []), ...(tools ? ['--tools', tools] : [])]
+    if (node && bin) {
+      entry.command = node
+      entry.args = [bin, ...args]
+    } else {
+      entry.args = args
+    }
   } else {
     const {url, auth} = input as HttpConfigInput
     entry.url = url

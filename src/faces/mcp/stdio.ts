@@ -18,6 +18,8 @@ export interface StdioOptions {
   repo?: string
   /** The repository around the working directory: the last resort. */
   fallbackRepo: string
+  /** Which tools to list: the lean default set or all. */
+  tools?: 'lean' | 'all'
   /** How long a tool call waits for the client's roots/list answer before using the fallback. */
   rootsTimeoutMs?: number
   log: (message: string) => void
@@ -69,6 +71,7 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
     },
     {
       version: options.version,
+      tools: options.tools,
       onInternalError: (err, tool) => log(`mem mcp: internal error in ${tool}: ${(err as Error)?.stack ?? err}`),
       track: (call) => {
         inFlight.add(call)

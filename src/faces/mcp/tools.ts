@@ -19,17 +19,17 @@ import {AjvJsonSchemaValidator} from '@modelcontextprotocol/sdk/validation/ajv'
 import type {jsonSchemaValidator} from '@modelcontextprotocol/sdk/validation'
 import {errorBody, MemError} from '../../model/errors.js'
 import type {MemContext} from '../../engines/context.js'
-import {findTool, isToolError, runTool, TOOLS, toolListing} from './catalog.js'
+import {findTool, isToolError, runTool, toOperationArgs, TOOLS, toolListing, toolsOf, type ToolListing, type ToolSet} from './catalog.js'
 
 export const SERVER_NAME = 'mem'
 
 /** The `instructions` of the initialize answer: when an agent should call which tool. */
 export const INSTRUCTIONS = `mem is this project's long-term memory: short typed lessons kept beside the repository, shared by every session.
-- At the start of a session, call memory_context once and read it before working.
+- At the start of a session, call memory_context once (unless a hook already showed it) and read it before working.
 - Before a task, and whenever you wonder how something works here or what went wrong before, call memory_recall with a question in your own words.
 - When you learn something a later session would need (how the build or tests really work, a flaky test and its cause, a decision and its reason, a command that works, a pitfall), store it with memory_store as one short, self-contained memory of the right type: observation (seen once), insight (a conclusion), procedure (steps that work) or heuristic (a rule of thumb). Never store secrets.
-- After using recalled memories, call memory_feedback for each one you read: wasUsed true if it helped, false if not. Correct wrong memories with memory_edit; forget obsolete ones with memory_forget.
-Tools act on this session's repository unless you pass repo.`
+- After using memories, call memory_feedback for each one you read (its id, or the [ref] a context line ends with): used true if it helped, false if not. Correct wrong memories with memory_edit.
+Tools act on this session's repository unless you pass repo. Ids may be given as their ref (a unique key prefix).`
 
 export interface McpBinding {
   /** The repository a tool uses when the agent passes no `repo`; undefined when there is none. */
@@ -42,6 +42,8 @@ export interface BuildMcpServerOptions {
   onInternalError?: (err: unknown, tool: string) => void
   /** Sees every tool call while it runs (stdio waits for them before closing the context). */
   track?: (call: Promise<unknown>) => void
+  /** Which tools to list and answer: the lean default set or all of them (`--tools all`). */
+  tools?: ToolSet
 }
 
 // The Server builds a JSON Schema validator (a new Ajv) per instance, and HTTP builds a server per
@@ -49,11 +51,13 @@ export interface BuildMcpServerOptions {
 let ajv: AjvJsonSchemaValidator | undefined
 const sharedValidator: jsonSchemaValidator = {getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema)}
 
-let listing: ReturnType<typeof toolListing>[] | undefined
+const listings = new Map<ToolSet, ToolListing[]>()
 
-/** The tools/list answer, built once per process from the catalog. */
-export function listTools() {
-  return (listing ??= TOOLS.map(toolListing))
+/** The tools/list answer of a set (lean by default), built once per process from the catalog. */
+export function listTools(set: ToolSet = 'lean'): ToolListing[] {
+  let listing = listings.get(set)
+  if (!listing) listings.set(set, (listing = toolsOf(set).map((def) => toolListing(def, set))))
+  return listing
 }
 
 /** A MemError (or a bug) as a tool error: the message and hint every face shows, never a stack. */
@@ -63,11 +67,22 @@ export function toolError(err: unknown): CallToolResult {
 }
 
 /** Runs one tool call against the core; every outcome is a tool result, never a thrown error. */
-export async function callTool(ctx: MemContext, binding: McpBinding, name: string, rawArgs: unknown, onInternalError?: (err: unknown, tool: string) => void): Promise<CallToolResult> {
+export async function callTool(
+  ctx: MemContext,
+  binding: McpBinding,
+  name: string,
+  rawArgs: unknown,
+  onInternalError?: (err: unknown, tool: string) => void,
+  set: ToolSet = 'all',
+): Promise<CallToolResult> {
   const def = findTool(name)
-  if (!def) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}. tools/list names the ${TOOLS.length} tools of mem.`)
-  const args: Record<string, unknown> = rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? {...(rawArgs as Record<string, unknown>)} : {}
+  if (!def || (set === 'lean' && !def.lean)) {
+    const more = def ? ` ${name} is one of mem's ${TOOLS.length} tools, listed with \`mem mcp --tools all\` (or mcp.tools: all in the user config).` : ''
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}. tools/list names the ${toolsOf(set).length} tools of this server.${more}`)
+  }
+  const given: Record<string, unknown> = rawArgs && typeof rawArgs === 'object' && !Array.isArray(rawArgs) ? {...(rawArgs as Record<string, unknown>)} : {}
   try {
+    const args = toOperationArgs(def, given)
     if (def.repo !== 'none' && (args.repo === undefined || args.repo === null || args.repo === '')) {
       const bound = await binding.repo()
       if (bound === undefined) delete args.repo
@@ -92,9 +107,10 @@ export function buildMcpServer(ctx: MemContext, binding: McpBinding, options: Bu
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: sharedValidator,
   })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({tools: listTools()}))
+  const set = options.tools ?? 'lean'
+  server.setRequestHandler(ListToolsRequestSchema, () => ({tools: listTools(set)}))
   server.setRequestHandler(CallToolRequestSchema, (req) => {
-    const call = callTool(ctx, binding, req.params.name, req.params.arguments, options.onInternalError)
+    const call = callTool(ctx, binding, req.params.name, req.params.arguments, options.onInternalError, set)
     options.track?.(call)
     return call
   })

@@ -37,6 +37,8 @@ export interface BuildServerOptions {
   address?: () => string
   /** The repository MCP tools use when a call names none and `/mcp?repo=` is not given. */
   mcpRepo?: string
+  /** Which tools `POST /mcp` lists by default (the user config's mcp.tools); `?tools=` on the URL wins. */
+  mcpTools?: 'lean' | 'all'
   /** The repository the service was started in: `GET /api/mem/repos` names it `current`, and the web UI opens on it. */
   currentRepo?: string
   /** Called with every internal (500) error; the client never sees its details. */
@@ -131,7 +133,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   })
   operationRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? [], currentRepo: options.currentRepo})
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
-  mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, onInternalError: options.onInternalError})
+  mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, tools: options.mcpTools, onInternalError: options.onInternalError})
   void app.register(async (scope) => uiRoutes(scope, {dir: options.uiDir}))
 
   let document: Record<string, unknown> | undefined

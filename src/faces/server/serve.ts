@@ -111,6 +111,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     version: info.version,
     updates: () => updates.status(),
     mcpRepo: options.mcpRepo,
+    mcpTools: config.mcp.tools,
     currentRepo: options.currentRepo,
     onInternalError: options.onInternalError,
     privatePaths: [{path: runtime.home, label: '$MEM_HOME'}],

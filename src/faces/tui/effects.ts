@@ -11,6 +11,7 @@ import {invoke} from '../../operations/define.js'
 import {prepareRecall} from '../../operations/recall.js'
 import type {MemContext} from '../../engines/context.js'
 import {MemError} from '../../model/errors.js'
+import {SHORT_REF_PATTERN} from '../../model/schemas.js'
 import {init, reduce, type Action, type BrowserConfig, type BrowserState, type Effect, type TimerKey} from './state.js'
 import {toRow} from './view.js'
 
@@ -55,8 +56,19 @@ export function effectRunner(deps: EffectDeps, dispatch: (a: Action) => void) {
       }
       case 'recall': {
         const request = {seq: e.seq, query: e.q, skip: 0, memType: e.memType}
-        invoke(ctx, ops.recall, {repo, q: e.q, limit: e.limit, type: e.memType, touch: false}).then(
-          (r) => dispatch({type: 'loaded', ...request, rows: r.results.map(toRow), count: r.results.length}),
+        // a search that is a short ref (a unique key prefix, as context lines show) finds that memory first
+        const ref = e.q.trim()
+        const named = SHORT_REF_PATTERN.test(ref)
+          ? invoke(ctx, ops.get, {id: ref, repo}).then(
+              (m) => (m.forgottenAt || m.supersededBy || (e.memType && m.type !== e.memType) ? null : m),
+              () => null,
+            )
+          : Promise.resolve(null)
+        Promise.all([invoke(ctx, ops.recall, {repo, q: e.q, limit: e.limit, type: e.memType, touch: false}), named]).then(
+          ([r, m]) => {
+            const rows = [...(m ? [toRow(m)] : []), ...r.results.filter((x) => x.id !== m?.id).map(toRow)]
+            dispatch({type: 'loaded', ...request, rows, count: rows.length})
+          },
           (err) => dispatch({type: 'loadFailed', ...request, error: describe(err)}),
         )
         return

@@ -63,6 +63,18 @@ export const QualityReport = z
       .max(100)
       .nullable()
       .describe('0..100; null while there is nothing to judge: no memories, or none recalled yet (the `empty` or `unused` issue says so)'),
+    /**
+     * Prompt-time injections by the agent hooks (issue 18): memories injected, injections in all,
+     * used / unused reports since each was first injected, and the precision used / (used + unused)
+     * (null before any report).
+     */
+    injection: z.strictObject({
+      injected: z.number().int(),
+      injections: z.number().int(),
+      used: z.number().int(),
+      unused: z.number().int(),
+      precision: z.number().min(0).max(1).nullable(),
+    }),
   })
   .meta({id: 'QualityReport'})
 export type QualityReport = z.output<typeof QualityReport>

@@ -1,7 +1,7 @@
 /** Shapes of the memory operations: entries, store and edit outcomes, recall, context, browse, stats. */
 import {z} from 'zod'
 import {DEFAULT_IMPORTANCE, DEFAULT_SOURCE, MEMORY_TYPES, type Memory} from '../memory.js'
-import {Content, Importance, MemoryId, MemoryTypeSchema, RepoRef, Tags} from '../schemas.js'
+import {Content, Importance, MemoryId, MemoryRef, MemoryTypeSchema, RepoRef, Tags} from '../schemas.js'
 import {Iso} from './common.js'
 
 /** A store request (spec section 2). */
@@ -13,14 +13,14 @@ export const StoreInput = z.object({
   importance: Importance.default(DEFAULT_IMPORTANCE),
   source: z.string().trim().min(1).max(200).default(DEFAULT_SOURCE),
   sessionId: z.string().max(200).nullable().default(null),
-  supersedes: MemoryId.nullable().default(null),
+  supersedes: MemoryRef.nullable().default(null),
 })
 export type StoreInput = z.input<typeof StoreInput>
 
 /** An edit: new content makes a new version; tags or importance alone change in place. */
 export const EditInput = z
   .object({
-    id: MemoryId,
+    id: MemoryRef,
     repo: z.string().optional(),
     content: Content.optional(),
     tags: Tags.optional(),

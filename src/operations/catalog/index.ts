@@ -11,8 +11,9 @@ import {insightOps} from './insight.js'
 import {memoryOps} from './memories.js'
 import {operationOps} from './operations.js'
 import {sharingOps} from './sharing.js'
+import {agentOps} from './agents.js'
 
-export const ops = {...memoryOps, ...operationOps, ...insightOps, ...sharingOps}
+export const ops = {...memoryOps, ...operationOps, ...insightOps, ...sharingOps, ...agentOps}
 export type Ops = typeof ops
 
 /** Every declared operation, in the catalog's order. */

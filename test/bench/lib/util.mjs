@@ -27,14 +27,16 @@ export function wallTime(args, {runs = 7, env = {}, cwd} = {}) {
 
 /**
  * Median wall times of several commands run in turn, round after round (side by side: a slow
- * moment of the machine hits them alike). Each command runs once unmeasured first.
+ * moment of the machine hits them alike). Each command runs once unmeasured first. A command may
+ * carry `input` (its standard input) and `before` (run, unmeasured, before each of its runs).
  */
 export function wallTimesSideBySide(commands, {runs = 15} = {}) {
   const times = commands.map(() => [])
   for (let i = 0; i <= runs; i++) {
-    commands.forEach(({args, env = {}, cwd}, c) => {
+    commands.forEach(({args, env = {}, cwd, input, before}, c) => {
+      before?.()
       const t = performance.now()
-      const r = spawnSync(process.execPath, args, {env: {...process.env, ...env}, cwd, encoding: 'utf8'})
+      const r = spawnSync(process.execPath, args, {env: {...process.env, ...env}, cwd, encoding: 'utf8', ...(input === undefined ? {} : {input})})
       const ms = performance.now() - t
       if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`)
       if (i > 0) times[c].push(ms)

@@ -346,6 +346,9 @@ describe('recall ranking', () => {
   })
 })
 
+/** A context line without the ref it ends with. */
+const withoutRef = (line: string) => line.replace(/ \[[0-9a-f]{8,12}\]$/, '')
+
 describe('session context', () => {
   it('has the exact first line, then type-letter lines, best first', async () => {
     const {ctx, repo} = memRepo()
@@ -356,7 +359,9 @@ describe('session context', () => {
       {content: 'The staging cluster restarted twice today', type: 'observation'},
     ])
     const {context: text} = await context(ctx, {repo})
-    const lines = text.split('\n')
+    // each memory line ends with its ref (issue 18): a unique prefix of its key
+    for (const line of text.split('\n').slice(1)) expect(line).toMatch(/ \[[0-9a-f]{8,12}\]$/)
+    const lines = text.split('\n').map(withoutRef)
     expect(lines[0]).toBe('[Memory: 4 entries, 1 observations, 1 insights, 1 procedures, 1 heuristics]')
     expect(lines[1]).toBe('[H] Always run migrations before seeding the database')
     expect(lines[2]).toBe('[I] Caching the lockfile halves CI time')
@@ -398,7 +403,7 @@ describe('session context', () => {
       {content: 'Prefer feature flags over long-lived branches', type: 'heuristic', importance: 0.6},
       {content: 'Prefer small commits with one purpose each', type: 'heuristic', importance: 0.6},
     ])
-    const first = async () => (await context(ctx, {repo})).context.split('\n')[1]
+    const first = async () => withoutRef((await context(ctx, {repo})).context.split('\n')[1])
     const loser = (await first()).includes('feature flags') ? b : a
     await feedback(ctx, {memoryId: loser, wasUsed: true})
     await feedback(ctx, {memoryId: loser, wasUsed: true})

@@ -103,11 +103,12 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
 
 describe('a plain mem recall starts without oclif and zod', () => {
   /** Files a `mem` run loads, relative to the checkout (a module hook writes every module down). */
-  function loaded(args: string[], extraEnv: Record<string, string> = {}): string[] {
-    const base = tempDir()
-    const root = join(base, 'repo')
+  function loaded(args: string[], extraEnv: Record<string, string> = {}, at?: {base: string; root: string; input: string}): string[] {
+    const base = at?.base ?? tempDir()
+    const root = at?.root ?? join(base, 'repo')
     mkdirSync(join(root, '.git'), {recursive: true})
-    const log = join(base, 'loaded.txt')
+    // a log of its own per run (two runs may share a folder)
+    const log = join(base, `loaded-${process.hrtime.bigint()}.txt`)
     const code = `import {appendFileSync} from 'node:fs'
 export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) }`
     const register = `import {register} from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(code)}`)})`
@@ -115,6 +116,7 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
       cwd: root,
       encoding: 'utf8',
       env: {...process.env, MEM_HOME: join(base, 'home'), MEM_REPO: '', ...extraEnv},
+      ...(at ? {input: at.input} : {}),
     })
     expect(r.status, r.stderr).toBe(0)
     return readFileSync(log, 'utf8')
@@ -136,5 +138,30 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
     // the same command with a value oclif must word the error for goes through oclif (the check above can fail)
     expect(loaded(['recall', '--help']).filter(heavy).length).toBeGreaterThan(0)
     expect(loaded(['recall', 'how do the tests run?'], {MEM_CLI_FAST: '0'})).toContain('dist/cli/main.js')
+  })
+
+  it('the session-start hook served from its cache loads neither the store (sql.js), the tokenizer nor zod', () => {
+    const base = tempDir()
+    const root = join(base, 'repo')
+    mkdirSync(join(root, '.git'), {recursive: true})
+    const env = {...process.env, MEM_HOME: join(base, 'home'), MEM_REPO: ''}
+    for (const text of ['Integration tests need docker running', 'Release from main only, with npm run release']) {
+      expect(spawnSync(process.execPath, [BIN, 'store', text, '--type', 'procedure'], {cwd: root, env}).status).toBe(0)
+    }
+    const input = JSON.stringify({session_id: 's', cwd: root, hook_event_name: 'SessionStart', source: 'startup'})
+    const hookMeta = JSON.parse(readFileSync(join(ROOT, 'dist', 'cli', 'hook-meta.json'), 'utf8')) as Meta
+    const heavyChunks = new Set(
+      Object.entries(hookMeta.outputs)
+        .filter(([, o]) => Object.keys(o.inputs).some((i) => /node_modules\/(zod|gpt-tokenizer)\//.test(i)))
+        .map(([out]) => out),
+    )
+    expect(heavyChunks.size).toBeGreaterThan(0)
+    const heavyHook = (f: string) => heavyChunks.has(f) || /node_modules\/(sql\.js|zod|gpt-tokenizer)\//.test(f)
+    // the first start builds the context and caches it: that one loads the store and the tokenizer (the check can fail)
+    expect(loaded(['hook', 'session-start', '--host', 'claude'], {}, {base, root, input}).filter(heavyHook).length).toBeGreaterThan(0)
+    const cached = loaded(['hook', 'session-start', '--host', 'claude'], {}, {base, root, input})
+    expect(cached).toContain('dist/cli/hook.js')
+    expect(cached.filter(heavyHook)).toEqual([])
+    expect(cached.filter(heavy)).toEqual([])
   })
 })

@@ -49,13 +49,16 @@ describe('MCP over HTTP (POST /mcp)', () => {
     expect((byName.memory_store.inputSchema.properties as any).type.enum).toEqual(['observation', 'insight', 'procedure', 'heuristic'])
     expect((byName.memory_store.inputSchema.properties as any).importance).toMatchObject({minimum: 0, maximum: 1, default: 0.5})
     expect((byName.memory_store.inputSchema.properties as any).repo.description).toMatch(/this session's repository/)
-    expect(byName.memory_recall.inputSchema.required).toEqual(['q'])
-    expect(byName.memory_feedback.inputSchema.required).toEqual(['memoryId', 'wasUsed'])
+    // one argument vocabulary: recall's q shows as query, feedback's memoryId and wasUsed as id and used
+    expect(byName.memory_recall.inputSchema.required).toEqual(['query'])
+    expect(byName.memory_feedback.inputSchema.required).toEqual(['id', 'used'])
     expect(byName.memory_get.annotations).toMatchObject({readOnlyHint: true})
     expect(byName.memory_forget.annotations).toMatchObject({readOnlyHint: false, destructiveHint: true})
-    // every argument of every tool comes from the core's schema: nothing added, nothing dropped
+    // every argument of every tool comes from the core's schema (under the vocabulary's name): nothing added, nothing dropped
     for (const def of TOOLS) {
-      expect(Object.keys(byName[def.name].inputSchema.properties ?? {}).sort(), def.name).toEqual(Object.keys((def.op.input as unknown as {shape: object}).shape).sort())
+      const toVocab = new Map(Object.entries(def.rename ?? {}).map(([vocab, field]) => [field, vocab]))
+      const fields = Object.keys((def.op.input as unknown as {shape: object}).shape).map((f) => toVocab.get(f) ?? f)
+      expect(Object.keys(byName[def.name].inputSchema.properties ?? {}).sort(), def.name).toEqual(fields.sort())
     }
   })
 
@@ -201,7 +204,8 @@ describe('MCP over HTTP (POST /mcp)', () => {
     })
     expect(r.status).toBe(200)
     expect(r.headers['content-type']).toMatch(/application\/json/)
-    expect(r.json().result.tools).toHaveLength(TOOL_NAMES.length)
+    // without ?tools=all: the lean default set
+    expect(r.json().result.tools).toHaveLength(6)
   })
 
   it('auth: /mcp needs a write key (401 without or with an unknown key, 403 with a read key)', async () => {

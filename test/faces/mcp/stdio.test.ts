@@ -96,16 +96,18 @@ describe('mem mcp (stdio)', () => {
     expect((await call(viaCwd.client, 'memory_stats', {repo: elsewhere})).structuredContent).toMatchObject({repo: elsewhere, total: 0})
   })
 
-  it('--print-config prints a stdio or HTTP client config for this machine, from the templates', async () => {
+  it('--print-config prints a stdio or HTTP client config, from the templates', async () => {
     const {repo, home} = setup()
-    const stdio = await runCliInProcess(['mcp', '--print-config', '--repo', repo], {cwd: repo, home})
+    const stdio = await runCliInProcess(['mcp', '--print-config', '--repo', repo, '--absolute'], {cwd: repo, home})
     expect(stdio.code).toBe(0)
     expect(stdio.json()).toEqual({mcpServers: {mem: {command: process.execPath, args: [BIN, 'mcp', '--repo', repo]}}})
+    const portable = await runCliInProcess(['mcp', '--print-config', '--tools', 'all'], {cwd: repo, home})
+    expect(portable.json()).toEqual({mcpServers: {mem: {command: 'mem', args: ['mcp', '--tools', 'all']}}})
     const http = await runCliInProcess(['mcp', '--print-config', '--transport', 'http', '--port', '7474'], {cwd: repo, home})
-    expect(http.json()).toEqual({mcpServers: {mem: {type: 'http', url: 'http://127.0.0.1:7474/mcp'}}})
+    expect(http.json()).toEqual({mcpServers: {mem: {type: 'http', url: `http://127.0.0.1:7474/mcp?repo=${encodeURIComponent(repo)}`}}})
     expect((await runCliInProcess(['keys', 'create', 'agent', '--scope', 'write'], {cwd: repo, home})).code).toBe(0)
     const withAuth = await runCliInProcess(['mcp', '--print-config', '--transport', 'http'], {cwd: repo, home})
-    expect(withAuth.json().mcpServers.mem).toEqual({type: 'http', url: 'http://127.0.0.1:7373/mcp', headers: {Authorization: 'Bearer ${MEM_API_KEY}'}})
+    expect(withAuth.json().mcpServers.mem).toEqual({type: 'http', url: `http://127.0.0.1:7373/mcp?repo=${encodeURIComponent(repo)}`, headers: {Authorization: 'Bearer ${MEM_API_KEY}'}})
     expect(withAuth.stdout).not.toMatch(/mem_[A-Za-z0-9_-]{43}/)
   })
 

@@ -151,7 +151,8 @@ describe('HTTP API through the client library', () => {
     const text = await mem.context(repo)
     const lines = text.split('\n')
     expect(lines[0]).toBe('[Memory: 3 entries, 0 observations, 1 insights, 1 procedures, 1 heuristics]')
-    expect(lines.slice(1).sort()).toEqual(['[H] Flaky tests are quarantined, not retried', '[I] The cache layer hides slow queries', '[P] Release with npm run release from main only'])
+    // each line ends with the memory's ref (issue 18)
+    expect(lines.slice(1).map((l) => l.replace(/ \[[0-9a-f]{8,12}\]$/, '')).sort()).toEqual(['[H] Flaky tests are quarantined, not retried', '[I] The cache layer hides slow queries', '[P] Release with npm run release from main only'])
 
     const preview = strict(S.ContextPreview, await mem.contextPreview(repo, 600))
     expect(preview).toMatchObject({repo, maxTokens: 600, context: text, layers: [], crossRepoScope: []})

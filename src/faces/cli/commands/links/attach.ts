@@ -16,7 +16,7 @@ export default class LinksAttach extends MemCommand {
   async run() {
     const {args, flags} = await this.parse(LinksAttach)
     const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
-    const result = await this.runOp(ops.linkMemory, {id: args.id, targetId: args.targetId, relation: flags.relation, repo: this.idRepoRef(flags, args.id)})
+    const result = await this.runOp(ops.linkMemory, {id: args.id, targetId: args.targetId, relation: flags.relation, repo: this.idRepoRef(flags, [args.id, args.targetId].find((v) => !v.trim().startsWith('memories/')) ?? args.id)})
     this.log(`Linked ${args.id} → ${args.targetId} (${flags.relation ?? 'related'})`)
     return result
   }

@@ -13,7 +13,7 @@ export default class LinksRemove extends MemCommand {
   async run() {
     const {args, flags} = await this.parse(LinksRemove)
     const {sharingOps: ops} = await import('../../../../operations/catalog/sharing.js')
-    const result = await this.runOp(ops.unlinkMemory, {id: args.id, targetId: args.targetId, repo: this.idRepoRef(flags, args.id)})
+    const result = await this.runOp(ops.unlinkMemory, {id: args.id, targetId: args.targetId, repo: this.idRepoRef(flags, [args.id, args.targetId].find((v) => !v.trim().startsWith('memories/')) ?? args.id)})
     this.log(result.removed ? `Removed the link ${args.id} → ${args.targetId}` : `${args.id} has no link to ${args.targetId}`)
     return result
   }

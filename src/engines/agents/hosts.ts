@@ -1,0 +1,160 @@
+/**
+ * The agent hosts `mem setup` configures and `mem hook` answers: for each, the events it has a
+ * hook for (and, where it has none, why), how its hook input names the session, the working
+ * directory, the prompt and the transcript, and how it wants an answer. Pure data and functions:
+ * the hook's quick path imports this module alone (no zod, no oclif).
+ *
+ * Every format here is the host's own documentation's; docs/agents.md cites the pages.
+ */
+
+/** The moments mem acts at, in the host-neutral names `mem hook <event>` takes. */
+export const HOOK_EVENTS = ['session-start', 'prompt', 'pre-compact', 'stop'] as const
+export type HookEvent = (typeof HOOK_EVENTS)[number]
+
+export const HOSTS = ['claude', 'codex', 'cursor', 'gemini', 'opencode'] as const
+export type HostId = (typeof HOSTS)[number]
+
+/** What a hook read from the host's JSON on stdin. */
+export interface HookInput {
+  sessionId: string
+  cwd?: string
+  prompt?: string
+  transcriptPath?: string
+  /** The host is already continuing because of a stop hook (Claude Code, Codex): never block again. */
+  stopActive: boolean
+  /** The session (re)started after a compaction or a clear, as the host says. */
+  source?: string
+  /** Cursor's stop: how the turn ended and how many follow-ups came before. */
+  status?: string
+  loopCount?: number
+}
+
+export interface HostSpec {
+  id: HostId
+  name: string
+  /** The host's event name per mem event it has a hook for. */
+  events: Partial<Record<HookEvent, string>>
+  /** Events it has no hook for (or none that reaches the agent), with the reason. */
+  missing: Partial<Record<HookEvent, string>>
+  /** The host's instructions file, at the repository root. */
+  instructionsFile: string
+  /** Its documentation, cited in docs/agents.md and `mem setup --list`. */
+  docs: string[]
+  /** What the user should know for the setup to take effect (trust prompts, feature flags). */
+  notes: string[]
+  /** The answer that carries `text` to the agent at `event`; '' means print nothing. */
+  answer(event: HookEvent, text: string): string
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined)
+
+/** The fields every host's input shares (Claude Code's names, which Codex and Gemini CLI keep). */
+export function readHookInput(host: HostId, raw: unknown): HookInput {
+  const j = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
+  if (host === 'cursor') {
+    const roots = Array.isArray(j.workspace_roots) ? j.workspace_roots.filter((r): r is string => typeof r === 'string') : []
+    return {
+      sessionId: str(j.conversation_id) ?? str(j.session_id) ?? 'unknown',
+      cwd: roots[0] ?? str(j.cwd),
+      prompt: str(j.prompt),
+      transcriptPath: str(j.transcript_path),
+      stopActive: typeof j.loop_count === 'number' && j.loop_count > 0,
+      status: str(j.status),
+      loopCount: typeof j.loop_count === 'number' ? j.loop_count : undefined,
+    }
+  }
+  return {
+    sessionId: str(j.session_id) ?? 'unknown',
+    cwd: str(j.cwd),
+    prompt: str(j.prompt),
+    transcriptPath: str(j.transcript_path),
+    stopActive: j.stop_hook_active === true,
+    source: str(j.source),
+  }
+}
+
+const hookSpecific = (hookEventName: string, text: string) => JSON.stringify({hookSpecificOutput: {hookEventName, additionalContext: text}})
+
+export const HOST_SPECS: Record<HostId, HostSpec> = {
+  claude: {
+    id: 'claude',
+    name: 'Claude Code',
+    events: {'session-start': 'SessionStart', prompt: 'UserPromptSubmit', stop: 'Stop'},
+    missing: {'pre-compact': 'PreCompact can only block compaction; nothing it prints reaches Claude. The Stop reminder covers it, and SessionStart (source compact) shows the context again after a compaction.'},
+    instructionsFile: 'CLAUDE.md',
+    docs: ['https://code.claude.com/docs/en/hooks', 'https://code.claude.com/docs/en/mcp'],
+    notes: ['Claude Code asks once before it starts the MCP servers a project\'s .mcp.json names.'],
+    answer(event, text) {
+      if (!text) return ''
+      // Stop has no additionalContext: `block` with a reason is what reaches Claude (as its next
+      // instruction); mem gives it once a session and never while stop_hook_active
+      if (event === 'stop') return JSON.stringify({decision: 'block', reason: text})
+      return hookSpecific(event === 'session-start' ? 'SessionStart' : 'UserPromptSubmit', text)
+    },
+  },
+  codex: {
+    id: 'codex',
+    name: 'Codex CLI',
+    events: {'session-start': 'SessionStart', prompt: 'UserPromptSubmit', stop: 'Stop'},
+    missing: {'pre-compact': 'PreCompact output has no field for the agent (only systemMessage, shown to the user).'},
+    instructionsFile: 'AGENTS.md',
+    docs: ['https://developers.openai.com/codex/hooks', 'https://developers.openai.com/codex/mcp', 'https://developers.openai.com/codex/config-reference'],
+    notes: ['Codex loads a project\'s .codex/ configuration only when the project is trusted; its hooks need codex_hooks = true under [features] (mem adds it, unless config.toml has a [features] table of its own: then add it there).'],
+    answer(event, text) {
+      if (!text) return ''
+      // Stop has no additionalContext: `block` with a reason is how a hook hands the agent a follow-up
+      if (event === 'stop') return JSON.stringify({decision: 'block', reason: text})
+      return hookSpecific(event === 'session-start' ? 'SessionStart' : 'UserPromptSubmit', text)
+    },
+  },
+  cursor: {
+    id: 'cursor',
+    name: 'Cursor',
+    events: {'session-start': 'sessionStart', stop: 'stop'},
+    missing: {
+      prompt: 'beforeSubmitPrompt can only let a prompt through or block it; it cannot add context.',
+      'pre-compact': 'preCompact output (user_message) is shown to the user, not the agent.',
+    },
+    instructionsFile: 'AGENTS.md',
+    docs: ['https://cursor.com/docs/agent/hooks', 'https://cursor.com/docs/context/mcp'],
+    notes: [],
+    answer(event, text) {
+      if (event === 'session-start') return text ? JSON.stringify({additional_context: text}) : '{}'
+      if (event === 'stop') return text ? JSON.stringify({followup_message: text}) : '{}'
+      return '{}'
+    },
+  },
+  gemini: {
+    id: 'gemini',
+    name: 'Gemini CLI',
+    events: {'session-start': 'SessionStart', prompt: 'BeforeAgent'},
+    missing: {
+      'pre-compact': 'PreCompress is advisory: only a systemMessage to the user.',
+      stop: 'AfterAgent can only reject the answer and force a retry; a reminder would throw the answer away.',
+    },
+    instructionsFile: 'GEMINI.md',
+    docs: ['https://geminicli.com/docs/hooks/reference/', 'https://geminicli.com/docs/reference/configuration/'],
+    notes: ['Gemini CLI runs a project\'s hooks and MCP servers only in a trusted folder, and asks again when a project hook\'s command changes.'],
+    answer(event, text) {
+      // stdout must be JSON and nothing else ("silence is mandatory"): {} when there is nothing to add
+      if (!text) return '{}'
+      return hookSpecific(event === 'session-start' ? 'SessionStart' : 'BeforeAgent', text)
+    },
+  },
+  opencode: {
+    id: 'opencode',
+    name: 'OpenCode',
+    events: {'session-start': 'experimental.chat.system.transform', prompt: 'chat.message', 'pre-compact': 'experimental.session.compacting'},
+    missing: {stop: 'session.idle is an event a plugin observes; nothing it returns reaches the agent.'},
+    instructionsFile: 'AGENTS.md',
+    docs: ['https://opencode.ai/docs/plugins/', 'https://opencode.ai/docs/mcp-servers/', 'https://opencode.ai/docs/config/'],
+    notes: ['The plugin uses OpenCode\'s experimental hooks (experimental.chat.system.transform, experimental.session.compacting).'],
+    // mem's own plugin (.opencode/plugins/mem.js) calls the hook and takes plain text
+    answer: (_event, text) => text,
+  },
+}
+
+/** The hook command a host's config runs: `mem` from the PATH, never a machine path. */
+export function hookCommand(host: HostId, event: HookEvent): string {
+  return `mem hook ${event} --host ${host}`
+}

@@ -1,0 +1,278 @@
+/**
+ * What mem does at an agent host's hook (issue 18): the session context at session start, a few
+ * relevant memories at prompt time, a reminder to store what was learned at stop and before a
+ * compaction. Each is an operation with its usage counted; `mem hook` (src/faces/cli/hook.ts)
+ * speaks the host's protocol around them. Like recall, this module loads no zod: the hook starts
+ * cold for every event, and its declarations (catalog/agents.ts) carry the schemas.
+ *
+ * Per-session state (what the agent was shown) lives in small files under `.mem/hooks/`
+ * (storage/hook-state.ts), keyed by the host's session id and pruned after a week.
+ */
+import {createHash} from 'node:crypto'
+import {closeSync, fstatSync, openSync} from 'node:fs'
+import type {MemContext} from '../engines/context.js'
+import {TYPE_LETTER, type MemoryType} from '../model/memory.js'
+import type {OpCall} from './define.js'
+import {
+  journalMark,
+  pruneSessions,
+  readCachedContext,
+  readInjections,
+  readSession,
+  recordInjections,
+  writeCachedContext,
+  writeSession,
+  type JournalMark,
+} from '../storage/hook-state.js'
+import {readRange} from '../storage/journal.js'
+
+/**
+ * Token budget of the context a session-start hook shows: the spec's 600 less what the note before
+ * it costs (~35 tokens), so all the agent is shown stays under 600.
+ */
+export const HOOK_CONTEXT_TOKENS = 560
+/** Most a prompt-time injection may cost, in cl100k tokens (counted conservatively, see below). */
+export const INJECT_MAX_TOKENS = 150
+/** The relevance bar: recall's score (0..1) a memory needs to be injected unasked. */
+export const INJECT_MIN_SCORE = 0.8
+/** At most this many memories per prompt. */
+export const INJECT_MAX = 2
+/**
+ * Recall's score ranks within one query (the best hit of any query scores high), so the bar also
+ * asks for absolute evidence: the prompt and the memory (content and tags) share at least
+ * INJECT_MIN_SHARED distinct stemmed words making up INJECT_MIN_OVERLAP of the smaller side's
+ * words, or two words making up INJECT_CLOSE_OVERLAP of it (a short prompt that says little else).
+ * Measured on the recall evaluation set (test/bench/hooks.mjs), where these values were chosen.
+ */
+export const INJECT_MIN_SHARED = 3
+export const INJECT_MIN_OVERLAP = 0.3
+export const INJECT_CLOSE_OVERLAP = 0.6
+
+export interface HookSessionInput {
+  repo: string
+  host: string
+  session: string
+}
+
+export interface HookAnswer {
+  /** What the agent is shown ('' for nothing). */
+  text: string
+  /** The memories it shows. */
+  ids: string[]
+}
+
+const FEEDBACK_NOTE = 'Lines end with a [ref]: after using one, report it (memory_feedback id=<ref> used=true|false, or `mem feedback <ref> --used|--unused`).'
+
+/**
+ * The session context under its budget, each line ending with its ref, and a note on feedback.
+ * Served from `.mem/hooks/context.json` when no memory changed since it was built (recall's
+ * access records aside), so a cold hook reads a few small files and loads no database; else built
+ * (loading the store and the tokenizer) and cached. Remembers the ids shown for this session.
+ */
+export async function hookSessionStart(ctx: MemContext, input: HookSessionInput): Promise<HookAnswer & {cached: boolean}> {
+  const now = ctx.now()
+  const {root} = await ctx.locate(input.repo, 'read')
+  let cached = readCachedContext(root, HOOK_CONTEXT_TOKENS, now)
+  const hit = cached !== null
+  if (!cached) {
+    const [{contextWithIds}, {layerSources}] = await Promise.all([import('./context.js'), import('./layers.js')])
+    const handle = await ctx.repo(input.repo, 'read')
+    // marks first: a write landing while the context is built leaves the cache stale, never wrong
+    const marks = [handle.store.dir, ...(await layerSources(ctx, handle)).map((l) => l.store.dir)].map(journalMark)
+    const built = await contextWithIds(ctx, {repo: input.repo, tokens: HOOK_CONTEXT_TOKENS})
+    cached = {tokens: built.tokens, budget: HOOK_CONTEXT_TOKENS, context: built.context, ids: built.ids, writtenAt: now.toISOString(), marks: marks.filter((m): m is JournalMark => m !== null)}
+    // a store never written has no journal to watch: nothing to cache yet
+    if (marks.every((m) => m !== null)) writeCachedContext(root, cached)
+  }
+  pruneSessions(root, now)
+  const state = readSession(root, input.host, input.session, now)
+  state.shown = [...new Set([...state.shown, ...cached.ids])]
+  writeSession(root, state)
+  const text = cached.ids.length > 0 ? `Project memory (mem). ${FEEDBACK_NOTE}\n${cached.context}` : `Project memory (mem): ${cached.context.split('\n')[0]}. Store lessons a later session needs with memory_store or \`mem store\`.`
+  return {text, ids: cached.ids, cached: hit}
+}
+
+export interface HookPromptInput extends HookSessionInput {
+  prompt: string
+}
+
+/** Characters per token assumed when capping an injection: cl100k averages ~4 for English; 2.5 keeps code-heavy text under the cap too. */
+const CHARS_PER_TOKEN = 2.5
+
+/**
+ * Memories relevant to the prompt, for the agent to see with it: only those recall scores at
+ * INJECT_MIN_SCORE or more, at most INJECT_MAX and ~INJECT_MAX_TOKENS, never one this session was
+ * already shown, and never one the agent keeps not using (two or more "unused" reports since it was
+ * first injected and no "used", or the quality report's dead rule: unused ≥ 3 and over twice used).
+ * Nothing when nothing clears the bar. Injected memories count as recalled (their access is
+ * recorded) and go into the injection record that `mem quality` reads.
+ */
+export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promise<HookAnswer> {
+  const now = ctx.now()
+  const {root} = await ctx.locate(input.repo, 'read')
+  const state = readSession(root, input.host, input.session, now)
+  state.prompts++
+  const prompt = input.prompt.trim()
+  const out: HookAnswer = {text: '', ids: []}
+  if (prompt.split(/\s+/).filter((w) => w.length > 2).length >= 2) {
+    const [{recall}, {getMemory}, {shortRef}, {analyze}] = await Promise.all([import('./recall.js'), import('../storage/memories.js'), import('../storage/refs.js'), import('../text/tokenize.js')])
+    const promptTerms = new Set(analyze(prompt))
+    const {results} = await recall(ctx, {repo: input.repo, q: prompt.slice(0, 2_000), limit: 8})
+    const handle = await ctx.repo(input.repo, 'read')
+    const record = readInjections(root)
+    const shown = new Set(state.shown)
+    const lines: string[] = []
+    const picked: Array<{id: string; usedCount: number; unusedCount: number}> = []
+    let chars = 0
+    for (const r of results) {
+      if (picked.length >= INJECT_MAX || r.score < INJECT_MIN_SCORE) break
+      if (shown.has(r.id) || r.id.startsWith('memories/layer-')) continue
+      const m = handle.store.read((db) => getMemory(db, r.id))
+      if (!m || m.forgottenAt || m.supersededBy) continue
+      const terms = new Set(analyze(`${m.content} ${m.tags.join(' ')}`))
+      const shared = [...terms].filter((t) => promptTerms.has(t)).length
+      const overlap = shared / Math.min(terms.size, promptTerms.size)
+      if (!((shared >= INJECT_MIN_SHARED && overlap >= INJECT_MIN_OVERLAP) || (shared >= 2 && overlap >= INJECT_CLOSE_OVERLAP))) continue
+      const rec = record[m.id]
+      const unusedSince = rec ? m.unusedCount - rec.unused0 : 0
+      const usedSince = rec ? m.usedCount - rec.used0 : 0
+      if ((unusedSince >= 2 && usedSince === 0) || (m.unusedCount >= 3 && m.unusedCount > 2 * m.usedCount)) continue
+      const ref = handle.store.read((db) => shortRef(db, m.id))
+      // the whole memory when it fits what is left of the budget (the agent can act on it), else its one-liner
+      const fits = (t: string) => (chars + t.length + 80) / CHARS_PER_TOKEN <= INJECT_MAX_TOKENS
+      const lineOf = (t: string) => {
+        const one = t.replace(/\s+/g, ' ').trim()
+        return `[${TYPE_LETTER[m.type as MemoryType]}] ${one.length > 300 ? `${one.slice(0, 299)}…` : one} [${ref}]`
+      }
+      const line = [lineOf(m.content), ...(m.oneLiner ? [lineOf(m.oneLiner)] : [])].find(fits)
+      if (!line) continue
+      lines.push(line)
+      picked.push({id: m.id, usedCount: m.usedCount, unusedCount: m.unusedCount})
+      chars += line.length + 1
+    }
+    if (picked.length > 0) {
+      out.text = `Memories relevant to this prompt (mem); report the ones you use with memory_feedback:\n${lines.join('\n')}`
+      out.ids = picked.map((p) => p.id)
+      state.shown.push(...out.ids)
+      recordInjections(root, picked, now)
+    }
+  }
+  writeSession(root, state)
+  return out
+}
+
+export interface HookWrapUpInput extends HookSessionInput {
+  /** `stop` reminds once per session; `pre-compact` before every compaction. */
+  moment: 'stop' | 'pre-compact'
+  transcriptPath?: string
+  /** The host is already continuing because of a stop hook: answer nothing. */
+  stopActive?: boolean
+}
+
+/** How many turns a session needs before a stop reminds without candidates. */
+const REMIND_AFTER_TURNS = 3
+
+/**
+ * A short reminder to store what the session learned, with candidates found in the transcript
+ * (engines/agents/transcript.ts) that the secret scanner, the content gate and the duplicate check
+ * all let through and that were not offered before. Never stores anything. At stop: once per
+ * session, when there are candidates or the session had a few turns; never while the host is
+ * already continuing because of a stop hook.
+ */
+export async function hookWrapUp(ctx: MemContext, input: HookWrapUpInput): Promise<HookAnswer & {candidates: number}> {
+  const now = ctx.now()
+  const {root} = await ctx.locate(input.repo, 'read')
+  const state = readSession(root, input.host, input.session, now)
+  const none = {text: '', ids: [], candidates: 0}
+  if (input.stopActive || (input.moment === 'stop' && state.reminded)) return none
+  if (input.moment === 'stop') state.stops++
+  const candidates = input.transcriptPath ? await transcriptCandidates(ctx, input.repo, input.transcriptPath, new Set(state.offered)) : []
+  if (input.moment === 'stop' && candidates.length === 0 && Math.max(state.prompts, state.stops) < REMIND_AFTER_TURNS) {
+    writeSession(root, state)
+    return none
+  }
+  const lines = [
+    input.moment === 'stop'
+      ? 'Before you finish: if this session taught something a later session needs (how the build or tests really work, a pitfall, a decision and why), store it with memory_store or `mem store "…" --type procedure|insight|heuristic|observation` — one short fact per memory. Report memories you used with memory_feedback.'
+      : 'Keep in the summary: the agent should store what this session learned that a later session needs (memory_store or `mem store`), one short fact per memory.',
+  ]
+  if (candidates.length > 0) {
+    lines.push('Candidates from this session (store only what is true):')
+    for (const c of candidates) lines.push(`- ${c.type}: ${c.content}`)
+  }
+  state.reminded = state.reminded || input.moment === 'stop'
+  state.offered.push(...candidates.map((c) => hashOf(c.content)))
+  writeSession(root, state)
+  return {text: lines.join('\n'), ids: [], candidates: candidates.length}
+}
+
+function hashOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16)
+}
+
+const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024
+
+async function transcriptCandidates(ctx: MemContext, repo: string, path: string, offered: Set<string>) {
+  let text: string
+  try {
+    const fd = openSync(path, 'r')
+    try {
+      const size = fstatSync(fd).size
+      const from = Math.max(0, size - TRANSCRIPT_TAIL_BYTES)
+      text = readRange(fd, from, size - from).toString('utf8')
+    } finally {
+      closeSync(fd)
+    }
+  } catch {
+    return [] // no transcript (yet): a reminder without candidates
+  }
+  const [{commandRuns, candidatesFrom}, {gate}, {findDuplicate}] = await Promise.all([
+    import('../engines/agents/transcript.js'),
+    import('../engines/gates/admit.js'),
+    import('../engines/gates/duplicates.js'),
+  ])
+  const handle = await ctx.repo(repo, 'read')
+  const out = []
+  for (const c of candidatesFrom(commandRuns(text), 5)) {
+    if (offered.has(hashOf(c.content))) continue
+    if (await gate(ctx, c.content)) continue // a secret or junk: never offered
+    if (handle.store.read((db) => findDuplicate(db, c.content))) continue
+    out.push(c)
+    if (out.length >= 3) break
+  }
+  return out
+}
+
+/** The injection record as `mem quality` reports it: how often injected memories were then reported used. */
+export interface InjectionPrecision {
+  /** Memories injected at least once. */
+  injected: number
+  /** Injections in all. */
+  injections: number
+  /** Used / unused reports received since their first injection. */
+  used: number
+  unused: number
+  /** used / (used + unused); null before any report. */
+  precision: number | null
+}
+
+export function injectionPrecision(root: string, counts: (id: string) => {usedCount: number; unusedCount: number} | undefined): InjectionPrecision {
+  const record = readInjections(root)
+  let used = 0
+  let unused = 0
+  let injections = 0
+  const ids = Object.keys(record)
+  for (const id of ids) {
+    const r = record[id]
+    injections += r.n
+    const now = counts(id)
+    if (!now) continue
+    used += Math.max(0, now.usedCount - r.used0)
+    unused += Math.max(0, now.unusedCount - r.unused0)
+  }
+  return {injected: ids.length, injections, used, unused, precision: used + unused > 0 ? Math.round((used / (used + unused)) * 10_000) / 10_000 : null}
+}
+
+export const hookSessionStartCall: OpCall<HookSessionInput, HookAnswer & {cached: boolean}> = {name: 'hook-session-start', track: {count: (r) => r.ids.length}, run: hookSessionStart}
+export const hookPromptCall: OpCall<HookPromptInput, HookAnswer> = {name: 'hook-prompt', track: {count: (r) => r.ids.length}, run: hookPrompt}
+export const hookWrapUpCall: OpCall<HookWrapUpInput, HookAnswer & {candidates: number}> = {name: 'hook-wrap-up', track: {count: (r) => r.candidates}, run: hookWrapUp}
