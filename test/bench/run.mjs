@@ -9,13 +9,21 @@ import {benchIntake} from './intake.mjs'
 import {benchPacks} from './packs.mjs'
 import {benchUsage} from './usage.mjs'
 import {benchTui} from './tui.mjs'
+import {benchLocomo} from './recall/locomo.mjs'
+import {benchCurrency} from './currency/run.mjs'
+import {ablation} from './recall/ablation.mjs'
+import {benchRecallKinds} from './recall/kinds.mjs'
 import {benchHooks} from './hooks.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
 await benchRecallQuality()
+await benchLocomo()
+await ablation()
+await benchCurrency()
 await benchStorage()
 await benchRecallLatency()
+await benchRecallKinds()
 await benchServer()
 await benchMcp()
 await benchMaintenance()
