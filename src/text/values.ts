@@ -20,8 +20,6 @@ export interface FactShape {
   question: boolean
   /** How each value and each subject word was written, for reasons people read. */
   shown: Map<string, string>
-  /** Subject words in text order (with repeats), for the one-substitution rule. */
-  sequence: string[]
 }
 
 // A quoted span: opened after a space, bracket or `=`/`:`, closed before a space or punctuation.
@@ -32,16 +30,13 @@ const CASE_STYLES = new Set([
   'camelcase', 'pascalcase', 'snakecase', 'kebabcase', 'uppercase', 'lowercase', 'titlecase', 'screamingcase', 'upper', 'lower',
   'camel', 'pascal', 'snake', 'kebab', 'tabs', 'spaces',
 ])
-const MAX_WORDS_FOR_SUBSTITUTION = 12
+const MAX_WORDS_LESS_ONE = 12
 const MAX_WORDS_LESS_TWO = 7
-/** Another wording: subject words and shared values in common, and their Jaccard similarity. */
-const KIN_MIN_SHARED = 3
-const KIN_MIN_JACCARD = 0.5
 
 /** A value's kind: numbers, quoted text, paths, flags, names (identifiers and proper names alike). */
 function kindOf(key: string): string {
   const k = key.slice(0, 1)
-  return k === 'i' || k === 'w' ? 'name' : k
+  return k === 'i' || k === 'w' || k === 's' ? 'name' : k
 }
 
 function stem(word: string): string {
@@ -54,7 +49,6 @@ export function factShape(text: string): FactShape {
   const values = new Set<string>()
   const tokens = new Set<string>()
   const shown = new Map<string, string>()
-  const sequence: string[] = []
   const value = (key: string, as: string) => {
     values.add(key)
     for (const t of key.slice(2).toLowerCase().split(/\s+/)) tokens.add(t)
@@ -66,9 +60,12 @@ export function factShape(text: string): FactShape {
     return `${before} `
   })
   let sentenceStart = true
-  for (const raw of rest.split(/\s+/)) {
-    if (!raw) continue
+  const raws = rest.split(/\s+/).filter(Boolean)
+  for (const [i, raw] of raws.entries()) {
     const endsSentence = /[.!?:;]["')\]]*$/.test(raw) || /^[-–—•*#>]+$/.test(raw)
+    // the word that ends a clause is what the clause states: "the log level is info", "install
+    // the dependencies with npm; …" (a word inside a phrase, like "method" in "method names", is not)
+    const endsClause = i === raws.length - 1 || /[,.;:!?)]["')\]]*$/.test(raw)
     const t = raw.replace(LEADING, '').replace(TRAILING, '')
     const atStart = sentenceStart
     sentenceStart = endsSentence
@@ -90,13 +87,17 @@ export function factShape(text: string): FactShape {
       tokens.add(lower)
       if (STOP_WORDS.has(lower) && !NEGATIONS.has(lower)) continue
       if (lower.length === 1) continue
+      if (endsClause && !atStart) {
+        // a soft value: it tells an update, but a restatement may add or drop such a word
+        value(`s:${lower}`, t)
+        continue
+      }
       const s = stem(lower)
       words.add(s)
-      sequence.push(s)
       if (!shown.has(s)) shown.set(s, t)
     }
   }
-  return {words: [...words].sort(), values: [...values].sort(), tokens, shown, sequence, question: /\?\s*$/.test(text)}
+  return {words: [...words].sort(), values: [...values].sort(), tokens, shown, question: /\?\s*$/.test(text)}
 }
 
 /**
@@ -110,12 +111,13 @@ function valuesOnly(a: FactShape, b: FactShape): string[] {
 
 /** Whether two shapes state the same values (a restatement, when their texts are alike too). */
 export function sameValues(a: FactShape, b: FactShape): boolean {
-  return valuesOnly(a, b).length === 0 && valuesOnly(b, a).length === 0
+  const hard = (v: string) => !v.startsWith('s:')
+  return valuesOnly(a, b).filter(hard).length === 0 && valuesOnly(b, a).filter(hard).length === 0
 }
 
 export interface UpdateRelation {
-  /** How sure the rule is: `same-words` (only values differ) or `similar` (most subject words shared). */
-  kind: 'same-words' | 'substitution' | 'similar'
+  /** Which rule found it: `same-words` (only values differ) or `wider` (one wording adds words to the other). */
+  kind: 'same-words' | 'wider'
   /** What changed, as people read it: `'e_' → 'j_'`. */
   reason: string
 }
@@ -127,10 +129,13 @@ function shownList(shape: FactShape, keys: string[]): string {
 /**
  * Whether `newer` states the same subject as `older` with another value: an update candidate.
  * - same-words: the subject words are the same (at least one, and two with the values both
- *   state) and the values differ;
- * - substitution: the subject words are the same but for one word, in the same place (at least
- *   three shared; `use jest for unit tests` → `use vitest …`), the values the same;
- * - similar: at least three subject words shared, Jaccard ≥ 0.75, and the values differ.
+ *   state) and the newer states a value the older does not;
+ * - wider: one text's subject words are all in the other's (another wording that adds words:
+ *   "CI runs the tests on Node 18" → "Our CI pipeline runs the tests on Node 20"), at least two
+ *   shared (counting the values both state), and exactly one value changed, for one of its kind
+ *   (a number for a number, a name for a name, a path for a path).
+ * Never when each text has a subject word the other lacks: "function argument names" and
+ * "variable names" in one template are two conventions, not one and its update.
  * Null when neither holds: another subject, or the same values (a restatement or a duplicate).
  */
 export function updateRelation(newer: FactShape, older: FactShape): UpdateRelation | null {
@@ -140,42 +145,18 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
   for (const w of older.words) if (a.has(w)) shared++
   const union = a.size + older.words.length - shared
   const gained = valuesOnly(newer, older)
+  if (gained.length === 0) return null // an update states a value the older text does not
   const lost = valuesOnly(older, newer)
-  // an update states a value the older text does not (dropping one only says less)
-  const differ = gained.length > 0
   const reason = () => `${shownList(older, lost)} → ${shownList(newer, gained)}`
   // values both state are subject too ("CI runs on Node 18" → "… Node 20": CI, Node)
   const sharedValues = newer.values.length - gained.length
   const lostKinds = new Set(lost.map(kindOf))
   const kinChange = gained.some((g) => lostKinds.has(kindOf(g)))
-  if (shared === union && shared >= 1 && (shared + sharedValues >= 2 || kinChange) && differ) return {kind: 'same-words', reason: reason()}
-  if (
-    !differ &&
-    a.size === older.words.length &&
-    shared === a.size - 1 &&
-    shared >= 3 &&
-    newer.sequence.length === older.sequence.length &&
-    newer.sequence.length <= MAX_WORDS_FOR_SUBSTITUTION
-  ) {
-    let changed = 0
-    let was = ''
-    let now = ''
-    for (let i = 0; i < newer.sequence.length; i++) {
-      if (newer.sequence[i] !== older.sequence[i]) {
-        changed++
-        was = older.shown.get(older.sequence[i]) ?? older.sequence[i]
-        now = newer.shown.get(newer.sequence[i]) ?? newer.sequence[i]
-      }
-    }
-    if (changed === 1) return {kind: 'substitution', reason: `${was} → ${now}`}
-  }
-  if (differ && shared >= 3 && shared / union >= 0.75) return {kind: 'similar', reason: reason()}
-  // another wording of the subject, with a value of the same kind changed on both sides
-  // ("Use Python 3.12 for the data scripts" → "The data scripts need Python 3.11")
-  if (kinChange) {
-    const both = shared + sharedValues
-    if (both >= KIN_MIN_SHARED && both / (union + sharedValues) >= KIN_MIN_JACCARD) return {kind: 'similar', reason: reason()}
-  }
+  if (shared === union && shared >= 1 && (shared + sharedValues >= 2 || kinChange)) return {kind: 'same-words', reason: reason()}
+  const nested = shared === Math.min(a.size, older.words.length)
+  // another wording may change one value, no more: "The API listens on port 3000" → "The admin UI
+  // listens on port 3100" changes the port and who listens
+  if (nested && kinChange && gained.length === 1 && lost.length === 1 && shared >= 1 && shared + sharedValues >= 2) return {kind: 'wider', reason: reason()}
   return null
 }
 
@@ -199,7 +180,7 @@ export function subjectKeys(shape: FactShape): number[] {
   if (w.length === 0) return []
   // one namespace: a text with a word more shares a key with one without it
   const keys = [fnv1a(`subject\u0000${w.join(' ')}`)]
-  if (w.length >= 3 && w.length <= MAX_WORDS_FOR_SUBSTITUTION) {
+  if (w.length >= 3 && w.length <= MAX_WORDS_LESS_ONE) {
     for (let i = 0; i < w.length; i++) keys.push(fnv1a(`subject\u0000${w.filter((_, j) => j !== i).join(' ')}`))
   }
   // short texts: less any two words too (another wording adds or swaps a couple of words)

@@ -88,7 +88,8 @@ function score(histories, runs, only = () => true) {
     const run = runs[k]
     s.updates += h.items.filter((it) => it.version > 0).length
     s.lost += run.lost
-    const lines = run.context === null ? null : new Set(run.context.split('\n').slice(1).map((l) => l.replace(/^\[[A-Z]\] /, '')))
+    // a context line: `[H] <one-liner> [<ref>]`
+    const lines = run.context === null ? null : new Set(run.context.split('\n').slice(1).map((l) => l.replace(/^\[[A-Z]\] /, '').replace(/ \[[0-9a-f]{6,}\]$/, '')))
     if (run.tokens !== null) {
       s.tokens += run.tokens
       s.contexts++

@@ -11,6 +11,9 @@ import {join} from 'node:path'
 export const SUBJECTS = [
   {say: ["Convention: always start function argument names with '{v}'", "Function argument names must start with '{v}'"], ask: ['What is the convention for function argument names?', 'how should I name function arguments'], values: ['e_', 'f_', 'j_', 'a_', 'p_']},
   {say: ['Convention: method names end with {v}', 'Always suffix method names with {v}'], ask: ['How should method names end?', 'what suffix do method names take'], values: ['_a', '_x', '_p', '_m']},
+  // two more conventions in the same words as the two above, about other names: never updates of them
+  {say: ["Convention: always start variable names with '{v}'", "Variable names must start with '{v}'"], ask: ['What is the convention for variable names?'], values: ['v_', 'w_', 'm_']},
+  {say: ['Convention: class names end with {v}', 'Always suffix class names with {v}'], ask: ['How should class names end?'], values: ['_C', '_K', '_T']},
   {say: ['always use {v} for class names', 'Class names are written in {v}'], ask: ['What case style do class names use?', 'how do we name classes'], values: ['CamelCase', 'snake_case', 'all UPPERCASE', 'kebab-case']},
   {say: ['Constants are named in {v}', 'Name constants in {v}'], ask: ['How are constants named?'], values: ['SCREAMING_SNAKE_CASE', 'camelCase', 'PascalCase']},
   {say: ['The API dev server listens on port {v}', 'Start the API locally with pnpm dev; it serves on port {v}'], ask: ['Which port does the API dev server use?', 'what port is the local api on'], values: ['3000', '3100', '8080', '4000']},

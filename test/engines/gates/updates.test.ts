@@ -27,7 +27,10 @@ describe('an update is not a duplicate', () => {
     ['Run the e2e suite with --headed', 'Run the e2e suite with --headless', /--headed → --headless/],
     ['The payments service is owned by Alice', 'The payments service is owned by Bob', /Alice → Bob/],
     ['Bump the version to 2.4.1 before tagging', 'Bump the version to 2.4.2 before tagging', /2\.4\.1 → 2\.4\.2/],
-    ['we use jest for unit tests in the web app', 'we use vitest for unit tests in the web app', /jest → vitest/],
+    ['we use `jest` for unit tests in the web app', 'we use `vitest` for unit tests in the web app', /`jest` → `vitest`/],
+    ['CI runs the tests on Node 18', 'Our CI pipeline runs the tests on Node 20', /18 → 20/],
+    ['Install the dependencies with yarn; its lockfile is committed', 'Install the dependencies with npm; its lockfile is committed', /yarn → npm/],
+    ['The default log level in production is warn', 'The default log level in production is info', /warn → info/],
   ]
   for (const [older, newer, reason] of UPDATES) {
     it(`stores "${newer}" after "${older}" and names the update`, async () => {
@@ -76,6 +79,20 @@ describe('an update is not a duplicate', () => {
       ['Deploys go out on Tuesday', 'Postgres 16 runs in docker compose'],
     ]
     for (const [a, b] of pairs) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).toBeNull()
+  })
+
+  it('one template, another subject: two conventions, not one and its update', () => {
+    const things = ['function argument', 'variable', 'method', 'class', 'constant', 'private field']
+    const templates = ["Convention: always start {t} names with {v}", 'Convention: {t} names end with {v}', 'Always use {v} for {t} names']
+    for (const tpl of templates) {
+      for (const a of things) {
+        for (const b of things) {
+          if (a === b) continue
+          const older = factShape(tpl.replace('{t}', a).replace('{v}', "'e_'"))
+          for (const v of ["'j_'", "'e_'"]) expect(updateRelation(factShape(tpl.replace('{t}', b).replace('{v}', v)), older), `${a} → ${b} ${v}`).toBeNull()
+        }
+      }
+    }
   })
 })
 
