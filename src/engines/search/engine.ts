@@ -29,6 +29,12 @@ export interface Tuning {
   synonymSpread: number
   /** Correct query terms the index has never seen to known terms within 1–2 edits. */
   typoCorrection: boolean
+  /**
+   * Queries with more distinct terms than this are not corrected: in a long question the words the
+   * store lacks are mostly words it never needed, not typos, and correcting each costs a few
+   * hundred stemmed variants.
+   */
+  typoMaxTerms: number
   correctionWeight: number
   /**
    * The common-term rule: in a store of at least `commonMinDocs`, a term in more than `commonShare`
@@ -72,6 +78,7 @@ export const DEFAULT_TUNING: Tuning = {
   synonymWeight: 0.7,
   synonymSpread: 0.5,
   typoCorrection: true,
+  typoMaxTerms: 12,
   correctionWeight: 0.8,
   commonShare: 0.05,
   commonMinDocs: 500,
@@ -163,7 +170,7 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
   }
   const df = retriever.docFrequency([...weights.keys()])
 
-  if (tuning.typoCorrection) {
+  if (tuning.typoCorrection && original.length <= tuning.typoMaxTerms) {
     const fixes: string[] = []
     for (const term of original) {
       if (df.get(term) !== 0 || !/^[a-z]{4,}$/.test(term)) continue

@@ -104,6 +104,14 @@ describe('recall ranking', () => {
     expect((await recall(ctx, {repo, q: 'chekout flakey'})).results.map((r) => r.id)).toContain(ids[2])
   })
 
+  it('does not correct the words of a long question (over 12 terms): they are mostly words the store never needed', async () => {
+    const {ctx, repo} = memRepo()
+    const ids = await seed(ctx, repo, CORPUS)
+    expect((await recall(ctx, {repo, q: 'intgration'})).results.map((r) => r.id)).toContain(ids[0])
+    const long = 'intgration zebra quokka narwhal axolotl pangolin wombat ocelot tapir okapi lemur marmot ibex'
+    expect((await recall(ctx, {repo, q: long})).results).toEqual([])
+  })
+
   it('corrects a misspelt word before stemming when its stem lands far from the right one', async () => {
     const {ctx, repo} = memRepo()
     const [pg, node] = await seed(ctx, repo, [
