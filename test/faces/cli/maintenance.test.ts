@@ -79,3 +79,20 @@ describe('mem consolidate and mem maintain', () => {
     expect((await runCliInProcess(['maintain', '--json'], {cwd, home})).code).toBe(0)
   })
 })
+
+describe('mem store of an update', () => {
+  it('stores it, names the memory it updates and how to confirm or undo; the same text again is a duplicate', async () => {
+    const {root: cwd, home} = memRepo()
+    const first = await runCliInProcess(['store', "Convention: always start function argument names with 'e_'", '--type', 'heuristic', '--json'], {cwd, home})
+    const old = first.json().id as string
+    const second = await runCliInProcess(['store', "Convention: always start function argument names with 'j_'", '--type', 'heuristic'], {cwd, home})
+    expect(second.code).toBe(0)
+    expect(second.stdout).toMatch(/^Stored memories\/\S+\n/)
+    expect(second.stdout).toContain(`looks like an update of ${old} ('e_' → 'j_')`)
+    expect(second.stdout).toContain(`--supersedes ${old}`)
+    expect(second.stdout).toContain('--relation distinct')
+    const again = await runCliInProcess(['store', "Convention: always start function argument names with 'j_'", '--type', 'heuristic'], {cwd, home})
+    expect(again.code).toBe(0)
+    expect(again.stdout).toMatch(/^Already stored: duplicate of /)
+  })
+})

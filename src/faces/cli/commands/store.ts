@@ -44,8 +44,14 @@ export default class Store extends MemCommand {
       sessionId: flags.session,
       supersedes: flags.supersedes,
     })
-    if (result.success) this.log(`Stored ${result.id}`)
-    else if ('duplicateId' in result) this.log(`Already stored: duplicate of ${result.duplicateId}`)
+    if (result.success) {
+      this.log(`Stored ${result.id}`)
+      // the same subject with another value: the newer now ranks first; say so, and how to confirm
+      for (const u of result.updates ?? []) {
+        this.log(`  looks like an update of ${u.id} (${u.reason}): it now ranks below this one.`)
+      }
+      if (result.updates?.length) this.log(`  Confirm with --supersedes ${result.updates[0].id}, or if they are two facts: mem links attach ${result.id} ${result.updates[0].id} --relation distinct`)
+    } else if ('duplicateId' in result) this.log(`Already stored: duplicate of ${result.duplicateId}`)
     return result
   }
 }
