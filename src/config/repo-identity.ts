@@ -1,4 +1,4 @@
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {nodeCrypto} from '../model/lazy-require.js'
 import {writeAtomic} from '../storage/files.js'
@@ -42,27 +42,47 @@ export function repoRecordPath(root: string): string {
 
 /** The record in `root/.mem/repo.json`; undefined when there is none or it is not one. */
 export function readRepoRecord(root: string): RepoRecord | undefined {
+  const path = repoRecordPath(root)
+  // every store and recall locates its repo: a record read before is reused while the file's
+  // size and modification time stay the same (a stat instead of a read and a parse)
+  let stat: {mtimeMs: number; size: number}
+  try {
+    stat = statSync(path)
+  } catch {
+    RECORDS.delete(path)
+    return undefined
+  }
+  const known = RECORDS.get(path)
+  if (known && known.mtimeMs === stat.mtimeMs && known.size === stat.size) return known.record && {...known.record}
   let text: string
   try {
-    text = readFileSync(repoRecordPath(root), 'utf8')
+    text = readFileSync(path, 'utf8')
   } catch {
     return undefined
   }
+  let record: RepoRecord | undefined
   try {
     const doc = JSON.parse(text) as Partial<RepoRecord>
-    if (typeof doc.repoId !== 'string' || doc.repoId === '' || typeof doc.path !== 'string') return undefined
-    const formerIds = Array.isArray(doc.formerIds) ? doc.formerIds.filter((x): x is string => typeof x === 'string' && x !== '') : undefined
-    return {repoId: doc.repoId, path: doc.path, ...(formerIds ? {formerIds} : {})}
+    if (typeof doc.repoId === 'string' && doc.repoId !== '' && typeof doc.path === 'string') {
+      const formerIds = Array.isArray(doc.formerIds) ? doc.formerIds.filter((x): x is string => typeof x === 'string' && x !== '') : undefined
+      record = {repoId: doc.repoId, path: doc.path, ...(formerIds ? {formerIds} : {})}
+    }
   } catch {
-    return undefined
+    record = undefined
   }
+  if (RECORDS.size >= 1_000) RECORDS.clear()
+  RECORDS.set(path, {mtimeMs: stat.mtimeMs, size: stat.size, record})
+  return record && {...record}
 }
+
+const RECORDS = new Map<string, {mtimeMs: number; size: number; record: RepoRecord | undefined}>()
 
 /** Writes the record (all or nothing). Only into an existing `.mem/`: it never creates a store. */
 export function writeRepoRecord(root: string, record: RepoRecord): void {
   const dir = join(root, '.mem')
   if (!isDirectory(dir)) return
   writeAtomic(repoRecordPath(root), Buffer.from(`${JSON.stringify(record, null, 2)}\n`))
+  RECORDS.delete(repoRecordPath(root))
 }
 
 /** True when `root` holds a store that has been written (a database or a journal). */

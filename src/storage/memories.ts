@@ -124,11 +124,10 @@ function ftsInsert(db: Db, seq: number, content: string, tags: string[], oneLine
   db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 1)`, [seq])
 }
 
-/** A memory's band and subject keys, in one statement (a dozen keys is common: minhash.ts, values.ts). */
+/** A memory's band and subject keys (minhash.ts, values.ts). */
 function bandsInsert(db: Db, seq: number, content: string): void {
-  const bands = contentBands(content).bands
-  if (bands.length === 0) return
-  db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES ${bands.map(() => '(?, ?)').join(', ')}`, bands.flatMap((b) => [b, seq]))
+  // one cached statement run per key is faster in sql.js than a statement per key count
+  for (const band of contentBands(content).bands) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
 }
 
 function bandsDelete(db: Db, seq: number, content: string): void {

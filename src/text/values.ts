@@ -71,6 +71,19 @@ export function factShape(text: string): FactShape {
     sentenceStart = endsSentence
     if (!t) continue
     const lower = t.toLowerCase()
+    // most tokens are plain lowercase words: they skip the value tests below
+    const plainWord = /^[a-z]+$/.test(t) && !CASE_STYLES.has(t)
+    if (plainWord) {
+      tokens.add(t)
+      if ((STOP_WORDS.has(t) && !NEGATIONS.has(t)) || t.length === 1) continue
+      if (endsClause && !atStart) value(`s:${t}`, t)
+      else {
+        const st = stem(t)
+        words.add(st)
+        if (!shown.has(st)) shown.set(st, t)
+      }
+      continue
+    }
     if (/\p{N}/u.test(t)) {
       // numbers and versions: v20 and 20 are one value; 20.1 is another
       value(`n:${lower.replace(/^v(?=\d)/, '')}`, t)
