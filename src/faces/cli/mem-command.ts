@@ -1,3 +1,4 @@
+import {existsSync} from 'node:fs'
 import {Command, Flags, type Interfaces} from '@oclif/core'
 import {errorBody, errorText, exitCodeOf, MemError} from '../../model/errors.js'
 import {resolve} from 'node:path'
@@ -85,8 +86,13 @@ export abstract class MemCommand extends Command {
     let error: unknown = err
     // oclif's own parse errors (unknown flag, missing argument) are invalid input
     if (!(err instanceof MemError) && err?.oclif && typeof err.message === 'string') {
+      // a file whose name starts with "-" reads as a flag: say how to name it
+      const flag = /Nonexistent flags?: (-[^\s,]+)/.exec(err.message)?.[1]
+      const isFile = flag !== undefined && existsSync(flag)
       error = new MemError('invalid_input', err.message.replace(/\n\s*See more help with --help$/, ''), {
-        hint: `Run \`mem ${this.id?.replace(/:/g, ' ') ?? ''} --help\` for usage.`,
+        hint: isFile
+          ? `${flag} is a file here; a name that starts with "-" reads as a flag: write ./${flag} (or put -- before it).`
+          : `Run \`mem ${this.id?.replace(/:/g, ' ') ?? ''} --help\` for usage.`,
       })
     }
     const body = errorBody(error)

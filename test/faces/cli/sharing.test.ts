@@ -195,3 +195,22 @@ describe('sharing commands help', () => {
     }
   })
 })
+
+describe('a pack file whose name starts with "-"', () => {
+  it('reads as a flag; the error says how to name it, and ./-name imports', async () => {
+    const base = tempDir()
+    const home = join(base, 'home')
+    const app = join(base, 'app')
+    mkdirSync(join(app, '.git'), {recursive: true})
+    expect((await runCliInProcess(['store', 'the deploy needs the VPN up', '--type', 'procedure'], {cwd: app, home})).code).toBe(0)
+    expect((await runCliInProcess(['pack', 'export', '--out', join(app, '-app.mem')], {cwd: app, home})).code).toBe(0)
+    const dashed = await runCliInProcess(['pack', 'import', '-app.mem'], {cwd: app, home})
+    expect(dashed.code).toBe(2)
+    expect(dashed.stderr).toContain('-app.mem is a file here; a name that starts with "-" reads as a flag: write ./-app.mem')
+    const dotted = await runCliInProcess(['pack', 'import', './-app.mem'], {cwd: app, home})
+    expect(dotted.code).toBe(0)
+    expect(dotted.stdout).toMatch(/Imported 0 memories .* skipped 1/)
+    // a flag that is no file keeps the usual hint
+    expect((await runCliInProcess(['pack', 'import', '-nofile.mem'], {cwd: app, home})).stderr).toContain('mem pack import --help')
+  })
+})

@@ -5,6 +5,7 @@
 // (graph, portal, quality, usage, intake, export, packs) are exercised for real; a browser-level
 // stand-in that answers the agreed shape checks what the UI does with each answer; and with those
 // routes taken out of the document, every page must say they are missing and ask nothing.
+import {basename} from 'node:path'
 import type {Browser, Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {MemClient} from '../../../src/client/index.js'
@@ -651,6 +652,10 @@ describe('web UI with the routes of other issues', {timeout: 120_000}, () => {
       await expect(w.page.locator('[data-testid="quality"] .issues').textContent()).resolves.toContain('Review or forget')
       expect(await w.page.locator('[data-testid="usage"] svg.sparkline rect').count()).toBe(30)
       await expect(w.page.getByTestId('tasks').textContent()).resolves.toContain('maintenance')
+      // the task names its repository by folder name, its path and id on hover
+      const repoCell = w.page.getByTestId('tasks').locator(`[data-repo="${fx.repoId}"]`)
+      await expect.poll(() => repoCell.textContent()).toContain(`· ${basename(fx.repo)}`)
+      expect(await repoCell.getAttribute('title')).toContain(fx.repoId)
       // one request answered the whole dashboard
       expect(w.requests.filter((r) => /^\/api\/mem\/(stats|browse|quality|usage)/.test(r.path))).toEqual([])
       expect(await seriousViolations(w.page)).toEqual([])

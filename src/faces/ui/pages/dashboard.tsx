@@ -2,7 +2,7 @@ import {useEffect} from 'react'
 import {api, ApiError} from '../api.js'
 import {BarChart, Empty, ErrorView, formatDate, Loading, Score, Section, Show, Sparkline, TypeBadge} from '../components.js'
 import {type Async, hrefFor, useApp, useAsync} from '../hooks.js'
-import {type BrowsePage, type DayBucket, type Memory, type MemoryType, type Portal, type Quality, type ScheduledTask, type Stats, TYPES, type Timeseries, type Usage, type UsageOperation} from '../types.js'
+import {type BrowsePage, type DayBucket, type Memory, type MemoryType, type Portal, type Quality, type ReposResult, type ScheduledTask, type Stats, TYPES, type Timeseries, type Usage, type UsageOperation} from '../types.js'
 
 interface Counts {
   counts: Partial<Record<MemoryType, number>>
@@ -202,6 +202,9 @@ function UsageView({usage}: {usage: UsageSummary}) {
 }
 
 function TasksView({tasks}: {tasks: ScheduledTask[]}) {
+  // people see a repository's folder name, its path and id on hover (the id when the list is unavailable)
+  const repos = useAsync((signal) => api<ReposResult>('/api/mem/repos', {signal}), [])
+  const named = new Map(repos.state === 'ok' ? repos.data.repos.map((r) => [r.repoId, r]) : [])
   if (tasks.length === 0) return <Empty>No scheduled tasks (the scheduler runs inside mem serve).</Empty>
   return (
     <table className="data" data-testid="tasks">
@@ -219,7 +222,12 @@ function TasksView({tasks}: {tasks: ScheduledTask[]}) {
           <tr key={t.id}>
             <td>
               {t.type}
-              {t.repo ? <span className="muted"> · {t.repo}</span> : null}
+              {t.repo ? (
+                <span className="muted" title={named.get(t.repo) ? `${named.get(t.repo)!.path} (repo id ${t.repo})` : t.repo} data-repo={t.repo}>
+                  {' '}
+                  · {named.get(t.repo)?.name ?? t.repo}
+                </span>
+              ) : null}
             </td>
             <td>
               <span className={`badge status-${t.status}`}>{t.status}</span>
