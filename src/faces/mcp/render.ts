@@ -29,7 +29,12 @@ export function renderRecall(results: RecallItem[], q: string): string {
 }
 
 export function renderStore(r: StoreResult): string {
-  if (r.success) return `Stored ${r.id}.`
+  if (r.success) {
+    if (!r.updates?.length) return `Stored ${r.id}.`
+    // the same subject with another value: tell the agent, so it can confirm with supersedes
+    const of = r.updates.map((u) => `${u.id} (${u.reason})`).join(', ')
+    return `Stored ${r.id}. It looks like an update of ${of}: recall now ranks it first. If it replaces that memory, store it with supersedes set to that id next time.`
+  }
   if ('duplicateId' in r) return `Not stored: it repeats ${r.duplicateId}, which is already in memory. Use memory_edit on that id to change it.`
   return `Not stored. ${r.reason}`
 }

@@ -62,6 +62,16 @@ describe('MCP over HTTP (POST /mcp)', () => {
     }
   })
 
+  it('memory_store of another value of a stored memory\'s subject names what it updates', async () => {
+    const {url, repo} = await memServer()
+    const client = await httpMcpClient(url, {query: `?repo=${encodeURIComponent(repo)}`})
+    const port = await call(client, 'memory_store', {content: 'The API dev server listens on port 3000', type: 'procedure'})
+    const newer = await call(client, 'memory_store', {content: 'The API dev server listens on port 3100', type: 'procedure'})
+    expect(newer.structuredContent).toEqual({success: true, id: expect.any(String), updates: [{id: port.structuredContent.id, reason: '3000 → 3100'}]})
+    expect(text(newer)).toContain(`It looks like an update of ${port.structuredContent.id as string} (3000 → 3100)`)
+    expect(text(newer)).toContain('supersedes')
+  })
+
   it('every tool: store, duplicate, recall, context, get, edit, history, feedback, forget, browse, stats, repos', async () => {
     const {url, repo} = await memServer()
     const client = await httpMcpClient(url, {query: `?repo=${encodeURIComponent(repo)}`})
