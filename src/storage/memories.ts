@@ -427,11 +427,16 @@ export function findLiveByNormHash(db: Db, content: string): string | undefined 
 }
 
 /** Live memories sharing any of the MinHash band `keys`, at most `limit`. */
-export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): Array<{id: string; content: string; createdAt: string; type: MemoryType}> {
+/** Whether any memory (live or not) has this id: one indexed lookup, no row read. */
+export function hasMemory(db: Db, id: string): boolean {
+  return db.get(`SELECT 1 AS x FROM memories WHERE id = ?`, [id]) !== undefined
+}
+
+export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): Array<{id: string; content: string; createdAt: string; type: MemoryType; links: string}> {
   if (keys.length === 0) return []
-  return db.all<{id: string; content: string; createdAt: string; type: MemoryType}>(
+  return db.all<{id: string; content: string; createdAt: string; type: MemoryType; links: string}>(
     // `+live`: look the candidates up by rowid; an index on `live` would scan every live memory
-    `SELECT id, content, created_at AS createdAt, type FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})) AND +live = 1 LIMIT ?`,
+    `SELECT id, content, created_at AS createdAt, type, links FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})) AND +live = 1 LIMIT ?`,
     [...keys, limit],
   )
 }

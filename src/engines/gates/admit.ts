@@ -10,7 +10,7 @@ import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {checkContent} from './content.js'
 import {candidatesFor, findDuplicate, findUpdateCandidates} from './duplicates.js'
 import {UPDATED_BY, UPDATES} from '../currency.js'
-import {getMemory, type Op} from '../../storage/memories.js'
+import {getMemory, hasMemory, type Op} from '../../storage/memories.js'
 import type {Db} from '../../storage/db.js'
 import type {MemContext, RepoHandle} from '../context.js'
 import type {StoreResult} from '../../model/shapes/memories.js'
@@ -77,12 +77,10 @@ export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; r
   const links: Memory['links'] = []
   const relinks: Op[] = []
   const updates: Array<{id: string; reason: string}> = []
-  for (const r of related) {
-    const other = getMemory(db, r.id)
-    if (!other) continue
+  for (const other of related) {
     const newer = other.createdAt <= m.createdAt
-    if (newer) updates.push(r)
-    links.push({targetId: r.id, relation: newer ? UPDATES : UPDATED_BY})
+    if (newer) updates.push({id: other.id, reason: other.reason})
+    links.push({targetId: other.id, relation: newer ? UPDATES : UPDATED_BY})
     const back = {targetId: id, relation: newer ? UPDATED_BY : UPDATES}
     relinks.push({op: 'update', id: other.id, set: {links: [...other.links.filter((l) => l.targetId !== id), back]}})
   }
@@ -112,7 +110,7 @@ export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; r
     derivedFrom: m.derivedFrom ?? [],
     links,
   }
-  if (getMemory(db, id)) {
+  if (hasMemory(db, id)) {
     throw new MemError('conflict', `A memory with id ${id} already exists.`, {hint: 'Store it again; the id includes the time.'})
   }
   const ops: Op[] = [{op: 'insert', memory}, ...relinks]

@@ -5,7 +5,7 @@ import {shingleSet} from '../../text/shingles.js'
 import {jaccard} from '../../text/similarity.js'
 import {factShape, sameValues, updateRelation, type FactShape} from '../../text/values.js'
 import type {UpdateOf} from '../../model/shapes/memories.js'
-import type {MemoryType} from '../../model/memory.js'
+import type {MemoryLink, MemoryType} from '../../model/memory.js'
 import {newestVersions} from '../currency.js'
 
 /** Word-shingle Jaccard similarity at or above which a new memory is a near-duplicate. */
@@ -55,7 +55,7 @@ const cachedShingles = (text: string) => remember(SHINGLES, text, shingleSet)
 export function findDuplicate(db: Db, content: string, exclude?: string | null, candidates: Candidates = candidatesFor(db, content)): string | undefined {
   const {shingles, shape} = contentBands(content)
   // a memory a newer one updates is no duplicate: stating its value again makes it current again
-  const current = (id: string) => newestVersions(db, [getMemory(db, id)!]).size === 0
+  const current = (id: string, links?: string) => newestVersions(db, [{id, links: links === undefined ? getMemory(db, id)!.links : (JSON.parse(links) as MemoryLink[])}]).size === 0
   const exact = findLiveByNormHash(db, content)
   if (exact && exact !== exclude) {
     const m = getMemory(db, exact)
@@ -66,28 +66,26 @@ export function findDuplicate(db: Db, content: string, exclude?: string | null, 
     // Jaccard ≥ 0.9 needs texts of about one length: the subject keys bring in others too
     const ratio = candidate.content.length / content.length
     if (ratio < 0.5 || ratio > 2) continue
-    if (jaccard(shingles, cachedShingles(candidate.content)) >= NEAR_DUPLICATE_THRESHOLD && isRestatement(shape, candidate.content) && current(candidate.id)) return candidate.id
+    if (jaccard(shingles, cachedShingles(candidate.content)) >= NEAR_DUPLICATE_THRESHOLD && isRestatement(shape, candidate.content) && current(candidate.id, candidate.links)) return candidate.id
   }
   return undefined
 }
 
 /**
  * The live memories a new text looks like an update of — the same subject with another value
- * (values.ts) — newest first, at most MAX_UPDATES_NAMED, each with what changed. Two observations
+ * (values.ts) — newest first, at most MAX_UPDATES_NAMED, each with what changed (and, for the
+ * caller that links them, its time and links). Two observations
  * are never paired: they record events, and two events that differ by a value are two events.
  */
-export function findUpdateCandidates(db: Db, content: string, type: MemoryType, exclude?: string | null, candidates: Candidates = candidatesFor(db, content)): UpdateOf[] {
+export function findUpdateCandidates(db: Db, content: string, type: MemoryType, exclude?: string | null, candidates: Candidates = candidatesFor(db, content)): Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> {
   const {shape} = contentBands(content)
-  const found: Array<UpdateOf & {createdAt: string}> = []
+  const found: Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> = []
   for (const candidate of candidates) {
     if (candidate.id === exclude) continue
     // observations record events: two that differ by a value are two events (build 41 and 42 failed)
     if (type === 'observation' && candidate.type === 'observation') continue
     const relation = updateRelation(shape, cachedShape(candidate.content))
-    if (relation) found.push({id: candidate.id, reason: relation.reason, createdAt: candidate.createdAt})
+    if (relation) found.push({id: candidate.id, reason: relation.reason, createdAt: candidate.createdAt, links: JSON.parse(candidate.links) as MemoryLink[]})
   }
-  return found
-    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
-    .slice(0, MAX_UPDATES_NAMED)
-    .map(({id, reason}) => ({id, reason}))
+  return found.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)).slice(0, MAX_UPDATES_NAMED)
 }
