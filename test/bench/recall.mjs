@@ -13,31 +13,12 @@ import {context} from '../../dist/src/operations/context.js'
 import {STOP_WORDS} from '../../dist/src/text/stopwords.js'
 import {loadEvalSet} from './lib/corpus.mjs'
 import {seedRepo} from './lib/seed.mjs'
+import {KINDS, scoreOwn} from './recall/ablation.mjs'
 import {BIN, fmt, median, percentile, tempRepo, wallTimesSideBySide} from './lib/util.mjs'
 
-const KINDS = ['lexical', 'paraphrase', 'code', 'typo']
-
+/** recall@5/@10 and MRR@10 of a ranker over the questions (the ablation's scorer, one definition). */
 function score(questions, rankFn) {
-  const per = {all: {r5: 0, r10: 0, mrr: 0, n: 0}}
-  for (const k of KINDS) per[k] = {r5: 0, r10: 0, mrr: 0, n: 0}
-  for (const q of questions) {
-    const ranked = rankFn(q.q)
-    const rel = new Set(q.relevant)
-    const found = (k) => ranked.slice(0, k).filter((key) => rel.has(key)).length / rel.size
-    const first = ranked.findIndex((key) => rel.has(key))
-    for (const bucket of [per.all, per[q.kind]]) {
-      bucket.r5 += found(5)
-      bucket.r10 += found(10)
-      bucket.mrr += first >= 0 && first < 10 ? 1 / (first + 1) : 0
-      bucket.n++
-    }
-  }
-  for (const b of Object.values(per)) {
-    b.r5 /= b.n || 1
-    b.r10 /= b.n || 1
-    b.mrr /= b.n || 1
-  }
-  return per
+  return scoreOwn(questions, questions.map((q) => rankFn(q.q)))
 }
 
 export async function benchRecallQuality() {
