@@ -8,12 +8,9 @@
  */
 import type {Db} from '../storage/db.js'
 import {recallFieldsById, type RecallFields} from '../storage/memories.js'
-import type {MemoryLink} from '../model/memory.js'
+import {UPDATED_BY, type MemoryLink} from '../model/memory.js'
 
-export const UPDATES = 'updates'
-export const UPDATED_BY = 'updated-by'
-/** A pair a person (or maintenance) marked as two facts: never grouped again. */
-export const DISTINCT = 'distinct'
+export {DISTINCT, UPDATED_BY, UPDATES} from '../model/memory.js'
 
 const MAX_HOPS = 6
 

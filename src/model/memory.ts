@@ -52,6 +52,29 @@ export interface MemoryLink {
   relation: string
 }
 
+/**
+ * Tags that say where a memory came from (intake seeds, packs, layers, links), not what it is
+ * about: they never relate two memories (consolidation, the graph).
+ */
+export function isOriginTag(tag: string): boolean {
+  return /^(?:intake|seed|source:.*|project|imported|pack|layer:.*|mem-links|cross-repo-link)$/.test(tag)
+}
+
+/** The currency relations (engines/currency.ts): kept on both memories of a pair. */
+export const UPDATES = 'updates'
+export const UPDATED_BY = 'updated-by'
+/** A pair a person (or maintenance) marked as two facts: never grouped again. */
+export const DISTINCT = 'distinct'
+
+/** How a recall item's stalenessWarning starts when a newer memory updates it (search/rank.ts). */
+export const OUTDATED_WARNING = 'may be outdated'
+
+/** `links` with the link to `targetId` set to `relation` (a second link to a target replaces the first), or removed. */
+export function setLink(links: readonly MemoryLink[], targetId: string, relation?: string): MemoryLink[] {
+  const rest = links.filter((l) => l.targetId !== targetId)
+  return relation === undefined ? rest : [...rest, {targetId, relation}]
+}
+
 export function isLive(m: Pick<Memory, 'forgottenAt' | 'supersededBy'>): boolean {
   return m.forgottenAt === null && m.supersededBy === null
 }

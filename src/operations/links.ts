@@ -2,7 +2,7 @@ import {z} from 'zod'
 import {normalizeRepoId} from '../config/paths.js'
 import {MemError} from '../model/errors.js'
 import {getMemory, type Op} from '../storage/memories.js'
-import {DISTINCT, UPDATED_BY, UPDATES} from '../engines/currency.js'
+import {DISTINCT, setLink, UPDATED_BY, UPDATES} from '../model/memory.js'
 import {LINK_SOURCE} from '../storage/links.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {CROSS_REPO_LINK_TAG, linkedRepos, linkItems, type RepoLink} from '../engines/sharing/sources.js'
@@ -151,15 +151,13 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
     const m = getMemory(db, input.id)
     if (!m) throw notFound(input.id)
     if (m.links.some((l) => l.targetId === input.targetId && l.relation === input.relation)) return {ops: [], result: {linked: true as const}}
-    const links = [...m.links.filter((l) => l.targetId !== input.targetId), {targetId: input.targetId, relation: input.relation}]
+    const links = setLink(m.links, input.targetId, input.relation)
     const ops: Op[] = [{op: 'update', id: m.id, set: {links, updatedAt: now}}]
     // the currency relations are kept on both memories (currency.ts)
     const t = target === handle ? getMemory(db, input.targetId) : undefined
     const hadPaired = m.links.some((l) => l.targetId === input.targetId && PAIRED.has(l.relation))
     if (t && (PAIRED.has(input.relation) || hadPaired)) {
-      const back = PAIRED.get(input.relation)
-      const rest = t.links.filter((l) => l.targetId !== m.id)
-      ops.push({op: 'update', id: t.id, set: {links: back ? [...rest, {targetId: m.id, relation: back}] : rest}})
+      ops.push({op: 'update', id: t.id, set: {links: setLink(t.links, m.id, PAIRED.get(input.relation))}})
     }
     return {ops, result: {linked: true as const}}
   })
@@ -175,11 +173,11 @@ export async function unlinkMemory(ctx: MemContext, raw: UnlinkMemoryInput): Pro
   const outcome = await handle.store.write<{removed: boolean}>((db) => {
     const m = getMemory(db, input.id)
     if (!m) throw notFound(input.id)
-    const links = m.links.filter((l) => l.targetId !== input.targetId)
+    const links = setLink(m.links, input.targetId)
     if (links.length === m.links.length) return {ops: [], result: {removed: false}}
     const ops: Op[] = [{op: 'update', id: m.id, set: {links, updatedAt: now}}]
     const t = m.links.some((l) => l.targetId === input.targetId && PAIRED.has(l.relation)) ? getMemory(db, input.targetId) : undefined
-    if (t) ops.push({op: 'update', id: t.id, set: {links: t.links.filter((l) => l.targetId !== m.id)}})
+    if (t) ops.push({op: 'update', id: t.id, set: {links: setLink(t.links, m.id)}})
     return {ops, result: {removed: true}}
   })
   return outcome

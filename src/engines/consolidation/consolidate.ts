@@ -1,6 +1,7 @@
 import {createHash} from 'node:crypto'
 import {heuristicOneLiner, ONE_LINER_MAX} from '../enrichment/heuristic.js'
 import {MemError} from '../../model/errors.js'
+import {isOriginTag} from '../../model/memory.js'
 import {shingleSet} from '../../text/shingles.js'
 import {jaccard, smoothIdf, sparseDot, tfIdfWeights} from '../../text/similarity.js'
 import type {MemContext, RepoHandle} from '../context.js'
@@ -285,8 +286,6 @@ interface Planned {
   centroid: Vec
 }
 
-/** Tags that say where a memory came from, not what it is about: never a reason to cluster. */
-const GENERIC_TAG = /^(?:intake|seed|source:.*|project|imported|pack|layer:.*|mem-links|cross-repo-link)$/
 /** A tag on more than this share of the live observations says too little to relate two of them. */
 const COMMON_TAG_SHARE = 0.05
 
@@ -296,11 +295,11 @@ const COMMON_TAG_SHARE = 0.05
  */
 function telling(tagCounts: Map<string, number>, observations: number): (tag: string) => boolean {
   const limit = Math.max(SMALL_TAG_GROUP, observations * COMMON_TAG_SHARE)
-  return (tag) => !GENERIC_TAG.test(tag) && (tagCounts.get(tag) ?? 0) <= limit
+  return (tag) => !isOriginTag(tag) && (tagCounts.get(tag) ?? 0) <= limit
 }
 
 /** A tag that says what a memory is about (not where it came from): with similar wording, it relates two. */
-const topical = (tag: string) => !GENERIC_TAG.test(tag)
+const topical = (tag: string) => !isOriginTag(tag)
 
 function sharesTag(a: string[], b: string[], tells: (tag: string) => boolean): boolean {
   if (a.length === 0 || b.length === 0) return false
@@ -558,7 +557,7 @@ function restatedMember(content: string, members: MemoryBrief[], similar: boolea
 
 function clusterTags(members: MemoryBrief[]): string[] {
   const counts = new Map<string, number>()
-  for (const m of members) for (const t of m.tags) if (!GENERIC_TAG.test(t)) counts.set(t, (counts.get(t) ?? 0) + 1)
+  for (const m of members) for (const t of m.tags) if (!isOriginTag(t)) counts.set(t, (counts.get(t) ?? 0) + 1)
   return [...counts]
     .filter(([, c]) => c >= 2 && c * 2 >= members.length)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))

@@ -10,6 +10,7 @@ import type {Db} from '../../storage/db.js'
 import {graphRowsById, topLiveByImportance, type GraphRow} from '../../storage/graph.js'
 import type {GraphNode, GraphEdge} from '../../model/shapes/operations.js'
 import {analyze} from '../../text/tokenize.js'
+import {isOriginTag} from '../../model/memory.js'
 import {DISTINCT, UPDATED_BY} from '../currency.js'
 export type {GraphNode, GraphEdge} from '../../model/shapes/operations.js'
 
@@ -55,7 +56,6 @@ export const linkEdges: EdgeSource = ({nodes}) => {
 
 /** A tag on more than this share of the nodes (or a tag naming where memories came from) relates nothing. */
 const TAG_SHARE = 0.2
-const ORIGIN_TAG = /^(?:intake|seed|source:.*|project|imported|pack|layer:.*|mem-links|cross-repo-link)$/
 
 /**
  * `tag:<name>`: memories that share a topic tag, each joined to the group's most important one (a
@@ -66,7 +66,7 @@ export const tagEdges: EdgeSource = ({nodes}) => {
   const byTag = new Map<string, GraphRow[]>()
   for (const n of nodes.values()) {
     for (const t of new Set(n.tags)) {
-      if (ORIGIN_TAG.test(t)) continue
+      if (isOriginTag(t)) continue
       let list = byTag.get(t)
       if (!list) byTag.set(t, (list = []))
       list.push(n)

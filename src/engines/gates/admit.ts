@@ -5,11 +5,10 @@
  */
 import {createHash} from 'node:crypto'
 import {MemError} from '../../model/errors.js'
-import type {Memory} from '../../model/memory.js'
+import {setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
 import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {checkContent} from './content.js'
 import {candidatesFor, findDuplicate, findUpdateCandidates} from './duplicates.js'
-import {UPDATED_BY, UPDATES} from '../currency.js'
 import {getMemory, hasMemory, type Op} from '../../storage/memories.js'
 import type {Db} from '../../storage/db.js'
 import type {MemContext, RepoHandle} from '../context.js'
@@ -81,8 +80,7 @@ export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; r
     const newer = other.createdAt <= m.createdAt
     if (newer) updates.push({id: other.id, reason: other.reason})
     links.push({targetId: other.id, relation: newer ? UPDATES : UPDATED_BY})
-    const back = {targetId: id, relation: newer ? UPDATED_BY : UPDATES}
-    relinks.push({op: 'update', id: other.id, set: {links: [...other.links.filter((l) => l.targetId !== id), back]}})
+    relinks.push({op: 'update', id: other.id, set: {links: setLink(other.links, id, newer ? UPDATED_BY : UPDATES)}})
   }
   const memory: Memory = {
     id,

@@ -4,8 +4,7 @@ import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
 import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
 import {forgetOp, writeInChunks} from './chunks.js'
 import {factShape, sameValues, updateRelation, type FactShape} from '../../text/values.js'
-import {UPDATED_BY, UPDATES} from '../currency.js'
-import {isLive, type Memory} from '../../model/memory.js'
+import {isLive, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
 import type {Op} from '../../storage/memories.js'
 import type {Stage} from './types.js'
 
@@ -117,8 +116,8 @@ export const dedup: Stage = {
         const o = current(older.id)
         if (!n || !o || !isLive(n) || !isLive(o)) continue
         if (n.links.some((l) => l.targetId === o.id) || o.links.some((l) => l.targetId === n.id)) continue
-        const nl = {...n, links: [...n.links, {targetId: o.id, relation: UPDATES}]}
-        const ol = {...o, links: [...o.links, {targetId: n.id, relation: UPDATED_BY}]}
+        const nl = {...n, links: setLink(n.links, o.id, UPDATES)}
+        const ol = {...o, links: setLink(o.links, n.id, UPDATED_BY)}
         changed.set(n.id, nl)
         changed.set(o.id, ol)
         ops.push({op: 'update', id: n.id, set: {links: nl.links}}, {op: 'update', id: o.id, set: {links: ol.links}})

@@ -1,4 +1,4 @@
-import type {Memory, MemoryType} from '../../model/memory.js'
+import {OUTDATED_WARNING, type Memory, type MemoryType} from '../../model/memory.js'
 
 /**
  * The final recall score, in 0..1. Text relevance dominates; the rest breaks near-ties the way
@@ -74,5 +74,5 @@ export function stalenessWarning(m: Pick<Memory, 'usedCount' | 'createdAt'>, now
 
 /** The warning on a memory a newer live memory updates (same subject, another value): names the newer. */
 export function outdatedWarning(newer: {id: string; createdAt: string}): string {
-  return `may be outdated: ${newer.id} (${newer.createdAt.slice(0, 10)}) states a newer value`
+  return `${OUTDATED_WARNING}: ${newer.id} (${newer.createdAt.slice(0, 10)}) states a newer value`
 }

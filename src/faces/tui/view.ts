@@ -5,7 +5,7 @@
 import Fuse from 'fuse.js'
 import type {HistoryResult} from '../../operations/history.js'
 import {MEMORY_TYPES, TYPE_LETTER, type Memory, type MemoryType} from '../../model/memory.js'
-import {MAX_TAG_CHARS, MAX_TAGS} from '../../model/memory.js'
+import {MAX_TAG_CHARS, MAX_TAGS, OUTDATED_WARNING, UPDATED_BY} from '../../model/memory.js'
 
 /** What one list line needs: a browse entry or a recall result. */
 export interface Row {
@@ -34,7 +34,7 @@ export function toRow(m: {
   links?: Array<{relation: string}>
   stalenessWarning?: string | null
 }): Row {
-  const outdated = (m.links ?? []).some((l) => l.relation === 'updated-by') || (m.stalenessWarning ?? '').startsWith('may be outdated')
+  const outdated = (m.links ?? []).some((l) => l.relation === UPDATED_BY) || (m.stalenessWarning ?? '').startsWith(OUTDATED_WARNING)
   return {
     ...(outdated ? {outdated} : {}),
     id: m.id,

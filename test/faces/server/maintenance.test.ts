@@ -14,6 +14,17 @@ import {eventually, memServer, rawRequest} from '../../helpers/server.js'
 
 const MIN = 60_000
 
+/** Three related observations: one candidate cluster. */
+async function storeE2E(ctx: Parameters<typeof store>[0], repo: string): Promise<void> {
+  for (const content of [
+    'The payments e2e suite times out when the stripe mock container starts slowly.',
+    'Retrying the checkout e2e test fixed a timeout caused by the stripe mock warming up.',
+    'Stripe mock needs about 20 seconds before the e2e payment tests can connect.',
+  ]) {
+    await store(ctx, {repo, content, type: 'observation', tags: ['e2e']})
+  }
+}
+
 function deferred<T>() {
   let resolve!: (v: T) => void
   let reject!: (e: unknown) => void
@@ -206,13 +217,7 @@ describe('scopes', () => {
 describe('POST /api/mem/consolidate', () => {
   it('dry_run lists candidates and writes nothing; a run creates; a second run answers zeros', async () => {
     const {url, repo, ctx} = await memServer()
-    for (const content of [
-      'The payments e2e suite times out when the stripe mock container starts slowly.',
-      'Retrying the checkout e2e test fixed a timeout caused by the stripe mock warming up.',
-      'Stripe mock needs about 20 seconds before the e2e payment tests can connect.',
-    ]) {
-      await store(ctx, {repo, content, type: 'observation', tags: ['e2e']})
-    }
+    await storeE2E(ctx, repo)
     const q = `repo=${encodeURIComponent(repo)}`
     const dry = await rawRequest(`${url}/api/mem/consolidate?${q}&dry_run=true`, {method: 'POST'})
     expect(dry.status).toBe(200)
@@ -264,13 +269,7 @@ describe('GET /api/mem/scheduled-tasks', () => {
 describe('POST /api/mem/consolidate with clusters', () => {
   it('applies only the clusters named (comma-separated ids from a dry run); an id no candidate has is a 404 and writes nothing', async () => {
     const {url, repo, ctx} = await memServer()
-    for (const content of [
-      'The payments e2e suite times out when the stripe mock container starts slowly.',
-      'Retrying the checkout e2e test fixed a timeout caused by the stripe mock warming up.',
-      'Stripe mock needs about 20 seconds before the e2e payment tests can connect.',
-    ]) {
-      await store(ctx, {repo, content, type: 'observation', tags: ['e2e']})
-    }
+    await storeE2E(ctx, repo)
     const q = `repo=${encodeURIComponent(repo)}`
     const dry = ConsolidateResult.parse((await rawRequest(`${url}/api/mem/consolidate?${q}&dry_run=true`, {method: 'POST'})).json())
     const [cluster] = dry.clusters!
