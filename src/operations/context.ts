@@ -1,6 +1,6 @@
 import {z} from 'zod'
 import {heuristicOneLiner} from '../engines/enrichment/heuristic.js'
-import {MEMORY_TYPES, TYPE_LETTER, type Memory, type MemoryType} from '../model/memory.js'
+import {MEMORY_TYPES, TYPE_LETTER, UPDATES, type Memory, type MemoryType} from '../model/memory.js'
 import {contextPriority} from '../engines/search/rank.js'
 import {newestVersions} from '../engines/currency.js'
 import type {Db} from '../storage/db.js'
@@ -17,6 +17,8 @@ export type {ContextPreview} from '../model/shapes/memories.js'
 
 export const DEFAULT_CONTEXT_TOKENS = 600
 export const MIN_CONTEXT_TOKENS = 32
+/** The share of the context's budget that the current versions of changed facts may take first. */
+const CHANGED_SHARE = 0.5
 
 export const ContextInput = z.object({
   repo: RepoRef,
@@ -102,25 +104,36 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   // (a ref resolves within the request's repository only)
   const refOf = (m: Memory) => (m.id.startsWith('memories/layer-') ? null : handle.store.read((db) => shortRef(db, m.id)))
 
-  const add = (memories: Array<{m: Memory; w: number}>): boolean => {
+  const seen = new Set<string>()
+  const shown = new Set<string>()
+  /** Adds lines best first until one would pass `limit` tokens; true when the context is full. */
+  const add = (memories: Array<{m: Memory; w: number}>, limit = budget): boolean => {
     const ranked = memories
       .map(({m, w}) => ({m, p: contextPriority(m, now) * w}))
       .sort((a, b) => b.p - a.p || (a.m.createdAt < b.m.createdAt ? 1 : -1))
-    const seen = new Set<string>()
     for (const {m} of ranked) {
+      if (shown.has(m.id)) continue
       const text = (m.oneLiner ?? heuristicOneLiner(m.content)).replace(/\s+/g, ' ').trim()
       if (!text || seen.has(text)) continue
       const ref = refOf(m)
       const line = `[${TYPE_LETTER[m.type]}] ${text}${ref ? ` [${ref}]` : ''}`
       const cost = count(`\n${line}`)
-      if (used + cost >= budget) return true // full: the next best would not fit either way
+      if (used + cost >= limit) return true // full: the next best would not fit either way
       seen.add(text)
+      shown.add(m.id)
       lines.push(line)
       ids.push(m.id)
       used += cost
     }
     return false
   }
+  // The current version of a fact that changed leads, in up to half the budget: it is what an agent
+  // is least likely to know already (its older notes, the code written before and its training
+  // state the outdated value). See docs/currency.md.
+  add(
+    primary.filter(({m}) => m.links.some((l) => l.relation === UPDATES)),
+    Math.floor(budget * CHANGED_SHARE),
+  )
   const full = add(primary)
   if (!full) {
     const observations = handle.store.read((db) => current(db, topLiveOfTypes(db, ['observation'], pool))).map((m) => ({m, w: 1}))

@@ -12,6 +12,13 @@ import {foldAccents, NEGATIONS} from './tokenize.js'
 export interface FactShape {
   /** Subject words: stems of the words that are not values and not stop words, sorted, unique. */
   words: string[]
+  /**
+   * The subject words less the words of instruction ("use", "must", "always", "convention"…) that
+   * another wording of one fact adds or drops: what two wordings are compared on.
+   */
+  core: string[]
+  /** Stems of the soft values (the word that ends a clause): subject words when the other text has them too. */
+  soft: string[]
   /** Value keys, sorted, unique (case kept where case is meaning: identifiers, quoted text, flags). */
   values: string[]
   /** Every word of the text and of its values, lowercased: what a value of another text is looked up in. */
@@ -30,13 +37,27 @@ const CASE_STYLES = new Set([
   'camelcase', 'pascalcase', 'snakecase', 'kebabcase', 'uppercase', 'lowercase', 'titlecase', 'screamingcase', 'upper', 'lower',
   'camel', 'pascal', 'snake', 'kebab', 'tabs', 'spaces',
 ])
+// Words that say how a fact is instructed, not what it is about: "Use Python 3.12 for the data
+// scripts" and "The data scripts need Python 3.11" are about the same thing. Verbs of a subject
+// ("run", "build", "start", "end") are not among them: "class names end with _K" and "class names
+// are written in CamelCase" are two conventions.
+const INSTRUCTION_WORDS = new Set(
+  ['use', 'uses', 'used', 'using', 'need', 'needs', 'needed', 'must', 'should', 'always', 'written', 'done', 'ask', 'convention', 'rule', 'please', 'required', 'requires', 'prefer', 'preferred'].map(
+    (w) => stemmer(w),
+  ),
+)
 const MAX_WORDS_LESS_ONE = 12
 const MAX_WORDS_LESS_TWO = 7
 
-/** A value's kind: numbers, quoted text, paths, flags, names (identifiers and proper names alike). */
+/**
+ * A value's kind: numbers, quoted text, paths, flags, case styles (CamelCase, snake_case, all
+ * UPPERCASE: a style is not a name's prefix or suffix), names (identifiers and proper names alike).
+ */
 function kindOf(key: string): string {
   const k = key.slice(0, 1)
-  return k === 'i' || k === 'w' || k === 's' ? 'name' : k
+  if (k !== 'i' && k !== 'w' && k !== 's') return k
+  const body = key.slice(2).toLowerCase()
+  return CASE_STYLES.has(body.replace(/[_\s-]/g, '')) || /[a-z]case$/.test(body) ? 'case' : 'name'
 }
 
 function stem(word: string): string {
@@ -110,7 +131,17 @@ export function factShape(text: string): FactShape {
       if (!shown.has(s)) shown.set(s, t)
     }
   }
-  return {words: [...words].sort(), values: [...values].sort(), tokens, shown, question: /\?\s*$/.test(text)}
+  const sorted = [...words].sort()
+  const soft = [...values].filter((v) => v.startsWith('s:')).map((v) => stem(v.slice(2)))
+  return {
+    words: sorted,
+    core: sorted.filter((w) => !INSTRUCTION_WORDS.has(w)),
+    soft: [...new Set(soft)].sort(),
+    values: [...values].sort(),
+    tokens,
+    shown,
+    question: /\?\s*$/.test(text),
+  }
 }
 
 /**
@@ -146,31 +177,45 @@ function shownList(shape: FactShape, keys: string[]): string {
  * - wider: one text's subject words are all in the other's (another wording that adds words:
  *   "CI runs the tests on Node 18" → "Our CI pipeline runs the tests on Node 20"), at least two
  *   shared (counting the values both state), and exactly one value changed, for one of its kind
- *   (a number for a number, a name for a name, a path for a path).
+ *   (a number for a number, a name for a name, a path for a path, a case style for a case style).
+ * Subject words are compared without the words of instruction ("use", "must", "always"…): "Use
+ * Python 3.12 for the data scripts" → "The data scripts need Python 3.11" is one subject.
  * Never when each text has a subject word the other lacks: "function argument names" and
- * "variable names" in one template are two conventions, not one and its update.
+ * "variable names" in one template are two conventions, not one and its update; nor "class names
+ * end with _K" and "class names are written in CamelCase" (a suffix is not a case style).
  * Null when neither holds: another subject, or the same values (a restatement or a duplicate).
  */
 export function updateRelation(newer: FactShape, older: FactShape): UpdateRelation | null {
   if (newer.question || older.question) return null
-  const a = new Set(newer.words)
+  // compared on the core words: a wording may add or drop words of instruction ("always", "use");
+  // a soft value the other text has as a word is a subject word ("… for unit tests" / "Unit tests …")
+  const a = subjectOf(newer, older)
+  const b = subjectOf(older, newer)
   let shared = 0
-  for (const w of older.words) if (a.has(w)) shared++
-  const union = a.size + older.words.length - shared
+  for (const w of b) if (a.has(w)) shared++
+  const union = a.size + b.size - shared
   const gained = valuesOnly(newer, older)
   if (gained.length === 0) return null // an update states a value the older text does not
   const lost = valuesOnly(older, newer)
   const reason = () => `${shownList(older, lost)} → ${shownList(newer, gained)}`
-  // values both state are subject too ("CI runs on Node 18" → "… Node 20": CI, Node)
-  const sharedValues = newer.values.length - gained.length
+  // values both state are subject too ("CI runs on Node 18" → "… Node 20": CI, Node); a soft
+  // value counted among the subject words above is not counted again
+  const sharedValues = newer.values.filter((v) => !gained.includes(v) && !(v.startsWith('s:') && a.has(stem(v.slice(2))))).length
   const lostKinds = new Set(lost.map(kindOf))
   const kinChange = gained.some((g) => lostKinds.has(kindOf(g)))
   if (shared === union && shared >= 1 && (shared + sharedValues >= 2 || kinChange)) return {kind: 'same-words', reason: reason()}
-  const nested = shared === Math.min(a.size, older.words.length)
+  const nested = shared === Math.min(a.size, b.size)
   // another wording may change one value, no more: "The API listens on port 3000" → "The admin UI
   // listens on port 3100" changes the port and who listens
   if (nested && kinChange && gained.length === 1 && lost.length === 1 && shared >= 1 && shared + sharedValues >= 2) return {kind: 'wider', reason: reason()}
   return null
+}
+
+/** The words `shape` is compared on against `other`: its core words and its soft values `other` has too. */
+function subjectOf(shape: FactShape, other: FactShape): Set<string> {
+  const out = new Set(shape.core)
+  for (const s of shape.soft) if (other.core.includes(s) || other.soft.includes(s)) out.add(s)
+  return out
 }
 
 function fnv1a(s: string): number {
@@ -189,10 +234,19 @@ function fnv1a(s: string): number {
  * the MinHash band table beside the near-duplicate keys; every candidate is verified.
  */
 export function subjectKeys(shape: FactShape): number[] {
-  const w = shape.words
-  if (w.length === 0) return []
+  const keys: number[] = []
+  wordKeys(shape.words, keys)
+  // and the keys of the core words with the soft values: wordings that differ in words of
+  // instruction and one more word, or say the last word of one in the middle of the other
+  const core = [...new Set([...shape.core, ...shape.soft])].sort()
+  if (core.join(' ') !== shape.words.join(' ')) wordKeys(core, keys)
+  return [...new Set(keys)]
+}
+
+function wordKeys(w: readonly string[], keys: number[]): void {
+  if (w.length === 0) return
   // one namespace: a text with a word more shares a key with one without it
-  const keys = [fnv1a(`subject\u0000${w.join(' ')}`)]
+  keys.push(fnv1a(`subject\u0000${w.join(' ')}`))
   if (w.length >= 3 && w.length <= MAX_WORDS_LESS_ONE) {
     for (let i = 0; i < w.length; i++) keys.push(fnv1a(`subject\u0000${w.filter((_, j) => j !== i).join(' ')}`))
   }
@@ -202,5 +256,4 @@ export function subjectKeys(shape: FactShape): number[] {
       for (let j = i + 1; j < w.length; j++) keys.push(fnv1a(`subject\u0000${w.filter((_, k) => k !== i && k !== j).join(' ')}`))
     }
   }
-  return [...new Set(keys)]
 }

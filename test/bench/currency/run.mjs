@@ -120,7 +120,7 @@ function score(histories, runs, only = () => true) {
 
 function row(name, s) {
   const pct = (a, b) => (b ? `${fmt((100 * a) / b, 1)}%` : '—')
-  return `${name.padEnd(26).slice(0, 40)} | ${String(s.lost).padStart(4)} / ${String(s.updates).padEnd(3)} | ${pct(s.above, s.facts).padStart(7)} | ${pct(s.at1, s.facts).padStart(7)} | ${pct(s.ctxCurrent, s.facts).padStart(7)} | ${pct(s.ctxOutdated, s.outdated).padStart(7)} | ${s.contexts ? fmt(s.tokens / s.contexts, 0) : '—'}`
+  return `${name.padEnd(26).slice(0, 40)} | ${String(s.lost).padStart(4)} / ${String(s.updates).padEnd(3)} | ${pct(s.above, s.facts).padStart(7)} | ${pct(s.at1, s.facts).padStart(7)} | ${(s.contexts ? pct(s.ctxCurrent, s.facts) : '—').padStart(7)} | ${(s.contexts ? pct(s.ctxOutdated, s.outdated) : '—').padStart(7)} | ${s.contexts ? fmt(s.tokens / s.contexts, 0) : '—'}`
 }
 
 /**

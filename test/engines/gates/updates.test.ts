@@ -31,6 +31,11 @@ describe('an update is not a duplicate', () => {
     ['CI runs the tests on Node 18', 'Our CI pipeline runs the tests on Node 20', /18 → 20/],
     ['Install the dependencies with yarn; its lockfile is committed', 'Install the dependencies with npm; its lockfile is committed', /yarn → npm/],
     ['The default log level in production is warn', 'The default log level in production is info', /warn → info/],
+    // other wordings: words of instruction ("use", "need", "always", "written", "done") added or dropped
+    ['The data scripts need Python 3.11', 'Use Python 3.12 for the data scripts', /3\.11 → 3\.12/],
+    ['We use Jest for unit tests', 'Unit tests are written with Vitest', /Jest → Vitest/],
+    ['always use CamelCase for class names', 'Class names are written in snake_case', /CamelCase → snake_case/],
+    ['Deploy to staging with `make deploy-staging`', 'Staging deploys are done with `fly deploy`', /`make deploy-staging` → `fly deploy`/],
   ]
   for (const [older, newer, reason] of UPDATES) {
     it(`stores "${newer}" after "${older}" and names the update`, async () => {
@@ -81,6 +86,18 @@ describe('an update is not a duplicate', () => {
     for (const [a, b] of pairs) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).toBeNull()
   })
 
+  it('a case style and a suffix of the same names are two conventions', () => {
+    const pairs = [
+      ['always use CamelCase for class names', 'Convention: class names end with _K'],
+      ['Class names are written in snake_case', 'Class names end with _K'],
+      ['Always suffix class names with _T', 'Class names are written in all UPPERCASE'],
+    ]
+    for (const [a, b] of pairs) {
+      expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).toBeNull()
+      expect(updateRelation(factShape(a), factShape(b)), `${b} / ${a}`).toBeNull()
+    }
+  })
+
   it('one template, another subject: two conventions, not one and its update', () => {
     const things = ['function argument', 'variable', 'method', 'class', 'constant', 'private field']
     const templates = ["Convention: always start {t} names with {v}", 'Convention: {t} names end with {v}', 'Always use {v} for {t} names']
@@ -122,6 +139,26 @@ describe('the newest wins, visibly', () => {
     expect(text).toContain('always use all UPPERCASE for class names')
     expect(text).not.toContain('CamelCase')
     expect(text).not.toContain('snake_case')
+  })
+
+  it('the current version of a changed fact is in the context before more important memories that never changed', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const things = ['invoices', 'refunds', 'carts', 'coupons', 'reviews', 'shipments', 'payouts', 'webhooks', 'sessions', 'exports']
+    const rules = ['are validated before they reach the queue', 'keep an audit trail', 'never block the request thread', 'retry with backoff', 'log a correlation id', 'are covered by contract tests']
+    for (const thing of things) {
+      for (const rule of rules) {
+        await store(ctx, {repo, content: `The ${thing} module: handlers ${rule}`, type: 'heuristic', importance: 0.9})
+        clock.advance(60_000)
+      }
+    }
+    await store(ctx, {repo, content: 'CI runs on Node 18', type: 'heuristic'})
+    clock.advance(60_000)
+    await store(ctx, {repo, content: 'CI runs on Node 20', type: 'heuristic'})
+    const text = (await context(ctx, {repo})).context
+    expect(text.split('\n')[1]).toMatch(/^\[H\] CI runs on Node 20 \[/)
+    expect(text).not.toContain('Node 18')
+    // the rest of the budget still goes to the most important memories
+    expect(text.split('\n').filter((l) => l.includes(' module: handlers ')).length).toBeGreaterThan(10)
   })
 
   it('forgetting the newer makes the older current again; a wrong grouping is undone with distinct', async () => {
