@@ -42,7 +42,7 @@ export const GROUPS: readonly string[] = [
   'kubernetes k8s cluster pod pods helm kubectl',
   'dependency dependencies package packages library libraries module modules',
   'upgrade update bump',
-  'version versions release',
+  'version versions',
   'monorepo workspace workspaces',
   'install setup set-up bootstrap onboarding',
   // security and config

@@ -31,7 +31,7 @@ export const STEMMED_GROUPS: readonly (readonly string[])[] = [
   ['kubernet', 'k8s', 'cluster', 'pod', 'helm', 'kubectl'],
   ['depend', 'packag', 'librari', 'modul'],
   ['upgrad', 'updat', 'bump'],
-  ['version', 'releas'],
+  ['version'],
   ['monorepo', 'workspac'],
   ['instal', 'setup', 'bootstrap', 'onboard'],
   ['secret', 'credenti', 'password', 'kei', 'token'],
