@@ -108,8 +108,10 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   const shown = new Set<string>()
   /** Adds lines best first until one would pass `limit` tokens; true when the context is full. */
   const add = (memories: Array<{m: Memory; w: number}>, limit = budget): boolean => {
+    // priorities to 3 decimals: memories a few hours apart tie and go newest first, so two calls a
+    // moment apart (the CLI and the server) list them in one order
     const ranked = memories
-      .map(({m, w}) => ({m, p: contextPriority(m, now) * w}))
+      .map(({m, w}) => ({m, p: Math.round(contextPriority(m, now) * w * 1000)}))
       .sort((a, b) => b.p - a.p || (a.m.createdAt < b.m.createdAt ? 1 : -1))
     for (const {m} of ranked) {
       if (shown.has(m.id)) continue
