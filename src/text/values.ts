@@ -23,6 +23,8 @@ export interface FactShape {
   values: string[]
   /** Every word of the text and of its values, lowercased: what a value of another text is looked up in. */
   tokens: Set<string>
+  /** The text's words in order, without surrounding punctuation or quotes. */
+  sequence: string[]
   /** Whether the text asks (ends with a question mark): a question states no value. */
   question: boolean
   /** How each value and each subject word was written, for reasons people read. */
@@ -137,6 +139,10 @@ export function factShape(text: string): FactShape {
     words: sorted,
     core: sorted.filter((w) => !INSTRUCTION_WORDS.has(w)),
     soft: [...new Set(soft)].sort(),
+    sequence: folded
+      .split(/\s+/)
+      .map((w) => w.replace(LEADING, '').replace(TRAILING, ''))
+      .filter(Boolean),
     values: [...values].sort(),
     tokens,
     shown,
@@ -160,8 +166,11 @@ export function sameValues(a: FactShape, b: FactShape): boolean {
 }
 
 export interface UpdateRelation {
-  /** Which rule found it: `same-words` (only values differ) or `wider` (one wording adds words to the other). */
-  kind: 'same-words' | 'wider'
+  /**
+   * Which rule found it: `same-words` (only values differ), `wider` (one wording adds words to the
+   * other) or `same-frame` (one sentence, one slot of it changed).
+   */
+  kind: 'same-words' | 'wider' | 'same-frame'
   /** What changed, as people read it: `'e_' → 'j_'`. */
   reason: string
 }
@@ -195,7 +204,8 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
   for (const w of b) if (a.has(w)) shared++
   const union = a.size + b.size - shared
   const gained = valuesOnly(newer, older)
-  if (gained.length === 0) return null // an update states a value the older text does not
+  // an update states a value the older text does not (or changes a word in the slot of one)
+  if (gained.length === 0) return frameRelation(newer, older)
   const lost = valuesOnly(older, newer)
   const reason = () => `${shownList(older, lost)} → ${shownList(newer, gained)}`
   // values both state are subject too ("CI runs on Node 18" → "… Node 20": CI, Node); a soft
@@ -208,7 +218,40 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
   // another wording may change one value, no more: "The API listens on port 3000" → "The admin UI
   // listens on port 3100" changes the port and who listens
   if (nested && kinChange && gained.length === 1 && lost.length === 1 && shared >= 1 && shared + sharedValues >= 2) return {kind: 'wider', reason: reason()}
-  return null
+  return frameRelation(newer, older)
+}
+
+const MAX_SLOT = 3
+
+/**
+ * same-frame: the two sentences are word for word the same but for one slot of one to three words
+ * ("Write commit messages in gitmoji style" → "… in the Linux kernel style", "Format the code with
+ * Biome on save" → "… with dprint on save"), where a value may be a word no rule reads as a value.
+ * Only when at least two words that are neither stop words nor words of instruction come before
+ * the slot (what the sentence is about, and its verb) and no value stands outside it: "Convention: always start function argument
+ * names with 'e_'" / "… variable names with 'e_'" changes the subject, not the value.
+ */
+function frameRelation(newer: FactShape, older: FactShape): UpdateRelation | null {
+  const a = older.sequence.map((w) => w.toLowerCase())
+  const b = newer.sequence.map((w) => w.toLowerCase())
+  let p = 0
+  while (p < a.length && p < b.length && a[p] === b[p]) p++
+  let q = 0
+  while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++
+  const x = a.slice(p, a.length - q)
+  const y = b.slice(p, b.length - q)
+  if (x.length === 0 || y.length === 0 || x.length > MAX_SLOT || y.length > MAX_SLOT) return null
+  const plain = (w: string) => /^\p{L}+$/u.test(w) && !STOP_WORDS.has(w)
+  // words of what the sentence is about before the slot ("always use" instructs, it is about nothing)
+  if (a.slice(0, p).filter((w) => plain(w) && !INSTRUCTION_WORDS.has(stem(w))).length < 2) return null
+  if (!x.some(plain) && !x.some((w) => /\p{N}/u.test(w))) return null
+  if (!y.some(plain) && !y.some((w) => /\p{N}/u.test(w))) return null
+  if ([...x, ...y].some((w) => NEGATIONS.has(w))) return null
+  const hard = new Set<string>()
+  for (const shape of [older, newer]) for (const v of shape.values) if (!v.startsWith('s:')) for (const t of v.slice(2).toLowerCase().split(/\s+/)) hard.add(t)
+  const outside = [...a.slice(0, p), ...a.slice(a.length - q)]
+  if (outside.some((w) => hard.has(w))) return null
+  return {kind: 'same-frame', reason: `${older.sequence.slice(p, a.length - q).join(' ')} → ${newer.sequence.slice(p, b.length - q).join(' ')}`}
 }
 
 /** The words `shape` is compared on against `other`: its core words and its soft values `other` has too. */

@@ -83,7 +83,7 @@ function bm25System() {
 }
 
 function score(histories, runs, only = () => true) {
-  const s = {updates: 0, lost: 0, facts: 0, above: 0, at1: 0, ctxCurrent: 0, ctxOutdated: 0, outdated: 0, tokens: 0, contexts: 0}
+  const s = {updates: 0, lost: 0, factUpdates: 0, factLost: 0, facts: 0, above: 0, at1: 0, ctxCurrent: 0, ctxOutdated: 0, outdated: 0, tokens: 0, contexts: 0}
   histories.forEach((h, k) => {
     const run = runs[k]
     s.updates += h.items.filter((it) => it.version > 0).length
@@ -96,6 +96,8 @@ function score(histories, runs, only = () => true) {
     }
     h.facts.forEach((f, i) => {
       if (f.versions.length < 2 || !only(h, f)) return
+      s.factUpdates += f.versions.length - 1
+      s.factLost += f.versions.slice(1).filter((v) => !run.ids[v]).length
       s.facts++
       const current = run.ids[f.versions.at(-1)]
       const outdated = f.versions.slice(0, -1).map((v) => run.ids[v]).filter(Boolean)
@@ -179,8 +181,8 @@ export async function benchCurrency({quiet = false} = {}) {
     console.log(`${'system'.padEnd(26)} | updates lost | cur>old | cur@1   | ctx cur | ctx old | ctx tokens`)
     for (const [name, s] of Object.entries(results)) console.log(row(name, s))
     for (const [name, {alike, reworded}] of Object.entries(split)) {
-      console.log(row(`${name}: worded alike (${alike.facts})`, {...alike, lost: '', updates: ''}))
-      console.log(row(`${name}: reworded (${reworded.facts})`, {...reworded, lost: '', updates: ''}))
+      console.log(row(`${name}: worded alike (${alike.facts})`, {...alike, lost: alike.factLost, updates: alike.factUpdates}))
+      console.log(row(`${name}: reworded (${reworded.facts})`, {...reworded, lost: reworded.factLost, updates: reworded.factUpdates}))
     }
     for (const [name, s] of Object.entries(results)) {
       if (s.right === undefined) continue

@@ -36,6 +36,9 @@ describe('an update is not a duplicate', () => {
     ['We use Jest for unit tests', 'Unit tests are written with Vitest', /Jest → Vitest/],
     ['always use CamelCase for class names', 'Class names are written in snake_case', /CamelCase → snake_case/],
     ['Deploy to staging with `make deploy-staging`', 'Staging deploys are done with `fly deploy`', /`make deploy-staging` → `fly deploy`/],
+    // one slot of one sentence changed, even to a word no rule reads as a value
+    ['Write commit messages in Conventional Commits style', 'Write commit messages in gitmoji style', /Conventional Commits → gitmoji/],
+    ['Format the code with Biome on save', 'Format the code with dprint on save', /Biome → dprint/],
   ]
   for (const [older, newer, reason] of UPDATES) {
     it(`stores "${newer}" after "${older}" and names the update`, async () => {
@@ -82,6 +85,10 @@ describe('an update is not a duplicate', () => {
       ['The API listens on port 3000', 'The admin UI listens on port 3100'],
       ['Run unit tests with npm test', 'Run the linter with npm run lint'],
       ['Deploys go out on Tuesday', 'Postgres 16 runs in docker compose'],
+      // one slot changed, but it is what the sentence is about, not its value
+      ['The API dev server listens on port 3000', 'The admin dev server listens on port 3000'],
+      ['Run unit tests with vitest', 'Run integration tests with vitest'],
+      ["Always use 'e_' for class names", "Always use 'e_' for method names"],
     ]
     for (const [a, b] of pairs) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).toBeNull()
   })
