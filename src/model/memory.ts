@@ -68,6 +68,11 @@ export const DISTINCT = 'distinct'
 
 /** How a recall item's stalenessWarning starts when a newer memory updates it (search/rank.ts). */
 export const OUTDATED_WARNING = 'may be outdated'
+/**
+ * How the reason of a memory maintenance superseded by its update begins (kept in its
+ * `forgetReason`); `mem links attach NEWER OLDER --relation distinct` undoes such a supersede.
+ */
+export const RESOLVED_UPDATE = 'updated by'
 
 /** `links` with the link to `targetId` set to `relation` (a second link to a target replaces the first), or removed. */
 export function setLink(links: readonly MemoryLink[], targetId: string, relation?: string): MemoryLink[] {

@@ -2,7 +2,7 @@ import {z} from 'zod'
 import {normalizeRepoId} from '../config/paths.js'
 import {MemError} from '../model/errors.js'
 import {getMemory, type Op} from '../storage/memories.js'
-import {DISTINCT, setLink, UPDATED_BY, UPDATES} from '../model/memory.js'
+import {DISTINCT, RESOLVED_UPDATE, setLink, UPDATED_BY, UPDATES} from '../model/memory.js'
 import {LINK_SOURCE} from '../storage/links.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {CROSS_REPO_LINK_TAG, linkedRepos, linkItems, type RepoLink} from '../engines/sharing/sources.js'
@@ -157,7 +157,10 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
     const t = target === handle ? getMemory(db, input.targetId) : undefined
     const hadPaired = m.links.some((l) => l.targetId === input.targetId && PAIRED.has(l.relation))
     if (t && (PAIRED.has(input.relation) || hadPaired)) {
-      ops.push({op: 'update', id: t.id, set: {links: setLink(t.links, m.id, PAIRED.get(input.relation))}})
+      // `distinct` undoes maintenance's supersede of the pair (dedup.ts): the older is live again
+      const undo = input.relation === DISTINCT && t.supersededBy === m.id && m.supersedes === t.id && !!t.forgetReason?.startsWith(`${RESOLVED_UPDATE} ${m.id} `)
+      ops.push({op: 'update', id: t.id, set: {links: setLink(t.links, m.id, PAIRED.get(input.relation)), ...(undo ? {supersededBy: null, forgetReason: null, updatedAt: now} : {})}})
+      if (undo) ops[0] = {op: 'update', id: m.id, set: {links, supersedes: null, updatedAt: now}}
     }
     return {ops, result: {linked: true as const}}
   })

@@ -23,6 +23,7 @@ export type MemoryPatch = Partial<
     | 'summary'
     | 'tags'
     | 'importance'
+    | 'supersedes'
     | 'supersededBy'
     | 'forgottenAt'
     | 'forgetReason'
@@ -64,6 +65,7 @@ const COLUMNS: Record<keyof MemoryPatch, string> = {
   summary: 'summary',
   tags: 'tags',
   importance: 'importance',
+  supersedes: 'supersedes',
   supersededBy: 'superseded_by',
   forgottenAt: 'forgotten_at',
   forgetReason: 'forget_reason',

@@ -224,14 +224,11 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
 const MAX_SLOT = 3
 
 /**
- * same-frame: the two sentences are word for word the same but for one slot of one to three words
- * ("Write commit messages in gitmoji style" → "… in the Linux kernel style", "Format the code with
- * Biome on save" → "… with dprint on save"), where a value may be a word no rule reads as a value.
- * Only when at least two words that are neither stop words nor words of instruction come before
- * the slot (what the sentence is about, and its verb) and no value stands outside it: "Convention: always start function argument
- * names with 'e_'" / "… variable names with 'e_'" changes the subject, not the value.
+ * Where two sentences differ, when they are word for word the same (case aside) but for one slot
+ * of one to three words on each side: the shared prefix length `p`, suffix length `q`, and the
+ * slot's words `x` (in `older`) and `y` (in `newer`), lowercased. Null otherwise.
  */
-function frameRelation(newer: FactShape, older: FactShape): UpdateRelation | null {
+function slotOf(older: FactShape, newer: FactShape): {a: string[]; p: number; q: number; x: string[]; y: string[]} | null {
   const a = older.sequence.map((w) => w.toLowerCase())
   const b = newer.sequence.map((w) => w.toLowerCase())
   let p = 0
@@ -241,6 +238,30 @@ function frameRelation(newer: FactShape, older: FactShape): UpdateRelation | nul
   const x = a.slice(p, a.length - q)
   const y = b.slice(p, b.length - q)
   if (x.length === 0 || y.length === 0 || x.length > MAX_SLOT || y.length > MAX_SLOT) return null
+  return {a, p, q, x, y}
+}
+
+/**
+ * Whether `newer` updates `older` and says so in the same sentence with one slot changed — the
+ * pairs maintenance is sure of ("CI runs on Node 18" → "CI runs on Node 20").
+ */
+export function sureUpdate(newer: FactShape, older: FactShape): UpdateRelation | null {
+  const relation = updateRelation(newer, older)
+  return relation && slotOf(older, newer) ? relation : null
+}
+
+/**
+ * same-frame: the two sentences are word for word the same but for one slot of one to three words
+ * ("Write commit messages in gitmoji style" → "… in the Linux kernel style", "Format the code with
+ * Biome on save" → "… with dprint on save"), where a value may be a word no rule reads as a value.
+ * Only when at least two words that are neither stop words nor words of instruction come before
+ * the slot (what the sentence is about, and its verb) and no value stands outside it: "Convention: always start function argument
+ * names with 'e_'" / "… variable names with 'e_'" changes the subject, not the value.
+ */
+function frameRelation(newer: FactShape, older: FactShape): UpdateRelation | null {
+  const found = slotOf(older, newer)
+  if (!found) return null
+  const {a, p, q, x, y} = found
   const plain = (w: string) => /^\p{L}+$/u.test(w) && !STOP_WORDS.has(w)
   // words of what the sentence is about before the slot ("always use" instructs, it is about nothing)
   if (a.slice(0, p).filter((w) => plain(w) && !INSTRUCTION_WORDS.has(stem(w))).length < 2) return null
@@ -251,7 +272,7 @@ function frameRelation(newer: FactShape, older: FactShape): UpdateRelation | nul
   for (const shape of [older, newer]) for (const v of shape.values) if (!v.startsWith('s:')) for (const t of v.slice(2).toLowerCase().split(/\s+/)) hard.add(t)
   const outside = [...a.slice(0, p), ...a.slice(a.length - q)]
   if (outside.some((w) => hard.has(w))) return null
-  return {kind: 'same-frame', reason: `${older.sequence.slice(p, a.length - q).join(' ')} → ${newer.sequence.slice(p, b.length - q).join(' ')}`}
+  return {kind: 'same-frame', reason: `${older.sequence.slice(p, a.length - q).join(' ')} → ${newer.sequence.slice(p, newer.sequence.length - q).join(' ')}`}
 }
 
 /** The words `shape` is compared on against `other`: its core words and its soft values `other` has too. */

@@ -3,10 +3,11 @@ import {jaccard} from '../../text/similarity.js'
 import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
 import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
 import {forgetOp, writeInChunks} from './chunks.js'
-import {factShape, sameValues, updateRelation, type FactShape} from '../../text/values.js'
-import {isLive, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
+import {factShape, sameValues, sureUpdate, updateRelation, type FactShape} from '../../text/values.js'
+import {DISTINCT, isLive, RESOLVED_UPDATE, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
 import type {Op} from '../../storage/memories.js'
 import type {Stage} from './types.js'
+import {newestVersions} from '../currency.js'
 
 /** A band group larger than this is compared only within windows of it (very short, common texts). */
 const MAX_GROUP_PAIRS = 200
@@ -16,7 +17,9 @@ const MAX_GROUP_PAIRS = 200
  * normalized text, or word-shingle similarity ≥ 0.9, with the same values (the store-time gate's
  * rule, which imports, layers and older stores may have bypassed); and links the update pairs no
  * store linked (the same subject with another value: values.ts, currency.ts). Candidates come from the norm-hash index and the
- * MinHash band table, never from comparing every pair. Memories are visited oldest first; one
+ * MinHash band table, never from comparing every pair. The update pairs it is sure of (one
+ * sentence, one slot changed) it resolves: the older is superseded by the newer, with the reason.
+ * Memories are visited oldest first; one
  * already forgotten as a duplicate keeps nothing else out (duplicates of a duplicate whose
  * original differs stay).
  */
@@ -100,6 +103,9 @@ export const dedup: Stage = {
         if (d.content !== dup.content) continue
         const same = normHash(d.content) === normHash(o.content) || jaccard(shingleSet(d.content), shingleSet(o.content)) >= NEAR_DUPLICATE_THRESHOLD
         if (!same || !sameValues(factShape(d.content), factShape(o.content))) continue
+        // a restatement of a memory a newer one updates is a revert (18 → 20 → 18), the current
+        // version: never a duplicate (the store-time rule, duplicates.ts)
+        if (newestVersions(db, [o]).size > 0) continue
         ops.push(forgetOp(d.id, at, `duplicate of ${o.id}`))
       }
       return {ops, affected: ops.length}
@@ -124,6 +130,34 @@ export const dedup: Stage = {
       }
       return {ops, affected: ops.length / 2}
     })
-    return forgotten + linked
+    // The pairs it is sure of — one sentence, one slot changed ("CI runs on Node 18" → "… 20") —
+    // are resolved: the older is superseded by its next version, with the reason, and leaves recall
+    // and the context (`mem history` keeps the chain; `distinct` undoes it). Oldest first, so a
+    // chain e_ → f_ → j_ supersedes e_ by f_ and f_ by j_.
+    const sure = pending
+      .map((u) => ({...u, relation: sureUpdate(shapeOf(u.newer), shapeOf(u.older))}))
+      .filter((u): u is typeof u & {relation: NonNullable<typeof u.relation>} => u.relation !== null && u.older.createdAt < u.newer.createdAt)
+      .sort((x, y) => cmp(x.older.createdAt, y.older.createdAt) || x.older.seq - y.older.seq || cmp(x.newer.createdAt, y.newer.createdAt) || x.newer.seq - y.newer.seq)
+    const resolved = await writeInChunks(s, sure, (db, chunk) => {
+      const ops: Op[] = []
+      const changed = new Map<string, Memory>()
+      const current = (id: string) => changed.get(id) ?? getMemory(db, id)
+      for (const {newer, older, relation} of chunk) {
+        const n = current(newer.id)
+        const o = current(older.id)
+        if (!n || !o || !isLive(n) || !isLive(o) || n.supersedes) continue
+        // a person's `distinct` (or any other stated relation but the update) keeps both
+        const between = [...n.links.filter((l) => l.targetId === o.id), ...o.links.filter((l) => l.targetId === n.id)]
+        if (between.some((l) => l.relation === DISTINCT || (l.relation !== UPDATES && l.relation !== UPDATED_BY))) continue
+        const reason = `${RESOLVED_UPDATE} ${n.id} (maintenance: the same sentence with another value, ${relation.reason})`
+        changed.set(o.id, {...o, supersededBy: n.id, forgetReason: reason})
+        changed.set(n.id, {...n, supersedes: o.id})
+        ops.push({op: 'update', id: o.id, set: {supersededBy: n.id, forgetReason: reason, updatedAt: at}}, {op: 'update', id: n.id, set: {supersedes: o.id, updatedAt: at}})
+      }
+      return {ops, affected: ops.length / 2}
+    })
+    return forgotten + linked + resolved
   },
 }
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

@@ -19,7 +19,7 @@ export function formatMemory(m: Memory): string {
     `  used        ${m.usedCount} used, ${m.unusedCount} unused, recalled ${m.accessCount}×`,
   ]
   if (m.supersedes) lines.push(`  supersedes  ${m.supersedes}`)
-  if (m.supersededBy) lines.push(`  superseded  by ${m.supersededBy}`)
+  if (m.supersededBy) lines.push(`  superseded  by ${m.supersededBy}${m.forgetReason && !m.forgottenAt ? ` (${m.forgetReason})` : ''}`)
   if (m.forgottenAt) lines.push(`  forgotten   ${m.forgottenAt}${m.forgetReason ? ` (${m.forgetReason})` : ''}`)
   if (m.oneLiner) lines.push(`  one-liner   ${m.oneLiner}`)
   lines.push('', m.content)

@@ -52,7 +52,7 @@ export function renderMemory(m: Memory): string {
     `created ${m.createdAt}; used ${m.usedCount}, unused ${m.unusedCount}, recalled ${m.accessCount}×`,
   ]
   if (m.supersedes) lines.push(`supersedes ${m.supersedes}`)
-  if (m.supersededBy) lines.push(`SUPERSEDED by ${m.supersededBy} (read that one instead)`)
+  if (m.supersededBy) lines.push(`SUPERSEDED by ${m.supersededBy} (read that one instead)${m.forgetReason && !m.forgottenAt ? `: ${m.forgetReason}` : ''}`)
   if (m.forgottenAt) lines.push(`FORGOTTEN ${m.forgottenAt}${m.forgetReason ? `: ${m.forgetReason}` : ''}`)
   lines.push('', m.content)
   return lines.join('\n')

@@ -130,7 +130,7 @@ export function detailLines(m: Memory, history: HistoryResult | null, width: num
   lines.push(...field('feedback', `${m.usedCount} used, ${m.unusedCount} unused${m.lastUsedAt ? `, last used ${m.lastUsedAt}` : ''}`))
   if (m.expiresAt) lines.push(...field('expires', m.expiresAt))
   if (m.supersedes) lines.push(...field('supersedes', m.supersedes))
-  if (m.supersededBy) lines.push(...field('superseded', `by ${m.supersededBy}`))
+  if (m.supersededBy) lines.push(...field('superseded', `by ${m.supersededBy}${m.forgetReason && !m.forgottenAt ? ` (${m.forgetReason})` : ''}`))
   if (m.forgottenAt) lines.push(...field('forgotten', `${m.forgottenAt}${m.forgetReason ? ` (${m.forgetReason})` : ''}`))
   if (m.oneLiner) lines.push(...field('one-liner', m.oneLiner))
   if (m.summary) lines.push(...field('summary', m.summary))

@@ -9,6 +9,7 @@
 //   context current / outdated — share of current versions (facts with ≥ 2 versions) and of
 //                            outdated versions whose line is in the session context (600 tokens);
 //   context tokens        — the context's size, mean over histories.
+// "mem after mem maintain" runs a full maintenance pass before the questions.
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
 // commit before a change), in the same run.
 import {join} from 'node:path'
@@ -20,14 +21,15 @@ import {currencySet} from './set.mjs'
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
 
-async function memSystem(root) {
+async function memSystem(root, {maintainFirst = false} = {}) {
   const load = (p) => import(join(root, 'dist', 'src', p))
-  const [{openMem}, {store}, {recall}, {context}, {loadTokenCounter}] = await Promise.all([
+  const [{openMem}, {store}, {recall}, {context}, {loadTokenCounter}, {maintain}] = await Promise.all([
     load('runtime/open-mem.js'),
     load('operations/store.js'),
     load('operations/recall.js'),
     load('operations/context.js'),
     load('engines/search/tokens.js'),
+    load('operations/maintain.js'),
   ])
   const count = await loadTokenCounter()
   return async (history) => {
@@ -57,6 +59,8 @@ async function memSystem(root) {
       }
     }
     t = history.items.at(-1).at + 86_400_000
+    // `mem maintain` as a user runs it, before the questions
+    if (maintainFirst) await maintain(ctx, {repo})
     const ranked = []
     for (const f of history.facts) ranked.push((await recall(ctx, {repo, q: f.ask, limit: 10})).results.map((r) => r.id))
     const text = (await context(ctx, {repo})).context
@@ -153,7 +157,7 @@ async function storeSideBySide(roots, items) {
 
 export async function benchCurrency({quiet = false} = {}) {
   const histories = currencySet()
-  const systems = [['mem', await memSystem(ROOT)]]
+  const systems = [['mem', await memSystem(ROOT)], ['mem after mem maintain', await memSystem(ROOT, {maintainFirst: true})]]
   if (process.env.MEM_BENCH_BEFORE) systems.push([`mem at ${process.env.MEM_BENCH_BEFORE.split('/').pop()}`, await memSystem(process.env.MEM_BENCH_BEFORE)])
   systems.push(['BM25 (stop words + Porter)', bm25System()])
   const results = {}

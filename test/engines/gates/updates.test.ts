@@ -8,6 +8,7 @@ import {get} from '../../../src/operations/get.js'
 import {linkMemory, unlinkMemory} from '../../../src/operations/links.js'
 import {factShape, updateRelation} from '../../../src/text/values.js'
 import {maintain} from '../../../src/operations/maintain.js'
+import {history} from '../../../src/operations/history.js'
 import {quality} from '../../../src/operations/quality.js'
 import {heuristicOneLiner} from '../../../src/engines/enrichment/heuristic.js'
 import {memRepo, storedId} from '../../helpers/mem.js'
@@ -238,6 +239,60 @@ describe('maintenance and quality keep every fact and name the conflicts', () =>
     await linkMemory(ctx, {id: d, targetId: c, relation: 'distinct'})
     await maintain(ctx, {repo, stages: ['dedup']})
     expect((await get(ctx, {id: c})).links).toEqual([{targetId: d, relation: 'distinct'}])
+  })
+
+  it('dedup never forgets a revert (18 → 20 → 18) as a duplicate of the outdated 18', async () => {
+    const {ctx, repo, clock} = memRepo()
+    // another wording in between: linked, but not a pair maintenance is sure of
+    storedId(await store(ctx, {repo, content: 'CI runs the tests on Node 18', type: 'heuristic'}))
+    clock.advance(60_000)
+    storedId(await store(ctx, {repo, content: 'Our CI pipeline runs the tests on Node 20', type: 'heuristic'}))
+    clock.advance(60_000)
+    const c = storedId(await store(ctx, {repo, content: 'CI runs the tests on Node 18', type: 'heuristic'}))
+    await maintain(ctx, {repo, stages: ['dedup']})
+    expect((await get(ctx, {id: c})).forgottenAt).toBeNull()
+    const {results} = await recall(ctx, {repo, q: 'which node version does CI run the tests on'})
+    expect(results[0].id).toBe(c)
+    expect(results[0].stalenessWarning).toBeNull()
+  })
+
+  it('dedup resolves what it is sure of (one sentence, one slot changed): the older is superseded, with the reason; distinct undoes it', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const ids: string[] = []
+    for (const v of ['e_', 'f_', 'j_']) {
+      ids.push(storedId(await store(ctx, {repo, content: ARG(v), type: 'heuristic'})))
+      clock.advance(60_000)
+    }
+    // reworded: linked, not sure, stays live
+    const py = storedId(await store(ctx, {repo, content: 'The data scripts need Python 3.11', type: 'heuristic'}))
+    clock.advance(60_000)
+    const py2 = storedId(await store(ctx, {repo, content: 'Use Python 3.12 for the data scripts', type: 'heuristic'}))
+    const r = await maintain(ctx, {repo, stages: ['dedup']})
+    expect(r.stages[0].affected).toBe(2)
+    const [e, f, j] = await Promise.all(ids.map((id) => get(ctx, {id})))
+    expect(e.supersededBy).toBe(f.id)
+    expect(f.supersededBy).toBe(j.id)
+    expect(j.supersededBy).toBeNull()
+    expect(e.forgetReason).toBe(`updated by ${f.id} (maintenance: the same sentence with another value, 'e_' → 'f_')`)
+    expect(e.forgottenAt).toBeNull()
+    expect((await history(ctx, {id: j.id})).chain.map((m) => m.id)).toEqual([j.id, f.id, e.id])
+    expect((await get(ctx, {id: py})).supersededBy).toBeNull()
+    expect((await get(ctx, {id: py2})).links).toEqual([{targetId: py, relation: 'updates'}])
+    const {results} = await recall(ctx, {repo, q: 'What is the convention for function argument names?'})
+    expect(results.map((m) => m.id)).toEqual([j.id])
+    // a second pass changes nothing
+    expect((await maintain(ctx, {repo, stages: ['dedup']})).stages[0].affected).toBe(0)
+
+    // a person says f_ and j_ are two facts: f_ is live again, both show, nothing groups them again
+    await linkMemory(ctx, {id: j.id, targetId: f.id, relation: 'distinct'})
+    const f2 = await get(ctx, {id: f.id})
+    expect(f2.supersededBy).toBeNull()
+    expect(f2.forgetReason).toBeNull()
+    expect(f2.links).toEqual([{targetId: e.id, relation: 'updates'}, {targetId: j.id, relation: 'distinct'}])
+    expect((await get(ctx, {id: j.id})).supersedes).toBeNull()
+    expect((await recall(ctx, {repo, q: 'What is the convention for function argument names?'})).results.map((m) => m.id).sort()).toEqual([f.id, j.id].sort())
+    await maintain(ctx, {repo, stages: ['dedup']})
+    expect((await get(ctx, {id: f.id})).supersededBy).toBeNull()
   })
 
   it('the quality report names outdated memories as conflicts, with example ids and advice', async () => {

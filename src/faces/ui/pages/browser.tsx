@@ -186,7 +186,8 @@ function MemoryDetail({id, onChanged}: {id: string; onChanged: () => void}) {
               ) : null}
               {m.supersededBy ? (
                 <Message kind="info">
-                  Superseded by <a href={hrefFor('browse', {id: m.supersededBy})}>a newer version</a>.
+                  Superseded by <a href={hrefFor('browse', {id: m.supersededBy})}>a newer version</a>
+                  {m.forgetReason && !m.forgottenAt ? ` (${m.forgetReason})` : ''}.
                 </Message>
               ) : null}
               {message ? <Message kind={message.kind}>{message.text}</Message> : null}
