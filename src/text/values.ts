@@ -300,10 +300,10 @@ function fnv1a(s: string): number {
 export function subjectKeys(shape: FactShape): number[] {
   const keys: number[] = []
   wordKeys(shape.words, keys)
-  // and the keys of the core words with the soft values: wordings that differ in words of
-  // instruction and one more word, or say the last word of one in the middle of the other
+  // and the key of the core words with the soft values: wordings that differ in words of
+  // instruction, or say the last word of one in the middle of the other (one key more, not a set)
   const core = [...new Set([...shape.core, ...shape.soft])].sort()
-  if (core.join(' ') !== shape.words.join(' ')) wordKeys(core, keys)
+  if (core.length > 0 && core.join(' ') !== shape.words.join(' ')) keys.push(fnv1a(`subject\u0000${core.join(' ')}`))
   return [...new Set(keys)]
 }
 
