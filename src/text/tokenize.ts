@@ -21,7 +21,11 @@ export function foldAccents(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '')
 }
 
+// A token with no separator and no capital inside (most words): it is its only part.
+const ONE_PART = /^[A-Za-z]?[a-z0-9]*$/
+
 function splitParts(raw: string): string[] {
+  if (ONE_PART.test(raw)) return [raw]
   return raw
     .split(/[_.\-:/@+#]+/)
     .flatMap((piece) =>
@@ -34,8 +38,19 @@ function splitParts(raw: string): string[] {
     .filter(Boolean)
 }
 
+// Stems of words seen lately: the same few thousand words come back in every text and query.
+const STEMS = new Map<string, string>()
+const MAX_STEMS = 50_000
+
 function stemWord(word: string): string {
-  return LATIN_WORD.test(word) && word.length > 2 ? stemmer(word) : word
+  if (word.length <= 2) return word
+  let stem = STEMS.get(word)
+  if (stem === undefined) {
+    stem = LATIN_WORD.test(word) ? stemmer(word) : word
+    if (STEMS.size >= MAX_STEMS) STEMS.clear()
+    STEMS.set(word, stem)
+  }
+  return stem
 }
 
 function cjkBigrams(run: string, out: string[]): void {
