@@ -1,6 +1,7 @@
 // Recall latency by query kind (issue 17), through a running `mem serve`: a broad word, one rare
 // identifier, a query nothing matches, and a 40-word question, each over HTTP (GET /api/mem/recall,
-// a keep-alive node:http client) and over MCP (memory_recall, the SDK's client on POST /mcp), at
+// a keep-alive node:http client) and over MCP (memory_recall, the SDK's client on POST /mcp, and
+// on `mem mcp` over stdio, as agents' hosts start it), at
 // 5,000 and 100,000 memories. With MEM_BENCH_REFERENCE pointing at the reference MCP memory
 // server's dist/index.js (@modelcontextprotocol/server-memory, installed outside this repo), the
 // same queries go to its search_nodes over stdio at 5,000 entities, and the ratio is printed.
@@ -16,7 +17,7 @@ import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import {loadEvalSet, syntheticMemories} from '../lib/corpus.mjs'
 import {seedMemories, seedRepo} from '../lib/seed.mjs'
-import {fmt, percentile, startServe, tempRepo} from '../lib/util.mjs'
+import {BIN, fmt, percentile, startServe, tempRepo} from '../lib/util.mjs'
 
 const ROUNDS = 200
 
@@ -88,6 +89,9 @@ export async function benchRecallKinds(sizes = [5_000, 100_000]) {
     const web = getter(api)
     const mcp = new Client({name: 'mem-bench', version: '1.0.0'})
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${api}/mcp`)))
+    // `mem mcp` over stdio: how agents' hosts start it (and how the reference server is reached)
+    const stdio = new Client({name: 'mem-bench', version: '1.0.0'})
+    await stdio.connect(new StdioClientTransport({command: process.execPath, args: [BIN, 'mcp'], cwd: root, env: {...process.env, MEM_HOME: home, MEM_REPO: ''}, stderr: 'ignore'}))
     // warm-up: the index, JIT, the SDK chunk
     for (let i = 0; i < 30; i++) await web.get(`/api/mem/recall?repo=${encodeURIComponent(root)}&q=warm%20up%20${i}`)
     for (const [kind, queries] of Object.entries(kinds)) {
@@ -97,8 +101,14 @@ export async function benchRecallKinds(sizes = [5_000, 100_000]) {
         if (r.isError) throw new Error(`memory_recall failed: ${JSON.stringify(r.content)}`)
         return r.structuredContent?.results?.length ?? 0
       })
-      rows.push({size, kind, http: viaHttp, mcp: viaMcp, ref: size === sizes[0] ? reference?.[kind] : undefined})
+      const viaStdio = await timeEach(queries, async (q) => {
+        const r = await stdio.callTool({name: 'memory_recall', arguments: {q, limit: 10}})
+        if (r.isError) throw new Error(`memory_recall (stdio) failed: ${JSON.stringify(r.content)}`)
+        return r.structuredContent?.results?.length ?? 0
+      })
+      rows.push({size, kind, http: viaHttp, mcp: viaMcp, stdio: viaStdio, ref: size === sizes[0] ? reference?.[kind] : undefined})
     }
+    await stdio.close()
     await mcp.close()
     web.close()
     server.child.kill('SIGTERM')
@@ -133,13 +143,14 @@ async function referenceRun(entry, entities, kinds) {
 
 function print(rows) {
   console.log(`\n== recall latency by query kind (issue 17): a running mem serve, ${ROUNDS} calls per kind, limit 10 (load average ${os.loadavg()[0].toFixed(1)}) ==`)
-  console.log('memories | query kind        | HTTP p50 / p95     | MCP p50 / p95      | results | reference MCP server p50 / p95 (results) | MCP p95 ÷ reference p95')
+  console.log('memories | query kind        | HTTP p50 / p95     | MCP (HTTP) p50 / p95 | MCP (stdio) p50 / p95 | results | reference MCP server (stdio) p50 / p95 (results) | p95 ÷ reference p95: MCP HTTP / stdio')
   for (const r of rows) {
     const ref = r.ref ? `${fmt(r.ref.p50, 2)} / ${fmt(r.ref.p95, 2)} ms (${fmt(r.ref.results, 1)})` : ''
     console.log(
       `${r.size.toLocaleString('en-US').padStart(8)} | ${r.kind.padEnd(17)} | ${fmt(r.http.p50, 2)} / ${fmt(r.http.p95, 2)} ms`.padEnd(50) +
-        ` | ${fmt(r.mcp.p50, 2)} / ${fmt(r.mcp.p95, 2)} ms`.padEnd(21) +
-        ` | ${fmt(r.http.results, 1).padStart(7)} | ${ref.padEnd(40)} | ${r.ref ? fmt(r.mcp.p95 / r.ref.p95, 2) : ''}`,
+        ` | ${fmt(r.mcp.p50, 2)} / ${fmt(r.mcp.p95, 2)} ms`.padEnd(23) +
+        ` | ${fmt(r.stdio.p50, 2)} / ${fmt(r.stdio.p95, 2)} ms`.padEnd(24) +
+        ` | ${fmt(r.http.results, 1).padStart(7)} | ${ref.padEnd(48)} | ${r.ref ? `${fmt(r.mcp.p95 / r.ref.p95, 2)} / ${fmt(r.stdio.p95 / r.ref.p95, 2)}` : ''}`,
     )
   }
 }
