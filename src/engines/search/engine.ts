@@ -35,6 +35,11 @@ export interface Tuning {
    * hundred stemmed variants.
    */
   typoMaxTerms: number
+  /**
+   * Synonyms are added only to queries of at most this many terms: a long question already says
+   * what it means in many words, and each synonym costs a scan of its postings.
+   */
+  synonymMaxTerms: number
   correctionWeight: number
   /**
    * The common-term rule: in a store of at least `commonMinDocs`, a term in more than `commonShare`
@@ -79,6 +84,7 @@ export const DEFAULT_TUNING: Tuning = {
   synonymSpread: 0.5,
   typoCorrection: true,
   typoMaxTerms: 12,
+  synonymMaxTerms: 12,
   correctionWeight: 0.8,
   commonShare: 0.05,
   commonMinDocs: 500,
@@ -161,7 +167,7 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
   const weights = new Map<string, number>(original.map((t) => [t, 1]))
   // the concept each term stands for: its own, or the query term (or pair) it is a synonym or a correction of
   const conceptOf = new Map<string, string>(original.map((t) => [t, t]))
-  if (tuning.synonymWeight > 0) {
+  if (tuning.synonymWeight > 0 && original.length <= tuning.synonymMaxTerms) {
     for (const [s, {n, source}] of thesaurusExpansionsBySource(original)) {
       if (weights.has(s)) continue
       weights.set(s, tuning.synonymWeight / n ** tuning.synonymSpread)

@@ -75,6 +75,7 @@ export const VARIANTS = [
   ['− thesaurus', {synonymWeight: 0}],
   ['− typo correction', {typoCorrection: false}],
   ['  typo correction at any length (not ≤ 12 terms)', {typoMaxTerms: Number.POSITIVE_INFINITY}],
+  ['  synonyms at any length (not ≤ 12 terms)', {synonymMaxTerms: Number.POSITIVE_INFINITY}],
   ['− common-term rule', {commonShare: 1}],
   ['− synonym spread (0)', {synonymSpread: 0}],
   ['+ concept max (best synonym)', {conceptMax: true}],

@@ -202,6 +202,18 @@ describe('recall ranking', () => {
     })
   })
 
+  it('synonyms expand short questions; a question of more than 12 terms is taken at its words', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const [pg] = await seed(ctx, repo, [{content: 'Postgres connection pool is capped at 20 in production', type: 'observation'}], clock)
+    const handle = await ctx.repo(repo, 'read')
+    const rank = (q: string, synonymMaxTerms?: number) =>
+      handle.store.read((db) => searchMemories(db, q, {limit: 10, now: clock(), index: 'memory', tuning: synonymMaxTerms === undefined ? {} : {synonymMaxTerms}})).map((h) => h.memory.id)
+    expect(rank('database limit')).toEqual([pg])
+    const long = 'what is the database limit we configured for checkout invoices refunds exports webhooks sessions carts staging quickly today please'
+    expect(rank(long)).toEqual([])
+    expect(rank(long, Number.POSITIVE_INFINITY)).toEqual([pg])
+  })
+
   it('an identifier the store knows whole is asked for whole: memories holding only its parts stay out', async () => {
     const {ctx, repo, clock} = memRepo()
     const [ticket, opsTeam, number] = await seed(
