@@ -72,7 +72,7 @@ export const OUTDATED_WARNING = 'may be outdated'
  * How the reason of a memory maintenance superseded by its update begins (kept in its
  * `forgetReason`); `mem links attach NEWER OLDER --relation distinct` undoes such a supersede.
  */
-export const RESOLVED_UPDATE = 'updated by'
+export const RESOLVED_UPDATE = 'maintenance: the same sentence with another value'
 
 /** `links` with the link to `targetId` set to `relation` (a second link to a target replaces the first), or removed. */
 export function setLink(links: readonly MemoryLink[], targetId: string, relation?: string): MemoryLink[] {

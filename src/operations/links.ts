@@ -158,7 +158,7 @@ export async function linkMemory(ctx: MemContext, raw: LinkMemoryInput): Promise
     const hadPaired = m.links.some((l) => l.targetId === input.targetId && PAIRED.has(l.relation))
     if (t && (PAIRED.has(input.relation) || hadPaired)) {
       // `distinct` undoes maintenance's supersede of the pair (dedup.ts): the older is live again
-      const undo = input.relation === DISTINCT && t.supersededBy === m.id && m.supersedes === t.id && !!t.forgetReason?.startsWith(`${RESOLVED_UPDATE} ${m.id} `)
+      const undo = input.relation === DISTINCT && t.supersededBy === m.id && m.supersedes === t.id && !!t.forgetReason?.startsWith(RESOLVED_UPDATE)
       ops.push({op: 'update', id: t.id, set: {links: setLink(t.links, m.id, PAIRED.get(input.relation)), ...(undo ? {supersededBy: null, forgetReason: null, updatedAt: now} : {})}})
       if (undo) ops[0] = {op: 'update', id: m.id, set: {links, supersedes: null, updatedAt: now}}
     }

@@ -149,7 +149,7 @@ export const dedup: Stage = {
         // a person's `distinct` (or any other stated relation but the update) keeps both
         const between = [...n.links.filter((l) => l.targetId === o.id), ...o.links.filter((l) => l.targetId === n.id)]
         if (between.some((l) => l.relation === DISTINCT || (l.relation !== UPDATES && l.relation !== UPDATED_BY))) continue
-        const reason = `${RESOLVED_UPDATE} ${n.id} (maintenance: the same sentence with another value, ${relation.reason})`
+        const reason = `${RESOLVED_UPDATE}, ${relation.reason}`
         changed.set(o.id, {...o, supersededBy: n.id, forgetReason: reason})
         changed.set(n.id, {...n, supersedes: o.id})
         ops.push({op: 'update', id: o.id, set: {supersededBy: n.id, forgetReason: reason, updatedAt: at}}, {op: 'update', id: n.id, set: {supersedes: o.id, updatedAt: at}})
