@@ -72,7 +72,11 @@ export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; r
   const id = memoryId(repo.id, m.type, m.content, m.createdAt)
   // Live memories of the same subject with another value: the newer of each pair updates the
   // older (an import can bring in a text older than what the repo holds).
-  const related = findUpdateCandidates(db, m.content, m.type, m.supersedes, candidates)
+  const found = findUpdateCandidates(db, m.content, m.type, m.supersedes, candidates)
+  // a version another of them already updates is reached through that one (currency.ts follows
+  // the chain): only the current versions are linked, one row rewritten per fact, not one per version
+  const foundIds = new Set(found.map((f) => f.id))
+  const related = found.filter((f) => !f.links.some((l) => l.relation === UPDATED_BY && foundIds.has(l.targetId)))
   const links: Memory['links'] = []
   const relinks: Op[] = []
   const updates: Array<{id: string; reason: string}> = []

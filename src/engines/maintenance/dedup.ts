@@ -122,6 +122,8 @@ export const dedup: Stage = {
         const o = current(older.id)
         if (!n || !o || !isLive(n) || !isLive(o)) continue
         if (n.links.some((l) => l.targetId === o.id) || o.links.some((l) => l.targetId === n.id)) continue
+        // an older version a live memory already updates is reached through it (the chain)
+        if (o.links.some((l) => l.relation === UPDATED_BY && isLiveMemory(current(l.targetId)))) continue
         const nl = {...n, links: setLink(n.links, o.id, UPDATES)}
         const ol = {...o, links: setLink(o.links, n.id, UPDATED_BY)}
         changed.set(n.id, nl)
@@ -160,4 +162,5 @@ export const dedup: Stage = {
   },
 }
 
+const isLiveMemory = (m: Memory | undefined): boolean => !!m && isLive(m)
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
