@@ -45,8 +45,12 @@ export interface MemContext {
    * `read` never creates or registers anything: an unknown repo reads as empty.
    */
   locate(ref: string, access: RepoAccess): Promise<{id: string; root: string}>
-  /** Resolves a repository as `locate` does and opens its store (cached for the context's lifetime). */
-  repo(ref: string, access: RepoAccess): Promise<RepoHandle>
+  /**
+   * Resolves a repository as `locate` does and opens its store (cached for the context's lifetime).
+   * With `deferLoad` the store may not be loaded yet: the caller may try `readIndexed`, and calls
+   * `store.ready()` before any other read or write.
+   */
+  repo(ref: string, access: RepoAccess, options?: {deferLoad?: boolean}): Promise<RepoHandle>
   /**
    * Opens (once, cached) the store kept under `root`/.mem that is not a repository of its own:
    * a mounted layer's store. It is not registered.

@@ -1,5 +1,6 @@
 import {capitalizeType, MEMORY_TYPES, type MemoryType} from '../model/memory.js'
-import {searchMemories} from '../engines/search/engine.js'
+import {searchMemories, type SearchHit} from '../engines/search/engine.js'
+import {buildRecallIndex, searchIndexed} from '../engines/search/compact.js'
 import {normalizeForDuplicate} from '../text/tokenize.js'
 import {MemoryIndex} from '../engines/search/retriever.js'
 import {ageDays, outdatedWarning, stalenessWarning} from '../engines/search/rank.js'
@@ -58,10 +59,19 @@ async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput,
  */
 export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
   const input = await recallInput(raw)
-  const handle = await ctx.repo(input.repo, 'read')
+  // a one-shot command first tries the recall index, which answers without loading the store
+  const handle = await ctx.repo(input.repo, 'read', {deferLoad: !ctx.longLived})
   const now = ctx.now()
   // with embeddings on, the query's vector as a second signal; null when off, failing or late
   const embedding = await queryVector(ctx, input.q)
+  if (!handle.store.isLoaded) {
+    const indexed = embedding ? undefined : handle.store.readIndexed((index) => searchIndexed(index, input.q, {limit: input.limit, type: input.type, now}))
+    if (indexed) return recallResult(handle.store, indexed, input.touch, now)
+    // the index is missing or behind (or embeddings are on): the store answers, and the index is
+    // brought up to date when it closes (after the answer is out)
+    if (!embedding) handle.store.refreshIndexOnClose(buildRecallIndex)
+    await handle.store.ready()
+  }
   const search = (store: RepoStore) =>
     store.read((db) =>
       searchMemories(db, input.q, {
@@ -74,9 +84,7 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
       }),
     )
   let hits = search(handle.store)
-  if (hits.length > 0 && input.touch !== false) {
-    handle.store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
-  }
+  touchHits(handle.store, hits, input.touch, now)
   // Mounted layers and linked repos are read, never written (no touch), and weighted below local hits.
   const others = await readOnlySources(ctx, handle)
   if (others.length > 0) {
@@ -93,6 +101,17 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
     }
     hits = hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
   }
+  return recallResult(handle.store, hits, false, now)
+}
+
+/** Records the recall on the returned memories (access count, last accessed), in the background. */
+function touchHits(store: RepoStore, hits: SearchHit[], touch: boolean | undefined, now: Date): void {
+  if (hits.length > 0 && touch !== false) store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
+}
+
+/** The result of the ranked hits; with `touch` (not false), records the recall on them first. */
+function recallResult(store: RepoStore, hits: SearchHit[], touch: boolean | undefined, now: Date): RecallResult {
+  touchHits(store, hits, touch, now)
   return {
     results: hits.map(({memory: m, score, newer}) => ({
       id: m.id,
