@@ -79,6 +79,13 @@ export interface MemContext {
    * a path that runs on every recall (it need not load the config parser when they cannot be).
    */
   embeddings?(): Promise<EnrichmentConfig | null>
+  /**
+   * Told when a one-shot recall found the repository's recall index (storage/recall-index.ts)
+   * missing, behind or damaged, in a store large enough that rebuilding it costs (recall.ts
+   * BACKGROUND_INDEX_BYTES): the CLI rebuilds it in a process of its own, after answering.
+   * Absent (or for a small store), the store rebuilds it when it closes.
+   */
+  recallIndexBehind?(root: string): void
   close(): Promise<void>
 }
 

@@ -37,6 +37,8 @@ export interface OpenMemOptions {
   usage?: false | {flushMs?: number; elapsed?: () => number}
   /** The enrichment runtime; by default read from the user config (`enrichment:`). */
   enrichment?: EnrichmentConfig | null
+  /** See MemContext.recallIndexBehind. */
+  onRecallIndexBehind?: (root: string) => void
 }
 
 /** The context plus what only the process that owns it needs: its home and its open stores. */
@@ -269,6 +271,7 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       return {id: where.id, root: where.root}
     },
     repo: openRepo,
+    ...(options.onRecallIndexBehind ? {recallIndexBehind: options.onRecallIndexBehind} : {}),
     async formerHolders(repoId: string) {
       const holders: RepoHandle[] = []
       for (const [id, path] of await registry.entries()) {

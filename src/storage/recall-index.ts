@@ -1,4 +1,4 @@
-import {closeSync, fstatSync, openSync, readSync} from 'node:fs'
+import {closeSync, fstatSync, openSync, readSync, rmSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {crc32} from 'node:zlib'
 import {UPDATED_BY, type MemoryLink, type MemoryType} from '../model/memory.js'
@@ -326,6 +326,33 @@ export function encodeRecallIndex(content: RecallIndexContent, position: RecallI
   head.writeUInt32LE(block, 12)
   json.copy(head, HEAD)
   return Buffer.concat([head, out.view()])
+}
+
+/** A refresh lock older than this was left by a refresher that died. */
+const REFRESH_STALE_MS = 10 * 60_000
+
+/**
+ * Claims the right to rebuild the index of the store in `dir` (one rebuild at a time: a burst of
+ * recalls after a write starts one, not one each). Returns the release, or null when another
+ * process is rebuilding it.
+ */
+export function claimIndexRefresh(dir: string): (() => void) | null {
+  const path = join(dir, `${RECALL_INDEX_FILE}.lock`)
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(openSync(path, 'wx'))
+      return () => rmSync(path, {force: true})
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return null
+      try {
+        if (Date.now() - statSync(path).mtimeMs < REFRESH_STALE_MS) return null
+        rmSync(path, {force: true})
+      } catch {
+        // gone meanwhile: try again
+      }
+    }
+  }
+  return null
 }
 
 /** Writes the index file atomically (temp file, fsync, rename). */

@@ -18,7 +18,7 @@ import type {SqlJsStatic} from 'sql.js'
 import {MemError, systemReason} from '../model/errors.js'
 import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
-import {encodeRecallIndex, RecallIndexFile, RecallIndexUnusable, writeRecallIndex, type RecallIndexContent} from './recall-index.js'
+import {claimIndexRefresh, encodeRecallIndex, RecallIndexFile, RecallIndexUnusable, writeRecallIndex, type RecallIndexContent} from './recall-index.js'
 import {acquireWriteLock, lockError, type Release} from './lock.js'
 import {applyOps, coalesceTouches, liveCounts, rankFieldsChanged, type JournalRecord, type Op} from './memories.js'
 import {compactIndex, pruneIndexLog} from './fts.js'
@@ -52,6 +52,7 @@ hooks.log
 hooks.log.*
 repo.json
 recall.idx
+recall.idx.*
 `
 
 /** What a write job hands back: the mutations to journal and the value to resolve with. */
@@ -115,6 +116,8 @@ export class RepoStore {
   private indexBuilder: ((db: Db) => RecallIndexContent) | undefined
   /** A read found the recall index damaged: it is rewritten at close even if its header looks current. */
   private indexDamaged = false
+  /** What the last readIndexed() found: the index missing, behind or damaged ('behind'), or usable. */
+  private indexFound: 'behind' | 'current' | undefined
   /** Generation of the snapshot this process loaded; null while no store exists on disk. */
   private generation: string | null = null
   private journalFd: number | undefined
@@ -194,20 +197,60 @@ export class RepoStore {
     let index: RecallIndexFile | null = null
     try {
       index = RecallIndexFile.open(this.dir)
+      this.indexFound = 'behind'
       if (!index) return undefined
       const journal = this.journalSince(index.header)
       if (!journal) return undefined
+      this.indexFound = 'current'
       const result = fn(index)
       if (result !== undefined) this.indexedJournal = journal
       return result
     } catch (err) {
       if (err instanceof RecallIndexUnusable) {
         this.indexDamaged = true
+        this.indexFound = 'behind'
         return undefined
       }
       throw err
     } finally {
       index?.close()
+    }
+  }
+
+  /**
+   * True when the last readIndexed() found the recall index missing, behind the journal or
+   * damaged (not when it was current and its reader declined); for a store loaded without such a
+   * read, whether the index on disk is behind it.
+   */
+  get recallIndexBehind(): boolean {
+    // loaded before any read of the index (a store's first open settles its repo record): asked now
+    if (this.indexFound === undefined && this.loaded && this.generation !== null) this.indexFound = this.indexCurrent(this.generation) ? 'current' : 'behind'
+    return this.indexFound === 'behind'
+  }
+
+  /** Size of the snapshot on disk (0 when there is none). */
+  snapshotBytes(): number {
+    try {
+      return statSync(this.dbPath).size
+    } catch {
+      return 0
+    }
+  }
+
+  /**
+   * Rebuilds the recall index now (loading the store), unless it is current or another process is
+   * rebuilding it; true when this call wrote it.
+   */
+  async rebuildIndex(build: (db: Db) => RecallIndexContent): Promise<boolean> {
+    this.assertOpen()
+    const release = existsSync(this.dbPath) ? claimIndexRefresh(this.dir) : null
+    if (!release) return false
+    try {
+      await this.ready()
+      this.catchUp()
+      return this.writeIndex(build)
+    } finally {
+      release()
     }
   }
 
@@ -470,15 +513,19 @@ export class RepoStore {
    * for a store with mounted layers say, is not rewritten on every recall). Best effort: a store that
    * cannot write it keeps answering through the database.
    */
-  private writeIndex(build: (db: Db) => RecallIndexContent): void {
-    if (this.generation === null || this.journalFd === undefined || this.staleJournal) return
+  private writeIndex(build: (db: Db) => RecallIndexContent): boolean {
+    if (this.generation === null || this.journalFd === undefined || this.staleJournal) return false
     const position = {generation: this.generation, journalOffset: this.journalOffset}
-    if (!this.indexDamaged && this.indexCurrent(position.generation)) return
+    if (!this.indexDamaged && this.indexCurrent(position.generation)) return false
     try {
       const bytes = encodeRecallIndex(build(this.db), position)
-      if (bytes) writeRecallIndex(this.dir, bytes)
+      if (!bytes) return false
+      writeRecallIndex(this.dir, bytes)
+      this.indexDamaged = false
+      return true
     } catch {
       // a read-only or full disk: recall reads the database
+      return false
     }
   }
 
@@ -835,7 +882,7 @@ export class RepoStore {
           // the store's record of its repo id and folder (config/repo-identity.ts) is this machine's
           ...(/^repo\.json$/m.test(text) ? [] : ['repo.json']),
           // the recall index (recall-index.ts), a cache rebuilt from the database
-          ...(/^recall\.idx$/m.test(text) ? [] : ['recall.idx']),
+          ...(/^recall\.idx$/m.test(text) ? [] : ['recall.idx', 'recall.idx.*']),
         ]
         if (missing.length > 0) {
           text = `${text.endsWith('\n') ? text : `${text}\n`}${missing.join('\n')}\n`

@@ -15,6 +15,8 @@ import {precompileSqlJs} from '../../storage/sqljs.js'
 import {RECALL_INDEX_FILE} from '../../storage/recall-index.js'
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
+import {IndexRefresher} from './index-refresh.js'
+export {runIndexRefresh} from './index-refresh.js'
 
 interface Invocation {
   positionals: string[]
@@ -95,6 +97,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
   const {command, call} = found
   let mem: MemRuntime | undefined
   let failed: unknown
+  const refresher = new IndexRefresher()
   try {
     const flag = (call.values.repo as string | undefined) ?? process.env.MEM_REPO
     const repo = flag && flag.trim() ? flag : findRepoRoot(process.cwd())
@@ -103,7 +106,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
     // (a compile would only hold the process at exit); a stale index costs the overlap only
     if (!existsSync(join(repo, '.mem', RECALL_INDEX_FILE))) precompileSqlJs()
     const {openMem} = await import('../../runtime/open-mem.js')
-    mem = openMem({env: process.env, cwd: process.cwd(), usage: {elapsed: () => Number(process.hrtime.bigint()) / 1e6}})
+    mem = openMem({env: process.env, cwd: process.cwd(), usage: {elapsed: () => Number(process.hrtime.bigint()) / 1e6}, onRecallIndexBehind: refresher.note})
     const {text, result} = await command.run(mem, repo, call)
     process.stdout.write(call.json ? `${JSON.stringify(result, null, 2)}\n` : `${text}\n`)
   } catch (err) {
@@ -115,6 +118,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
   } catch (err) {
     if (!failed) report(err, call.json)
   }
+  refresher.start()
   return true
 }
 
