@@ -1,7 +1,7 @@
 import type {Db} from '../../storage/db.js'
 import {FTS_COLUMN_COUNT} from '../../storage/fts.js'
 import type {RankFields, RecallFields} from '../../storage/memories.js'
-import {indexBasics, indexedFieldsInOrder, liveIndexRows, type RecallIndexContent, type RecallIndexFile} from '../../storage/recall-index.js'
+import {indexBasics, indexedFieldsInOrder, liveIndexRows, type IndexedMemory, type RecallIndexContent, type RecallIndexFile} from '../../storage/recall-index.js'
 import {newestVersions} from '../currency.js'
 import {CROSS_REPO_LINK_TAG} from '../sharing/sources.js'
 import {groupsOf, scoreFieldsTf, type Bm25Params, type CorpusStats, type WeightedTerm} from './bm25.js'
@@ -57,7 +57,7 @@ export function searchIndexed(index: RecallIndexFile, q: string, opts: Omit<Sear
 
 export class CompactRetriever implements Retriever {
   private readonly postingCache = new Map<string, {seqs: Uint32Array; tf: Uint32Array} | null>()
-  private readonly recordCache = new Map<number, ReturnType<RecallIndexFile['memories']> extends Map<number, infer M> ? M : never>()
+  private readonly recordCache = new Map<number, IndexedMemory>()
   private readonly letters = new Map<string, Array<{term: string; df: number}>>()
 
   constructor(private readonly index: RecallIndexFile) {}
@@ -173,10 +173,10 @@ export class CompactRetriever implements Retriever {
   }
 
   /** The index's records of `seqs` (live indexed memories only). */
-  records(seqs: number[]): Map<number, {rank: RankFields; recall: RecallFields; newer?: RecallFields}> {
+  records(seqs: number[]): Map<number, IndexedMemory> {
     const missing = seqs.filter((s) => !this.recordCache.has(s))
     if (missing.length > 0) for (const [seq, m] of this.index.memories(missing)) this.recordCache.set(seq, m)
-    const out = new Map<number, {rank: RankFields; recall: RecallFields; newer?: RecallFields}>()
+    const out = new Map<number, IndexedMemory>()
     for (const seq of seqs) {
       const m = this.recordCache.get(seq)
       if (m) out.set(seq, m)
