@@ -1,4 +1,4 @@
-import {closeSync, fstatSync, openSync, readSync, rmSync, statSync} from 'node:fs'
+import {closeSync, fstatSync, fsyncSync, openSync, readSync, rmSync, statSync, writeSync} from 'node:fs'
 import {join} from 'node:path'
 import {crc32} from 'node:zlib'
 import {UPDATED_BY, type MemoryLink, type MemoryType} from '../model/memory.js'
@@ -328,6 +328,32 @@ export function encodeRecallIndex(content: RecallIndexContent, position: RecallI
   return Buffer.concat([head, out.view()])
 }
 
+/**
+ * Moves the index at `from` to `to` (a checkpoint's new generation and journal position) by
+ * rewriting its header in place; the body is unchanged. A reader that reads the header while it is
+ * being written finds its CRC wrong and asks the database, as after a crash in the middle.
+ */
+export function moveRecallIndex(dir: string, from: RecallIndexPosition, to: RecallIndexPosition): void {
+  const fd = openSync(join(dir, RECALL_INDEX_FILE), 'r+')
+  try {
+    const index = RecallIndexFile.read(fd)
+    const {header} = index
+    if (header.generation !== from.generation || header.journalOffset !== from.journalOffset) return
+    const json = Buffer.from(JSON.stringify({...header, generation: to.generation, journalOffset: to.journalOffset}))
+    const block = index.base
+    if (HEAD + json.length > block) return
+    const head = Buffer.alloc(block - 4, 0x20)
+    head.writeUInt32LE(json.length, 0)
+    head.writeUInt32LE(crc32(json), 4)
+    head.writeUInt32LE(block, 8)
+    json.copy(head, HEAD - 4)
+    writeSync(fd, head, 0, head.length, 4)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** A refresh lock older than this was left by a refresher that died. */
 const REFRESH_STALE_MS = 10 * 60_000
 
@@ -384,7 +410,8 @@ export class RecallIndexFile {
     private readonly termsAt: number,
     /** Terms per field of each seq, [seq * 3 + field]. */
     readonly lengths: Uint32Array,
-    private readonly base: number,
+    /** Where the sections start: the header block's size. */
+    readonly base: number,
   ) {}
 
   /** Opens `.mem/recall.idx` under `dir`; null when there is none. */
@@ -404,7 +431,8 @@ export class RecallIndexFile {
     }
   }
 
-  private static read(fd: number): RecallIndexFile {
+  /** Reads the index from an open file (which stays the caller's to close). */
+  static read(fd: number): RecallIndexFile {
     const size = fstatSync(fd).size
     const first = readAt(fd, 0, Math.min(size, 4096))
     if (first.length < HEAD || first.toString('latin1', 0, 4) !== MAGIC) bad('not a recall index')

@@ -18,7 +18,7 @@ import type {SqlJsStatic} from 'sql.js'
 import {MemError, systemReason} from '../model/errors.js'
 import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
-import {claimIndexRefresh, encodeRecallIndex, RecallIndexFile, RecallIndexUnusable, writeRecallIndex, type RecallIndexContent} from './recall-index.js'
+import {claimIndexRefresh, encodeRecallIndex, moveRecallIndex, RecallIndexFile, RecallIndexUnusable, writeRecallIndex, type RecallIndexContent} from './recall-index.js'
 import {acquireWriteLock, lockError, type Release} from './lock.js'
 import {applyOps, coalesceTouches, liveCounts, rankFieldsChanged, type JournalRecord, type Op} from './memories.js'
 import {compactIndex, pruneIndexLog} from './fts.js'
@@ -267,7 +267,7 @@ export class RepoStore {
    * after its position only records that change no recall (counters, usage roll-ups), and no more
    * of them than a close would checkpoint. Null otherwise.
    */
-  private journalSince(position: {generation: string; journalOffset: number}): {ino: number; end: number} | null {
+  private journalSince(position: {generation: string; journalOffset: number}, maxBytes = CLOSE_CHECKPOINT_BYTES): {ino: number; end: number} | null {
     if (!existsSync(this.dbPath)) return null
     let fd: number
     try {
@@ -280,7 +280,7 @@ export class RepoStore {
       const header = parseHeader(fd, this.journalPath)
       if (!header || header.generation !== position.generation || position.journalOffset < header.bytes) return null
       const st = fstatSync(fd)
-      if (st.size < position.journalOffset || st.size - header.bytes > CLOSE_CHECKPOINT_BYTES) return null
+      if (st.size < position.journalOffset || st.size - header.bytes > maxBytes) return null
       const {records, end} = readRecords<JournalRecord>(fd, position.journalOffset, this.journalPath)
       for (const r of records) for (const op of r.ops) if (op.op !== 'touch' && op.op !== 'usage') return null
       return {ino: st.ino, end}
@@ -955,6 +955,9 @@ export class RepoStore {
     if (this.generation === null) return
     const previous = this.generation
     const generation = newGeneration()
+    // a recall index current before the checkpoint (only recall counters after it) is as current
+    // after it: the snapshot changes nothing recall reads. Not across a migration.
+    const carried = this.migrated ? null : this.currentIndexPosition(previous)
     // the index change log only serves in-process indexes catching up: keep its recent end
     pruneIndexLog(this.db)
     try {
@@ -976,6 +979,26 @@ export class RepoStore {
     this.staleJournal = false
     this.openJournal()
     this.writeCountsSidecar()
+    if (carried) {
+      try {
+        moveRecallIndex(this.dir, carried, {generation, journalOffset: this.journalOffset})
+      } catch {
+        // left behind: the next recall rebuilds it
+      }
+    }
+  }
+
+  /** The position of the recall index on disk if it is current for `generation` (any journal size). */
+  private currentIndexPosition(generation: string): {generation: string; journalOffset: number} | null {
+    try {
+      const index = RecallIndexFile.open(this.dir)
+      if (!index) return null
+      index.close()
+      const {header} = index
+      return header.generation === generation && this.journalSince(header, Number.POSITIVE_INFINITY) !== null ? {generation, journalOffset: header.journalOffset} : null
+    } catch {
+      return null
+    }
   }
 
   /** Writes the database to mem.db atomically; its serialized copy is freed at once after. */

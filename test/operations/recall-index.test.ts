@@ -130,6 +130,31 @@ describe('the recall index', () => {
     expect(after.accessCount).toBe(3)
   })
 
+  it('outlives a checkpoint that only folded recall counters, not one after a write', async () => {
+    const {root, home, clock} = await seeded()
+    const q = 'flaky checkout spec'
+    const first = await recallOnce(home, root, clock, q)
+    expect((await recallOnce(home, root, clock, q)).loaded).toBe(false)
+    const checkpoint = async () => {
+      const s = await RepoStore.open(root)
+      await s.checkpoint()
+      await s.close()
+    }
+    const generation = () => readFileSync(join(root, '.mem', 'journal'), 'utf8').split('\n')[0]
+    const before = generation()
+    await checkpoint()
+    expect(generation()).not.toBe(before)
+    const after = await recallOnce(home, root, clock, q)
+    expect(after.loaded).toBe(false)
+    expect(after.result).toEqual(first.result)
+
+    await oneShot(home, root, clock, (ctx) => store(ctx, {repo: root, content: 'Flaky checkout spec is fixed by pinning the payment sandbox version', type: 'observation'}))
+    await checkpoint()
+    const changed = await recallOnce(home, root, clock, q)
+    expect(changed.loaded).toBe(true)
+    expect(changed.result.results.map((r) => r.content)).toContain('Flaky checkout spec is fixed by pinning the payment sandbox version')
+  })
+
   it('is never used once the store changed after it: the change is seen, and the index is brought up to date', async () => {
     const {root, home, clock} = await seeded()
     const q = 'rotate the signing keys for the billing service'
