@@ -52,6 +52,8 @@ export interface RecallIndexHeader extends RecallIndexPosition {
   /** Highest seq with a length entry, plus one. */
   seqs: number
   fileSize: number
+  /** CRC32 of everything after the header block (checked whole only by a rebuild deciding whether to run). */
+  bodyCrc: number
   sections: Record<'dict' | 'lens' | 'table', [offset: number, length: number, crc: number]>
 }
 
@@ -303,6 +305,7 @@ export function encodeRecallIndex(content: RecallIndexContent, position: RecallI
   const tableSection = section(u32(table))
   if (out.length > 0xffff_0000) return null
   const header: Omit<RecallIndexHeader, 'fileSize'> = {
+    bodyCrc: crc32(out.view()),
     format: FORMAT,
     generation: position.generation,
     journalOffset: position.journalOffset,
@@ -478,6 +481,18 @@ export class RecallIndexFile {
     } catch {
       // already closed
     }
+  }
+
+  /** True when everything after the header block is as written (reads the whole file). */
+  intact(): boolean {
+    const size = this.header.fileSize
+    let crc = 0
+    for (let at = this.base; at < size; at += 1 << 22) {
+      const chunk = readAt(this.fd, at, Math.min(1 << 22, size - at))
+      if (chunk.length === 0) return false
+      crc = crc32(chunk, crc)
+    }
+    return crc === this.header.bodyCrc
   }
 
   /** The dictionary position of `term`, or -1. */

@@ -246,11 +246,27 @@ export class RepoStore {
     const release = existsSync(this.dbPath) ? claimIndexRefresh(this.dir) : null
     if (!release) return false
     try {
+      // the recall that asked may have found it damaged where a header check does not look
+      if (this.indexIntactAndCurrent()) return false
       await this.ready()
       this.catchUp()
+      this.indexDamaged = true // whatever is on disk is rewritten
       return this.writeIndex(build)
     } finally {
       release()
+    }
+  }
+
+  /** The recall index on disk is undamaged throughout and current (any journal size): no rebuild needed. */
+  private indexIntactAndCurrent(): boolean {
+    let index: RecallIndexFile | null = null
+    try {
+      index = RecallIndexFile.open(this.dir)
+      return index !== null && this.journalSince(index.header, Number.POSITIVE_INFINITY) !== null && index.intact()
+    } catch {
+      return false
+    } finally {
+      index?.close()
     }
   }
 

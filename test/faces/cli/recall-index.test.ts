@@ -1,4 +1,4 @@
-import {existsSync, openSync, readFileSync, statSync, closeSync} from 'node:fs'
+import {closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {RepoStore} from '../../../src/storage/repo-store.js'
@@ -69,5 +69,19 @@ describe('mem recall and the recall index', () => {
     // answered from the index, which stays as it is (the recall counters do not make it stale)
     expect(readFileSync(index).equals(written)).toBe(true)
     expect(existsSync(`${index}.lock`)).toBe(false)
-  }, 120_000)
+
+    // damaged where only a full read sees it (postings and records): the store answers, and the
+    // detached rebuild, which checks the whole file, rewrites it
+    const base = written.readUInt32LE(12)
+    const [dictAt] = file.header.sections.dict
+    const damaged = Buffer.concat([written.subarray(0, base), Buffer.alloc(dictAt, 0x41), written.subarray(base + dictAt)])
+    writeFileSync(index, damaged)
+    const third = runCli(['recall', q, '--json'], {cwd: root, home})
+    expect(third.json()).toEqual(first.json())
+    for (let i = 0; i < 600 && (readFileSync(index).equals(damaged) || existsSync(`${index}.lock`)); i++) await new Promise((r) => setTimeout(r, 100))
+    const repaired = RecallIndexFile.open(join(root, '.mem'))!
+    expect(repaired.intact()).toBe(true)
+    repaired.close()
+    expect(runCli(['recall', q, '--json'], {cwd: root, home}).json()).toEqual(first.json())
+  }, 180_000)
 })
