@@ -45,8 +45,12 @@ export interface MemContext {
    * `read` never creates or registers anything: an unknown repo reads as empty.
    */
   locate(ref: string, access: RepoAccess): Promise<{id: string; root: string}>
-  /** Resolves a repository as `locate` does and opens its store (cached for the context's lifetime). */
-  repo(ref: string, access: RepoAccess): Promise<RepoHandle>
+  /**
+   * Resolves a repository as `locate` does and opens its store (cached for the context's lifetime).
+   * With `deferLoad` the store may not be loaded yet: the caller may try `readIndexed`, and calls
+   * `store.ready()` before any other read or write.
+   */
+  repo(ref: string, access: RepoAccess, options?: {deferLoad?: boolean}): Promise<RepoHandle>
   /**
    * Opens (once, cached) the store kept under `root`/.mem that is not a repository of its own:
    * a mounted layer's store. It is not registered.
@@ -75,6 +79,13 @@ export interface MemContext {
    * a path that runs on every recall (it need not load the config parser when they cannot be).
    */
   embeddings?(): Promise<EnrichmentConfig | null>
+  /**
+   * Told when a one-shot recall found the repository's recall index (storage/recall-index.ts)
+   * missing, behind or damaged, in a store large enough that rebuilding it costs (recall.ts
+   * BACKGROUND_INDEX_BYTES): the CLI rebuilds it in a process of its own, after answering.
+   * Absent (or for a small store), the store rebuilds it when it closes.
+   */
+  recallIndexBehind?(root: string): void
   close(): Promise<void>
 }
 

@@ -65,7 +65,16 @@ export interface CurrentHit<M extends RecallFields = RecallFields> {
  * carries `newer`. Scores stay in order (a version brought up takes the older one's score).
  */
 export function newestFirst(db: Db, hits: Array<{memory: RecallFields; score: number}>, limit: number, accepts: (m: RecallFields) => boolean): CurrentHit[] {
-  const newest = newestVersions(db, hits.map((h) => h.memory))
+  return placeNewestFirst(hits, newestVersions(db, hits.map((h) => h.memory)), limit, accepts)
+}
+
+/** newestFirst with the newest versions already known (`newest`, from newestVersions, by older id). */
+export function placeNewestFirst(
+  hits: Array<{memory: RecallFields; score: number}>,
+  newest: ReadonlyMap<string, RecallFields>,
+  limit: number,
+  accepts: (m: RecallFields) => boolean,
+): CurrentHit[] {
   if (newest.size === 0) return hits
   const placed = new Set<string>()
   const byId = new Map(hits.map((h) => [h.memory.id, h]))

@@ -118,7 +118,7 @@ export async function invoke<C extends OpCall<any, any, any>>(ctx: MemContext, o
   const view: MemContext = {
     ...ctx,
     locate: async (ref: string, access: RepoAccess) => seen(await ctx.locate(ref, access)),
-    repo: async (ref: string, access: RepoAccess): Promise<RepoHandle> => seen(await ctx.repo(ref, access)),
+    repo: async (ref: string, access: RepoAccess, options?: {deferLoad?: boolean}): Promise<RepoHandle> => seen(await ctx.repo(ref, access, options)),
   }
   const result = await op.run(view, input, options)
   if (first) done(first, op.track.count(result))

@@ -1,5 +1,6 @@
 import {capitalizeType, MEMORY_TYPES, type MemoryType} from '../model/memory.js'
-import {searchMemories} from '../engines/search/engine.js'
+import {searchMemories, type SearchHit} from '../engines/search/engine.js'
+import {buildRecallIndex, searchIndexed} from '../engines/search/compact.js'
 import {normalizeForDuplicate} from '../text/tokenize.js'
 import {MemoryIndex} from '../engines/search/retriever.js'
 import {ageDays, outdatedWarning, stalenessWarning} from '../engines/search/rank.js'
@@ -21,6 +22,13 @@ export interface RecallInput {
   /** Whether this recall counts as an agent using what it returns (default true); a person browsing passes false. */
   touch?: boolean
 }
+
+/**
+ * Snapshot size from which a recall that found the recall index behind leaves its rebuild to the
+ * face's own process (ctx.recallIndexBehind), when it offers one: a rebuild costs about a tenth of a
+ * second here (~2.5k memories) and seconds at 100k. Smaller stores rebuild it as they close.
+ */
+export const BACKGROUND_INDEX_BYTES = 4 * 1024 * 1024
 
 const RECALL_KEYS = new Set(['repo', 'q', 'limit', 'type', 'touch'])
 
@@ -58,10 +66,25 @@ async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput,
  */
 export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
   const input = await recallInput(raw)
-  const handle = await ctx.repo(input.repo, 'read')
+  // a one-shot command first tries the recall index, which answers without loading the store
+  const handle = await ctx.repo(input.repo, 'read', {deferLoad: !ctx.longLived})
   const now = ctx.now()
   // with embeddings on, the query's vector as a second signal; null when off, failing or late
   const embedding = await queryVector(ctx, input.q)
+  if (!ctx.longLived && !embedding) {
+    if (!handle.store.isLoaded) {
+      const indexed = handle.store.readIndexed((index) => searchIndexed(index, input.q, {limit: input.limit, type: input.type, now}))
+      if (indexed) return recallResult(handle.store, indexed, input.touch, now)
+    }
+    // the index is missing or behind: the store answers, and the index is brought up to date in a
+    // process of its own (the CLI's) or when the store closes (after the answer is out)
+    if (handle.store.recallIndexBehind) {
+      const elsewhere = ctx.recallIndexBehind !== undefined && handle.store.snapshotBytes() >= BACKGROUND_INDEX_BYTES
+      if (elsewhere) ctx.recallIndexBehind!(handle.root)
+      else handle.store.refreshIndexOnClose(buildRecallIndex)
+    }
+  }
+  await handle.store.ready()
   const search = (store: RepoStore) =>
     store.read((db) =>
       searchMemories(db, input.q, {
@@ -74,9 +97,7 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
       }),
     )
   let hits = search(handle.store)
-  if (hits.length > 0 && input.touch !== false) {
-    handle.store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
-  }
+  touchHits(handle.store, hits, input.touch, now)
   // Mounted layers and linked repos are read, never written (no touch), and weighted below local hits.
   const others = await readOnlySources(ctx, handle)
   if (others.length > 0) {
@@ -93,6 +114,17 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
     }
     hits = hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
   }
+  return recallResult(handle.store, hits, false, now)
+}
+
+/** Records the recall on the returned memories (access count, last accessed), in the background. */
+function touchHits(store: RepoStore, hits: SearchHit[], touch: boolean | undefined, now: Date): void {
+  if (hits.length > 0 && touch !== false) store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
+}
+
+/** The result of the ranked hits; with `touch` (not false), records the recall on them first. */
+function recallResult(store: RepoStore, hits: SearchHit[], touch: boolean | undefined, now: Date): RecallResult {
+  touchHits(store, hits, touch, now)
   return {
     results: hits.map(({memory: m, score, newer}) => ({
       id: m.id,
@@ -108,6 +140,16 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
       stalenessWarning: newer ? outdatedWarning(newer) : stalenessWarning(m, now),
     })),
   }
+}
+
+/**
+ * Rebuilds the repo's recall index (storage/recall-index.ts) from its store unless it is current
+ * or another process is rebuilding it; `rebuilt` says whether this call wrote it. What the CLI runs,
+ * in a process of its own, after a recall found the index behind.
+ */
+export async function refreshRecallIndex(ctx: MemContext, input: {repo: string}): Promise<{rebuilt: boolean}> {
+  const handle = await ctx.repo(input.repo, 'read', {deferLoad: true})
+  return {rebuilt: await handle.store.rebuildIndex(buildRecallIndex)}
 }
 
 export interface PrepareRecallInput {

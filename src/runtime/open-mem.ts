@@ -37,6 +37,8 @@ export interface OpenMemOptions {
   usage?: false | {flushMs?: number; elapsed?: () => number}
   /** The enrichment runtime; by default read from the user config (`enrichment:`). */
   enrichment?: EnrichmentConfig | null
+  /** See MemContext.recallIndexBehind. */
+  onRecallIndexBehind?: (root: string) => void
 }
 
 /** The context plus what only the process that owns it needs: its home and its open stores. */
@@ -201,6 +203,7 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     if (!record || record.formerIds !== undefined || !hasStore(where.root)) return record?.formerIds ?? []
     try {
       const {memoryRepoIds} = await import('../storage/memories.js')
+      await store.ready()
       const carried = store.read((db) => memoryRepoIds(db))
       const formerIds = [...new Set(carried.inIds)].filter((x) => x !== where.id).sort()
       if (carried.inFields.some((x) => x !== where.id)) await store.write(() => ({ops: [{op: 'repo-id', to: where.id}], result: undefined}))
@@ -213,10 +216,10 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     }
   }
 
-  async function openRepo(ref: string, access: RepoAccess): Promise<RepoHandle> {
+  async function openRepo(ref: string, access: RepoAccess, opts: {deferLoad?: boolean} = {}): Promise<RepoHandle> {
     const where = await locate(ref, access)
     const {id, root} = where
-    const store = await openStore(root)
+    const store = await openStore(root, opts.deferLoad)
     // a read never registers (a typo must not become a repo the scheduler maintains); a
     // read-only home must not block a write either: registering is best effort
     if (access === 'write') await register(id, root).catch(() => undefined)
@@ -233,15 +236,18 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     if (id !== undefined && !readRepoRecord(root) && !root.startsWith(join(home, 'repos'))) writeRepoRecord(root, {repoId: id, path: root, formerIds: []})
   }
 
-  function openStore(root: string): Promise<RepoStore> {
+  /** The store of `root`, loaded unless `deferLoad` (then the caller calls `ready()` before reading it). */
+  async function openStore(root: string, deferLoad = false): Promise<RepoStore> {
     let opening = stores.get(root)
     if (!opening) {
       // the store (sql.js, search, locks) is loaded only by commands that open one
-      opening = import('../storage/repo-store.js').then(({RepoStore}) => RepoStore.open(root, {...options.store, onCreate: recordOnCreate(root)}))
+      opening = import('../storage/repo-store.js').then(({RepoStore}) => RepoStore.open(root, {...options.store, onCreate: recordOnCreate(root), lazy: true}))
       stores.set(root, opening)
       opening.catch(() => stores.delete(root))
     }
-    return opening
+    const store = await opening
+    if (!deferLoad) await store.ready()
+    return store
   }
 
   return {
@@ -265,6 +271,7 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       return {id: where.id, root: where.root}
     },
     repo: openRepo,
+    ...(options.onRecallIndexBehind ? {recallIndexBehind: options.onRecallIndexBehind} : {}),
     async formerHolders(repoId: string) {
       const holders: RepoHandle[] = []
       for (const [id, path] of await registry.entries()) {
@@ -291,7 +298,8 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     },
     async openStores() {
       const all = await Promise.all([...stores.values()].map((opening) => opening.catch(() => undefined)))
-      return all.filter((store): store is RepoStore => store !== undefined)
+      // a store never loaded (a recall answered from its index) has nothing to checkpoint
+      return all.filter((store): store is RepoStore => store !== undefined && store.isLoaded)
     },
     async scanSecrets(text: string) {
       scanner ??= (await import('../engines/gates/secrets.js')).scanSecrets

@@ -105,6 +105,24 @@ export class Db {
     }
   }
 
+  /** Like `each`, with the column names asked once (for scans of many rows). */
+  eachRow<T = Row>(sql: string, params: BindParams | undefined, fn: (row: T) => void): void {
+    const s = this.stmt(sql)
+    try {
+      if (params) s.bind(params)
+      let names: string[] | undefined
+      while (s.step()) {
+        const values = s.get()
+        names ??= s.getColumnNames()
+        const row: Row = {}
+        for (let i = 0; i < names.length; i++) row[names[i]] = values[i]
+        fn(row as T)
+      }
+    } finally {
+      s.reset()
+    }
+  }
+
   /** First column of each row. */
   column<T = SqlValue>(sql: string, params?: BindParams): T[] {
     const s = this.stmt(sql)

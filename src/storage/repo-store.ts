@@ -18,6 +18,7 @@ import type {SqlJsStatic} from 'sql.js'
 import {MemError, systemReason} from '../model/errors.js'
 import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
+import {claimIndexRefresh, encodeRecallIndex, moveRecallIndex, RecallIndexFile, RecallIndexUnusable, writeRecallIndex, type RecallIndexContent} from './recall-index.js'
 import {acquireWriteLock, lockError, type Release} from './lock.js'
 import {applyOps, coalesceTouches, liveCounts, rankFieldsChanged, type JournalRecord, type Op} from './memories.js'
 import {compactIndex, pruneIndexLog} from './fts.js'
@@ -50,6 +51,8 @@ usage.log.*
 hooks.log
 hooks.log.*
 repo.json
+recall.idx
+recall.idx.*
 `
 
 /** What a write job hands back: the mutations to journal and the value to resolve with. */
@@ -78,6 +81,11 @@ export interface RepoStoreOptions {
    * records the repo id there (config/repo-identity.ts). Its errors are ignored.
    */
   onCreate?: () => void
+  /**
+   * Opened without reading the snapshot (nor starting sql.js): `ready()` loads it, and every read
+   * or write before that is a programming error. What the store can answer unloaded: `readIndexed`.
+   */
+  lazy?: boolean
 }
 
 /**
@@ -99,6 +107,17 @@ export class RepoStore {
   readonly dbPath: string
   readonly journalPath: string
   private db!: Db
+  private SQL: SqlJsStatic | undefined
+  private loaded = false
+  private loading: Promise<void> | undefined
+  /** The journal as a read from the recall index saw it (file and end of its valid records). */
+  private indexedJournal: {ino: number; end: number} | undefined
+  /** Set when the recall index was missing or behind: the builder runs at close. */
+  private indexBuilder: ((db: Db) => RecallIndexContent) | undefined
+  /** A read found the recall index damaged: it is rewritten at close even if its header looks current. */
+  private indexDamaged = false
+  /** What the last readIndexed() found: the index missing, behind or damaged ('behind'), or usable. */
+  private indexFound: 'behind' | 'current' | undefined
   /** Generation of the snapshot this process loaded; null while no store exists on disk. */
   private generation: string | null = null
   private journalFd: number | undefined
@@ -126,7 +145,6 @@ export class RepoStore {
 
   private constructor(
     readonly root: string,
-    private readonly SQL: SqlJsStatic,
     options: RepoStoreOptions,
   ) {
     this.dir = join(root, '.mem')
@@ -139,29 +157,214 @@ export class RepoStore {
   }
 
   static async open(root: string, options: RepoStoreOptions = {}): Promise<RepoStore> {
-    const store = new RepoStore(root, await loadSqlJs(), options)
-    store.load()
+    const store = new RepoStore(root, options)
+    if (!options.lazy) await store.ready()
     return store
+  }
+
+  /** Loads sql.js and the snapshot, and replays the journal (once; at once for a store not opened lazily). */
+  ready(): Promise<void> {
+    this.loading ??= (async () => {
+      this.SQL = await loadSqlJs()
+      this.load()
+      this.loaded = true
+    })()
+    // a store that failed to load (a damaged snapshot, say) is tried again on the next call
+    this.loading.catch(() => (this.loading = undefined))
+    return this.loading
+  }
+
+  /** True once the snapshot is loaded (`ready()` resolved). */
+  get isLoaded(): boolean {
+    return this.loaded
+  }
+
+  private assertLoaded(): void {
+    if (!this.loaded) throw new Error('RepoStore used before ready()')
+  }
+
+  /**
+   * Runs `fn` on the recall index (recall-index.ts) instead of the database, when the store is not
+   * loaded and the index includes every write any process has acknowledged that can change a recall
+   * (what the journal holds after its position is recall counters and usage roll-ups only). Returns
+   * undefined, having read nothing else, when the index is missing, behind, damaged, or `fn`
+   * declines (returns undefined): the caller then loads the store. After a read through the index,
+   * recall counters written in the background are appended to the journal without loading it.
+   */
+  readIndexed<T>(fn: (index: RecallIndexFile) => T | undefined): T | undefined {
+    this.assertOpen()
+    if (this.loaded) return undefined
+    let index: RecallIndexFile | null = null
+    try {
+      index = RecallIndexFile.open(this.dir)
+      this.indexFound = 'behind'
+      if (!index) return undefined
+      const journal = this.journalSince(index.header)
+      if (!journal) return undefined
+      this.indexFound = 'current'
+      const result = fn(index)
+      if (result !== undefined) this.indexedJournal = journal
+      return result
+    } catch (err) {
+      if (err instanceof RecallIndexUnusable) {
+        this.indexDamaged = true
+        this.indexFound = 'behind'
+        return undefined
+      }
+      throw err
+    } finally {
+      index?.close()
+    }
+  }
+
+  /**
+   * True when the last readIndexed() found the recall index missing, behind the journal or
+   * damaged (not when it was current and its reader declined); for a store loaded without such a
+   * read, whether the index on disk is behind it.
+   */
+  get recallIndexBehind(): boolean {
+    // loaded before any read of the index (a store's first open settles its repo record): asked now
+    if (this.indexFound === undefined && this.loaded && this.generation !== null) this.indexFound = this.indexCurrent(this.generation) ? 'current' : 'behind'
+    return this.indexFound === 'behind'
+  }
+
+  /** Size of the snapshot on disk (0 when there is none). */
+  snapshotBytes(): number {
+    try {
+      return statSync(this.dbPath).size
+    } catch {
+      return 0
+    }
+  }
+
+  /**
+   * Rebuilds the recall index now (loading the store), unless it is current or another process is
+   * rebuilding it; true when this call wrote it.
+   */
+  async rebuildIndex(build: (db: Db) => RecallIndexContent): Promise<boolean> {
+    this.assertOpen()
+    const release = existsSync(this.dbPath) ? claimIndexRefresh(this.dir) : null
+    if (!release) return false
+    try {
+      // the recall that asked may have found it damaged where a header check does not look
+      if (this.indexIntactAndCurrent()) return false
+      await this.ready()
+      this.catchUp()
+      this.indexDamaged = true // whatever is on disk is rewritten
+      return this.writeIndex(build)
+    } finally {
+      release()
+    }
+  }
+
+  /** The recall index on disk is undamaged throughout and current (any journal size): no rebuild needed. */
+  private indexIntactAndCurrent(): boolean {
+    let index: RecallIndexFile | null = null
+    try {
+      index = RecallIndexFile.open(this.dir)
+      return index !== null && this.journalSince(index.header, Number.POSITIVE_INFINITY) !== null && index.intact()
+    } catch {
+      return false
+    } finally {
+      index?.close()
+    }
+  }
+
+  /**
+   * Asks for the recall index to be rebuilt when this store closes (with `build` over the database
+   * as it is then), unless the index on disk is current. Loads nothing now.
+   */
+  refreshIndexOnClose(build: (db: Db) => RecallIndexContent): void {
+    this.indexBuilder = build
+  }
+
+  /**
+   * Where the journal stands if the recall index at `position` is current: same generation, and
+   * after its position only records that change no recall (counters, usage roll-ups), and no more
+   * of them than a close would checkpoint. Null otherwise.
+   */
+  private journalSince(position: {generation: string; journalOffset: number}, maxBytes = CLOSE_CHECKPOINT_BYTES): {ino: number; end: number} | null {
+    if (!existsSync(this.dbPath)) return null
+    let fd: number
+    try {
+      fd = openSync(this.journalPath, 'r')
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw this.unreadable(this.journalPath, err)
+    }
+    try {
+      const header = parseHeader(fd, this.journalPath)
+      if (!header || header.generation !== position.generation || position.journalOffset < header.bytes) return null
+      const st = fstatSync(fd)
+      if (st.size < position.journalOffset || st.size - header.bytes > maxBytes) return null
+      const {records, end} = readRecords<JournalRecord>(fd, position.journalOffset, this.journalPath)
+      for (const r of records) for (const op of r.ops) if (op.op !== 'touch' && op.op !== 'usage') return null
+      return {ino: st.ino, end}
+    } finally {
+      closeQuietly(fd)
+    }
+  }
+
+  /**
+   * Under the lock, on a store that is not loaded: appends recall counters to the journal as the
+   * write path would (after cutting a torn tail), and moves the counts sidecar along if it was
+   * current (counters change no count).
+   */
+  private appendCountersUnloaded(ops: Op[]): void {
+    const fd = openSync(this.journalPath, 'r+')
+    try {
+      const header = parseHeader(fd, this.journalPath)
+      if (!header) throw new Error('journal without a header')
+      const st = fstatSync(fd)
+      const from = this.indexedJournal && this.indexedJournal.ino === st.ino && this.indexedJournal.end >= header.bytes ? this.indexedJournal.end : header.bytes
+      const {end} = readRecords<JournalRecord>(fd, from, this.journalPath)
+      if (st.size > end) {
+        // We hold the lock, so nobody is appending: these bytes were never acknowledged.
+        ftruncateSync(fd, end)
+        fsyncSync(fd)
+      }
+      const bytes = encodeRecord({ops} satisfies JournalRecord)
+      appendDurably(fd, end, bytes)
+      this.indexedJournal = {ino: st.ino, end: end + bytes.length}
+      const countsPath = join(this.dir, COUNTS_FILE)
+      try {
+        const side = JSON.parse(readFileSync(countsPath, 'utf8')) as CountsSidecar
+        if (side.journalIno === st.ino && side.journalSize === end) {
+          // a random name without node:crypto (loading it costs a recall through the index ~10 ms)
+          const tmp = `${countsPath}.${Math.random().toString(36).slice(2)}.tmp`
+          writeFileSync(tmp, JSON.stringify({...side, journalSize: end + bytes.length}))
+          renameSync(tmp, countsPath)
+        }
+      } catch {
+        // the sidecar is an optimisation only
+      }
+    } finally {
+      closeQuietly(fd)
+    }
   }
 
   /** A number that changes whenever the visible data changes (for caches over the store). */
   get version(): number {
+    this.assertLoaded()
     return this.changeCount
   }
 
   /** True once the store has a snapshot on disk. */
   get exists(): boolean {
+    this.assertLoaded()
     return this.generation !== null
   }
 
   /** Bytes of journal records not yet folded into the snapshot. */
   get pendingJournalBytes(): number {
+    this.assertLoaded()
     return this.journalOffset - this.journalStart
   }
 
   /** Runs `fn` on a database that includes every write any process has acknowledged. */
   read<T>(fn: (db: Db) => T): T {
     this.assertOpen()
+    this.assertLoaded()
     this.catchUp()
     return fn(this.db)
   }
@@ -206,6 +409,7 @@ export class RepoStore {
    */
   async rollUpUsage(now: Date): Promise<number> {
     this.assertOpen()
+    await this.ready()
     if (!this.exists && !existsSync(this.dbPath)) return 0
     const day = 24 * 60 * 60 * 1000
     const hourlyBefore = new Date(now.getTime() - HOURLY_KEEP_DAYS * day).toISOString().slice(0, 13)
@@ -221,6 +425,7 @@ export class RepoStore {
   /** Creates the store on disk (`.mem/` with an empty snapshot) if it is not there; true when it was made now. */
   async create(): Promise<boolean> {
     this.assertOpen()
+    await this.ready()
     await this.flush()
     if (this.exists) return false
     this.prepareDir()
@@ -234,6 +439,7 @@ export class RepoStore {
   /** Folds the journal into a new snapshot (under the lock). */
   async checkpoint(): Promise<void> {
     this.assertOpen()
+    await this.ready()
     await this.flush()
     if (!this.exists && !existsSync(this.dbPath)) return
     await this.withLock(() => {
@@ -291,16 +497,51 @@ export class RepoStore {
     if (this.closed) return
     try {
       await this.flush().catch(() => undefined)
-      if (this.exists && (this.pendingJournalBytes > CLOSE_CHECKPOINT_BYTES || this.migrated)) {
+      if (this.loaded && this.exists && (this.pendingJournalBytes > CLOSE_CHECKPOINT_BYTES || this.migrated)) {
         await this.checkpoint().catch(() => undefined)
       }
+      if (this.loaded && this.indexBuilder) this.writeIndex(this.indexBuilder)
     } finally {
       this.closed = true
       await (this.lockChain = this.lockChain.then(() => this.releaseLock()))
       if (this.backgroundTimer) clearTimeout(this.backgroundTimer)
       closeQuietly(this.journalFd)
       this.journalFd = undefined
-      this.db.close()
+      if (this.loaded) this.db.close()
+    }
+  }
+
+  /** Whether the recall index on disk is of `generation` and only recall counters (or nothing) followed it. */
+  private indexCurrent(generation: string): boolean {
+    try {
+      const current = RecallIndexFile.open(this.dir)
+      const fresh = current !== null && current.header.generation === generation && this.journalSince(current.header) !== null
+      current?.close()
+      return fresh
+    } catch {
+      return false // damaged: rewritten
+    }
+  }
+
+  /**
+   * Writes the recall index of the database as it is (which includes the journal up to
+   * journalOffset, nothing after), unless the one on disk is current (one the search declined,
+   * for a store with mounted layers say, is not rewritten on every recall). Best effort: a store that
+   * cannot write it keeps answering through the database.
+   */
+  private writeIndex(build: (db: Db) => RecallIndexContent): boolean {
+    if (this.generation === null || this.journalFd === undefined || this.staleJournal) return false
+    const position = {generation: this.generation, journalOffset: this.journalOffset}
+    if (!this.indexDamaged && this.indexCurrent(position.generation)) return false
+    try {
+      const bytes = encodeRecallIndex(build(this.db), position)
+      if (!bytes) return false
+      writeRecallIndex(this.dir, bytes)
+      this.indexDamaged = false
+      return true
+    } catch {
+      // a read-only or full disk: recall reads the database
+      return false
     }
   }
 
@@ -392,7 +633,7 @@ export class RepoStore {
   private newDb(bytes: Uint8Array | null): Db {
     let raw
     try {
-      raw = new this.SQL.Database(bytes ?? undefined)
+      raw = new this.SQL!.Database(bytes ?? undefined)
     } catch (err) {
       throw this.unreadable(this.dbPath, err)
     }
@@ -482,6 +723,21 @@ export class RepoStore {
     // One turn of the event loop first, so that writes arriving together (a server's concurrent
     // requests) join this batch and share its fsync: 4 HTTP clients, 10k memories: ~130 → ~200/s.
     await new Promise<void>((resolve) => setImmediate(resolve))
+    if (!this.loaded) {
+      if (this.queue.length === 0 && this.indexedJournal && this.background.every((op) => op.op === 'touch')) {
+        const ops = coalesceTouches(this.background.splice(0))
+        await this.withLock(() => this.appendCountersUnloaded(ops)).catch(() => undefined)
+        return
+      }
+      try {
+        await this.ready()
+      } catch (err) {
+        const jobs = this.queue.splice(0)
+        this.background = []
+        for (const job of jobs) job.reject(err)
+        return
+      }
+    }
     if (this.settleWithoutStore()) return
     try {
       this.prepareDir()
@@ -641,6 +897,8 @@ export class RepoStore {
           ...(/^usage\.log$/m.test(text) ? [] : ['usage.log', 'usage.log.*']),
           // the store's record of its repo id and folder (config/repo-identity.ts) is this machine's
           ...(/^repo\.json$/m.test(text) ? [] : ['repo.json']),
+          // the recall index (recall-index.ts), a cache rebuilt from the database
+          ...(/^recall\.idx$/m.test(text) ? [] : ['recall.idx', 'recall.idx.*']),
         ]
         if (missing.length > 0) {
           text = `${text.endsWith('\n') ? text : `${text}\n`}${missing.join('\n')}\n`
@@ -713,6 +971,9 @@ export class RepoStore {
     if (this.generation === null) return
     const previous = this.generation
     const generation = newGeneration()
+    // a recall index current before the checkpoint (only recall counters after it) is as current
+    // after it: the snapshot changes nothing recall reads. Not across a migration.
+    const carried = this.migrated ? null : this.currentIndexPosition(previous)
     // the index change log only serves in-process indexes catching up: keep its recent end
     pruneIndexLog(this.db)
     try {
@@ -734,6 +995,26 @@ export class RepoStore {
     this.staleJournal = false
     this.openJournal()
     this.writeCountsSidecar()
+    if (carried) {
+      try {
+        moveRecallIndex(this.dir, carried, {generation, journalOffset: this.journalOffset})
+      } catch {
+        // left behind: the next recall rebuilds it
+      }
+    }
+  }
+
+  /** The position of the recall index on disk if it is current for `generation` (any journal size). */
+  private currentIndexPosition(generation: string): {generation: string; journalOffset: number} | null {
+    try {
+      const index = RecallIndexFile.open(this.dir)
+      if (!index) return null
+      index.close()
+      const {header} = index
+      return header.generation === generation && this.journalSince(header, Number.POSITIVE_INFINITY) !== null ? {generation, journalOffset: header.journalOffset} : null
+    } catch {
+      return null
+    }
   }
 
   /** Writes the database to mem.db atomically; its serialized copy is freed at once after. */

@@ -230,7 +230,7 @@ describe('the usage log and git', () => {
     const next = openMem({home: join(root, '..', 'home'), cwd: root})
     try {
       await store(next, {repo, content: 'A later write by this mem.', type: 'insight'})
-      expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toBe(`${old}usage.log\nusage.log.*\nrepo.json\n`)
+      expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toBe(`${old}usage.log\nusage.log.*\nrepo.json\nrecall.idx\nrecall.idx.*\n`)
     } finally {
       await next.close()
     }

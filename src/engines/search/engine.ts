@@ -7,7 +7,7 @@ import {DEFAULT_BM25, idf, type Bm25Params, type WeightedTerm} from './bm25.js'
 import {analyze, compounds} from '../../text/tokenize.js'
 import {queryTerms} from './query.js'
 import {BLEND, type Blend, blendScore} from './rank.js'
-import {newestFirst} from '../currency.js'
+import {newestVersions, placeNewestFirst} from '../currency.js'
 import {FtsRetriever, MemoryIndex, type Retriever} from './retriever.js'
 import {thesaurusExpansionsBySource} from './thesaurus.js'
 import {oneEditStems, surfaceWords} from './typos.js'
@@ -158,10 +158,39 @@ const vectorCache = new WeakMap<Db, {version: unknown; model: string; dims: numb
  * 6. the top candidates are re-ranked with the blended score (rank.ts).
  */
 export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHit[] {
+  return searchIn(
+    () => ({
+      retriever: opts.index === 'memory' ? MemoryIndex.for(db) : new FtsRetriever(db),
+      recallFields: (seqs) => recallFieldsBySeq(db, seqs),
+      newestVersions: (memories) => newestVersions(db, memories),
+      db,
+    }),
+    q,
+    opts,
+  )
+}
+
+/**
+ * What a search reads: its retriever, the recall fields of memories by seq, and the newest live
+ * versions of memories (currency.ts). `db` is needed only for feedback expansion (tuning.prfDocs)
+ * and embeddings; a source without it (the recall index) is searched without either.
+ */
+export interface SearchSource {
+  retriever: Retriever
+  recallFields(seqs: number[]): Map<number, RecallFields>
+  newestVersions(memories: RecallFields[]): ReadonlyMap<string, RecallFields>
+  db?: Db
+}
+
+/** searchMemories over any source (made only once the query has terms). */
+export function searchIn(open: () => SearchSource, q: string, opts: SearchOptions): SearchHit[] {
   const tuning: Tuning = {...DEFAULT_TUNING, ...opts.tuning}
   const original = queryTerms(q)
   if (original.length === 0) return []
-  const retriever: Retriever = opts.index === 'memory' ? MemoryIndex.for(db) : new FtsRetriever(db)
+  const source = open()
+  const {retriever} = source
+  const db = source.db
+  if (!db && (tuning.prfDocs > 0 || opts.embedding)) throw new Error('feedback expansion and embeddings need the database')
   const stats = retriever.stats()
 
   const weights = new Map<string, number>(original.map((t) => [t, 1]))
@@ -224,7 +253,7 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
   let scored = retriever.score(weighted(), tuning.bm25, pool)
 
   if (tuning.prfDocs > 0 && tuning.prfTerms > 0 && scored.length > 0) {
-    const expansion = feedbackTerms(db, scored.slice(0, tuning.prfDocs), weights, tuning.prfTerms, retriever, stats.docs)
+    const expansion = feedbackTerms(db!, scored.slice(0, tuning.prfDocs), weights, tuning.prfTerms, retriever, stats.docs)
     if (expansion.length > 0) {
       // Feedback terms re-rank what the query found; they do not bring in memories of their own.
       const edf = retriever.docFrequency(expansion.map((e) => e.term))
@@ -234,10 +263,10 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
       scored = retriever.rescore(scored, extra, tuning.bm25)
     }
   }
-  if (scored.length > 0) scored = shaped(db, q, scored, retriever, tuning, take)
+  if (scored.length > 0) scored = shaped(source, q, scored, retriever, tuning, take)
 
   const best = scored[0]?.text || 1
-  const cosines = opts.embedding ? cosineBySeq(db, opts.embedding, opts.version) : null
+  const cosines = opts.embedding ? cosineBySeq(db!, opts.embedding, opts.version) : null
   const relevance = (seq: number, text: number): number => {
     const cos = cosines?.get(seq)
     return cos === undefined ? text : EMBED_TEXT * text + EMBED_COSINE * Math.max(0, cos)
@@ -274,16 +303,18 @@ export function searchMemories(db: Db, q: string, opts: SearchOptions): SearchHi
 
   ranked.sort((a, b) => b.score - a.score || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || a.seq - b.seq)
   const top = ranked.slice(0, opts.limit)
-  const memories = recallFieldsBySeq(
-    db,
-    top.map((r) => r.seq),
-  )
+  const memories = source.recallFields(top.map((r) => r.seq))
   const hits = top.flatMap((r) => {
     const memory = memories.get(r.seq)
     return memory ? [{memory, score: r.score}] : []
   })
   // the newer of two memories about the same subject ranks above the older (currency.ts)
-  return newestFirst(db, hits, opts.limit, (m) => !opts.type || m.type === opts.type)
+  return placeNewestFirst(
+    hits,
+    source.newestVersions(hits.map((h) => h.memory)),
+    opts.limit,
+    (m) => !opts.type || m.type === opts.type,
+  )
 }
 
 /**
@@ -320,7 +351,7 @@ const TIME_WORDS =
  * - when the query asks when, a memory that states a time weighs `whenBoost`.
  * Returns the candidates best first.
  */
-function shaped(db: Db, q: string, scored: Array<{seq: number; text: number}>, retriever: Retriever, tuning: Tuning, take: number): Array<{seq: number; text: number}> {
+function shaped(source: SearchSource, q: string, scored: Array<{seq: number; text: number}>, retriever: Retriever, tuning: Tuning, take: number): Array<{seq: number; text: number}> {
   const top = scored.slice(0, take)
   const text = new Map(scored.map((s) => [s.seq, s.text]))
   const want = new Set<number>()
@@ -341,7 +372,7 @@ function shaped(db: Db, q: string, scored: Array<{seq: number; text: number}>, r
     }
   }
   const asksWhen = tuning.whenBoost !== 1 && WHEN_QUERY.test(q)
-  const contents = asksWhen ? recallFieldsBySeq(db, [...text.keys()].filter((seq) => want.has(seq))) : undefined
+  const contents = asksWhen ? source.recallFields([...text.keys()].filter((seq) => want.has(seq))) : undefined
   for (const [seq, t] of text) {
     if (!want.has(seq)) continue
     let f = 1

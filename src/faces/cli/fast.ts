@@ -12,6 +12,11 @@ import {findRepoRoot} from '../../config/paths.js'
 import type {MemRuntime} from '../../runtime/open-mem.js'
 import {MEMORY_TYPES} from '../../model/memory.js'
 import {precompileSqlJs} from '../../storage/sqljs.js'
+import {RECALL_INDEX_FILE} from '../../storage/recall-index.js'
+import {existsSync} from 'node:fs'
+import {join} from 'node:path'
+import {IndexRefresher} from './index-refresh.js'
+export {runIndexRefresh} from './index-refresh.js'
 
 interface Invocation {
   positionals: string[]
@@ -92,13 +97,16 @@ export async function runFast(argv: string[]): Promise<boolean> {
   const {command, call} = found
   let mem: MemRuntime | undefined
   let failed: unknown
-  // every fast command opens a store: sqlite's WebAssembly compiles while the rest starts up
-  precompileSqlJs()
+  const refresher = new IndexRefresher()
   try {
-    const {openMem} = await import('../../runtime/open-mem.js')
-    mem = openMem({env: process.env, cwd: process.cwd(), usage: {elapsed: () => Number(process.hrtime.bigint()) / 1e6}})
     const flag = (call.values.repo as string | undefined) ?? process.env.MEM_REPO
     const repo = flag && flag.trim() ? flag : findRepoRoot(process.cwd())
+    // every fast command opens a store: sqlite's WebAssembly compiles while the rest starts up,
+    // unless the store has a recall index (storage/recall-index.ts), which answers without sqlite
+    // (a compile would only hold the process at exit); a stale index costs the overlap only
+    if (!existsSync(join(repo, '.mem', RECALL_INDEX_FILE))) precompileSqlJs()
+    const {openMem} = await import('../../runtime/open-mem.js')
+    mem = openMem({env: process.env, cwd: process.cwd(), usage: {elapsed: () => Number(process.hrtime.bigint()) / 1e6}, onRecallIndexBehind: refresher.note})
     const {text, result} = await command.run(mem, repo, call)
     process.stdout.write(call.json ? `${JSON.stringify(result, null, 2)}\n` : `${text}\n`)
   } catch (err) {
@@ -110,6 +118,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
   } catch (err) {
     if (!failed) report(err, call.json)
   }
+  refresher.start()
   return true
 }
 

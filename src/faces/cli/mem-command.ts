@@ -6,6 +6,7 @@ import {findRepoRoot, isDrivePath, looksLikePath} from '../../config/paths.js'
 import type {MemRuntime} from '../../runtime/open-mem.js'
 import {MEMORY_TYPES} from '../../model/memory.js'
 import type {OpDef} from '../../operations/define.js'
+import {IndexRefresher} from './index-refresh.js'
 
 export type MemFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof MemCommand)['baseFlags'] & T['flags']>
 
@@ -27,6 +28,8 @@ export abstract class MemCommand extends Command {
   }
 
   private ctx: MemRuntime | undefined
+  /** Repos whose recall index a recall found behind: rebuilt detached once the command is done. */
+  private readonly indexRefresher = new IndexRefresher()
 
   /** The repository this command works on. */
   protected repoRef(flags: {repo?: string}): string {
@@ -52,7 +55,13 @@ export abstract class MemCommand extends Command {
   protected async mem(options: {longLived?: boolean; server?: boolean} = {}): Promise<MemRuntime> {
     if (!this.ctx) {
       const {openMem} = await import('../../runtime/open-mem.js')
-      this.ctx = openMem({env: process.env, cwd: options.server ? undefined : process.cwd(), longLived: options.longLived, usage: {elapsed: hrtimeMs}})
+      this.ctx = openMem({
+        env: process.env,
+        cwd: options.server ? undefined : process.cwd(),
+        longLived: options.longLived,
+        usage: {elapsed: hrtimeMs},
+        onRecallIndexBehind: this.indexRefresher.note,
+      })
     }
     return this.ctx
   }
@@ -113,6 +122,7 @@ export abstract class MemCommand extends Command {
     } catch (closeErr) {
       if (!err) await this.catch(closeErr as Error)
     }
+    this.indexRefresher.start()
   }
 }
 
