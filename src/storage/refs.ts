@@ -1,18 +1,61 @@
 import type {Db} from './db.js'
 
 /**
+ * The store's memory keys (an id's last segment, 12 hex digits), sorted, with their ids: short
+ * refs are found by binary search instead of a scan per ref. Kept per database and rebuilt when a
+ * memory is added or purged (its stamp is the highest seq and the row count), so a session
+ * context's thirty refs cost one read of the ids, not thirty scans.
+ */
+interface KeyIndex {
+  stamp: string
+  /** [key, id] pairs, by key then id. */
+  entries: Array<[string, string]>
+}
+
+const indexes = new WeakMap<Db, KeyIndex>()
+
+function keyIndex(db: Db): KeyIndex {
+  const row = db.get<{m: number | null; n: number}>(`SELECT max(seq) AS m, count(*) AS n FROM memories`)
+  const stamp = `${row?.m ?? 0}:${row?.n ?? 0}`
+  let index = indexes.get(db)
+  if (!index || index.stamp !== stamp) {
+    const entries = db
+      .all<{id: string}>(`SELECT id FROM memories`)
+      .map((r): [string, string] => [r.id.slice(r.id.lastIndexOf('/') + 1), r.id])
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
+    index = {stamp, entries}
+    indexes.set(db, index)
+  }
+  return index
+}
+
+/** The first position whose key is not below `key`. */
+function lowerBound(entries: Array<[string, string]>, key: string): number {
+  let lo = 0
+  let hi = entries.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (entries[mid][0] < key) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/**
  * Ids of the store whose key (the id's last segment, 12 hex digits) starts with `prefix`, of any
- * repo segment and type, at most `limit`. A scan of the primary key: a few milliseconds at 10k
- * memories, and only when someone types a short ref.
+ * repo segment and type, at most `limit`, in id order.
  */
 export function idsWithKeyPrefix(db: Db, prefix: string, limit = 20): string[] {
-  // `_` matches one character: the pattern ends the id with a 12-character segment that starts with
-  // the prefix, which only the key is
-  const pattern = `%/${prefix}${'_'.repeat(Math.max(0, 12 - prefix.length))}`
-  return db
-    .all<{id: string}>(`SELECT id FROM memories WHERE id LIKE ? ORDER BY id LIMIT ?`, [pattern, limit])
-    .map((r) => r.id)
-    .filter((id) => id.slice(id.lastIndexOf('/') + 1).startsWith(prefix))
+  const {entries} = keyIndex(db)
+  const out: string[] = []
+  for (let i = lowerBound(entries, prefix); i < entries.length && entries[i][0].startsWith(prefix) && out.length < limit; i++) out.push(entries[i][1])
+  return out.sort()
+}
+
+function commonPrefix(a: string, b: string): number {
+  let n = 0
+  while (n < a.length && n < b.length && a[n] === b[n]) n++
+  return n
 }
 
 /**
@@ -21,9 +64,20 @@ export function idsWithKeyPrefix(db: Db, prefix: string, limit = 20): string[] {
  */
 export function shortRef(db: Db, id: string, min = 8): string {
   const key = id.slice(id.lastIndexOf('/') + 1)
-  for (let n = min; n < key.length; n++) {
-    const prefix = key.slice(0, n)
-    if (idsWithKeyPrefix(db, prefix, 2).length <= 1) return prefix
+  const {entries} = keyIndex(db)
+  // the keys next to this one in sorted order share the longest prefixes with it
+  let shared = 0
+  const at = lowerBound(entries, key)
+  for (let i = at - 1; i >= 0; i--) {
+    if (entries[i][1] === id) continue
+    shared = Math.max(shared, commonPrefix(entries[i][0], key))
+    break
   }
-  return key
+  for (let i = at; i < entries.length; i++) {
+    if (entries[i][1] === id) continue
+    shared = Math.max(shared, commonPrefix(entries[i][0], key))
+    break
+  }
+  const n = Math.max(min, shared + 1)
+  return n >= key.length ? key : key.slice(0, n)
 }

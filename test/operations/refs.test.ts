@@ -65,6 +65,19 @@ describe('short refs', () => {
     expect(await resolveMemoryId(ctx, 'abcdef2', root)).toBe(b)
   })
 
+  it('a context ref is the shortest prefix of 8 or more digits no other memory shares, and follows adds and purges', async () => {
+    const {ctx, root} = memRepo()
+    await insertWithKey(ctx, root, 'feedbeef0123', 'The build cache lives in .turbo and is keyed by the lockfile.')
+    await insertWithKey(ctx, root, 'feedbeef0199', 'Lint rules come from the shared eslint config package.')
+    await insertWithKey(ctx, root, 'c0ffee000001', 'Staging scales to zero at night.')
+    const refs = async () => [...(await context(ctx, {repo: root})).context.matchAll(/\[([0-9a-f]{6,})\]$/gm)].map((m) => m[1]).sort()
+    // two keys that share ten digits need eleven; the other one needs the minimum, eight
+    expect(await refs()).toEqual(['c0ffee00', 'feedbeef012', 'feedbeef019'])
+    // a fourth memory that shares eleven digits with one makes both refs whole keys
+    await insertWithKey(ctx, root, 'c0ffee000002', 'Deploys go out from main only.')
+    expect(await refs()).toEqual(['c0ffee000001', 'c0ffee000002', 'feedbeef012', 'feedbeef019'])
+  })
+
   it('an unknown ref is a 404; a ref needs a repo; fewer than 6 digits is not a ref', async () => {
     const {ctx, root} = memRepo()
     storedId(await store(ctx, {repo: root, content: 'Tests run with vitest.', type: 'observation'}))
