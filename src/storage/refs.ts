@@ -8,6 +8,8 @@ import type {Db} from './db.js'
  */
 interface KeyIndex {
   stamp: string
+  /** The database's write count when the stamp was last checked: no write since, no check. */
+  checkedAt: number
   /** [key, id] pairs, by key then id. */
   entries: Array<[string, string]>
 }
@@ -15,17 +17,20 @@ interface KeyIndex {
 const indexes = new WeakMap<Db, KeyIndex>()
 
 function keyIndex(db: Db): KeyIndex {
+  const known = indexes.get(db)
+  if (known && known.checkedAt === db.writeCount) return known
   const row = db.get<{m: number | null; n: number}>(`SELECT max(seq) AS m, count(*) AS n FROM memories`)
   const stamp = `${row?.m ?? 0}:${row?.n ?? 0}`
-  let index = indexes.get(db)
+  let index = known
   if (!index || index.stamp !== stamp) {
     const entries = db
       .all<{id: string}>(`SELECT id FROM memories`)
       .map((r): [string, string] => [r.id.slice(r.id.lastIndexOf('/') + 1), r.id])
       .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
-    index = {stamp, entries}
+    index = {stamp, entries, checkedAt: db.writeCount}
     indexes.set(db, index)
   }
+  index.checkedAt = db.writeCount
   return index
 }
 
