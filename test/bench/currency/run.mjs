@@ -12,6 +12,7 @@
 // "mem after mem maintain" runs a full maintenance pass before the questions.
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
 // commit before a change), in the same run.
+import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import MiniSearch from 'minisearch'
 import {stemmer} from 'stemmer'
@@ -130,27 +131,33 @@ function row(name, s) {
 }
 
 /**
- * Store latency of two builds side by side: the same memories stored into a repo of each, one call
- * of each in turn (a slow moment of the machine hits both alike). Returns p50/p95 per build (ms).
+ * Store latency of two builds side by side: the same memories stored into a repo of each (a fresh
+ * repo per batch), one call of each in turn (a slow moment of the machine hits both alike).
+ * Returns p50/p95 per build (ms).
  */
-async function storeSideBySide(roots, items) {
-  const systems = []
+async function storeSideBySide(roots, batches) {
+  const builds = []
   for (const root of roots) {
     const [{openMem}, {store}] = await Promise.all([import(join(root, 'dist/src/runtime/open-mem.js')), import(join(root, 'dist/src/operations/store.js'))])
-    const {root: repo, home} = tempRepo('currency-latency')
-    let t = 0
-    systems.push({store, repo, ctx: openMem({home, cwd: repo, now: () => new Date(t++ * 60_000), longLived: true}), ms: []})
+    builds.push({openMem, store, ms: []})
   }
-  for (const it of items) {
-    for (const s of systems) {
-      const began = performance.now()
-      await s.store(s.ctx, {repo: s.repo, content: it.content, type: it.type, tags: it.tags ?? []})
-      s.ms.push(performance.now() - began)
+  for (const items of batches) {
+    const systems = builds.map((b) => {
+      const {root: repo, home} = tempRepo('currency-latency')
+      let t = 0
+      return {b, repo, ctx: b.openMem({home, cwd: repo, now: () => new Date(t++ * 60_000), longLived: true})}
+    })
+    for (const it of items) {
+      for (const s of systems) {
+        const began = performance.now()
+        await s.b.store(s.ctx, {repo: s.repo, content: it.content, type: it.type, tags: it.tags ?? []})
+        s.b.ms.push(performance.now() - began)
+      }
     }
+    for (const s of systems) await s.ctx.close()
   }
-  for (const s of systems) await s.ctx.close()
-  return systems.map((s) => {
-    const sorted = [...s.ms].sort((a, b) => a - b)
+  return builds.map((b) => {
+    const sorted = [...b.ms].sort((x, y) => x - y)
     return {p50: sorted[Math.floor(sorted.length / 2)], p95: sorted[Math.floor(sorted.length * 0.95)]}
   })
 }
@@ -193,10 +200,14 @@ export async function benchCurrency({quiet = false} = {}) {
       console.log(`${name}: update pairs named at store: ${s.right} between versions of one fact, ${s.wrong} between other memories${s.wrong ? ` (e.g. ${s.examples.join(' | ')})` : ''}`)
     }
     if (process.env.MEM_BENCH_BEFORE) {
-      // every history's memories, in one repo per build (749 stores each)
-      const items = histories.flatMap((h) => h.items)
-      const [now, before] = await storeSideBySide([ROOT, process.env.MEM_BENCH_BEFORE], items)
-      console.log(`store latency side by side, in process, ${items.length} stores each: mem p50 ${fmt(now.p50, 2)} / p95 ${fmt(now.p95, 2)} ms; before p50 ${fmt(before.p50, 2)} / p95 ${fmt(before.p95, 2)} ms (p50 ×${fmt(now.p50 / before.p50, 2)})`)
+      const roots = [ROOT, process.env.MEM_BENCH_BEFORE]
+      const say = (what, [now, before]) =>
+        console.log(`store latency side by side, in process, ${what}: mem p50 ${fmt(now.p50, 2)} / p95 ${fmt(now.p95, 2)} ms; before p50 ${fmt(before.p50, 2)} / p95 ${fmt(before.p95, 2)} ms (p50 ×${fmt(now.p50 / before.p50, 2)})`)
+      // updates: each history's memories in a repo of its own (749 stores each build)
+      say('update-heavy (the currency set, a repo per history)', await storeSideBySide(roots, histories.map((h) => h.items)))
+      // plain stores: the own set's 350 memories, five fresh repos (1,750 stores each build)
+      const own = JSON.parse(readFileSync(join(ROOT, 'test', 'bench', 'recall', 'data', 'memories.json'), 'utf8'))
+      say('plain (the own set, 5 repos)', await storeSideBySide(roots, Array.from({length: 5}, () => own)))
     } else {
       for (const [name, t] of Object.entries(storeMs)) console.log(`store latency (${name}, in process): p50 ${fmt(t.p50, 2)} ms, p95 ${fmt(t.p95, 2)} ms`)
     }
