@@ -7,30 +7,35 @@ export type Async<T> =
 
 /**
  * Runs `load` when a dependency changes (or the app's auth epoch moves), aborting the previous
- * run; `reload()` runs it again. A late answer of an aborted run is dropped.
+ * run; `reload()` runs it again. A late answer of an aborted run is dropped, and an answer is shown
+ * only with the dependencies it was loaded for: in the render where a dependency has just changed
+ * (before the new run starts) the value is `loading`, never the previous answer under the new
+ * dependencies (a search box must not title the last page "20 results for …").
  */
 export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): Async<T> & {reload: () => void} {
   const {epoch} = useApp()
-  const [result, setResult] = useState<Async<T>>({state: 'loading'})
   const [tick, setTick] = useState(0)
+  const all = [...deps, epoch, tick]
+  const [result, setResult] = useState<{deps: unknown[]; value: Async<T>}>({deps: [], value: {state: 'loading'}})
   const loadRef = useRef(load)
   loadRef.current = load
   useEffect(() => {
     const controller = new AbortController()
-    setResult((r) => (r.state === 'loading' ? r : {state: 'loading'}))
+    const these = all
     loadRef.current(controller.signal).then(
       (data) => {
-        if (!controller.signal.aborted) setResult({state: 'ok', data})
+        if (!controller.signal.aborted) setResult({deps: these, value: {state: 'ok', data}})
       },
       (error: unknown) => {
-        if (!controller.signal.aborted) setResult({state: 'error', error})
+        if (!controller.signal.aborted) setResult({deps: these, value: {state: 'error', error}})
       },
     )
     return () => controller.abort()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, epoch, tick])
+  }, all)
   const reload = useCallback(() => setTick((t) => t + 1), [])
-  return {...result, reload}
+  const current = result.deps.length === all.length && result.deps.every((d, i) => Object.is(d, all[i]))
+  return {...(current ? result.value : {state: 'loading' as const}), reload}
 }
 
 export interface Route {
