@@ -1,7 +1,10 @@
 /**
- * `POST /mcp` on `mem serve`: MCP over the SDK's Streamable HTTP transport, stateless (a new
- * transport per request, no session id; the servers behind it are built once per repository and
- * tool set and reused), answering plain JSON. GET and DELETE /mcp
+ * `POST /mcp` on `mem serve`: MCP's Streamable HTTP transport in its stateless, plain-JSON form
+ * (no session id, no server-sent stream): the POSTed JSON-RPC messages go to an SDK `Server` (built
+ * once per repository and tool set and reused) through a transport of one request, and its answers
+ * come back as one JSON body — checked as the SDK's own transport checks them (Accept, Content-Type,
+ * JSON-RPC shape, one initialize alone, a supported protocol version), without turning each request
+ * into a web Request and back. GET and DELETE /mcp
  * (the SSE stream and session end of stateful servers) answer 405. Auth is the server's hook:
  * `/mcp` is a POST, so it needs write scope.
  *
@@ -10,6 +13,8 @@
  */
 import type {FastifyInstance, FastifyReply, FastifyRequest} from 'fastify'
 import type {Server} from '@modelcontextprotocol/sdk/server/index.js'
+import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
+import type {JSONRPCMessage, MessageExtraInfo, RequestId} from '@modelcontextprotocol/sdk/types.js'
 import type {MemContext} from '../../engines/context.js'
 import {errorBody, MemError} from '../../model/errors.js'
 
@@ -26,7 +31,58 @@ export interface McpRouteOptions {
 
 type Sdk = {
   tools: typeof import('./tools.js')
-  transport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')
+  types: typeof import('@modelcontextprotocol/sdk/types.js')
+}
+
+/**
+ * The transport of one POST: `deliver` hands its messages to the connected server; `answers`
+ * resolves once the server has answered every request among them (in their order). Whatever else
+ * the server sends (notifications, requests to the client) has no stream to go to and is dropped,
+ * as the SDK's transport drops it in JSON mode.
+ */
+class OneRequestTransport implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void
+  private readonly pending: Map<RequestId, JSONRPCMessage | undefined>
+  private settle: () => void = () => undefined
+  readonly answered: Promise<void>
+
+  constructor(requestIds: RequestId[]) {
+    this.pending = new Map(requestIds.map((id) => [id, undefined]))
+    this.answered = new Promise<void>((resolve) => {
+      this.settle = resolve
+    })
+    if (requestIds.length === 0) this.settle()
+  }
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!('id' in message) || message.id === undefined || !('result' in message || 'error' in message)) return
+    const id = message.id
+    if (!this.pending.has(id) || this.pending.get(id) !== undefined) return
+    this.pending.set(id, message)
+    if ([...this.pending.values()].every((m) => m !== undefined)) this.settle()
+  }
+
+  answers(): JSONRPCMessage[] {
+    return [...this.pending.values()].filter((m): m is JSONRPCMessage => m !== undefined)
+  }
+
+  deliver(messages: JSONRPCMessage[], extra: MessageExtraInfo): void {
+    for (const m of messages) this.onmessage?.(m, extra)
+  }
+
+  async close(): Promise<void> {
+    this.settle()
+    this.onclose?.()
+  }
+}
+
+/** A JSON-RPC error answer with no id, as the SDK's transport words it. */
+function rpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json').send({jsonrpc: '2.0', error: {code, message}, id: null})
 }
 
 export interface McpRoute {
@@ -94,13 +150,33 @@ function serverPool(options: McpRouteOptions, report: (err: unknown, req: Fastif
 
 export function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): McpRoute {
   let loading: Promise<Sdk> | undefined
-  const load = () =>
-    (loading ??= Promise.all([import('./tools.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]).then(([tools, transport]) => ({tools, transport})))
+  const load = () => (loading ??= Promise.all([import('./tools.js'), import('@modelcontextprotocol/sdk/types.js')]).then(([tools, types]) => ({tools, types})))
   const report = options.onInternalError ?? (() => undefined)
   const servers = serverPool(options, report)
 
   app.post('/mcp', async (req: FastifyRequest<{Querystring: {repo?: string}}>, reply: FastifyReply) => {
     const sdk = await load()
+    const accept = req.headers.accept ?? ''
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      return rpcError(reply, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream')
+    }
+    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+      return rpcError(reply, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json')
+    }
+    let messages: JSONRPCMessage[]
+    try {
+      const body = req.body as unknown
+      messages = (Array.isArray(body) ? body : [body]).map((m) => sdk.types.JSONRPCMessageSchema.parse(m))
+    } catch {
+      return rpcError(reply, 400, -32700, 'Parse error: Invalid JSON-RPC message')
+    }
+    const initializing = messages.some((m) => sdk.types.isInitializeRequest(m))
+    if (initializing && messages.length > 1) return rpcError(reply, 400, -32600, 'Invalid Request: Only one initialization request is allowed')
+    const version = req.headers['mcp-protocol-version']
+    if (!initializing && typeof version === 'string' && !sdk.types.SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return rpcError(reply, 400, -32000, `Bad Request: Unsupported protocol version (supported versions: ${sdk.types.SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`)
+    }
+
     const query = (req.query ?? {}) as {repo?: unknown; tools?: unknown}
     // the repository: ?repo= on the endpoint URL, else the X-Mem-Repo header (for clients whose
     // config cannot carry a query string), else `mem serve --repo`
@@ -110,30 +186,24 @@ export function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): McpRo
     const tools = query.tools === 'all' || query.tools === 'lean' ? query.tools : (options.tools ?? 'lean')
     const pooled = servers.checkout(sdk, repo, tools)
     pooled.req = req
-    const {server} = pooled
-    // a transport per request (stateless: no session, nothing shared between requests); the server
-    // and its tool table are built once per repository and tool set and reused
-    const transport = new sdk.transport.StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
-    // From here the transport writes the response; fastify must not.
-    reply.hijack()
-    reply.raw.once('close', () => {
-      // closing the transport disconnects the server (a call still running answers into this
-      // closed transport, never into the next request's); then the server is free again
-      transport.close().then(
+    const requests = messages.filter((m) => sdk.types.isJSONRPCRequest(m)) as Array<JSONRPCMessage & {id: RequestId}>
+    const transport = new OneRequestTransport(requests.map((r) => r.id))
+    try {
+      await pooled.server.connect(transport)
+      transport.deliver(messages, {requestInfo: {headers: req.headers as Record<string, string | string[] | undefined>}})
+      if (requests.length === 0) return await reply.code(202).send()
+      await transport.answered
+      const answers = transport.answers()
+      return await reply.code(200).type('application/json').send(Array.isArray(req.body) ? answers : answers[0])
+    } catch (err) {
+      report(err, req)
+      return rpcError(reply, 500, -32603, 'Internal error')
+    } finally {
+      // closing the transport disconnects the server: it is free for the next request
+      await transport.close().then(
         () => servers.checkin(pooled),
         () => undefined,
       )
-    })
-    try {
-      await server.connect(transport)
-      await transport.handleRequest(req.raw, reply.raw, req.body)
-    } catch (err) {
-      report(err, req)
-      if (!reply.raw.headersSent) {
-        reply.raw.writeHead(500, {'content-type': 'application/json'}).end(JSON.stringify({jsonrpc: '2.0', error: {code: -32603, message: 'Internal error'}, id: null}))
-      } else {
-        reply.raw.end()
-      }
     }
   })
 

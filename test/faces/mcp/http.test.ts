@@ -218,6 +218,35 @@ describe('MCP over HTTP (POST /mcp)', () => {
     expect(r.json().result.tools).toHaveLength(6)
   })
 
+  it('POST /mcp checks what it is sent as the SDK transport does: Accept, Content-Type, JSON-RPC, one initialize alone, the protocol version', async () => {
+    const {url} = await memServer()
+    const JSON_AND_SSE = 'application/json, text/event-stream'
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      rawRequest(`${url}/mcp`, {method: 'POST', headers: {'content-type': 'application/json', accept: JSON_AND_SSE, ...headers}, body: typeof body === 'string' ? body : JSON.stringify(body)})
+    const list = {jsonrpc: '2.0', id: 1, method: 'tools/list'}
+    const refused = async (r: Awaited<ReturnType<typeof post>>, status: number, message: RegExp) => {
+      expect(r.status).toBe(status)
+      expect(r.json()).toMatchObject({jsonrpc: '2.0', id: null, error: {message: expect.stringMatching(message)}})
+    }
+    await refused(await post(list, {accept: 'application/json'}), 406, /Not Acceptable/)
+    // a body that is not JSON is refused before it reaches MCP, as on every route
+    const plain = await post(JSON.stringify(list), {'content-type': 'text/plain'})
+    expect(plain.status).toBe(400)
+    expect(plain.json()).toMatchObject({code: 'invalid_input', hint: expect.stringContaining('application/json')})
+    await refused(await post({hello: 'world'}), 400, /Invalid JSON-RPC message/)
+    await refused(await post(list, {'mcp-protocol-version': '1999-01-01'}), 400, /Unsupported protocol version/)
+    const init = {jsonrpc: '2.0', id: 2, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}}}
+    await refused(await post([init, list]), 400, /Only one initialization request/)
+    // a notification alone: accepted, no body
+    const note = await post({jsonrpc: '2.0', method: 'notifications/initialized'})
+    expect(note.status).toBe(202)
+    // a batch of requests: one answer each, in order; a single request: a single answer
+    const batch = await post([list, {jsonrpc: '2.0', id: 'b', method: 'ping'}])
+    expect(batch.status).toBe(200)
+    expect(batch.json().map((m: {id: unknown}) => m.id)).toEqual([1, 'b'])
+    expect((await post(list)).json()).toMatchObject({jsonrpc: '2.0', id: 1, result: {tools: expect.any(Array)}})
+  })
+
   it('auth: /mcp needs a write key (401 without or with an unknown key, 403 with a read key)', async () => {
     const setup = await memServer()
     const now = new Date()
