@@ -49,22 +49,8 @@ export class Db {
   }
 
   all<T = Row>(sql: string, params?: BindParams): T[] {
-    const s = this.stmt(sql)
     const rows: T[] = []
-    try {
-      if (params) s.bind(params)
-      // getAsObject() would ask sqlite for every column's name again on each row
-      let names: string[] | undefined
-      while (s.step()) {
-        const values = s.get()
-        names ??= s.getColumnNames()
-        const row: Row = {}
-        for (let i = 0; i < names.length; i++) row[names[i]] = values[i]
-        rows.push(row as T)
-      }
-    } finally {
-      s.reset()
-    }
+    this.eachRow<T>(sql, params, (row) => rows.push(row))
     return rows
   }
 
@@ -105,7 +91,10 @@ export class Db {
     }
   }
 
-  /** Like `each`, with the column names asked once (for scans of many rows). */
+  /**
+   * Like `each`, with the column names asked once (getAsObject() would ask sqlite for every
+   * column's name again on each row): for scans of many rows, and what `all` collects.
+   */
   eachRow<T = Row>(sql: string, params: BindParams | undefined, fn: (row: T) => void): void {
     const s = this.stmt(sql)
     try {

@@ -5,6 +5,7 @@ import {UPDATED_BY, type MemoryLink, type MemoryType} from '../model/memory.js'
 import type {Db} from './db.js'
 import {FTS_COLUMN_COUNT, indexTotals} from './fts.js'
 import {writeAtomic} from './files.js'
+import {readRange} from './journal.js'
 import {listLayers} from './layers.js'
 import {liveRepoLinks} from './links.js'
 import type {RankFields, RecallFields} from './memories.js'
@@ -437,10 +438,10 @@ export class RecallIndexFile {
   /** Reads the index from an open file (which stays the caller's to close). */
   static read(fd: number): RecallIndexFile {
     const size = fstatSync(fd).size
-    const first = readAt(fd, 0, Math.min(size, 4096))
+    const first = readRange(fd, 0, Math.min(size, 4096))
     if (first.length < HEAD || first.toString('latin1', 0, 4) !== MAGIC) bad('not a recall index')
     const jsonLength = first.readUInt32LE(4)
-    const json = jsonLength + HEAD <= first.length ? first.subarray(HEAD, HEAD + jsonLength) : readAt(fd, HEAD, jsonLength)
+    const json = jsonLength + HEAD <= first.length ? first.subarray(HEAD, HEAD + jsonLength) : readRange(fd, HEAD, jsonLength)
     if (json.length !== jsonLength || crc32(json) !== first.readUInt32LE(8)) bad('header damaged')
     const header = JSON.parse(json.toString('utf8')) as RecallIndexHeader
     if (header.format !== FORMAT) bad(`format ${header.format}`)
@@ -449,7 +450,7 @@ export class RecallIndexFile {
     if (base < HEAD + jsonLength || base > size) bad('header damaged')
     const section = (name: keyof RecallIndexHeader['sections']): Buffer => {
       const [offset, length, crc] = header.sections[name]
-      const bytes = readAt(fd, base + offset, length)
+      const bytes = readRange(fd, base + offset, length)
       if (bytes.length !== length || crc32(bytes) !== crc) bad(`${name} damaged`)
       return bytes
     }
@@ -488,7 +489,7 @@ export class RecallIndexFile {
     const size = this.header.fileSize
     let crc = 0
     for (let at = this.base; at < size; at += 1 << 22) {
-      const chunk = readAt(this.fd, at, Math.min(1 << 22, size - at))
+      const chunk = readRange(this.fd, at, Math.min(1 << 22, size - at))
       if (chunk.length === 0) return false
       crc = crc32(chunk, crc)
     }
@@ -543,7 +544,7 @@ export class RecallIndexFile {
     const k = this.find(term)
     if (k < 0) return null
     const n = this.dfs[k]
-    const bytes = readAt(this.fd, this.base + this.postOff[k], this.postLen[k])
+    const bytes = readRange(this.fd, this.base + this.postOff[k], this.postLen[k])
     if (bytes.length !== this.postLen[k] || crc32(bytes) !== this.postCrc[k]) bad(`postings of ${term} damaged`)
     const seqs = new Uint32Array(n)
     const tf = new Uint32Array(n * FTS_COLUMN_COUNT)
@@ -581,7 +582,7 @@ export class RecallIndexFile {
       if (readSync(this.fd, entry, 0, 12, this.base + tableOffset + seq * 12) !== 12) bad('seq table truncated')
       const length = entry.readUInt32LE(4)
       if (length === 0) continue
-      const bytes = readAt(this.fd, this.base + entry.readUInt32LE(0), length)
+      const bytes = readRange(this.fd, this.base + entry.readUInt32LE(0), length)
       if (bytes.length !== length || crc32(bytes) !== entry.readUInt32LE(8)) bad(`record of ${seq} damaged`)
       const {s, ...m} = JSON.parse(bytes.toString('utf8')) as IndexedMemory & {s: number}
       if (s !== seq) bad(`record of ${seq} damaged`)
@@ -591,13 +592,3 @@ export class RecallIndexFile {
   }
 }
 
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length)
-  let read = 0
-  while (read < length) {
-    const n = readSync(fd, buf, read, length - read, position + read)
-    if (n === 0) break
-    read += n
-  }
-  return buf.subarray(0, read)
-}
