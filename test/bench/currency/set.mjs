@@ -6,6 +6,7 @@
 
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {rng} from '../lib/corpus.mjs'
 
 /** Subjects: how an agent states the fact ({v} is the value), how an agent asks, the values it takes over time. */
 export const SUBJECTS = [
@@ -57,17 +58,6 @@ export const SUBJECTS = [
 export const HISTORIES = 8
 export const SUBJECTS_PER_HISTORY = 14
 
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const DAY = 86_400_000
 
@@ -77,7 +67,7 @@ const DAY = 86_400_000
  */
 export function currencySet() {
   const distractors = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'recall', 'data', 'memories.json'), 'utf8'))
-  const rand = prng(20261124)
+  const rand = rng(20261124)
   const pick = (list) => list[Math.floor(rand() * list.length)]
   const histories = []
   for (let h = 0; h < HISTORIES; h++) {
