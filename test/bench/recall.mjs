@@ -11,7 +11,7 @@ import {searchMemories} from '../../dist/src/engines/search/engine.js'
 import {embedder, embedMissing, queryVector} from '../../dist/src/engines/enrichment/embed-memories.js'
 import {context} from '../../dist/src/operations/context.js'
 import {STOP_WORDS} from '../../dist/src/text/stopwords.js'
-import {loadEvalSet} from './lib/corpus.mjs'
+import {loadEvalSet, storeEvalSet} from './lib/corpus.mjs'
 import {seedRepo} from './lib/seed.mjs'
 import {KINDS, scoreOwn} from './recall/ablation.mjs'
 import {BIN, fmt, median, percentile, tempRepo, wallTimesSideBySide} from './lib/util.mjs'
@@ -24,15 +24,9 @@ function score(questions, rankFn) {
 export async function benchRecallQuality() {
   const {memories, questions} = loadEvalSet()
   const {root, home} = tempRepo('recall-eval')
-  let t = Date.parse('2026-01-01T00:00:00Z')
+  let t = 0
   const ctx = openMem({home, cwd: root, now: () => new Date(t)})
-  const keyOf = new Map()
-  for (const m of memories) {
-    t += 3_600_000
-    const r = await store(ctx, {repo: root, content: m.content, type: m.type, tags: m.tags, importance: m.importance})
-    if (!r.success) throw new Error(`eval memory ${m.key} not stored: ${JSON.stringify(r)}`)
-    keyOf.set(r.id, m.key)
-  }
+  const {keyOf} = await storeEvalSet(store, ctx, root, memories, {set: (at) => (t = at)})
   const results = {}
   const memRank = []
   for (const q of questions) {

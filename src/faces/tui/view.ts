@@ -22,18 +22,9 @@ export interface Row {
   outdated?: boolean
 }
 
-export function toRow(m: {
-  id: string
-  type: string
-  content: string
-  oneLiner: string | null
-  tags: string[]
-  importance: number
-  createdAt: string
-  score?: number
-  links?: Array<{relation: string}>
-  stalenessWarning?: string | null
-}): Row {
+export function toRow(
+  m: Omit<Row, 'type' | 'outdated'> & {type: string; links?: Array<{relation: string}>; stalenessWarning?: string | null},
+): Row {
   const outdated = (m.links ?? []).some((l) => l.relation === UPDATED_BY) || (m.stalenessWarning ?? '').startsWith(OUTDATED_WARNING)
   return {
     ...(outdated ? {outdated} : {}),

@@ -101,3 +101,50 @@ export function realisticStore(count, {now = Date.parse('2026-03-01T12:00:00Z'),
   out.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
   return out
 }
+
+/**
+ * recall@5, recall@10 and MRR@10 of ranked lists, overall (`all`) and per group: `relevant(q)`
+ * names a question's relevant items, `groupOf(q)` its group (each of `groups` is reported, empty
+ * ones with n = 0). An item listed twice counts once.
+ */
+export function scoreRanked(questions, ranked, {relevant, groupOf, groups}) {
+  const per = {all: {r5: 0, r10: 0, mrr: 0, n: 0}}
+  for (const g of groups) per[g] = {r5: 0, r10: 0, mrr: 0, n: 0}
+  questions.forEach((q, i) => {
+    const list = ranked[i]
+    const rel = new Set(relevant(q))
+    const found = (k) => new Set(list.slice(0, k).filter((key) => rel.has(key))).size / rel.size
+    const first = list.findIndex((key) => rel.has(key))
+    for (const b of [per.all, per[groupOf(q)]]) {
+      b.r5 += found(5)
+      b.r10 += found(10)
+      b.mrr += first >= 0 && first < 10 ? 1 / (first + 1) : 0
+      b.n++
+    }
+  })
+  for (const b of Object.values(per)) {
+    if (!b.n) continue
+    b.r5 /= b.n
+    b.r10 /= b.n
+    b.mrr /= b.n
+  }
+  return per
+}
+
+/**
+ * Stores the evaluation set's memories through `store` (one an hour from 2026-01-01, as every
+ * recall benchmark does) and returns each stored id's memory key and the clock's last time.
+ * `clock` is the context's time source: its `set` moves it.
+ */
+export async function storeEvalSet(store, ctx, root, memories, clock) {
+  let t = Date.parse('2026-01-01T00:00:00Z')
+  const keyOf = new Map()
+  for (const m of memories) {
+    t += 3_600_000
+    clock.set(t)
+    const r = await store(ctx, {repo: root, content: m.content, type: m.type, tags: m.tags, importance: m.importance})
+    if (!r.success) throw new Error(`eval memory ${m.key} not stored: ${JSON.stringify(r)}`)
+    keyOf.set(r.id, m.key)
+  }
+  return {keyOf, now: new Date(t)}
+}

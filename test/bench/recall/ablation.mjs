@@ -12,7 +12,7 @@ import {store} from '../../../dist/src/operations/store.js'
 import {DEFAULT_TUNING, searchMemories} from '../../../dist/src/engines/search/engine.js'
 import {DEFAULT_BM25} from '../../../dist/src/engines/search/bm25.js'
 import {STOP_WORDS} from '../../../dist/src/text/stopwords.js'
-import {loadEvalSet} from '../lib/corpus.mjs'
+import {loadEvalSet, scoreRanked, storeEvalSet} from '../lib/corpus.mjs'
 import {fmt, tempRepo} from '../lib/util.mjs'
 import {CATEGORIES, loadLocomo, memLocomo, miniLocomo, scoreLocomo} from './locomo.mjs'
 
@@ -20,43 +20,17 @@ export const KINDS = ['lexical', 'paraphrase', 'code', 'typo']
 
 /** recall@5/@10 and MRR@10 on the own set, overall and per kind. */
 export function scoreOwn(questions, ranked) {
-  const per = {all: {r5: 0, r10: 0, mrr: 0, n: 0}}
-  for (const k of KINDS) per[k] = {r5: 0, r10: 0, mrr: 0, n: 0}
-  questions.forEach((q, i) => {
-    const list = ranked[i]
-    const rel = new Set(q.relevant)
-    const found = (k) => list.slice(0, k).filter((key) => rel.has(key)).length / rel.size
-    const first = list.findIndex((key) => rel.has(key))
-    for (const b of [per.all, per[q.kind]]) {
-      b.r5 += found(5)
-      b.r10 += found(10)
-      b.mrr += first >= 0 && first < 10 ? 1 / (first + 1) : 0
-      b.n++
-    }
-  })
-  for (const b of Object.values(per)) {
-    b.r5 /= b.n || 1
-    b.r10 /= b.n || 1
-    b.mrr /= b.n || 1
-  }
-  return per
+  return scoreRanked(questions, ranked, {relevant: (q) => q.relevant, groupOf: (q) => q.kind, groups: KINDS})
 }
 
 /** The own set in a store (one memory an hour, as the recall benchmark stores it). */
 export async function ownSet() {
   const {memories, questions} = loadEvalSet()
   const {root, home} = tempRepo('ablation-own')
-  let t = Date.parse('2026-01-01T00:00:00Z')
+  let t = 0
   const ctx = openMem({home, cwd: root, now: () => new Date(t), longLived: true})
-  const keyOf = new Map()
-  for (const m of memories) {
-    t += 3_600_000
-    const r = await store(ctx, {repo: root, content: m.content, type: m.type, tags: m.tags, importance: m.importance})
-    if (!r.success) throw new Error(`eval memory ${m.key} not stored: ${JSON.stringify(r)}`)
-    keyOf.set(r.id, m.key)
-  }
+  const {keyOf, now} = await storeEvalSet(store, ctx, root, memories, {set: (at) => (t = at)})
   const handle = await ctx.repo(root, 'read')
-  const now = new Date(t)
   const rank = (q, tuning) => handle.store.read((db) => searchMemories(db, q, {limit: 10, now, index: 'memory', tuning})).map((h) => keyOf.get(h.memory.id))
   const processTerm = (term) => {
     const t2 = term.toLowerCase()

@@ -15,6 +15,7 @@ import {recall} from '../../../dist/src/operations/recall.js'
 import {searchMemories} from '../../../dist/src/engines/search/engine.js'
 import {STOP_WORDS} from '../../../dist/src/text/stopwords.js'
 import {fmt, tempRepo} from '../lib/util.mjs'
+import {scoreRanked} from '../lib/corpus.mjs'
 
 export const LOCOMO_DIR = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'data', 'locomo-dev')
 export const CATEGORIES = {1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop'}
@@ -48,33 +49,9 @@ export function loadLocomo(dir = LOCOMO_DIR) {
   return out
 }
 
-function emptyScore() {
-  return {r5: 0, r10: 0, mrr: 0, n: 0}
-}
-
 /** recall@5, recall@10, MRR@10, overall and per category, of ranked dia-id lists. */
 export function scoreLocomo(questions, ranked) {
-  const per = {all: emptyScore()}
-  for (const c of Object.keys(CATEGORIES)) per[c] = emptyScore()
-  questions.forEach((q, i) => {
-    const list = ranked[i]
-    const rel = new Set(q.evidence)
-    const found = (k) => new Set(list.slice(0, k).filter((d) => rel.has(d))).size / rel.size
-    const first = list.findIndex((d) => rel.has(d))
-    for (const b of [per.all, per[q.category]]) {
-      b.r5 += found(5)
-      b.r10 += found(10)
-      b.mrr += first >= 0 && first < 10 ? 1 / (first + 1) : 0
-      b.n++
-    }
-  })
-  for (const b of Object.values(per)) {
-    if (!b.n) continue
-    b.r5 /= b.n
-    b.r10 /= b.n
-    b.mrr /= b.n
-  }
-  return per
+  return scoreRanked(questions, ranked, {relevant: (q) => q.evidence, groupOf: (q) => q.category, groups: Object.keys(CATEGORIES)})
 }
 
 /**
