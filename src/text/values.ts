@@ -25,6 +25,8 @@ export interface FactShape {
   tokens: Set<string>
   /** The text's words in order, without surrounding punctuation or quotes. */
   sequence: string[]
+  /** Per word of `sequence`, the number of words of its clause (punctuation bounds a clause). */
+  clause: number[]
   /** Whether the text asks (ends with a question mark): a question states no value. */
   question: boolean
   /** How each value and each subject word was written, for reasons people read. */
@@ -50,13 +52,18 @@ const INSTRUCTION_WORDS = new Set(
 )
 const MAX_WORDS_LESS_ONE = 12
 const MAX_WORDS_LESS_TWO = 7
+const MIN_WORDS_LESS_TWO = 4
 
 /**
- * A value's kind: numbers, quoted text, paths, flags, case styles (CamelCase, snake_case, all
- * UPPERCASE: a style is not a name's prefix or suffix), names (identifiers and proper names alike).
+ * A value's kind: numbers, quoted text, paths, flags, prefixes and suffixes of names ('e_', _a), case
+ * styles (CamelCase, snake_case, all UPPERCASE: a style is not a name's prefix or suffix), names
+ * (identifiers and proper names alike).
  */
 function kindOf(key: string): string {
   const k = key.slice(0, 1)
+  // a prefix ('e_', T_) and a suffix (_a, '_K') are two kinds: a name may have both
+  if (/^[\p{L}\p{N}]+[_-]$/u.test(key.slice(2))) return 'prefix'
+  if (/^[_-][\p{L}\p{N}]+$/u.test(key.slice(2))) return 'suffix'
   if (k !== 'i' && k !== 'w' && k !== 's') return k
   const body = key.slice(2).toLowerCase()
   return CASE_STYLES.has(body.replace(/[_\s-]/g, '')) || /[a-z]case$/.test(body) ? 'case' : 'name'
@@ -64,6 +71,36 @@ function kindOf(key: string): string {
 
 function stem(word: string): string {
   return /^[a-z]+$/.test(word) && word.length > 2 ? stemmer(word) : word
+}
+
+function sequenceOf(folded: string): {sequence: string[]; clause: number[]} {
+  const sequence: string[] = []
+  const clause: number[] = []
+  let start = 0
+  for (const raw of folded.split(/\s+/)) {
+    const w = raw.replace(LEADING, '').replace(TRAILING, '')
+    if (w) sequence.push(w)
+    if (CLAUSE_END.test(raw) || /^[-–—•*#>]+$/.test(raw)) {
+      for (let i = start; i < sequence.length; i++) clause.push(sequence.length - start)
+      start = sequence.length
+    }
+  }
+  for (let i = start; i < sequence.length; i++) clause.push(sequence.length - start)
+  return {sequence, clause}
+}
+
+const CLAUSE_END = /[,.;:!?)]["')\]]*$/
+
+/** Whether the word at `i` is the last of its clause but for stop words. */
+function closesClause(raws: readonly string[], i: number): boolean {
+  for (let j = i; j < raws.length; j++) {
+    if (j > i) {
+      const w = raws[j].replace(LEADING, '').replace(TRAILING, '').toLowerCase()
+      if (!STOP_WORDS.has(w) || NEGATIONS.has(w)) return false
+    }
+    if (CLAUSE_END.test(raws[j])) return true
+  }
+  return true
 }
 
 /** Reads the subject words and the values of a text. */
@@ -88,7 +125,8 @@ export function factShape(text: string): FactShape {
     const endsSentence = /[.!?:;]["')\]]*$/.test(raw) || /^[-–—•*#>]+$/.test(raw)
     // the word that ends a clause is what the clause states: "the log level is info", "install
     // the dependencies with npm; …" (a word inside a phrase, like "method" in "method names", is not)
-    const endsClause = i === raws.length - 1 || /[,.;:!?)]["')\]]*$/.test(raw)
+    // ("installed with pnpm only": stop words after it do not count)
+    const endsClause = closesClause(raws, i)
     const t = raw.replace(LEADING, '').replace(TRAILING, '')
     const atStart = sentenceStart
     sentenceStart = endsSentence
@@ -139,10 +177,7 @@ export function factShape(text: string): FactShape {
     words: sorted,
     core: sorted.filter((w) => !INSTRUCTION_WORDS.has(w)),
     soft: [...new Set(soft)].sort(),
-    sequence: folded
-      .split(/\s+/)
-      .map((w) => w.replace(LEADING, '').replace(TRAILING, ''))
-      .filter(Boolean),
+    ...sequenceOf(folded),
     values: [...values].sort(),
     tokens,
     shown,
@@ -170,7 +205,7 @@ export interface UpdateRelation {
    * Which rule found it: `same-words` (only values differ), `wider` (one wording adds words to the
    * other) or `same-frame` (one sentence, one slot of it changed).
    */
-  kind: 'same-words' | 'wider' | 'same-frame'
+  kind: 'same-words' | 'wider' | 'same-frame' | 'reworded'
   /** What changed, as people read it: `'e_' → 'j_'`. */
   reason: string
 }
@@ -218,7 +253,125 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
   // another wording may change one value, no more: "The API listens on port 3000" → "The admin UI
   // listens on port 3100" changes the port and who listens
   if (nested && kinChange && gained.length === 1 && lost.length === 1 && shared >= 1 && shared + sharedValues >= 2) return {kind: 'wider', reason: reason()}
+  // reworded: most words shared, one value changed for one of its kind, and what each text has of
+  // its own is not in the place of the other's (that is another subject: "method names" / "class names")
+  // (a soft value beside the changed one is how it is said: "with the --headed flag" / "use --ui")
+  const hard = (vs: string[]) => vs.filter((v) => !v.startsWith('s:'))
+  const [g, l] = [hard(gained), hard(lost)]
+  if (g.length === 1 && l.length === 1 && kindOf(g[0]) === kindOf(l[0]) && reworded(newer, a, older, b, g, l)) return {kind: 'reworded', reason: `${shownList(older, l)} → ${shownList(newer, g)}`}
   return frameRelation(newer, older)
+}
+
+/**
+ * reworded: most subject words shared (two at least, and two thirds of the shorter text's, counting
+ * the values both state and a name one text writes as a value and the other as a word: "Postgres
+ * runs locally…" / "The local Postgres container…"), and no words of one text in the place of the
+ * other's.
+ */
+function reworded(newer: FactShape, a: Set<string>, older: FactShape, b: Set<string>, gained: readonly string[], lost: readonly string[]): boolean {
+  const withNames = (shape: FactShape, set: Set<string>, other: FactShape) => {
+    const out = new Set(set)
+    for (const v of shape.values) if (v.startsWith('w:') && other.words.includes(stem(v.slice(2)))) out.add(stem(v.slice(2)))
+    return out
+  }
+  const a2 = withNames(newer, a, older)
+  const b2 = withNames(older, b, newer)
+  let shared = 0
+  for (const w of a2) if (b2.has(w)) shared++
+  const both = newer.values.filter((v) => !gained.includes(v) && !v.startsWith('s:') && !(v.startsWith('w:') && a2.has(stem(v.slice(2))))).length
+  if (shared + both < 2 || 3 * (shared + both) < 2 * (Math.min(a2.size, b2.size) + both)) return false
+  // a name in a clause of its own addresses someone ("Thanks, Mel!" / "Thanks, Melanie."): no value stated
+  if (clauseOf(newer, gained[0]) <= 2 || clauseOf(older, lost[0]) <= 2) return false
+  // a value named by other words is another value: "port 5432" / "Postgres 15"
+  const mine = labelOf(newer, gained[0])
+  const theirs = labelOf(older, lost[0])
+  if (mine !== null && theirs !== null && mine !== theirs) return false
+  return !substituted(newer, a2, older, b2)
+}
+
+/** How many words the clause of a value has (0 when the value is not found as a word). */
+function clauseOf(shape: FactShape, key: string): number {
+  const first = key.slice(2).toLowerCase().split(/\s+/)[0]
+  const at = shape.sequence.findIndex((w) => w.toLowerCase() === first)
+  return at < 0 ? 0 : shape.clause[at]
+}
+
+/** The word right before a value in a text (stemmed), when it is neither a stop word nor a word of instruction. */
+function labelOf(shape: FactShape, key: string): string | null {
+  const first = key.slice(2).toLowerCase().split(/\s+/)[0]
+  const at = shape.sequence.findIndex((w) => w.toLowerCase() === first)
+  if (at <= 0) return null
+  const w = shape.sequence[at - 1].toLowerCase()
+  if (STOP_WORDS.has(w) || INSTRUCTION_WORDS.has(stem(w))) return null
+  return stem(w)
+}
+
+/** An item of a text's word sequence: a subject word (its stem), a value, or a gap (a stop word or a word of instruction). */
+type Item = {word: string} | {value: true} | {gap: true}
+
+function itemsOf(shape: FactShape, subject: ReadonlySet<string>): Item[] {
+  const items: Item[] = []
+  for (const raw of shape.sequence) {
+    const w = raw.toLowerCase()
+    if (!/^\p{L}+$/u.test(w)) {
+      items.push({value: true})
+      continue
+    }
+    if (STOP_WORDS.has(w) && !NEGATIONS.has(w)) {
+      items.push({gap: true})
+      continue
+    }
+    const st = stem(w)
+    items.push(subject.has(st) ? {word: st} : INSTRUCTION_WORDS.has(st) ? {gap: true} : {value: true})
+  }
+  return items
+}
+
+/**
+ * The places of each run of words a text has and the other lacks: the shared word right after it
+ * with nothing between ("method" in "method names"), and its neighbours on both sides, gaps
+ * skipped (the shared word, a value, or the text's edge).
+ */
+function placesOf(items: Item[], own: (w: string) => boolean): {adjacent: Set<string>; around: Set<string>} {
+  const adjacent = new Set<string>()
+  const around = new Set<string>()
+  const name = (it: Item | undefined) => (it === undefined ? '|' : 'word' in it ? `w:${it.word}` : 'value' in it ? 'v' : null)
+  const unique = (it: Item) => 'word' in it && own(it.word)
+  let i = 0
+  while (i < items.length) {
+    if (!unique(items[i])) {
+      i++
+      continue
+    }
+    // a run: unique words, gaps between them allowed
+    let j = i
+    for (let k = i + 1; k < items.length; k++) {
+      if (unique(items[k])) j = k
+      else if (!('gap' in items[k])) break
+    }
+    const next = items[j + 1]
+    if (next && 'word' in next) adjacent.add(next.word)
+    let l = i - 1
+    while (l >= 0 && 'gap' in items[l]) l--
+    let r = j + 1
+    while (r < items.length && 'gap' in items[r]) r++
+    around.add(`${name(items[l])} ${name(items[r])}`)
+    i = j + 1
+  }
+  return {adjacent, around}
+}
+
+/**
+ * Whether each text has words of its own in the same place: right before the same shared word
+ * ("function argument names" / "variable names", "API dev server" / "admin dev server"), or between
+ * the same neighbours. That changes what the sentence is about, not how it is said.
+ */
+function substituted(newer: FactShape, a: ReadonlySet<string>, older: FactShape, b: ReadonlySet<string>): boolean {
+  const mine = placesOf(itemsOf(newer, a), (w) => !b.has(w))
+  const theirs = placesOf(itemsOf(older, b), (w) => !a.has(w))
+  for (const w of mine.adjacent) if (theirs.adjacent.has(w)) return true
+  for (const p of mine.around) if (theirs.around.has(p)) return true
+  return false
 }
 
 const MAX_SLOT = 3
@@ -299,11 +452,11 @@ function fnv1a(s: string): number {
  */
 export function subjectKeys(shape: FactShape): number[] {
   const keys: number[] = []
-  wordKeys(shape.words, keys)
-  // and the key of the core words with the soft values: wordings that differ in words of
-  // instruction, or say the last word of one in the middle of the other (one key more, not a set)
-  const core = [...new Set([...shape.core, ...shape.soft])].sort()
-  if (core.length > 0 && core.join(' ') !== shape.words.join(' ')) keys.push(fnv1a(`subject\u0000${core.join(' ')}`))
+  if (shape.words.length > 0) keys.push(fnv1a(`subject\u0000${shape.words.join(' ')}`))
+  // the keys of the core words with the soft values (less one, less two): wordings that differ in
+  // words of instruction, say the last word of one in the middle of the other, or say a word or
+  // two of their own ("Always suffix class names with _T" / "Convention: class names end with _K")
+  wordKeys([...new Set([...shape.core, ...shape.soft])].sort(), keys)
   return [...new Set(keys)]
 }
 
@@ -315,7 +468,7 @@ function wordKeys(w: readonly string[], keys: number[]): void {
     for (let i = 0; i < w.length; i++) keys.push(fnv1a(`subject\u0000${w.filter((_, j) => j !== i).join(' ')}`))
   }
   // short texts: less any two words too (another wording adds or swaps a couple of words)
-  if (w.length >= 5 && w.length <= MAX_WORDS_LESS_TWO) {
+  if (w.length >= MIN_WORDS_LESS_TWO && w.length <= MAX_WORDS_LESS_TWO) {
     for (let i = 0; i < w.length; i++) {
       for (let j = i + 1; j < w.length; j++) keys.push(fnv1a(`subject\u0000${w.filter((_, k) => k !== i && k !== j).join(' ')}`))
     }

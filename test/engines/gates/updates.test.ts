@@ -40,6 +40,10 @@ describe('an update is not a duplicate', () => {
     // one slot of one sentence changed, even to a word no rule reads as a value
     ['Write commit messages in Conventional Commits style', 'Write commit messages in gitmoji style', /Conventional Commits → gitmoji/],
     ['Format the code with Biome on save', 'Format the code with dprint on save', /Biome → dprint/],
+    // reworded: most words shared, one value changed for one of its kind, no word in the place of another
+    ['Convention: class names end with _K', 'Always suffix class names with _T', /_K → _T/],
+    ['Postgres runs locally on port 5432', 'The local Postgres container is exposed on port 6543', /5432 → 6543/],
+    ['Every pull request needs 2 approvals', 'Pull requests merge after 3 approvals', /2 → 3/],
   ]
   for (const [older, newer, reason] of UPDATES) {
     it(`stores "${newer}" after "${older}" and names the update`, async () => {
@@ -90,6 +94,12 @@ describe('an update is not a duplicate', () => {
       ['The API dev server listens on port 3000', 'The admin dev server listens on port 3000'],
       ['Run unit tests with vitest', 'Run integration tests with vitest'],
       ["Always use 'e_' for class names", "Always use 'e_' for method names"],
+      // reworded, but the words of one stand where the other's stand, or the value is another
+      ['Convention: method names end with _a', 'Always suffix class names with _K'],
+      ['Always suffix method names with _a', 'Always suffix class names with _K'],
+      ['Postgres runs locally on port 5432', 'Production runs Postgres 16'],
+      ['Always prefix class names with T_', 'Convention: class names end with _K'],
+      ['The API listens on port 3000', 'Start the worker locally; it listens on port 3100'],
     ]
     for (const [a, b] of pairs) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).toBeNull()
   })
@@ -108,13 +118,26 @@ describe('an update is not a duplicate', () => {
 
   it('one template, another subject: two conventions, not one and its update', () => {
     const things = ['function argument', 'variable', 'method', 'class', 'constant', 'private field']
-    const templates = ["Convention: always start {t} names with {v}", 'Convention: {t} names end with {v}', 'Always use {v} for {t} names']
+    const templates = [
+      'Convention: always start {t} names with {v}',
+      '{t} names must start with {v}',
+      'Convention: {t} names end with {v}',
+      'Always suffix {t} names with {v}',
+      'Always use {v} for {t} names',
+      'Prefix {t} names with {v}',
+    ]
+    // every template against every other (other wordings too), for every pair of subjects
     for (const tpl of templates) {
-      for (const a of things) {
-        for (const b of things) {
-          if (a === b) continue
-          const older = factShape(tpl.replace('{t}', a).replace('{v}', "'e_'"))
-          for (const v of ["'j_'", "'e_'"]) expect(updateRelation(factShape(tpl.replace('{t}', b).replace('{v}', v)), older), `${a} → ${b} ${v}`).toBeNull()
+      for (const other of templates) {
+        for (const a of things) {
+          for (const b of things) {
+            if (a === b) continue
+            const older = factShape(tpl.replace('{t}', a).replace('{v}', "'e_'"))
+            for (const v of ["'j_'", "'e_'"]) {
+              const newer = other.replace('{t}', b).replace('{v}', v)
+              expect(updateRelation(factShape(newer), older), `${tpl.replace('{t}', a)} → ${newer}`).toBeNull()
+            }
+          }
         }
       }
     }
