@@ -374,6 +374,47 @@ function substituted(newer: FactShape, a: ReadonlySet<string>, older: FactShape,
   return false
 }
 
+/**
+ * Whether `newer` states what `older` states in other words: a value both state and none changed, and
+ * about as much of its subject — at least one core word shared, and two thirds of the shorter text's —
+ * with no words of one in the place of the other's. "Production errors go to Honeybadger" restates
+ * "Errors are reported to Honeybadger". A store uses it to carry a revert across wordings: when
+ * `older` has a newer version since, stating its value again updates that version.
+ */
+export function restates(newer: FactShape, older: FactShape): boolean {
+  if (newer.question || older.question) return false
+  // a value both state, and no value of one kind in one and another of that kind in the other
+  // (a value only one states, like the "API" of "Public API routes", is said there only)
+  // (whole values: "Vitest" is not the `npx vitest run` of another text)
+  const body = (v: string) => v.slice(2).toLowerCase()
+  const hardOf = (shape: FactShape) => shape.values.filter((v) => !v.startsWith('s:'))
+  const olderBodies = new Set(hardOf(older).map(body))
+  const newerBodies = new Set(hardOf(newer).map(body))
+  const mine = hardOf(newer).filter((v) => !olderBodies.has(body(v)))
+  const theirs = new Set(hardOf(older).filter((v) => !newerBodies.has(body(v))).map(kindOf))
+  if (hardOf(newer).length === mine.length || mine.some((v) => theirs.has(kindOf(v)))) return false
+  const a = subjectOf(newer, older)
+  const b = subjectOf(older, newer)
+  let shared = 0
+  for (const w of b) if (a.has(w)) shared++
+  return shared >= 1 && 3 * shared >= 2 * Math.min(a.size, b.size) && !substituted(newer, a, older, b)
+}
+
+/** What changed from `older` to `newer`, as people read it (`'e_' → 'j_'`), hard values first. */
+export function valueChange(newer: FactShape, older: FactShape): string {
+  const hardFirst = (vs: string[]) => (vs.some((v) => !v.startsWith('s:')) ? vs.filter((v) => !v.startsWith('s:')) : vs)
+  let lost = hardFirst(valuesOnly(older, newer))
+  let gained = hardFirst(valuesOnly(newer, older))
+  // the values of a kind both sides have changed, when there are such: "/v3 → /api/v1", not "…, API"
+  const kinds = new Set(lost.map(kindOf))
+  if (gained.some((v) => kinds.has(kindOf(v)))) {
+    gained = gained.filter((v) => kinds.has(kindOf(v)))
+    const gainedKinds = new Set(gained.map(kindOf))
+    lost = lost.filter((v) => gainedKinds.has(kindOf(v)))
+  }
+  return `${shownList(older, lost)} → ${shownList(newer, gained)}`
+}
+
 const MAX_SLOT = 3
 
 /**
@@ -457,6 +498,9 @@ export function subjectKeys(shape: FactShape): number[] {
   // words of instruction, say the last word of one in the middle of the other, or say a word or
   // two of their own ("Always suffix class names with _T" / "Convention: class names end with _K")
   wordKeys([...new Set([...shape.core, ...shape.soft])].sort(), keys)
+  // and the key of its values: the same values in other words (a revert across wordings, restates)
+  const hard = shape.values.filter((v) => !v.startsWith('s:'))
+  if (hard.length > 0) keys.push(fnv1a(`values\u0000${hard.map((v) => v.slice(2).toLowerCase()).sort().join('\u0000')}`))
   return [...new Set(keys)]
 }
 

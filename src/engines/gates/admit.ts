@@ -8,7 +8,7 @@ import {MemError} from '../../model/errors.js'
 import {setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
 import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {checkContent} from './content.js'
-import {candidatesFor, findDuplicate, findUpdateCandidates} from './duplicates.js'
+import {candidatesFor, findDuplicate, findRestatedReverts, findUpdateCandidates} from './duplicates.js'
 import {getMemory, hasMemory, type Op} from '../../storage/memories.js'
 import type {Db} from '../../storage/db.js'
 import type {MemContext, RepoHandle} from '../context.js'
@@ -73,6 +73,8 @@ export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; r
   // Live memories of the same subject with another value: the newer of each pair updates the
   // older (an import can bring in a text older than what the repo holds).
   const found = findUpdateCandidates(db, m.content, m.type, m.supersedes, candidates)
+  // and the newest versions of what it restates in other words (a revert across wordings)
+  for (const r of findRestatedReverts(db, m.content, m.type, m.supersedes, candidates)) if (!found.some((f) => f.id === r.id)) found.push(r)
   // a version another of them already updates is reached through that one (currency.ts follows
   // the chain): only the current versions are linked, one row rewritten per fact, not one per version
   const foundIds = new Set(found.map((f) => f.id))

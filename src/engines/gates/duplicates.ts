@@ -3,10 +3,10 @@ import {findLiveByNormHash, getMemory, nearDuplicateCandidates} from '../../stor
 import {contentBands} from '../../text/minhash.js'
 import {shingleSet} from '../../text/shingles.js'
 import {jaccard} from '../../text/similarity.js'
-import {factShape, sameValues, updateRelation, type FactShape} from '../../text/values.js'
+import {factShape, restates, sameValues, updateRelation, valueChange, type FactShape} from '../../text/values.js'
 import type {UpdateOf} from '../../model/shapes/memories.js'
 import type {MemoryLink, MemoryType} from '../../model/memory.js'
-import {newestVersions} from '../currency.js'
+import {newestVersions, UPDATED_BY, updatedByIds} from '../currency.js'
 
 /** Word-shingle Jaccard similarity at or above which a new memory is a near-duplicate. */
 export const NEAR_DUPLICATE_THRESHOLD = 0.9
@@ -88,4 +88,33 @@ export function findUpdateCandidates(db: Db, content: string, type: MemoryType, 
     if (relation) found.push({id: candidate.id, reason: relation.reason, createdAt: candidate.createdAt, links: JSON.parse(candidate.links) as MemoryLink[]})
   }
   return found.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)).slice(0, MAX_UPDATES_NAMED)
+}
+
+/**
+ * A revert said in other words: the live memories the new text restates (the same values, about
+ * the same subject: values.ts `restates`) that a newer version has updated since — "Production
+ * errors go to Honeybadger", then "… Sentry", then "Errors are reported to Honeybadger". The newest
+ * version of each is what the new text updates (it states the older value again: it is current).
+ */
+export function findRestatedReverts(db: Db, content: string, type: MemoryType, exclude?: string | null, candidates: Candidates = candidatesFor(db, content)): Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> {
+  const {shape} = contentBands(content)
+  const restated: Array<{id: string; links: MemoryLink[]}> = []
+  for (const candidate of candidates) {
+    if (candidate.id === exclude || (type === 'observation' && candidate.type === 'observation')) continue
+    // most candidates have no newer version: skip them before parsing their links
+    if (!candidate.links.includes(UPDATED_BY)) continue
+    const links = JSON.parse(candidate.links) as MemoryLink[]
+    if (updatedByIds(links).length === 0) continue
+    if (restates(shape, cachedShape(candidate.content))) restated.push({id: candidate.id, links})
+  }
+  if (restated.length === 0) return []
+  const out = new Map<string, UpdateOf & {createdAt: string; links: MemoryLink[]}>()
+  for (const head of newestVersions(db, restated).values()) {
+    if (head.id === exclude || out.has(head.id) || (type === 'observation' && head.type === 'observation')) continue
+    const headShape = cachedShape(head.content)
+    // the newest version says it too: nothing to revert
+    if (sameValues(shape, headShape)) continue
+    out.set(head.id, {id: head.id, reason: valueChange(shape, headShape), createdAt: head.createdAt, links: head.links})
+  }
+  return [...out.values()]
 }

@@ -6,7 +6,7 @@ import {edit} from '../../../src/operations/edit.js'
 import {forget} from '../../../src/operations/forget.js'
 import {get} from '../../../src/operations/get.js'
 import {linkMemory, unlinkMemory} from '../../../src/operations/links.js'
-import {factShape, updateRelation} from '../../../src/text/values.js'
+import {factShape, restates, updateRelation} from '../../../src/text/values.js'
 import {maintain} from '../../../src/operations/maintain.js'
 import {history} from '../../../src/operations/history.js'
 import {quality} from '../../../src/operations/quality.js'
@@ -136,6 +136,8 @@ describe('an update is not a duplicate', () => {
             for (const v of ["'j_'", "'e_'"]) {
               const newer = other.replace('{t}', b).replace('{v}', v)
               expect(updateRelation(factShape(newer), older), `${tpl.replace('{t}', a)} → ${newer}`).toBeNull()
+              // nor does one restate the other (a revert across wordings would then update the wrong fact)
+              expect(restates(factShape(newer), older), `${tpl.replace('{t}', a)} ≡ ${newer}`).toBe(false)
             }
           }
         }
@@ -145,6 +147,39 @@ describe('an update is not a duplicate', () => {
 })
 
 describe('the newest wins, visibly', () => {
+  it('a revert said in other words updates the version that replaced it', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const first = storedId(await store(ctx, {repo, content: 'Mount new public routes under /api/v1', type: 'heuristic'}))
+    clock.advance(86_400_000)
+    const v3 = await store(ctx, {repo, content: 'Mount new public routes under /v3', type: 'heuristic'})
+    expect(v3).toMatchObject({success: true, updates: [{id: first}]})
+    clock.advance(86_400_000)
+    // the first value again, in other words: it is current, /v3 is outdated
+    const back = await store(ctx, {repo, content: 'Public API routes live under /api/v1', type: 'heuristic'})
+    expect(back).toMatchObject({success: true, updates: [{id: storedId(v3), reason: '/v3 → /api/v1'}]})
+    const {results} = await recall(ctx, {repo, q: 'Where do new public routes go?'})
+    expect(results[0].id).toBe(storedId(back))
+    expect(results.find((r) => r.id === storedId(v3))?.stalenessWarning).toContain(storedId(back))
+    const text = (await context(ctx, {repo})).context
+    expect(text).toContain('Public API routes live under /api/v1')
+    expect(text).not.toContain('/v3')
+  })
+
+  it('the same value in a text about another fact reverts nothing', async () => {
+    const {ctx, repo, clock} = memRepo()
+    storedId(await store(ctx, {repo, content: 'Run the unit tests with `npx vitest run`', type: 'procedure'}))
+    clock.advance(86_400_000)
+    const make = await store(ctx, {repo, content: 'To run unit tests: `make test`', type: 'procedure'})
+    expect(make).toMatchObject({success: true, updates: [expect.anything()]})
+    clock.advance(86_400_000)
+    // the test runner is another fact than the command, though both name vitest
+    const runner = await store(ctx, {repo, content: 'We use Vitest for unit tests', type: 'heuristic'})
+    expect(runner).toEqual({success: true, id: expect.any(String)})
+    // a revert of a fact that never changed updates nothing either
+    const port = await store(ctx, {repo, content: 'The admin UI listens on port 3000', type: 'heuristic'})
+    expect(port).toEqual({success: true, id: expect.any(String)})
+  })
+
   it('recall ranks the newest version first and warns on the older ones, naming the newer', async () => {
     const {ctx, repo, clock} = memRepo()
     const ids: string[] = []
