@@ -366,13 +366,16 @@ function placesOf(items: Item[], own: (w: string) => boolean): {adjacent: Set<st
  * ("function argument names" / "variable names", "API dev server" / "admin dev server"), or between
  * the same neighbours. That changes what the sentence is about, not how it is said.
  */
-function substituted(newer: FactShape, a: ReadonlySet<string>, older: FactShape, b: ReadonlySet<string>): boolean {
+function substituted(newer: FactShape, a: ReadonlySet<string>, older: FactShape, b: ReadonlySet<string>, {around = true} = {}): boolean {
   const mine = placesOf(itemsOf(newer, a), (w) => !b.has(w))
   const theirs = placesOf(itemsOf(older, b), (w) => !a.has(w))
   for (const w of mine.adjacent) if (theirs.adjacent.has(w)) return true
-  for (const p of mine.around) if (theirs.around.has(p)) return true
+  if (around) for (const p of mine.around) if (theirs.around.has(p)) return true
   return false
 }
+
+/** Kinds of value that name one thing (a tool, a path, an identifier, a flag), unlike numbers, case styles or affixes. */
+const STRONG_KINDS = new Set(['name', 'p', 'q', 'f'])
 
 /**
  * Whether `newer` states what `older` states in other words: a value both state and none changed, and
@@ -391,13 +394,23 @@ export function restates(newer: FactShape, older: FactShape): boolean {
   const olderBodies = new Set(hardOf(older).map(body))
   const newerBodies = new Set(hardOf(newer).map(body))
   const mine = hardOf(newer).filter((v) => !olderBodies.has(body(v)))
-  const theirs = new Set(hardOf(older).filter((v) => !newerBodies.has(body(v))).map(kindOf))
-  if (hardOf(newer).length === mine.length || mine.some((v) => theirs.has(kindOf(v)))) return false
+  const theirs = hardOf(older).filter((v) => !newerBodies.has(body(v)))
+  const theirKinds = new Set(theirs.map(kindOf))
+  if (hardOf(newer).length === mine.length || mine.some((v) => theirKinds.has(kindOf(v)))) return false
+  // one value said by one text only, at most (the "API" of "Public API routes"): a text that adds
+  // more ("Formatting is Prettier with printWidth 100 and singleQuote") says something else
+  if (mine.length + theirs.length > 1) return false
   const a = subjectOf(newer, older)
   const b = subjectOf(older, newer)
   let shared = 0
   for (const w of b) if (a.has(w)) shared++
-  return shared >= 1 && 3 * shared >= 2 * Math.min(a.size, b.size) && !substituted(newer, a, older, b)
+  // a value that names one thing (a tool, a path, an image) says more than a number or a case
+  // style many facts share: with one, half of the shorter text's words are enough
+  const named = hardOf(newer).some((v) => olderBodies.has(body(v)) && STRONG_KINDS.has(kindOf(v)))
+  const enough = named ? 2 * shared >= Math.min(a.size, b.size) : 3 * shared >= 2 * Math.min(a.size, b.size)
+  // with the same value, words between the same neighbours are most often the verb said another
+  // way ("errors are reported to" / "errors go to"): only a word right before a shared one counts
+  return shared >= 1 && enough && !substituted(newer, a, older, b, {around: false})
 }
 
 /** What changed from `older` to `newer`, as people read it (`'e_' → 'j_'`), hard values first. */
@@ -498,9 +511,10 @@ export function subjectKeys(shape: FactShape): number[] {
   // words of instruction, say the last word of one in the middle of the other, or say a word or
   // two of their own ("Always suffix class names with _T" / "Convention: class names end with _K")
   wordKeys([...new Set([...shape.core, ...shape.soft])].sort(), keys)
-  // and the key of its values: the same values in other words (a revert across wordings, restates)
+  // and a key per value: the same value in other words (a revert across wordings, restates)
   const hard = shape.values.filter((v) => !v.startsWith('s:'))
-  if (hard.length > 0) keys.push(fnv1a(`values\u0000${hard.map((v) => v.slice(2).toLowerCase()).sort().join('\u0000')}`))
+  // (values that name one thing: a number or a case style is in too many texts to look up by)
+  for (const v of hard) if (STRONG_KINDS.has(kindOf(v))) keys.push(fnv1a(`value\u0000${v.slice(2).toLowerCase()}`))
   return [...new Set(keys)]
 }
 

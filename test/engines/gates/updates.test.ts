@@ -165,6 +165,21 @@ describe('the newest wins, visibly', () => {
     expect(text).not.toContain('/v3')
   })
 
+  it('a value that names one thing carries a revert with fewer words shared', async () => {
+    const {ctx, repo, clock} = memRepo()
+    storedId(await store(ctx, {repo, content: 'Production errors go to Honeybadger', type: 'heuristic'}))
+    clock.advance(86_400_000)
+    const sentry = storedId(await store(ctx, {repo, content: 'Production errors go to Sentry', type: 'heuristic'}))
+    clock.advance(86_400_000)
+    expect(await store(ctx, {repo, content: 'Errors are reported to Honeybadger', type: 'heuristic'})).toMatchObject({success: true, updates: [{id: sentry, reason: 'Sentry → Honeybadger'}]})
+    // a number is weaker evidence: one word of two shared is not enough
+    storedId(await store(ctx, {repo, content: 'Workers retry 3 times', type: 'heuristic'}))
+    clock.advance(86_400_000)
+    storedId(await store(ctx, {repo, content: 'Workers retry 5 times', type: 'heuristic'}))
+    clock.advance(86_400_000)
+    expect(await store(ctx, {repo, content: 'Webhook deliveries are attempted 3 times', type: 'heuristic'})).toEqual({success: true, id: expect.any(String)})
+  })
+
   it('the same value in a text about another fact reverts nothing', async () => {
     const {ctx, repo, clock} = memRepo()
     storedId(await store(ctx, {repo, content: 'Run the unit tests with `npx vitest run`', type: 'procedure'}))
@@ -175,6 +190,12 @@ describe('the newest wins, visibly', () => {
     // the test runner is another fact than the command, though both name vitest
     const runner = await store(ctx, {repo, content: 'We use Vitest for unit tests', type: 'heuristic'})
     expect(runner).toEqual({success: true, id: expect.any(String)})
+    // nor does a text that says more than the value again
+    storedId(await store(ctx, {repo, content: 'Code is formatted with Prettier', type: 'heuristic'}))
+    clock.advance(86_400_000)
+    expect(await store(ctx, {repo, content: 'Format the code with dprint on save', type: 'heuristic'})).toMatchObject({success: true, updates: [expect.anything()]})
+    clock.advance(86_400_000)
+    expect(await store(ctx, {repo, content: 'Formatting is Prettier with printWidth 100 and singleQuote.', type: 'heuristic'})).toEqual({success: true, id: expect.any(String)})
     // a revert of a fact that never changed updates nothing either
     const port = await store(ctx, {repo, content: 'The admin UI listens on port 3000', type: 'heuristic'})
     expect(port).toEqual({success: true, id: expect.any(String)})
