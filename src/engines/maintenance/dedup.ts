@@ -3,7 +3,7 @@ import {jaccard} from '../../text/similarity.js'
 import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
 import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
 import {forgetOp, writeInChunks} from './chunks.js'
-import {factShape, sameValues, sureUpdate, updateRelation, type FactShape} from '../../text/values.js'
+import {factShape, restates as restatesFact, sameValues, sureUpdate, updateRelation, type FactShape} from '../../text/values.js'
 import {DISTINCT, isLive, RESOLVED_UPDATE, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
 import type {Op} from '../../storage/memories.js'
 import type {Stage} from './types.js'
@@ -59,6 +59,7 @@ export const dedup: Stage = {
     }
     const compared = new Set<string>()
     const updates: Array<{newer: MemoryBrief; older: MemoryBrief; reason: string}> = []
+    const reverts: Array<{newer: MemoryBrief; older: MemoryBrief}> = []
     for (const group of plan.bands) {
       const members = group.map((seq) => briefs.get(seq)).filter((b): b is MemoryBrief => b !== undefined)
       for (let i = 0; i < members.length; i++) {
@@ -73,6 +74,8 @@ export const dedup: Stage = {
             const [older, newer] = a.createdAt <= b.createdAt ? [a, b] : [b, a]
             const relation = updateRelation(shapeOf(newer), shapeOf(older))
             if (relation) updates.push({newer, older, reason: relation.reason})
+            // the older value said again in other words: a revert, if the older has a newer version
+            else if (restatesFact(shapeOf(newer), shapeOf(older))) reverts.push({newer, older})
           }
         }
       }
@@ -132,6 +135,33 @@ export const dedup: Stage = {
       }
       return {ops, affected: ops.length / 2}
     })
+    // Reverts said in other words no store linked (the store-time rule, duplicates.ts): the
+    // restating memory updates the newest version of the one it restates, when that version is
+    // older than it and states another value.
+    const revertsPending = reverts.filter((u) => !dropped.has(u.newer.seq) && !dropped.has(u.older.seq))
+    const reverted = await writeInChunks(s, revertsPending, (db, chunk) => {
+      const ops: Op[] = []
+      const changed = new Map<string, Memory>()
+      const current = (id: string) => changed.get(id) ?? getMemory(db, id)
+      for (const {newer, older} of chunk) {
+        const n = current(newer.id)
+        const o = current(older.id)
+        if (!n || !o || !isLive(n) || !isLive(o)) continue
+        const head = newestVersions(db, [o]).get(o.id)
+        const h = head && current(head.id)
+        if (!h || h.id === n.id || !isLive(h) || h.createdAt >= n.createdAt) continue
+        if (n.links.some((l) => l.targetId === h.id) || h.links.some((l) => l.targetId === n.id)) continue
+        const ns = shapeOf(newer)
+        const hs = factShape(h.content)
+        if (sameValues(ns, hs)) continue
+        const nl = {...n, links: setLink(n.links, h.id, UPDATES)}
+        const hl = {...h, links: setLink(h.links, n.id, UPDATED_BY)}
+        changed.set(n.id, nl)
+        changed.set(h.id, hl)
+        ops.push({op: 'update', id: n.id, set: {links: nl.links}}, {op: 'update', id: h.id, set: {links: hl.links}})
+      }
+      return {ops, affected: ops.length / 2}
+    })
     // The pairs it is sure of — one sentence, one slot changed ("CI runs on Node 18" → "… 20") —
     // are resolved: the older is superseded by its next version, with the reason, and leaves recall
     // and the context (`mem history` keeps the chain; `distinct` undoes it). Oldest first, so a
@@ -158,7 +188,7 @@ export const dedup: Stage = {
       }
       return {ops, affected: ops.length / 2}
     })
-    return forgotten + linked + resolved
+    return forgotten + linked + reverted + resolved
   },
 }
 

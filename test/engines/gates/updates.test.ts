@@ -320,6 +320,23 @@ describe('maintenance and quality keep every fact and name the conflicts', () =>
     expect((await get(ctx, {id: c})).links).toEqual([{targetId: d, relation: 'distinct'}])
   })
 
+  it('dedup links a revert said in other words that no store linked', async () => {
+    const {ctx, repo, clock} = memRepo()
+    storedId(await store(ctx, {repo, content: 'Mount new public routes under /api/v1', type: 'heuristic'}))
+    clock.advance(60_000)
+    const v3 = storedId(await store(ctx, {repo, content: 'Mount new public routes under /v3', type: 'heuristic'}))
+    clock.advance(60_000)
+    const back = storedId(await store(ctx, {repo, content: 'Public API routes live under /api/v1', type: 'heuristic'}))
+    // as if stored before the rule (or imported): the revert is not linked
+    await unlinkMemory(ctx, {id: back, targetId: v3})
+    expect((await get(ctx, {id: back})).links).toEqual([])
+    await maintain(ctx, {repo, stages: ['dedup']})
+    expect((await get(ctx, {id: back})).links).toEqual([{targetId: v3, relation: 'updates'}])
+    expect((await get(ctx, {id: v3})).links).toContainEqual({targetId: back, relation: 'updated-by'})
+    // both stay live: a revert in other words is linked, never resolved
+    for (const id of [back, v3]) expect((await get(ctx, {id})).supersededBy).toBeNull()
+  })
+
   it('dedup never forgets a revert (18 → 20 → 18) as a duplicate of the outdated 18', async () => {
     const {ctx, repo, clock} = memRepo()
     // another wording in between: linked, but not a pair maintenance is sure of
