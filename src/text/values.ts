@@ -51,6 +51,8 @@ const INSTRUCTION_WORDS = new Set(
   ),
 )
 const MAX_WORDS_LESS_ONE = 12
+/** A value that is not soft (soft: the plain word ending a clause). */
+const isHard = (v: string) => !v.startsWith('s:')
 const MAX_WORDS_LESS_TWO = 7
 const MIN_WORDS_LESS_TWO = 4
 
@@ -73,6 +75,9 @@ function stem(word: string): string {
   return /^[a-z]+$/.test(word) && word.length > 2 ? stemmer(word) : word
 }
 
+const CLAUSE_END = /[,.;:!?)]["')\]]*$/
+
+/** The words of a text in order, and the length of each one's clause. */
 function sequenceOf(folded: string): {sequence: string[]; clause: number[]} {
   const sequence: string[] = []
   const clause: number[] = []
@@ -88,8 +93,6 @@ function sequenceOf(folded: string): {sequence: string[]; clause: number[]} {
   for (let i = start; i < sequence.length; i++) clause.push(sequence.length - start)
   return {sequence, clause}
 }
-
-const CLAUSE_END = /[,.;:!?)]["')\]]*$/
 
 /** Whether the word at `i` is the last of its clause but for stop words. */
 function closesClause(raws: readonly string[], i: number): boolean {
@@ -196,8 +199,7 @@ function valuesOnly(a: FactShape, b: FactShape): string[] {
 
 /** Whether two shapes state the same values (a restatement, when their texts are alike too). */
 export function sameValues(a: FactShape, b: FactShape): boolean {
-  const hard = (v: string) => !v.startsWith('s:')
-  return valuesOnly(a, b).filter(hard).length === 0 && valuesOnly(b, a).filter(hard).length === 0
+  return valuesOnly(a, b).filter(isHard).length === 0 && valuesOnly(b, a).filter(isHard).length === 0
 }
 
 export interface UpdateRelation {
@@ -235,8 +237,7 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
   // a soft value the other text has as a word is a subject word ("… for unit tests" / "Unit tests …")
   const a = subjectOf(newer, older)
   const b = subjectOf(older, newer)
-  let shared = 0
-  for (const w of b) if (a.has(w)) shared++
+  const shared = sharedCount(a, b)
   const union = a.size + b.size - shared
   const gained = valuesOnly(newer, older)
   // an update states a value the older text does not (or changes a word in the slot of one)
@@ -256,8 +257,7 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
   // reworded: most words shared, one value changed for one of its kind, and what each text has of
   // its own is not in the place of the other's (that is another subject: "method names" / "class names")
   // (a soft value beside the changed one is how it is said: "with the --headed flag" / "use --ui")
-  const hard = (vs: string[]) => vs.filter((v) => !v.startsWith('s:'))
-  const [g, l] = [hard(gained), hard(lost)]
+  const [g, l] = [gained.filter(isHard), lost.filter(isHard)]
   if (g.length === 1 && l.length === 1 && kindOf(g[0]) === kindOf(l[0]) && reworded(newer, a, older, b, g, l)) return {kind: 'reworded', reason: `${shownList(older, l)} → ${shownList(newer, g)}`}
   return frameRelation(newer, older)
 }
@@ -276,9 +276,8 @@ function reworded(newer: FactShape, a: Set<string>, older: FactShape, b: Set<str
   }
   const a2 = withNames(newer, a, older)
   const b2 = withNames(older, b, newer)
-  let shared = 0
-  for (const w of a2) if (b2.has(w)) shared++
-  const both = newer.values.filter((v) => !gained.includes(v) && !v.startsWith('s:') && !(v.startsWith('w:') && a2.has(stem(v.slice(2))))).length
+  const shared = sharedCount(a2, b2)
+  const both = newer.values.filter((v) => isHard(v) && !gained.includes(v) && !(v.startsWith('w:') && a2.has(stem(v.slice(2))))).length
   if (shared + both < 2 || 3 * (shared + both) < 2 * (Math.min(a2.size, b2.size) + both)) return false
   // a name in a clause of its own addresses someone ("Thanks, Mel!" / "Thanks, Melanie."): no value stated
   if (clauseOf(newer, gained[0]) <= 2 || clauseOf(older, lost[0]) <= 2) return false
@@ -289,17 +288,21 @@ function reworded(newer: FactShape, a: Set<string>, older: FactShape, b: Set<str
   return !substituted(newer, a2, older, b2)
 }
 
+/** Where a value's first word stands in a text's sequence (-1 when it is not there as a word). */
+function valueAt(shape: FactShape, key: string): number {
+  const first = key.slice(2).toLowerCase().split(/\s+/)[0]
+  return shape.sequence.findIndex((w) => w.toLowerCase() === first)
+}
+
 /** How many words the clause of a value has (0 when the value is not found as a word). */
 function clauseOf(shape: FactShape, key: string): number {
-  const first = key.slice(2).toLowerCase().split(/\s+/)[0]
-  const at = shape.sequence.findIndex((w) => w.toLowerCase() === first)
+  const at = valueAt(shape, key)
   return at < 0 ? 0 : shape.clause[at]
 }
 
 /** The word right before a value in a text (stemmed), when it is neither a stop word nor a word of instruction. */
 function labelOf(shape: FactShape, key: string): string | null {
-  const first = key.slice(2).toLowerCase().split(/\s+/)[0]
-  const at = shape.sequence.findIndex((w) => w.toLowerCase() === first)
+  const at = valueAt(shape, key)
   if (at <= 0) return null
   const w = shape.sequence[at - 1].toLowerCase()
   if (STOP_WORDS.has(w) || INSTRUCTION_WORDS.has(stem(w))) return null
@@ -378,9 +381,10 @@ function substituted(newer: FactShape, a: ReadonlySet<string>, older: FactShape,
 const STRONG_KINDS = new Set(['name', 'p', 'q', 'f'])
 
 /**
- * Whether `newer` states what `older` states in other words: a value both state and none changed, and
- * about as much of its subject — at least one core word shared, and two thirds of the shorter text's —
- * with no words of one in the place of the other's. "Production errors go to Honeybadger" restates
+ * Whether `newer` states what `older` states in other words: a value both state and none changed
+ * (at most one value said by one text only), and about as much of its subject — at least one core
+ * word shared, and two thirds of the shorter text's (half, when the value names one thing: a tool,
+ * a path, an image) — with no word of one right before a shared word where the other has its own. "Production errors go to Honeybadger" restates
  * "Errors are reported to Honeybadger". A store uses it to carry a revert across wordings: when
  * `older` has a newer version since, stating its value again updates that version.
  */
@@ -390,7 +394,7 @@ export function restates(newer: FactShape, older: FactShape): boolean {
   // (a value only one states, like the "API" of "Public API routes", is said there only)
   // (whole values: "Vitest" is not the `npx vitest run` of another text)
   const body = (v: string) => v.slice(2).toLowerCase()
-  const hardOf = (shape: FactShape) => shape.values.filter((v) => !v.startsWith('s:'))
+  const hardOf = (shape: FactShape) => shape.values.filter(isHard)
   const olderBodies = new Set(hardOf(older).map(body))
   const newerBodies = new Set(hardOf(newer).map(body))
   const mine = hardOf(newer).filter((v) => !olderBodies.has(body(v)))
@@ -402,8 +406,7 @@ export function restates(newer: FactShape, older: FactShape): boolean {
   if (mine.length + theirs.length > 1) return false
   const a = subjectOf(newer, older)
   const b = subjectOf(older, newer)
-  let shared = 0
-  for (const w of b) if (a.has(w)) shared++
+  const shared = sharedCount(a, b)
   // a value that names one thing (a tool, a path, an image) says more than a number or a case
   // style many facts share: with one, half of the shorter text's words are enough
   const named = hardOf(newer).some((v) => olderBodies.has(body(v)) && STRONG_KINDS.has(kindOf(v)))
@@ -415,7 +418,7 @@ export function restates(newer: FactShape, older: FactShape): boolean {
 
 /** What changed from `older` to `newer`, as people read it (`'e_' → 'j_'`), hard values first. */
 export function valueChange(newer: FactShape, older: FactShape): string {
-  const hardFirst = (vs: string[]) => (vs.some((v) => !v.startsWith('s:')) ? vs.filter((v) => !v.startsWith('s:')) : vs)
+  const hardFirst = (vs: string[]) => (vs.some(isHard) ? vs.filter(isHard) : vs)
   let lost = hardFirst(valuesOnly(older, newer))
   let gained = hardFirst(valuesOnly(newer, older))
   // the values of a kind both sides have changed, when there are such: "/v3 → /api/v1", not "…, API"
@@ -476,10 +479,16 @@ function frameRelation(newer: FactShape, older: FactShape): UpdateRelation | nul
   if (!y.some(plain) && !y.some((w) => /\p{N}/u.test(w))) return null
   if ([...x, ...y].some((w) => NEGATIONS.has(w))) return null
   const hard = new Set<string>()
-  for (const shape of [older, newer]) for (const v of shape.values) if (!v.startsWith('s:')) for (const t of v.slice(2).toLowerCase().split(/\s+/)) hard.add(t)
+  for (const shape of [older, newer]) for (const v of shape.values) if (isHard(v)) for (const t of v.slice(2).toLowerCase().split(/\s+/)) hard.add(t)
   const outside = [...a.slice(0, p), ...a.slice(a.length - q)]
   if (outside.some((w) => hard.has(w))) return null
   return {kind: 'same-frame', reason: `${older.sequence.slice(p, a.length - q).join(' ')} → ${newer.sequence.slice(p, newer.sequence.length - q).join(' ')}`}
+}
+
+function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let n = 0
+  for (const w of b) if (a.has(w)) n++
+  return n
 }
 
 /** The words `shape` is compared on against `other`: its core words and its soft values `other` has too. */
@@ -512,9 +521,8 @@ export function subjectKeys(shape: FactShape): number[] {
   // two of their own ("Always suffix class names with _T" / "Convention: class names end with _K")
   wordKeys([...new Set([...shape.core, ...shape.soft])].sort(), keys)
   // and a key per value: the same value in other words (a revert across wordings, restates)
-  const hard = shape.values.filter((v) => !v.startsWith('s:'))
   // (values that name one thing: a number or a case style is in too many texts to look up by)
-  for (const v of hard) if (STRONG_KINDS.has(kindOf(v))) keys.push(fnv1a(`value\u0000${v.slice(2).toLowerCase()}`))
+  for (const v of shape.values) if (isHard(v) && STRONG_KINDS.has(kindOf(v))) keys.push(fnv1a(`value\u0000${v.slice(2).toLowerCase()}`))
   return [...new Set(keys)]
 }
 
