@@ -114,51 +114,33 @@ export const dedup: Stage = {
       return {ops, affected: ops.length}
     })
     // Update pairs no store linked (stored before this rule, imported, synced): linked now, both
-    // ways, unless anything already links the two (a person's `distinct` included).
+    // ways, unless anything already links the two (a person's `distinct` included). And the
+    // reverts said in other words no store linked (the store-time rule, duplicates.ts): the
+    // restating memory updates the newest version of the one it restates, when that version is
+    // older than it and states another value.
     const pending = updates.filter((u) => !dropped.has(u.newer.seq) && !dropped.has(u.older.seq))
-    const linked = await writeInChunks(s, pending, (db, chunk) => {
+    const toLink = [...pending.map((u) => ({...u, revert: false})), ...reverts.filter((u) => !dropped.has(u.newer.seq) && !dropped.has(u.older.seq)).map((u) => ({...u, revert: true}))]
+    const linked = await writeInChunks(s, toLink, (db, chunk) => {
       const ops: Op[] = []
       const changed = new Map<string, Memory>()
       const current = (id: string) => changed.get(id) ?? getMemory(db, id)
-      for (const {newer, older} of chunk) {
+      for (const {newer, older, revert} of chunk) {
         const n = current(newer.id)
-        const o = current(older.id)
+        let o = current(older.id)
         if (!n || !o || !isLive(n) || !isLive(o)) continue
+        if (revert) {
+          const head = newestVersions(db, [o]).get(o.id)
+          o = head && current(head.id)
+          if (!o || o.id === n.id || !isLive(o) || o.createdAt >= n.createdAt || sameValues(shapeOf(newer), factShape(o.content))) continue
+        }
         if (n.links.some((l) => l.targetId === o.id) || o.links.some((l) => l.targetId === n.id)) continue
         // an older version a live memory already updates is reached through it (the chain)
-        if (o.links.some((l) => l.relation === UPDATED_BY && isLiveMemory(current(l.targetId)))) continue
+        if (!revert && o.links.some((l) => l.relation === UPDATED_BY && isLiveMemory(current(l.targetId)))) continue
         const nl = {...n, links: setLink(n.links, o.id, UPDATES)}
         const ol = {...o, links: setLink(o.links, n.id, UPDATED_BY)}
         changed.set(n.id, nl)
         changed.set(o.id, ol)
         ops.push({op: 'update', id: n.id, set: {links: nl.links}}, {op: 'update', id: o.id, set: {links: ol.links}})
-      }
-      return {ops, affected: ops.length / 2}
-    })
-    // Reverts said in other words no store linked (the store-time rule, duplicates.ts): the
-    // restating memory updates the newest version of the one it restates, when that version is
-    // older than it and states another value.
-    const revertsPending = reverts.filter((u) => !dropped.has(u.newer.seq) && !dropped.has(u.older.seq))
-    const reverted = await writeInChunks(s, revertsPending, (db, chunk) => {
-      const ops: Op[] = []
-      const changed = new Map<string, Memory>()
-      const current = (id: string) => changed.get(id) ?? getMemory(db, id)
-      for (const {newer, older} of chunk) {
-        const n = current(newer.id)
-        const o = current(older.id)
-        if (!n || !o || !isLive(n) || !isLive(o)) continue
-        const head = newestVersions(db, [o]).get(o.id)
-        const h = head && current(head.id)
-        if (!h || h.id === n.id || !isLive(h) || h.createdAt >= n.createdAt) continue
-        if (n.links.some((l) => l.targetId === h.id) || h.links.some((l) => l.targetId === n.id)) continue
-        const ns = shapeOf(newer)
-        const hs = factShape(h.content)
-        if (sameValues(ns, hs)) continue
-        const nl = {...n, links: setLink(n.links, h.id, UPDATES)}
-        const hl = {...h, links: setLink(h.links, n.id, UPDATED_BY)}
-        changed.set(n.id, nl)
-        changed.set(h.id, hl)
-        ops.push({op: 'update', id: n.id, set: {links: nl.links}}, {op: 'update', id: h.id, set: {links: hl.links}})
       }
       return {ops, affected: ops.length / 2}
     })
@@ -188,7 +170,7 @@ export const dedup: Stage = {
       }
       return {ops, affected: ops.length / 2}
     })
-    return forgotten + linked + reverted + resolved
+    return forgotten + linked + resolved
   },
 }
 
