@@ -76,6 +76,8 @@ function stem(word: string): string {
 }
 
 const CLAUSE_END = /[,.;:!?)]["')\]]*$/
+/** Stands where a quoted value was taken out of a text. */
+const QUOTED_MARK = '\u0001'
 
 /** The words of a text in order, and the length of each one's clause. */
 function sequenceOf(folded: string): {sequence: string[]; clause: number[]} {
@@ -99,7 +101,7 @@ function closesClause(raws: readonly string[], i: number): boolean {
   for (let j = i; j < raws.length; j++) {
     if (j > i) {
       const w = raws[j].replace(LEADING, '').replace(TRAILING, '').toLowerCase()
-      if (!STOP_WORDS.has(w) || NEGATIONS.has(w)) return false
+      if (w === QUOTED_MARK || !STOP_WORDS.has(w) || NEGATIONS.has(w)) return false
     }
     if (CLAUSE_END.test(raws[j])) return true
   }
@@ -120,7 +122,8 @@ export function factShape(text: string): FactShape {
   const folded = foldAccents(text)
   const rest = folded.replace(QUOTED, (_m, before: string, q: string, inner: string) => {
     value(`q:${inner}`, `${q}${inner}${q}`)
-    return `${before} `
+    // a mark where the value stood: the word before it does not end the clause
+    return `${before} ${QUOTED_MARK} `
   })
   let sentenceStart = true
   const raws = rest.split(/\s+/).filter(Boolean)
@@ -133,7 +136,7 @@ export function factShape(text: string): FactShape {
     const t = raw.replace(LEADING, '').replace(TRAILING, '')
     const atStart = sentenceStart
     sentenceStart = endsSentence
-    if (!t) continue
+    if (!t || t === QUOTED_MARK) continue
     const lower = t.toLowerCase()
     // most tokens are plain lowercase words: they skip the value tests below
     const plainWord = /^[a-z]+$/.test(t) && !CASE_STYLES.has(t)

@@ -98,6 +98,8 @@ describe('an update is not a duplicate', () => {
       ['Convention: method names end with _a', 'Always suffix class names with _K'],
       ['Always suffix method names with _a', 'Always suffix class names with _K'],
       ['Postgres runs locally on port 5432', 'Production runs Postgres 16'],
+      // a quoted value at the end does not make the word before it the clause's value
+      ['Run migrations with `npm run migrate`', 'Run seeds with `npm run seed`'],
       ['Always prefix class names with T_', 'Convention: class names end with _K'],
       ['The API listens on port 3000', 'Start the worker locally; it listens on port 3100'],
     ]
