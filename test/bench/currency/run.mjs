@@ -9,16 +9,18 @@
 //   context current / outdated — share of current versions (facts with ≥ 2 versions) and of
 //                            outdated versions whose line is in the session context (600 tokens);
 //   context tokens        — the context's size, mean over histories.
-// "mem after mem maintain" runs a full maintenance pass before the questions.
+// "mem after mem maintain" runs a full maintenance pass before the questions. The pair set
+// (pairs.mjs) scores the update rules alone: reworded updates found, other subjects grouped.
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
 // commit before a change), in the same run.
-import {readFileSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import MiniSearch from 'minisearch'
 import {stemmer} from 'stemmer'
 import {STOP_WORDS} from '../../../dist/src/text/stopwords.js'
 import {fmt, tempRepo} from '../lib/util.mjs'
 import {currencySet} from './set.mjs'
+import {scorePairs} from './pairs.mjs'
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
 
@@ -198,6 +200,17 @@ export async function benchCurrency({quiet = false} = {}) {
     for (const [name, s] of Object.entries(results)) {
       if (s.right === undefined) continue
       console.log(`${name}: update pairs named at store: ${s.right} between versions of one fact, ${s.wrong} between other memories${s.wrong ? ` (e.g. ${s.examples.join(' | ')})` : ''}`)
+    }
+    // the pair set (pairs.mjs): reworded updates found, pairs of other subjects grouped
+    for (const [name, root] of [['mem', ROOT], ...(process.env.MEM_BENCH_BEFORE ? [[`mem at ${process.env.MEM_BENCH_BEFORE.split('/').pop()}`, process.env.MEM_BENCH_BEFORE]] : [])]) {
+      const rules = join(root, 'dist', 'src', 'text', 'values.js')
+      // a build from before update detection has no rules to score
+      if (!existsSync(rules)) {
+        console.log(`${name}: pair set: no update rules in this build`)
+        continue
+      }
+      const p = scorePairs(await import(rules))
+      console.log(`${name}: pair set: ${p.found} / ${p.updates} reworded updates found, ${p.grouped} / ${p.others} pairs of other subjects grouped`)
     }
     if (process.env.MEM_BENCH_BEFORE) {
       const roots = [ROOT, process.env.MEM_BENCH_BEFORE]
