@@ -1,8 +1,8 @@
 import {nodeCrypto} from '../model/lazy-require.js'
 import type {SqlValue} from 'sql.js'
-import type {Memory, MemoryLink, MemoryType} from '../model/memory.js'
+import {UPDATED_BY, type Memory, type MemoryLink, type MemoryType} from '../model/memory.js'
 import {indexText, normalizeForDuplicate} from '../text/tokenize.js'
-import {contentBands} from '../text/minhash.js'
+import {storedKeys, valueKeysOf} from '../text/minhash.js'
 import type {Db, Row} from './db.js'
 import {CONTEXT_RANK_SQL} from './schema.js'
 import {deleteLayer, putLayer, type LayerRecord} from './layers.js'
@@ -126,16 +126,18 @@ function ftsInsert(db: Db, seq: number, content: string, tags: string[], oneLine
   db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 1)`, [seq])
 }
 
-/** A memory's band and subject keys (minhash.ts, values.ts). */
-function bandsInsert(db: Db, seq: number, content: string): void {
+/** Whether a memory's links (as stored) name a newer version of it. */
+const isUpdated = (links: string) => links.includes(`"${UPDATED_BY}"`)
+
+/** A live memory's band, subject and (while a newer version updates it) value keys (minhash.ts, values.ts). */
+function bandsInsert(db: Db, seq: number, content: string, updated: boolean): void {
   // one cached statement run per key is faster in sql.js than a statement per key count
-  for (const band of contentBands(content).bands) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
+  for (const band of storedKeys(content, updated)) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
 }
 
-function bandsDelete(db: Db, seq: number, content: string): void {
-  const bands = contentBands(content).bands
-  if (bands.length === 0) return
-  db.run(`DELETE FROM dup_bands WHERE seq = ? AND band IN (${bands.map(() => '?').join(', ')})`, [seq, ...bands])
+function bandsDelete(db: Db, seq: number, content: string, keys: readonly number[] = storedKeys(content, true)): void {
+  if (keys.length === 0) return
+  db.run(`DELETE FROM dup_bands WHERE seq = ? AND band IN (${keys.map(() => '?').join(', ')})`, [seq, ...keys])
 }
 
 function ftsDelete(db: Db, seq: number): void {
@@ -299,7 +301,7 @@ function insertMemory(db: Db, m: Memory, extra: Record<string, unknown> = {}): v
   if (live) {
     const seq = db.get<{seq: number}>(`SELECT last_insert_rowid() AS seq`)!.seq
     ftsInsert(db, seq, m.content, m.tags, m.oneLiner)
-    bandsInsert(db, seq, m.content)
+    bandsInsert(db, seq, m.content, m.links.some((l) => l.relation === UPDATED_BY))
   }
 }
 
@@ -325,8 +327,16 @@ function updateMemory(db: Db, id: string, set: MemoryPatch): void {
   const seq = before.seq as number
   const wasLive = before.live === 1
   const indexed = set.tags !== undefined || set.oneLiner !== undefined
+  const updatedBefore = isUpdated(before.links as string)
+  const updatedAfter = set.links !== undefined ? set.links.some((l) => l.relation === UPDATED_BY) : updatedBefore
   if (wasLive && !live) bandsDelete(db, seq, before.content as string)
-  if (!wasLive && live) bandsInsert(db, seq, before.content as string)
+  if (!wasLive && live) bandsInsert(db, seq, before.content as string, updatedAfter)
+  // a memory a newer version updates is found by its values too (a revert in other words)
+  if (wasLive && live && updatedBefore !== updatedAfter) {
+    const values = valueKeysOf(before.content as string)
+    if (updatedAfter) for (const band of values) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
+    else bandsDelete(db, seq, before.content as string, values)
+  }
   if (wasLive && !live) ftsDelete(db, seq)
   else if (live && (!wasLive || indexed)) {
     if (wasLive) ftsDelete(db, seq)

@@ -5,7 +5,7 @@
  * the exact Jaccard similarity.
  */
 import {shingleSet} from './shingles.js'
-import {factShape, subjectKeys, type FactShape} from './values.js'
+import {factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
 
 export const BANDS = 4
 const ROWS = 3
@@ -29,21 +29,36 @@ function fnv1a(s: string): number {
   return h >>> 0
 }
 
-let last: {content: string; shingles: ReadonlySet<string>; bands: readonly number[]; shape: FactShape} | undefined
+let last: {content: string; shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; shape: FactShape} | undefined
 
 /**
- * The shingle set and band keys of a memory's content. A store computes them twice for the same
- * text (the duplicate gate, then the band index), so the last answer is kept. Callers must not
+ * The shingle set and keys of a memory's content: `bands`, the near-duplicate and subject keys a
+ * store finds its duplicates and updates by; `values`, the keys of the values it states
+ * (values.ts `valueKeys`), held in the band table only while a newer version updates the memory
+ * (storedKeys), so that a revert in other words finds it. A store computes them twice for the
+ * same text (the gates, then the band index), so the last answer is kept. Callers must not
  * modify what they get.
  */
-export function contentBands(content: string): {shingles: ReadonlySet<string>; bands: readonly number[]; shape: FactShape} {
+export function contentBands(content: string): {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; shape: FactShape} {
   if (last?.content !== content) {
     const shingles = shingleSet(content)
-    const shape = factShape(content)
+    const shape = factShapeOf(content)
     // the near-duplicate keys, then the subject keys (values.ts) that find updates of a fact
-    last = {content, shingles, shape, bands: [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]}
+    const bands = [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]
+    last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k))}
   }
   return last
+}
+
+/** The value keys of a text (kept shapes: a store links the memories its gates just read). */
+export function valueKeysOf(content: string): readonly number[] {
+  return valueKeys(factShapeOf(content))
+}
+
+/** The keys the band table holds for a live memory: its bands, and its value keys while a newer version updates it. */
+export function storedKeys(content: string, updated: boolean): readonly number[] {
+  const {bands, values} = contentBands(content)
+  return updated && values.length > 0 ? [...bands, ...values] : bands
 }
 
 /** The band keys of a shingle set (empty for an empty set). */

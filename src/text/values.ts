@@ -108,6 +108,24 @@ function closesClause(raws: readonly string[], i: number): boolean {
   return true
 }
 
+const SHAPES = new Map<string, FactShape>()
+const SHAPES_KEPT = 2_048
+
+/**
+ * factShape, kept for the texts read lately: a store reads its candidates' shapes, then links
+ * (and indexes) some of them, and the same subjects come back store after store. Callers must
+ * not modify what they get.
+ */
+export function factShapeOf(text: string): FactShape {
+  let shape = SHAPES.get(text)
+  if (shape === undefined) {
+    shape = factShape(text)
+    if (SHAPES.size >= SHAPES_KEPT) SHAPES.delete(SHAPES.keys().next().value!)
+    SHAPES.set(text, shape)
+  }
+  return shape
+}
+
 /** Reads the subject words and the values of a text. */
 export function factShape(text: string): FactShape {
   const words = new Set<string>()
@@ -523,8 +541,17 @@ export function subjectKeys(shape: FactShape): number[] {
   // words of instruction, say the last word of one in the middle of the other, or say a word or
   // two of their own ("Always suffix class names with _T" / "Convention: class names end with _K")
   wordKeys([...new Set([...shape.core, ...shape.soft])].sort(), keys)
-  // and a key per value: the same value in other words (a revert across wordings, restates)
-  // (values that name one thing: a number or a case style is in too many texts to look up by)
+  return [...new Set(keys)]
+}
+
+/**
+ * Lookup keys for texts that state a value naming one thing (a tool, a path, an image, a flag:
+ * a number or a case style is in too many texts to look up by): a revert said in other words
+ * (`restates`) is found through them. Stored beside the subject keys, looked up apart (only
+ * memories a newer version updates are candidates), so they never widen the duplicate check.
+ */
+export function valueKeys(shape: FactShape): number[] {
+  const keys: number[] = []
   for (const v of shape.values) if (isHard(v) && STRONG_KINDS.has(kindOf(v))) keys.push(fnv1a(`value\u0000${v.slice(2).toLowerCase()}`))
   return [...new Set(keys)]
 }

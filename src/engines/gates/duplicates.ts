@@ -3,7 +3,7 @@ import {findLiveByNormHash, getMemory, nearDuplicateCandidates} from '../../stor
 import {contentBands} from '../../text/minhash.js'
 import {shingleSet} from '../../text/shingles.js'
 import {jaccard} from '../../text/similarity.js'
-import {factShape, restates, sameValues, updateRelation, valueChange, type FactShape} from '../../text/values.js'
+import {factShapeOf, restates, sameValues, updateRelation, valueChange, type FactShape} from '../../text/values.js'
 import type {UpdateOf} from '../../model/shapes/memories.js'
 import type {MemoryLink, MemoryType} from '../../model/memory.js'
 import {newestVersions, UPDATED_BY, updatedByIds} from '../currency.js'
@@ -25,13 +25,17 @@ export function isRestatement(shape: FactShape, other: string): boolean {
 
 export type Candidates = ReturnType<typeof nearDuplicateCandidates>
 
-/** The live memories that share a band or subject key with a text: what both checks look at. */
+/**
+ * The live memories that share a band or subject key with a text, and those a newer version
+ * updates that state one of its values (a revert in other words): what the checks look at.
+ */
 export function candidatesFor(db: Db, content: string): Candidates {
-  return nearDuplicateCandidates(db, contentBands(content).bands, CANDIDATES)
+  // a value key is in the band table only while a newer version updates its memory (minhash.ts)
+  const {bands, values} = contentBands(content)
+  return nearDuplicateCandidates(db, values.length > 0 ? [...bands, ...values] : bands, CANDIDATES)
 }
 
-/** Shapes and shingle sets of texts the gates saw lately: the same subjects come back store after store. */
-const SHAPES = new Map<string, FactShape>()
+/** Shingle sets of texts the gates saw lately: the same subjects come back store after store. */
 const SHINGLES = new Map<string, Set<string>>()
 const CACHED = 2_048
 function remember<T>(cache: Map<string, T>, text: string, make: (t: string) => T): T {
@@ -43,7 +47,7 @@ function remember<T>(cache: Map<string, T>, text: string, make: (t: string) => T
   }
   return v
 }
-const cachedShape = (text: string) => remember(SHAPES, text, factShape)
+const cachedShape = factShapeOf
 const cachedShingles = (text: string) => remember(SHINGLES, text, shingleSet)
 
 /**
