@@ -1,7 +1,7 @@
 import {MemError} from '../model/errors.js'
 import {PACKAGE_NAME} from '../model/package-name.js'
 import type {Db} from './db.js'
-import {bandKeys, contentBands} from '../text/minhash.js'
+import {bandKeys, contentBands, storedKeys} from '../text/minhash.js'
 import {shingleSet} from '../text/shingles.js'
 
 /**
@@ -126,6 +126,15 @@ const MIGRATIONS: Migration[] = [
   (db) => {
     for (const row of db.all<{seq: number; content: string}>(`SELECT seq, content FROM memories WHERE live = 1`)) {
       for (const band of contentBands(row.content).bands) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
+    }
+  },
+  // 10: the keys as this build computes them: subject keys of the core words less one and less
+  //     two (another wording with a word or two of its own), and the value keys of the memories a
+  //     newer version updates (a revert in other words finds them).
+  (db) => {
+    db.exec(`DELETE FROM dup_bands`)
+    for (const row of db.all<{seq: number; content: string; links: string}>(`SELECT seq, content, links FROM memories WHERE live = 1`)) {
+      for (const band of storedKeys(row.content, row.links.includes('"updated-by"'))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
     }
   },
 ]

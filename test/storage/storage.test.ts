@@ -10,6 +10,7 @@ import {encodeRecord} from '../../src/storage/journal.js'
 import {getMemory, liveCounts, type Op} from '../../src/storage/memories.js'
 import {RepoStore} from '../../src/storage/repo-store.js'
 import {SCHEMA_VERSION, setMeta} from '../../src/storage/schema.js'
+import {storedKeys} from '../../src/text/minhash.js'
 import {loadSqlJs} from '../../src/storage/sqljs.js'
 import {tempDir} from '../helpers/mem.js'
 import {makeReadOnly} from '../helpers/readonly.js'
@@ -276,6 +277,32 @@ describe('RepoStore', () => {
     expect(err).toMatchObject({code: 'unavailable'})
     expect(err.message).toMatch(/not a SQLite database/)
     expect(readFileSync(db).equals(before)).toBe(true)
+  })
+
+  it('an older database gets the band keys this build computes: value keys only for memories a newer version updates', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    const older = memory('Production errors go to Honeybadger')
+    const newer = memory('Production errors go to Sentry', {links: [{targetId: older.id, relation: 'updates'}]})
+    await s.write(insert({...older, links: [{targetId: newer.id, relation: 'updated-by'}]}))
+    await s.write(insert(newer))
+    await s.close()
+    // a snapshot of schema 9 whose band table lacks today's keys
+    const SQL = await loadSqlJs()
+    const path = join(root, '.mem', 'mem.db')
+    const db = new Db(new SQL.Database(readFileSync(path)))
+    db.run(`DELETE FROM dup_bands`)
+    setMeta(db, 'schema_version', '9')
+    writeFileSync(path, db.export())
+    db.close()
+    const again = await open(root)
+    const keysOf = (id: string) =>
+      again.read((d) => d.all<{band: number}>(`SELECT band FROM dup_bands WHERE seq = (SELECT seq FROM memories WHERE id = ?) ORDER BY band`, [id]).map((r) => r.band))
+    const sorted = (keys: readonly number[]) => [...keys].sort((a, b) => a - b)
+    expect(keysOf(older.id)).toEqual(sorted(storedKeys(older.content, true)))
+    expect(keysOf(newer.id)).toEqual(sorted(storedKeys(newer.content, false)))
+    expect(storedKeys(older.content, true).length).toBeGreaterThan(storedKeys(older.content, false).length)
+    await again.close()
   })
 
   it('refuses a database from a newer mem, without rewriting it', async () => {
