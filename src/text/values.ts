@@ -223,6 +223,15 @@ export function sameValues(a: FactShape, b: FactShape): boolean {
   return valuesOnly(a, b).filter(isHard).length === 0 && valuesOnly(b, a).filter(isHard).length === 0
 }
 
+/**
+ * Whether two texts alike as texts say one thing: the same values, and neither an update of the
+ * other (one slot of one sentence changed is another value even where no rule reads a value:
+ * "boolean variables start with is" / "… with has").
+ */
+export function sayTheSame(a: FactShape, b: FactShape): boolean {
+  return sameValues(a, b) && frameRelation(a, b) === null && frameRelation(b, a) === null
+}
+
 export interface UpdateRelation {
   /**
    * Which rule found it: `same-words` (only values differ), `wider` (one wording adds words to the
@@ -453,6 +462,8 @@ export function valueChange(newer: FactShape, older: FactShape): string {
 }
 
 const MAX_SLOT = 3
+/** Words that stand for what another word said: never a value in a slot. */
+const PRONOUNS = new Set(['it', 'its', 'this', 'that', 'these', 'those', 'them', 'they', 'one', 'ones', 'he', 'she', 'him', 'her', 'we', 'us', 'me', 'you', 'there', 'here'])
 
 /**
  * Where two sentences differ, when they are word for word the same (case aside) but for one slot
@@ -484,8 +495,9 @@ export function sureUpdate(newer: FactShape, older: FactShape): UpdateRelation |
 /**
  * same-frame: the two sentences are word for word the same but for one slot of one to three words
  * ("Write commit messages in gitmoji style" → "… in the Linux kernel style", "Format the code with
- * Biome on save" → "… with dprint on save"), where a value may be a word no rule reads as a value.
- * Only when at least two words that are neither stop words nor words of instruction come before
+ * Biome on save" → "… with dprint on save"), where a value may be a word no rule reads as a value —
+ * at the sentence's end, even a stop word ("boolean variables start with is" → "… with has"), never
+ * a pronoun. Only when at least two words that are neither stop words nor words of instruction come before
  * the slot (what the sentence is about, and its verb) and no value stands outside it: "Convention: always start function argument
  * names with 'e_'" / "… variable names with 'e_'" changes the subject, not the value.
  */
@@ -496,8 +508,11 @@ function frameRelation(newer: FactShape, older: FactShape): UpdateRelation | nul
   const plain = (w: string) => /^\p{L}+$/u.test(w) && !STOP_WORDS.has(w)
   // words of what the sentence is about before the slot ("always use" instructs, it is about nothing)
   if (a.slice(0, p).filter((w) => plain(w) && !INSTRUCTION_WORDS.has(stem(w))).length < 2) return null
-  if (!x.some(plain) && !x.some((w) => /\p{N}/u.test(w))) return null
-  if (!y.some(plain) && !y.some((w) => /\p{N}/u.test(w))) return null
+  // a slot of a plain word or a number; or the sentence's last word, whatever it is (what it
+  // states: "boolean variables start with is" → "… with has")
+  const last = q === 0 && x.length === 1 && y.length === 1 && [x[0], y[0]].every((w) => /^\p{L}+$/u.test(w) && !PRONOUNS.has(w))
+  if (!last && !x.some(plain) && !x.some((w) => /\p{N}/u.test(w))) return null
+  if (!last && !y.some(plain) && !y.some((w) => /\p{N}/u.test(w))) return null
   if ([...x, ...y].some((w) => NEGATIONS.has(w))) return null
   const hard = new Set<string>()
   for (const shape of [older, newer]) for (const v of shape.values) if (isHard(v)) for (const t of v.slice(2).toLowerCase().split(/\s+/)) hard.add(t)

@@ -3,7 +3,7 @@ import {findLiveByNormHash, getMemory, nearDuplicateCandidates} from '../../stor
 import {contentBands} from '../../text/minhash.js'
 import {shingleSet} from '../../text/shingles.js'
 import {jaccard} from '../../text/similarity.js'
-import {factShapeOf, restates, sameValues, updateRelation, valueChange, type FactShape} from '../../text/values.js'
+import {factShapeOf, restates, sameValues, sayTheSame, updateRelation, valueChange, type FactShape} from '../../text/values.js'
 import type {UpdateOf} from '../../model/shapes/memories.js'
 import type {MemoryLink, MemoryType} from '../../model/memory.js'
 import {newestVersions, UPDATED_BY, updatedByIds} from '../currency.js'
@@ -20,7 +20,7 @@ export const MAX_UPDATES_NAMED = 5
  * fact, never a duplicate (values.ts).
  */
 export function isRestatement(shape: FactShape, other: string): boolean {
-  return sameValues(shape, cachedShape(other))
+  return sayTheSame(shape, cachedShape(other))
 }
 
 export type Candidates = ReturnType<typeof nearDuplicateCandidates>

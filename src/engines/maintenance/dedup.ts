@@ -3,7 +3,7 @@ import {jaccard} from '../../text/similarity.js'
 import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
 import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
 import {forgetOp, writeInChunks} from './chunks.js'
-import {factShape, restates as restatesFact, sameValues, sureUpdate, updateRelation, type FactShape} from '../../text/values.js'
+import {factShape, restates as restatesFact, sameValues, sayTheSame, sureUpdate, updateRelation, type FactShape} from '../../text/values.js'
 import {DISTINCT, isLive, RESOLVED_UPDATE, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
 import type {Op} from '../../storage/memories.js'
 import type {Stage} from './types.js'
@@ -43,7 +43,7 @@ export const dedup: Stage = {
       neighbours.get(b)!.add(a)
     }
     // a text that differs from another only by a value ('e_' → 'e') folds to the same hash: not a duplicate
-    const restates = (a: MemoryBrief | undefined, b: MemoryBrief | undefined) => !!a && !!b && sameValues(shapeOf(a), shapeOf(b))
+    const restates = (a: MemoryBrief | undefined, b: MemoryBrief | undefined) => !!a && !!b && sayTheSame(shapeOf(a), shapeOf(b))
     const shapes = new Map<number, FactShape>()
     const shapeOf = (b: MemoryBrief) => {
       let shape = shapes.get(b.seq)
@@ -105,7 +105,7 @@ export const dedup: Stage = {
         if (!d || !o || d.forgottenAt || d.supersededBy || o.forgottenAt || o.supersededBy) continue
         if (d.content !== dup.content) continue
         const same = normHash(d.content) === normHash(o.content) || jaccard(shingleSet(d.content), shingleSet(o.content)) >= NEAR_DUPLICATE_THRESHOLD
-        if (!same || !sameValues(factShape(d.content), factShape(o.content))) continue
+        if (!same || !sayTheSame(factShape(d.content), factShape(o.content))) continue
         // a restatement of a memory a newer one updates is a revert (18 → 20 → 18), the current
         // version: never a duplicate (the store-time rule, duplicates.ts)
         if (newestVersions(db, [o]).size > 0) continue

@@ -40,6 +40,8 @@ describe('an update is not a duplicate', () => {
     // one slot of one sentence changed, even to a word no rule reads as a value
     ['Write commit messages in Conventional Commits style', 'Write commit messages in gitmoji style', /Conventional Commits → gitmoji/],
     ['Format the code with Biome on save', 'Format the code with dprint on save', /Biome → dprint/],
+    // the sentence's last word is what it states, even a short word
+    ['Convention: boolean variables start with is', 'Convention: boolean variables start with has', /is → has/],
     // reworded: most words shared, one value changed for one of its kind, no word in the place of another
     ['Convention: class names end with _K', 'Always suffix class names with _T', /_K → _T/],
     ['Postgres runs locally on port 5432', 'The local Postgres container is exposed on port 6543', /5432 → 6543/],
@@ -98,6 +100,8 @@ describe('an update is not a duplicate', () => {
       ['Convention: method names end with _a', 'Always suffix class names with _K'],
       ['Always suffix method names with _a', 'Always suffix class names with _K'],
       ['Postgres runs locally on port 5432', 'Production runs Postgres 16'],
+      // a pronoun in the last word's place states nothing
+      ['The deploy job runs on merge to main', 'The deploy job runs on merge to it'],
       // a quoted value at the end does not make the word before it the clause's value
       ['Run migrations with `npm run migrate`', 'Run seeds with `npm run seed`'],
       ['Always prefix class names with T_', 'Convention: class names end with _K'],
