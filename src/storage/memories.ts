@@ -447,8 +447,9 @@ export function hasMemory(db: Db, id: string): boolean {
 export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): Array<{id: string; content: string; createdAt: string; type: MemoryType; links: string}> {
   if (keys.length === 0) return []
   return db.all<{id: string; content: string; createdAt: string; type: MemoryType; links: string}>(
-    // `+live`: look the candidates up by rowid; an index on `live` would scan every live memory
-    `SELECT id, content, created_at AS createdAt, type, links FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})) AND +live = 1 LIMIT ?`,
+    // `+live`: look the candidates up by rowid; an index on `live` would scan every live memory.
+    // Newest first: past the limit, the current versions of a fact are the ones to keep
+    `SELECT id, content, created_at AS createdAt, type, links FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})) AND +live = 1 ORDER BY seq DESC LIMIT ?`,
     [...keys, limit],
   )
 }

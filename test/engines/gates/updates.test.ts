@@ -61,6 +61,20 @@ describe('an update is not a duplicate', () => {
     })
   }
 
+  it('finds the update among many memories that share its words (the newest candidates first)', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const syllables = ['ka', 'lo', 'mi', 'nu', 'pe', 'ra', 'si', 'tu', 'vo']
+    const words = syllables.flatMap((a) => syllables.map((b) => `${a}${b}x`)).slice(0, 75)
+    let last = ''
+    for (const w of words) {
+      last = storedId(await store(ctx, {repo, content: `Run the ${w} tests with \`npm run test:${w}\``, type: 'procedure'}))
+      clock.advance(60_000)
+    }
+    const w = words.at(-1)!
+    const r = await store(ctx, {repo, content: `Run the ${w} tests with \`pnpm test:${w}\``, type: 'procedure'})
+    expect(r).toMatchObject({success: true, updates: [{id: last}]})
+  })
+
   it('a true restatement (same values; case, punctuation, spacing) is still a duplicate', async () => {
     const {ctx, repo} = memRepo()
     const a = storedId(await store(ctx, {repo, content: ARG('e_'), type: 'heuristic'}))
