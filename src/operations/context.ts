@@ -1,11 +1,11 @@
 import {z} from 'zod'
 import {heuristicOneLiner} from '../engines/enrichment/heuristic.js'
-import {MEMORY_TYPES, TYPE_LETTER, UPDATES, type Memory, type MemoryType} from '../model/memory.js'
+import {MEMORY_TYPES, TYPE_LETTER, type Memory, type MemoryType} from '../model/memory.js'
 import {contextPriority} from '../engines/search/rank.js'
 import {newestVersions} from '../engines/currency.js'
 import type {Db} from '../storage/db.js'
 import {loadTokenCounter} from '../engines/search/tokens.js'
-import {liveCounts, topLiveOfTypes} from '../storage/memories.js'
+import {liveCounts, topLiveChanged, topLiveOfTypes} from '../storage/memories.js'
 import {layerSources, listLayers} from './layers.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {readOnlySources} from '../engines/sharing/sources.js'
@@ -79,9 +79,10 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   // A context line is ≥ 5 tokens, so no budget can hold more than budget / 5 lines; recency
   // re-orders within this pool.
   const pool = Math.ceil(input.tokens / 5) + 50
-  const {counts, primary} = handle.store.read((db) => ({
+  const {counts, primary, changed} = handle.store.read((db) => ({
     counts: liveCounts(db),
     primary: current(db, topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool)).map((m) => ({m, w: 1})),
+    changed: current(db, topLiveChanged(db, ['insight', 'procedure', 'heuristic'], pool)).map((m) => ({m, w: 1})),
   }))
   // Synced layers add their best memories, weighted below local ones, and count in the header.
   const layers = await layerSources(ctx, handle)
@@ -90,6 +91,7 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
       const c = liveCounts(db)
       for (const t of MEMORY_TYPES) counts[t] += c[t]
       for (const m of current(db, topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool))) primary.push({m, w: layer.weight})
+      for (const m of current(db, topLiveChanged(db, ['insight', 'procedure', 'heuristic'], pool))) changed.push({m, w: layer.weight})
     })
   }
   const count = await loadTokenCounter()
@@ -132,10 +134,7 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   // The current version of a fact that changed leads, in up to half the budget: it is what an agent
   // is least likely to know already (its older notes, the code written before and its training
   // state the outdated value). See docs/currency.md.
-  add(
-    primary.filter(({m}) => m.links.some((l) => l.relation === UPDATES)),
-    Math.floor(budget * CHANGED_SHARE),
-  )
+  add(changed, Math.floor(budget * CHANGED_SHARE))
   const full = add(primary)
   if (!full) {
     const observations = handle.store.read((db) => current(db, topLiveOfTypes(db, ['observation'], pool))).map((m) => ({m, w: 1}))

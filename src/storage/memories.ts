@@ -1,6 +1,6 @@
 import {nodeCrypto} from '../model/lazy-require.js'
 import type {SqlValue} from 'sql.js'
-import {UPDATED_BY, type Memory, type MemoryLink, type MemoryType} from '../model/memory.js'
+import {UPDATED_BY, UPDATES, type Memory, type MemoryLink, type MemoryType} from '../model/memory.js'
 import {indexText, normalizeForDuplicate} from '../text/tokenize.js'
 import {storedKeys, valueKeysOf} from '../text/minhash.js'
 import type {Db, Row} from './db.js'
@@ -289,13 +289,14 @@ function insertMemory(db: Db, m: Memory, extra: Record<string, unknown> = {}): v
   db.run(
     `INSERT INTO memories (id, repo_id, type, content, one_liner, summary, tags, importance, source, session_id,
       supersedes, superseded_by, created_at, updated_at, forgotten_at, forget_reason, expires_at, access_count,
-      last_accessed_at, used_count, unused_count, last_used_at, derived_from, links, extra, norm_hash, live)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      last_accessed_at, used_count, unused_count, last_used_at, derived_from, links, extra, norm_hash, live, changed)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       m.id, m.repoId, m.type, m.content, m.oneLiner, m.summary, JSON.stringify(m.tags), m.importance, m.source,
       m.sessionId, m.supersedes, m.supersededBy, m.createdAt, m.updatedAt, m.forgottenAt, m.forgetReason,
       m.expiresAt, m.accessCount, m.lastAccessedAt, m.usedCount, m.unusedCount, m.lastUsedAt,
       JSON.stringify(m.derivedFrom), JSON.stringify(m.links), JSON.stringify(extra), normHash(m.content), live,
+      m.links.some((l) => l.relation === UPDATES) ? 1 : 0,
     ],
   )
   if (live) {
@@ -316,6 +317,11 @@ function updateMemory(db: Db, id: string, set: MemoryPatch): void {
     if (!column) throw new Error(`cannot update field ${key}`)
     sets.push(`${column} = ?`)
     params.push(JSON_FIELDS.has(key) ? JSON.stringify(value) : (value as SqlValue))
+  }
+  // `changed`: the memory updates another (the current version of a fact that changed: the context leads with these)
+  if (set.links !== undefined) {
+    sets.push('changed = ?')
+    params.push(set.links.some((l) => l.relation === UPDATES) ? 1 : 0)
   }
   const forgottenAt = set.forgottenAt !== undefined ? set.forgottenAt : (before.forgotten_at as string | null)
   const supersededBy = set.supersededBy !== undefined ? set.supersededBy : (before.superseded_by as string | null)
@@ -487,6 +493,22 @@ export function topLiveOfTypes(db: Db, types: MemoryType[], limit: number): Memo
   return db
     .all(
       `SELECT * FROM memories WHERE live = 1 AND type IN (${placeholders})
+       ORDER BY ctx_rank DESC
+       LIMIT ?`,
+      [...types, limit],
+    )
+    .map(rowToMemory)
+}
+
+/**
+ * The live memories of the given types that update another — the current versions of facts that
+ * changed — best first (context priority), whatever their rank among all memories.
+ */
+export function topLiveChanged(db: Db, types: MemoryType[], limit: number): Memory[] {
+  const placeholders = types.map(() => '?').join(', ')
+  return db
+    .all(
+      `SELECT * FROM memories WHERE live = 1 AND changed = 1 AND type IN (${placeholders})
        ORDER BY ctx_rank DESC
        LIMIT ?`,
       [...types, limit],

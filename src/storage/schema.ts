@@ -137,6 +137,13 @@ const MIGRATIONS: Migration[] = [
       for (const band of storedKeys(row.content, row.links.includes('"updated-by"'))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
     }
   },
+  // 11: which memories update another (the current versions of facts that changed), so the
+  //     session context finds them in a repo of any size, not only among its best-ranked.
+  `
+  ALTER TABLE memories ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+  UPDATE memories SET changed = 1 WHERE links LIKE '%"updates"%';
+  CREATE INDEX memories_changed_ctx_rank ON memories(ctx_rank DESC) WHERE live = 1 AND changed = 1;
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -514,6 +514,10 @@ function frameRelation(newer: FactShape, older: FactShape): UpdateRelation | nul
   if (!last && !x.some(plain) && !x.some((w) => /\p{N}/u.test(w))) return null
   if (!last && !y.some(plain) && !y.some((w) => /\p{N}/u.test(w))) return null
   if ([...x, ...y].some((w) => NEGATIONS.has(w))) return null
+  // a value follows a word of function ("with Biome", "in gitmoji style", "is info"); after a word
+  // of content the slot is what is done, another rule: "handlers retry with backoff" / "handlers
+  // use idempotency keys"
+  if (p > 0 && !STOP_WORDS.has(a[p - 1])) return null
   const hard = new Set<string>()
   for (const shape of [older, newer]) for (const v of shape.values) if (isHard(v)) for (const t of v.slice(2).toLowerCase().split(/\s+/)) hard.add(t)
   const outside = [...a.slice(0, p), ...a.slice(a.length - q)]

@@ -279,7 +279,7 @@ describe('RepoStore', () => {
     expect(readFileSync(db).equals(before)).toBe(true)
   })
 
-  it('an older database gets the band keys this build computes: value keys only for memories a newer version updates', async () => {
+  it('an older database gets the band keys this build computes (value keys only for memories a newer version updates) and marks the memories that update another', async () => {
     const root = tempDir()
     const s = await open(root)
     const older = memory('Production errors go to Honeybadger')
@@ -292,6 +292,7 @@ describe('RepoStore', () => {
     const path = join(root, '.mem', 'mem.db')
     const db = new Db(new SQL.Database(readFileSync(path)))
     db.run(`DELETE FROM dup_bands`)
+    db.exec(`DROP INDEX memories_changed_ctx_rank; ALTER TABLE memories DROP COLUMN changed`)
     setMeta(db, 'schema_version', '9')
     writeFileSync(path, db.export())
     db.close()
@@ -302,6 +303,9 @@ describe('RepoStore', () => {
     expect(keysOf(older.id)).toEqual(sorted(storedKeys(older.content, true)))
     expect(keysOf(newer.id)).toEqual(sorted(storedKeys(newer.content, false)))
     expect(storedKeys(older.content, true).length).toBeGreaterThan(storedKeys(older.content, false).length)
+    // and schema 11 marks the memory that updates another (the context leads with such)
+    const changed = again.read((d) => d.all<{id: string}>(`SELECT id FROM memories WHERE changed = 1`).map((r) => r.id))
+    expect(changed).toEqual([newer.id])
     await again.close()
   })
 

@@ -11,6 +11,8 @@
 //   context tokens        — the context's size, mean over histories.
 // "mem after mem maintain" runs a full maintenance pass before the questions. The pair set
 // (pairs.mjs) scores the update rules alone: reworded updates found, other subjects grouped.
+// MEM_BENCH_CURRENCY_PADDING=<n> adds a row where each history's repo first holds n other
+// memories (the bench corpus): the same questions among many more distractors.
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
 // commit before a change), in the same run.
 import {existsSync, readFileSync} from 'node:fs'
@@ -19,12 +21,14 @@ import MiniSearch from 'minisearch'
 import {stemmer} from 'stemmer'
 import {STOP_WORDS} from '../../../dist/src/text/stopwords.js'
 import {fmt, tempRepo} from '../lib/util.mjs'
+import {realisticStore} from '../lib/corpus.mjs'
+import {seedMemories} from '../lib/seed.mjs'
 import {currencySet} from './set.mjs'
 import {scorePairs} from './pairs.mjs'
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
 
-async function memSystem(root, {maintainFirst = false} = {}) {
+async function memSystem(root, {maintainFirst = false, padding = 0} = {}) {
   const load = (p) => import(join(root, 'dist', 'src', p))
   const [{openMem}, {store}, {recall}, {context}, {loadTokenCounter}, {maintain}] = await Promise.all([
     load('runtime/open-mem.js'),
@@ -37,6 +41,8 @@ async function memSystem(root, {maintainFirst = false} = {}) {
   const count = await loadTokenCounter()
   return async (history) => {
     const {root: repo, home} = tempRepo('currency')
+    // a large repo: other memories first, from before the history (the bench corpus, seeded)
+    if (padding > 0) await seedMemories(repo, realisticStore(padding, {now: history.items[0].at - 86_400_000}))
     let t = 0
     const ctx = openMem({home, cwd: repo, now: () => new Date(t), longLived: true})
     const ids = []
@@ -168,6 +174,9 @@ export async function benchCurrency({quiet = false} = {}) {
   const histories = currencySet()
   const systems = [['mem', await memSystem(ROOT)], ['mem after mem maintain', await memSystem(ROOT, {maintainFirst: true})]]
   if (process.env.MEM_BENCH_BEFORE) systems.push([`mem at ${process.env.MEM_BENCH_BEFORE.split('/').pop()}`, await memSystem(process.env.MEM_BENCH_BEFORE)])
+  // MEM_BENCH_CURRENCY_PADDING=<n>: each history also in a repo that holds n other memories
+  const padding = Number(process.env.MEM_BENCH_CURRENCY_PADDING ?? 0)
+  if (padding > 0) systems.push([`mem, ${padding} other memories`, await memSystem(ROOT, {padding})])
   systems.push(['BM25 (stop words + Porter)', bm25System()])
   const results = {}
   const split = {}

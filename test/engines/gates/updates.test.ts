@@ -114,6 +114,8 @@ describe('an update is not a duplicate', () => {
       ['Convention: method names end with _a', 'Always suffix class names with _K'],
       ['Always suffix method names with _a', 'Always suffix class names with _K'],
       ['Postgres runs locally on port 5432', 'Production runs Postgres 16'],
+      // a slot after a word of content is what is done, not a value: two rules
+      ['The carts module: handlers retry with backoff', 'The carts module: handlers use idempotency keys'],
       // a pronoun in the last word's place states nothing
       ['The deploy job runs on merge to main', 'The deploy job runs on merge to it'],
       // a quoted value at the end does not make the word before it the clause's value
@@ -266,6 +268,25 @@ describe('the newest wins, visibly', () => {
     expect(text).not.toContain('Node 18')
     // the rest of the budget still goes to the most important memories
     expect(text.split('\n').filter((l) => l.includes(' module: handlers ')).length).toBeGreaterThan(10)
+  })
+
+  it('the current version of a changed fact leads the context in a repo of any size (not only among its best-ranked memories)', async () => {
+    const {ctx, repo, clock} = memRepo()
+    // more important memories than the context reads as its pool (~170 for 600 tokens)
+    const things = ['invoices', 'refunds', 'carts', 'coupons', 'reviews', 'shipments', 'payouts', 'webhooks', 'sessions', 'exports', 'imports', 'tenants', 'quotas', 'reports', 'alerts', 'audits', 'billing', 'search', 'profiles', 'avatars']
+    const rules = ['are validated before they reach the queue', 'keep an audit trail', 'never block the request thread', 'retry with backoff', 'log a correlation id', 'are covered by contract tests', 'emit metrics per tenant', 'use idempotency keys', 'read from the replica', 'cache for one minute']
+    for (const thing of things) {
+      for (const rule of rules) {
+        await store(ctx, {repo, content: `The ${thing} module: handlers ${rule}`, type: 'heuristic', importance: 0.95})
+        clock.advance(60_000)
+      }
+    }
+    await store(ctx, {repo, content: 'CI runs on Node 18', type: 'heuristic', importance: 0.2})
+    clock.advance(60_000)
+    await store(ctx, {repo, content: 'CI runs on Node 20', type: 'heuristic', importance: 0.2})
+    const text = (await context(ctx, {repo})).context
+    expect(text.split('\n')[1]).toMatch(/^\[H\] CI runs on Node 20 \[/)
+    expect(text).not.toContain('Node 18')
   })
 
   it('forgetting the newer makes the older current again; a wrong grouping is undone with distinct', async () => {
