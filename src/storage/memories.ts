@@ -508,7 +508,9 @@ export function topLiveChanged(db: Db, types: MemoryType[], limit: number): Memo
   const placeholders = types.map(() => '?').join(', ')
   return db
     .all(
-      `SELECT * FROM memories WHERE live = 1 AND changed = 1 AND type IN (${placeholders})
+      // the partial index of changed memories (schema 11): the planner would rather walk every
+      // live memory by rank, which costs ~15 ms at 10,000 when few have changed
+      `SELECT * FROM memories INDEXED BY memories_changed_ctx_rank WHERE live = 1 AND changed = 1 AND type IN (${placeholders})
        ORDER BY ctx_rank DESC
        LIMIT ?`,
       [...types, limit],
