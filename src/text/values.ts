@@ -8,6 +8,7 @@
 import {stemmer} from 'stemmer'
 import {STOP_WORDS} from './stopwords.js'
 import {foldAccents, NEGATIONS} from './tokenize.js'
+import {keptBy} from './kept.js'
 
 export interface FactShape {
   /** Subject words: stems of the words that are not values and not stop words, sorted, unique. */
@@ -108,23 +109,8 @@ function closesClause(raws: readonly string[], i: number): boolean {
   return true
 }
 
-const SHAPES = new Map<string, FactShape>()
-const SHAPES_KEPT = 2_048
-
-/**
- * factShape, kept for the texts read lately: a store reads its candidates' shapes, then links
- * (and indexes) some of them, and the same subjects come back store after store. Callers must
- * not modify what they get.
- */
-export function factShapeOf(text: string): FactShape {
-  let shape = SHAPES.get(text)
-  if (shape === undefined) {
-    shape = factShape(text)
-    if (SHAPES.size >= SHAPES_KEPT) SHAPES.delete(SHAPES.keys().next().value!)
-    SHAPES.set(text, shape)
-  }
-  return shape
-}
+/** factShape, kept for the texts read lately (kept.ts). Callers must not modify what they get. */
+export const factShapeOf = keptBy((text: string) => factShape(text))
 
 /** Reads the subject words and the values of a text. */
 export function factShape(text: string): FactShape {

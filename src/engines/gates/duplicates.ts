@@ -3,6 +3,7 @@ import {findLiveByNormHash, getMemory, nearDuplicateCandidates} from '../../stor
 import {contentBands} from '../../text/minhash.js'
 import {shingleSet} from '../../text/shingles.js'
 import {jaccard} from '../../text/similarity.js'
+import {keptBy} from '../../text/kept.js'
 import {factShapeOf, restates, sameValues, sayTheSame, updateRelation, valueChange, type FactShape} from '../../text/values.js'
 import type {UpdateOf} from '../../model/shapes/memories.js'
 import type {MemoryLink, MemoryType} from '../../model/memory.js'
@@ -35,20 +36,9 @@ export function candidatesFor(db: Db, content: string): Candidates {
   return nearDuplicateCandidates(db, values.length > 0 ? [...bands, ...values] : bands, CANDIDATES)
 }
 
-/** Shingle sets of texts the gates saw lately: the same subjects come back store after store. */
-const SHINGLES = new Map<string, Set<string>>()
-const CACHED = 2_048
-function remember<T>(cache: Map<string, T>, text: string, make: (t: string) => T): T {
-  let v = cache.get(text)
-  if (v === undefined) {
-    v = make(text)
-    if (cache.size >= CACHED) cache.delete(cache.keys().next().value!)
-    cache.set(text, v)
-  }
-  return v
-}
 const cachedShape = factShapeOf
-const cachedShingles = (text: string) => remember(SHINGLES, text, shingleSet)
+/** Shingle sets of texts the gates saw lately (kept.ts). */
+const cachedShingles = keptBy(shingleSet)
 
 /**
  * Finds a live memory of the repo that says the same thing: the same text once case, whitespace

@@ -3,7 +3,7 @@ import {jaccard} from '../../text/similarity.js'
 import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
 import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
 import {forgetOp, writeInChunks} from './chunks.js'
-import {factShape, restates as restatesFact, sameValues, sayTheSame, sureUpdate, updateRelation, type FactShape} from '../../text/values.js'
+import {factShape, restates, sameValues, sayTheSame, sureUpdate, updateRelation, type FactShape} from '../../text/values.js'
 import {DISTINCT, isLive, RESOLVED_UPDATE, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
 import type {Op} from '../../storage/memories.js'
 import type {Stage} from './types.js'
@@ -43,14 +43,14 @@ export const dedup: Stage = {
       neighbours.get(b)!.add(a)
     }
     // a text that differs from another only by a value ('e_' → 'e') folds to the same hash: not a duplicate
-    const restates = (a: MemoryBrief | undefined, b: MemoryBrief | undefined) => !!a && !!b && sayTheSame(shapeOf(a), shapeOf(b))
+    const alike = (a: MemoryBrief | undefined, b: MemoryBrief | undefined) => !!a && !!b && sayTheSame(shapeOf(a), shapeOf(b))
     const shapes = new Map<number, FactShape>()
     const shapeOf = (b: MemoryBrief) => {
       let shape = shapes.get(b.seq)
       if (!shape) shapes.set(b.seq, (shape = factShape(b.content)))
       return shape
     }
-    for (const g of plan.exact) for (let i = 1; i < g.length; i++) if (restates(briefs.get(g[0]), briefs.get(g[i]))) link(g[0], g[i])
+    for (const g of plan.exact) for (let i = 1; i < g.length; i++) if (alike(briefs.get(g[0]), briefs.get(g[i]))) link(g[0], g[i])
     const shingles = new Map<number, Set<string>>()
     const shinglesOf = (b: MemoryBrief) => {
       let set = shingles.get(b.seq)
@@ -68,14 +68,14 @@ export const dedup: Stage = {
           if (compared.has(key)) continue
           compared.add(key)
           const [a, b] = [members[i], members[j]]
-          if (jaccard(shinglesOf(a), shinglesOf(b)) >= NEAR_DUPLICATE_THRESHOLD && restates(a, b)) link(a.seq, b.seq)
+          if (jaccard(shinglesOf(a), shinglesOf(b)) >= NEAR_DUPLICATE_THRESHOLD && alike(a, b)) link(a.seq, b.seq)
           else if (a.type !== 'observation' || b.type !== 'observation') {
             // the same subject with another value: the newer updates the older (currency.ts)
             const [older, newer] = a.createdAt <= b.createdAt ? [a, b] : [b, a]
             const relation = updateRelation(shapeOf(newer), shapeOf(older))
             if (relation) updates.push({newer, older, reason: relation.reason})
             // the older value said again in other words: a revert, if the older has a newer version
-            else if (restatesFact(shapeOf(newer), shapeOf(older))) reverts.push({newer, older})
+            else if (restates(shapeOf(newer), shapeOf(older))) reverts.push({newer, older})
           }
         }
       }
