@@ -5,7 +5,7 @@
  * the exact Jaccard similarity.
  */
 import {shingleSet} from './shingles.js'
-import {factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
+import {factShape, factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
 
 export const BANDS = 4
 const ROWS = 3
@@ -42,7 +42,9 @@ let last: {content: string; shingles: ReadonlySet<string>; bands: readonly numbe
 export function contentBands(content: string): {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; shape: FactShape} {
   if (last?.content !== content) {
     const shingles = shingleSet(content)
-    const shape = factShapeOf(content)
+    // not the kept shapes (values.ts factShapeOf): maintenance runs every memory it forgets
+    // through here, and would fill them with texts no store looks at again
+    const shape = factShape(content)
     // the near-duplicate keys, then the subject keys (values.ts) that find updates of a fact
     const bands = [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]
     last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k))}

@@ -26,8 +26,8 @@ export interface FactShape {
   tokens: Set<string>
   /** The text's words in order, without surrounding punctuation or quotes. */
   sequence: string[]
-  /** Per word of `sequence`, the number of words of its clause (punctuation bounds a clause). */
-  clause: number[]
+  /** Where clauses end in `sequence` (punctuation bounds a clause): the index after each clause's last word. */
+  breaks: number[]
   /** Whether the text asks (ends with a question mark): a question states no value. */
   question: boolean
   /** How each value and each subject word was written, for reasons people read. */
@@ -80,21 +80,16 @@ const CLAUSE_END = /[,.;:!?)]["')\]]*$/
 /** Stands where a quoted value was taken out of a text. */
 const QUOTED_MARK = '\u0001'
 
-/** The words of a text in order, and the length of each one's clause. */
-function sequenceOf(folded: string): {sequence: string[]; clause: number[]} {
+/** The words of a text in order, and where its clauses end. */
+function sequenceOf(folded: string): {sequence: string[]; breaks: number[]} {
   const sequence: string[] = []
-  const clause: number[] = []
-  let start = 0
+  const breaks: number[] = []
   for (const raw of folded.split(/\s+/)) {
     const w = raw.replace(LEADING, '').replace(TRAILING, '')
     if (w) sequence.push(w)
-    if (CLAUSE_END.test(raw) || /^[-–—•*#>]+$/.test(raw)) {
-      for (let i = start; i < sequence.length; i++) clause.push(sequence.length - start)
-      start = sequence.length
-    }
+    if ((CLAUSE_END.test(raw) || /^[-–—•*#>]+$/.test(raw)) && breaks.at(-1) !== sequence.length) breaks.push(sequence.length)
   }
-  for (let i = start; i < sequence.length; i++) clause.push(sequence.length - start)
-  return {sequence, clause}
+  return {sequence, breaks}
 }
 
 /** Whether the word at `i` is the last of its clause but for stop words. */
@@ -313,7 +308,17 @@ function valueAt(shape: FactShape, key: string): number {
 /** How many words the clause of a value has (0 when the value is not found as a word). */
 function clauseOf(shape: FactShape, key: string): number {
   const at = valueAt(shape, key)
-  return at < 0 ? 0 : shape.clause[at]
+  if (at < 0) return 0
+  let start = 0
+  let end = shape.sequence.length
+  for (const b of shape.breaks) {
+    if (b <= at) start = b
+    else {
+      end = b
+      break
+    }
+  }
+  return end - start
 }
 
 /** The word right before a value in a text (stemmed), when it is neither a stop word nor a word of instruction. */
@@ -410,6 +415,8 @@ export function restates(newer: FactShape, older: FactShape): boolean {
   // (a value only one states, like the "API" of "Public API routes", is said there only)
   // (whole values: "Vitest" is not the `npx vitest run` of another text)
   const body = (v: string) => v.slice(2).toLowerCase()
+  // most pairs (maintenance compares every pair a key groups) share no value: out before any set is made
+  if (!newer.values.some((v) => isHard(v) && older.values.some((o) => isHard(o) && o.length === v.length && body(o) === body(v)))) return false
   const hardOf = (shape: FactShape) => shape.values.filter(isHard)
   const olderBodies = new Set(hardOf(older).map(body))
   const newerBodies = new Set(hardOf(newer).map(body))

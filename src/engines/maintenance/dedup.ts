@@ -57,14 +57,16 @@ export const dedup: Stage = {
       if (!set) shingles.set(b.seq, (set = shingleSet(b.content)))
       return set
     }
-    const compared = new Set<string>()
+    // pairs compared, as one number each (a string per pair is most of this stage's memory at 100k)
+    const compared = new Set<number | string>()
     const updates: Array<{newer: MemoryBrief; older: MemoryBrief; reason: string}> = []
     const reverts: Array<{newer: MemoryBrief; older: MemoryBrief}> = []
     for (const group of plan.bands) {
       const members = group.map((seq) => briefs.get(seq)).filter((b): b is MemoryBrief => b !== undefined)
       for (let i = 0; i < members.length; i++) {
         for (let j = i + 1; j < members.length && j < i + MAX_GROUP_PAIRS; j++) {
-          const key = `${members[i].seq}:${members[j].seq}`
+          const [x, y] = [members[i].seq, members[j].seq]
+          const key = x < 2 ** 26 && y < 2 ** 26 ? x * 2 ** 26 + y : `${x}:${y}`
           if (compared.has(key)) continue
           compared.add(key)
           const [a, b] = [members[i], members[j]]
