@@ -39,12 +39,13 @@ let last: {content: string; shingles: ReadonlySet<string>; bands: readonly numbe
  * same text (the gates, then the band index), so the last answer is kept. Callers must not
  * modify what they get.
  */
-export function contentBands(content: string): {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; shape: FactShape} {
+export function contentBands(content: string, {keep = false}: {keep?: boolean} = {}): {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; shape: FactShape} {
   if (last?.content !== content) {
     const shingles = shingleSet(content)
-    // not the kept shapes (values.ts factShapeOf): maintenance runs every memory it forgets
-    // through here, and would fill them with texts no store looks at again
-    const shape = factShape(content)
+    // `keep`: among the kept shapes (values.ts factShapeOf), as a store keeps the text it stores
+    // (later stores read it as a candidate); not maintenance, which runs every memory it forgets
+    // through here and would fill them with texts no store looks at again
+    const shape = keep ? factShapeOf(content) : factShape(content)
     // the near-duplicate keys, then the subject keys (values.ts) that find updates of a fact
     const bands = [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]
     last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k))}

@@ -32,7 +32,7 @@ export type Candidates = ReturnType<typeof nearDuplicateCandidates>
  */
 export function candidatesFor(db: Db, content: string): Candidates {
   // a value key is in the band table only while a newer version updates its memory (minhash.ts)
-  const {bands, values} = contentBands(content)
+  const {bands, values} = contentBands(content, {keep: true})
   return nearDuplicateCandidates(db, values.length > 0 ? [...bands, ...values] : bands, CANDIDATES)
 }
 
@@ -47,7 +47,7 @@ const cachedShingles = keptBy(shingleSet)
  * cost does not grow with the store.
  */
 export function findDuplicate(db: Db, content: string, exclude?: string | null, candidates: Candidates = candidatesFor(db, content)): string | undefined {
-  const {shingles, shape} = contentBands(content)
+  const {shingles, shape} = contentBands(content, {keep: true})
   // a memory a newer one updates is no duplicate: stating its value again makes it current again
   const current = (id: string, links?: string) => newestVersions(db, [{id, links: links === undefined ? getMemory(db, id)!.links : (JSON.parse(links) as MemoryLink[])}]).size === 0
   const exact = findLiveByNormHash(db, content)
@@ -72,7 +72,7 @@ export function findDuplicate(db: Db, content: string, exclude?: string | null, 
  * are never paired: they record events, and two events that differ by a value are two events.
  */
 export function findUpdateCandidates(db: Db, content: string, type: MemoryType, exclude?: string | null, candidates: Candidates = candidatesFor(db, content)): Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> {
-  const {shape} = contentBands(content)
+  const {shape} = contentBands(content, {keep: true})
   const found: Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> = []
   for (const candidate of candidates) {
     if (candidate.id === exclude) continue
@@ -91,7 +91,7 @@ export function findUpdateCandidates(db: Db, content: string, type: MemoryType, 
  * version of each is what the new text updates (it states the older value again: it is current).
  */
 export function findRestatedReverts(db: Db, content: string, type: MemoryType, exclude?: string | null, candidates: Candidates = candidatesFor(db, content)): Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> {
-  const {shape} = contentBands(content)
+  const {shape} = contentBands(content, {keep: true})
   const restated: Array<{id: string; links: MemoryLink[]}> = []
   for (const candidate of candidates) {
     if (candidate.id === exclude || (type === 'observation' && candidate.type === 'observation')) continue
