@@ -330,8 +330,10 @@ function labelOf(shape: FactShape, key: string): string | null {
   return stem(w)
 }
 
+const AUXILIARIES = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being', 'get', 'gets', 'got'])
+
 /** An item of a text's word sequence: a subject word (its stem), a value, or a gap (a stop word or a word of instruction). */
-type Item = {word: string} | {value: true} | {gap: true}
+type Item = {word: string} | {value: true} | {gap: string}
 
 function itemsOf(shape: FactShape, subject: ReadonlySet<string>): Item[] {
   const items: Item[] = []
@@ -342,11 +344,11 @@ function itemsOf(shape: FactShape, subject: ReadonlySet<string>): Item[] {
       continue
     }
     if (STOP_WORDS.has(w) && !NEGATIONS.has(w)) {
-      items.push({gap: true})
+      items.push({gap: w})
       continue
     }
     const st = stem(w)
-    items.push(subject.has(st) ? {word: st} : INSTRUCTION_WORDS.has(st) ? {gap: true} : {value: true})
+    items.push(subject.has(st) ? {word: st} : INSTRUCTION_WORDS.has(st) ? {gap: w} : {value: true})
   }
   return items
 }
@@ -379,7 +381,10 @@ function placesOf(items: Item[], own: (w: string) => boolean): {adjacent: Set<st
     while (l >= 0 && 'gap' in items[l]) l--
     let r = j + 1
     while (r < items.length && 'gap' in items[r]) r++
-    around.add(`${name(items[l])} ${name(items[r])}`)
+    // a run right after "is" / "are" is what is said of the subject ("lines are wrapped at 120"),
+    // not a word naming another subject: only its neighbours' place is not compared
+    const before = items[i - 1]
+    if (!(before && 'gap' in before && AUXILIARIES.has(before.gap))) around.add(`${name(items[l])} ${name(items[r])}`)
     i = j + 1
   }
   return {adjacent, around}

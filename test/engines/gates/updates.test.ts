@@ -46,6 +46,8 @@ describe('an update is not a duplicate', () => {
     ['Convention: class names end with _K', 'Always suffix class names with _T', /_K → _T/],
     ['Postgres runs locally on port 5432', 'The local Postgres container is exposed on port 6543', /5432 → 6543/],
     ['Every pull request needs 2 approvals', 'Pull requests merge after 3 approvals', /2 → 3/],
+    // what is said of the subject after "is" / "are" is not a word naming another subject
+    ['Max line length is 100 characters', 'Lines are wrapped at 120 characters', /100 → 120/],
   ]
   for (const [older, newer, reason] of UPDATES) {
     it(`stores "${newer}" after "${older}" and names the update`, async () => {
