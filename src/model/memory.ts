@@ -75,6 +75,11 @@ export const OUTDATED_WARNING = 'may be outdated'
 export const RESOLVED_UPDATE = 'maintenance: the same sentence with another value'
 
 /** `links` with the link to `targetId` set to `relation` (a second link to a target replaces the first), or removed. */
+/** Whether links name a relation: a list of links, or the links as stored (JSON text). */
+export function hasRelation(links: readonly MemoryLink[] | string, relation: string): boolean {
+  return typeof links === 'string' ? links.includes(`"${relation}"`) : links.some((l) => l.relation === relation)
+}
+
 export function setLink(links: readonly MemoryLink[], targetId: string, relation?: string): MemoryLink[] {
   const rest = links.filter((l) => l.targetId !== targetId)
   return relation === undefined ? rest : [...rest, {targetId, relation}]

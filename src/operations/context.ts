@@ -19,6 +19,8 @@ export const DEFAULT_CONTEXT_TOKENS = 600
 export const MIN_CONTEXT_TOKENS = 32
 /** The share of the context's budget that the current versions of changed facts may take first. */
 const CHANGED_SHARE = 0.5
+/** The types the context leads with (observations fill what is left). */
+const RULE_TYPES: MemoryType[] = ['insight', 'procedure', 'heuristic']
 
 export const ContextInput = z.object({
   repo: RepoRef,
@@ -81,8 +83,8 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
   const pool = Math.ceil(input.tokens / 5) + 50
   const {counts, primary, changed} = handle.store.read((db) => ({
     counts: liveCounts(db),
-    primary: current(db, topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool)).map((m) => ({m, w: 1})),
-    changed: current(db, topLiveChanged(db, ['insight', 'procedure', 'heuristic'], pool)).map((m) => ({m, w: 1})),
+    primary: current(db, topLiveOfTypes(db, RULE_TYPES, pool)).map((m) => ({m, w: 1})),
+    changed: current(db, topLiveChanged(db, RULE_TYPES, pool)).map((m) => ({m, w: 1})),
   }))
   // Synced layers add their best memories, weighted below local ones, and count in the header.
   const layers = await layerSources(ctx, handle)
@@ -90,8 +92,8 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
     layer.store.read((db) => {
       const c = liveCounts(db)
       for (const t of MEMORY_TYPES) counts[t] += c[t]
-      for (const m of current(db, topLiveOfTypes(db, ['insight', 'procedure', 'heuristic'], pool))) primary.push({m, w: layer.weight})
-      for (const m of current(db, topLiveChanged(db, ['insight', 'procedure', 'heuristic'], pool))) changed.push({m, w: layer.weight})
+      for (const m of current(db, topLiveOfTypes(db, RULE_TYPES, pool))) primary.push({m, w: layer.weight})
+      for (const m of current(db, topLiveChanged(db, RULE_TYPES, pool))) changed.push({m, w: layer.weight})
     })
   }
   const count = await loadTokenCounter()

@@ -1,6 +1,6 @@
 import {nodeCrypto} from '../model/lazy-require.js'
 import type {SqlValue} from 'sql.js'
-import {UPDATED_BY, UPDATES, type Memory, type MemoryLink, type MemoryType} from '../model/memory.js'
+import {hasRelation, UPDATED_BY, UPDATES, type Memory, type MemoryLink, type MemoryType} from '../model/memory.js'
 import {indexText, normalizeForDuplicate} from '../text/tokenize.js'
 import {storedKeys, valueKeysOf} from '../text/minhash.js'
 import type {Db, Row} from './db.js'
@@ -126,13 +126,14 @@ function ftsInsert(db: Db, seq: number, content: string, tags: string[], oneLine
   db.run(`INSERT INTO fts_log(docid, indexed) VALUES (?, 1)`, [seq])
 }
 
-/** Whether a memory's links (as stored) name a newer version of it. */
-const isUpdated = (links: string) => links.includes(`"${UPDATED_BY}"`)
+/** Band-table keys of a memory; one cached statement run per key is faster in sql.js than a statement per key count. */
+function keysInsert(db: Db, seq: number, keys: readonly number[]): void {
+  for (const band of keys) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
+}
 
 /** A live memory's band, subject and (while a newer version updates it) value keys (minhash.ts, values.ts). */
 function bandsInsert(db: Db, seq: number, content: string, updated: boolean): void {
-  // one cached statement run per key is faster in sql.js than a statement per key count
-  for (const band of storedKeys(content, updated)) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
+  keysInsert(db, seq, storedKeys(content, updated))
 }
 
 function bandsDelete(db: Db, seq: number, content: string, keys: readonly number[] = storedKeys(content, true)): void {
@@ -296,13 +297,13 @@ function insertMemory(db: Db, m: Memory, extra: Record<string, unknown> = {}): v
       m.sessionId, m.supersedes, m.supersededBy, m.createdAt, m.updatedAt, m.forgottenAt, m.forgetReason,
       m.expiresAt, m.accessCount, m.lastAccessedAt, m.usedCount, m.unusedCount, m.lastUsedAt,
       JSON.stringify(m.derivedFrom), JSON.stringify(m.links), JSON.stringify(extra), normHash(m.content), live,
-      m.links.some((l) => l.relation === UPDATES) ? 1 : 0,
+      hasRelation(m.links, UPDATES) ? 1 : 0,
     ],
   )
   if (live) {
     const seq = db.get<{seq: number}>(`SELECT last_insert_rowid() AS seq`)!.seq
     ftsInsert(db, seq, m.content, m.tags, m.oneLiner)
-    bandsInsert(db, seq, m.content, m.links.some((l) => l.relation === UPDATED_BY))
+    bandsInsert(db, seq, m.content, hasRelation(m.links, UPDATED_BY))
   }
 }
 
@@ -321,7 +322,7 @@ function updateMemory(db: Db, id: string, set: MemoryPatch): void {
   // `changed`: the memory updates another (the current version of a fact that changed: the context leads with these)
   if (set.links !== undefined) {
     sets.push('changed = ?')
-    params.push(set.links.some((l) => l.relation === UPDATES) ? 1 : 0)
+    params.push(hasRelation(set.links, UPDATES) ? 1 : 0)
   }
   const forgottenAt = set.forgottenAt !== undefined ? set.forgottenAt : (before.forgotten_at as string | null)
   const supersededBy = set.supersededBy !== undefined ? set.supersededBy : (before.superseded_by as string | null)
@@ -333,14 +334,14 @@ function updateMemory(db: Db, id: string, set: MemoryPatch): void {
   const seq = before.seq as number
   const wasLive = before.live === 1
   const indexed = set.tags !== undefined || set.oneLiner !== undefined
-  const updatedBefore = isUpdated(before.links as string)
-  const updatedAfter = set.links !== undefined ? set.links.some((l) => l.relation === UPDATED_BY) : updatedBefore
+  const updatedBefore = hasRelation(before.links as string, UPDATED_BY)
+  const updatedAfter = set.links !== undefined ? hasRelation(set.links, UPDATED_BY) : updatedBefore
   if (wasLive && !live) bandsDelete(db, seq, before.content as string)
   if (!wasLive && live) bandsInsert(db, seq, before.content as string, updatedAfter)
   // a memory a newer version updates is found by its values too (a revert in other words)
   if (wasLive && live && updatedBefore !== updatedAfter) {
     const values = valueKeysOf(before.content as string)
-    if (updatedAfter) for (const band of values) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, seq])
+    if (updatedAfter) keysInsert(db, seq, values)
     else bandsDelete(db, seq, before.content as string, values)
   }
   if (wasLive && !live) ftsDelete(db, seq)

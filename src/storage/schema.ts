@@ -1,5 +1,6 @@
 import {MemError} from '../model/errors.js'
 import {PACKAGE_NAME} from '../model/package-name.js'
+import {hasRelation, UPDATED_BY, UPDATES} from '../model/memory.js'
 import type {Db} from './db.js'
 import {bandKeys, contentBands, storedKeys} from '../text/minhash.js'
 import {shingleSet} from '../text/shingles.js'
@@ -134,14 +135,14 @@ const MIGRATIONS: Migration[] = [
   (db) => {
     db.exec(`DELETE FROM dup_bands`)
     for (const row of db.all<{seq: number; content: string; links: string}>(`SELECT seq, content, links FROM memories WHERE live = 1`)) {
-      for (const band of storedKeys(row.content, row.links.includes('"updated-by"'))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
+      for (const band of storedKeys(row.content, hasRelation(row.links, UPDATED_BY))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
     }
   },
   // 11: which memories update another (the current versions of facts that changed), so the
   //     session context finds them in a repo of any size, not only among its best-ranked.
   `
   ALTER TABLE memories ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
-  UPDATE memories SET changed = 1 WHERE links LIKE '%"updates"%';
+  UPDATE memories SET changed = 1 WHERE links LIKE '%"${UPDATES}"%';
   CREATE INDEX memories_changed_ctx_rank ON memories(ctx_rank DESC) WHERE live = 1 AND changed = 1;
   `,
 ]

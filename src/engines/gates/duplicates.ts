@@ -6,7 +6,7 @@ import {jaccard} from '../../text/similarity.js'
 import {keptBy} from '../../text/kept.js'
 import {factShapeOf, restates, sameValues, sayTheSame, updateRelation, valueChange, type FactShape} from '../../text/values.js'
 import type {UpdateOf} from '../../model/shapes/memories.js'
-import type {MemoryLink, MemoryType} from '../../model/memory.js'
+import {hasRelation, type MemoryLink, type MemoryType} from '../../model/memory.js'
 import {newestVersions, UPDATED_BY, updatedByIds} from '../currency.js'
 
 /** Word-shingle Jaccard similarity at or above which a new memory is a near-duplicate. */
@@ -96,7 +96,7 @@ export function findRestatedReverts(db: Db, content: string, type: MemoryType, e
   for (const candidate of candidates) {
     if (candidate.id === exclude || (type === 'observation' && candidate.type === 'observation')) continue
     // most candidates have no newer version: skip them before parsing their links
-    if (!candidate.links.includes(UPDATED_BY)) continue
+    if (!hasRelation(candidate.links, UPDATED_BY)) continue
     const links = JSON.parse(candidate.links) as MemoryLink[]
     if (updatedByIds(links).length === 0) continue
     if (restates(shape, cachedShape(candidate.content))) restated.push({id: candidate.id, links})

@@ -120,8 +120,9 @@ export const dedup: Stage = {
     // reverts said in other words no store linked (the store-time rule, duplicates.ts): the
     // restating memory updates the newest version of the one it restates, when that version is
     // older than it and states another value.
-    const pending = updates.filter((u) => !dropped.has(u.newer.seq) && !dropped.has(u.older.seq))
-    const toLink = [...pending.map((u) => ({...u, revert: false})), ...reverts.filter((u) => !dropped.has(u.newer.seq) && !dropped.has(u.older.seq)).map((u) => ({...u, revert: true}))]
+    const undropped = (u: {newer: MemoryBrief; older: MemoryBrief}) => !dropped.has(u.newer.seq) && !dropped.has(u.older.seq)
+    const pending = updates.filter(undropped)
+    const toLink = [...pending.map((u) => ({...u, revert: false})), ...reverts.filter(undropped).map((u) => ({...u, revert: true}))]
     const linked = await writeInChunks(s, toLink, (db, chunk) => {
       const ops: Op[] = []
       const changed = new Map<string, Memory>()
