@@ -453,12 +453,22 @@ export function hasMemory(db: Db, id: string): boolean {
 
 export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): Array<{id: string; content: string; createdAt: string; type: MemoryType; links: string}> {
   if (keys.length === 0) return []
-  return db.all<{id: string; content: string; createdAt: string; type: MemoryType; links: string}>(
-    // `+live`: look the candidates up by rowid; an index on `live` would scan every live memory.
-    // Newest first: past the limit, the current versions of a fact are the ones to keep
-    `SELECT id, content, created_at AS createdAt, type, links FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})) AND +live = 1 ORDER BY seq DESC LIMIT ?`,
-    [...keys, limit],
-  )
+  // In two steps, the memories' seqs and then their rows: one query with `seq IN (SELECT … band
+  // IN …)` took 2.5× as long in sql.js (38 vs 15 µs for a store's 13 keys), a quarter of a store's SQL.
+  // Newest first: past the limit, the current versions of a fact are the ones to keep
+  const seqs = [...new Set(db.column<number>(`SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})`, [...keys]))].sort((a, b) => b - a)
+  const rows: Array<{id: string; content: string; createdAt: string; type: MemoryType; links: string}> = []
+  // the band table holds live memories only; `+live` (look up by rowid, not by the index on
+  // `live`) keeps a stale row out all the same, and the next seqs fill its place
+  for (let at = 0; at < seqs.length && rows.length < limit; at += limit) {
+    const some = seqs.slice(at, at + limit)
+    const live = db.all<{id: string; content: string; createdAt: string; type: MemoryType; links: string}>(
+      `SELECT id, content, created_at AS createdAt, type, links FROM memories WHERE seq IN (${some.map(() => '?').join(',')}) AND +live = 1 ORDER BY seq DESC`,
+      some,
+    )
+    rows.push(...live.slice(0, limit - rows.length))
+  }
+  return rows
 }
 
 export interface BrowseQuery {
