@@ -104,6 +104,25 @@ function closesClause(raws: readonly string[], i: number): boolean {
   return true
 }
 
+const SHOUTED_WORD = /^\p{Lu}{2,}$/u
+/**
+ * Whether a text is written in capitals ("NEVER PUSH TO MAIN ON FRIDAYS"): most of its words of
+ * letters, three at least. Then its capitals say nothing of names (ALICE, MAX_RETRY_COUNT stays
+ * an identifier by its underscores); in other texts a word in capitals is a name (an acronym, a
+ * constant) and a value.
+ */
+function isShouted(raws: readonly string[]): boolean {
+  let letters = 0
+  let capitals = 0
+  for (const raw of raws) {
+    const t = raw.replace(LEADING, '').replace(TRAILING, '')
+    if (!/^\p{L}+$/u.test(t)) continue
+    letters++
+    if (SHOUTED_WORD.test(t)) capitals++
+  }
+  return capitals >= 3 && 5 * capitals >= 3 * letters
+}
+
 /** factShape, kept for the texts read lately (kept.ts). Callers must not modify what they get. */
 export const factShapeOf = keptBy((text: string) => factShape(text))
 
@@ -126,13 +145,16 @@ export function factShape(text: string): FactShape {
   })
   let sentenceStart = true
   const raws = rest.split(/\s+/).filter(Boolean)
+  const shouted = isShouted(raws)
   for (const [i, raw] of raws.entries()) {
     const endsSentence = /[.!?:;]["')\]]*$/.test(raw) || /^[-–—•*#>]+$/.test(raw)
     // the word that ends a clause is what the clause states: "the log level is info", "install
     // the dependencies with npm; …" (a word inside a phrase, like "method" in "method names", is not)
     // ("installed with pnpm only": stop words after it do not count)
     const endsClause = closesClause(raws, i)
-    const t = raw.replace(LEADING, '').replace(TRAILING, '')
+    const bare = raw.replace(LEADING, '').replace(TRAILING, '')
+    // in a text written in capitals a word in capitals is a word, not a name
+    const t = shouted && SHOUTED_WORD.test(bare) && !CASE_STYLES.has(bare.toLowerCase()) ? bare.toLowerCase() : bare
     const atStart = sentenceStart
     sentenceStart = endsSentence
     if (!t || t === QUOTED_MARK) continue

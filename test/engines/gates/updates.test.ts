@@ -128,6 +128,26 @@ describe('an update is not a duplicate', () => {
     for (const [a, b] of pairs) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).toBeNull()
   })
 
+  it('a text written in capitals has words, not names: its subject is compared as any other', () => {
+    // in capitals, every word would be a name, and two texts of one template (a consolidation's
+    // "— 12 observations, …") were one subject with other values; found by the maintenance bench
+    const other = (what: string, since: string) => `${what} — 12 observations, ${since} – 28 Feb 2026.\n- (note 15593)`
+    const pairs = [
+      [other('LOAD TESTS RUN WITH K6 AGAINST STAGING ONLY', '11 Dec 2025'), other('WEBHOOK SIGNATURES ARE CHECKED AGAINST THE IP RANGES', '17 Sep 2025')],
+      ['NEVER PUSH TO MAIN ON FRIDAYS', 'NEVER RUN MIGRATIONS ON PROD'],
+    ]
+    for (const [a, b] of pairs) {
+      expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).toBeNull()
+      expect(restates(factShape(b), factShape(a)), `${a} / ${b}`).toBe(false)
+    }
+    // and an update in capitals is still one
+    expect(updateRelation(factShape("CONVENTION: ALWAYS START FUNCTION ARGUMENT NAMES WITH 'J_'"), factShape("CONVENTION: ALWAYS START FUNCTION ARGUMENT NAMES WITH 'E_'"))?.reason).toBe("'E_' → 'J_'")
+    expect(updateRelation(factShape('THE API DEV SERVER LISTENS ON PORT 3100'), factShape('THE API DEV SERVER LISTENS ON PORT 3000'))?.reason).toBe('3000 → 3100')
+    // a constant's name in capitals in an ordinary sentence is a value
+    expect(updateRelation(factShape('Set MAX_RETRY_COUNT to 5 for outbound webhooks'), factShape('Set MAX_RETRY_COUNT to 3 for outbound webhooks'))?.reason).toBe('3 → 5')
+    expect(updateRelation(factShape('Errors are reported to ROLLBAR'), factShape('Errors are reported to SENTRY'))).not.toBeNull()
+  })
+
   it('a case style and a suffix of the same names are two conventions', () => {
     const pairs = [
       ['always use CamelCase for class names', 'Convention: class names end with _K'],
