@@ -159,6 +159,9 @@ export function factShape(text: string): FactShape {
     sentenceStart = endsSentence
     if (!t || t === QUOTED_MARK) continue
     const lower = t.toLowerCase()
+    // every word is there for another text's values to be found in, whatever it is read as below
+    // (USETHEME( in a text in capitals states the useTheme( of another)
+    tokens.add(lower)
     // most tokens are plain lowercase words: they skip the value tests below
     const plainWord = /^[a-z]+$/.test(t) && !CASE_STYLES.has(t)
     if (plainWord) {

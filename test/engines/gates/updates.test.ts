@@ -6,7 +6,7 @@ import {edit} from '../../../src/operations/edit.js'
 import {forget} from '../../../src/operations/forget.js'
 import {get} from '../../../src/operations/get.js'
 import {linkMemory, unlinkMemory} from '../../../src/operations/links.js'
-import {factShape, restates, updateRelation} from '../../../src/text/values.js'
+import {factShape, restates, sayTheSame, updateRelation} from '../../../src/text/values.js'
 import {maintain} from '../../../src/operations/maintain.js'
 import {history} from '../../../src/operations/history.js'
 import {quality} from '../../../src/operations/quality.js'
@@ -146,6 +146,10 @@ describe('an update is not a duplicate', () => {
     // a constant's name in capitals in an ordinary sentence is a value
     expect(updateRelation(factShape('Set MAX_RETRY_COUNT to 5 for outbound webhooks'), factShape('Set MAX_RETRY_COUNT to 3 for outbound webhooks'))?.reason).toBe('3 → 5')
     expect(updateRelation(factShape('Errors are reported to ROLLBAR'), factShape('Errors are reported to SENTRY'))).not.toBeNull()
+    // a text and its copy in capitals say the same, names with brackets included (`useTheme(` / `USETHEME(`)
+    for (const text of ['Dark mode toggles the `dark` class on <html> through useTheme() in packages/ui', 'Tenant queries go through scopedDb(orgId), which adds org_id to every insert']) {
+      expect(sayTheSame(factShape(`${text.toUpperCase()}!`), factShape(text)), text).toBe(true)
+    }
   })
 
   it('a case style and a suffix of the same names are two conventions', () => {
