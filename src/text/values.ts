@@ -285,16 +285,17 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
   const sharedValues = newer.values.filter((v) => !gained.includes(v) && !(v.startsWith('s:') && a.has(stem(v.slice(2))))).length
   const lostKinds = new Set(lost.map(kindOf))
   const kinChange = gained.some((g) => lostKinds.has(kindOf(g)))
-  if (shared === union && shared >= 1 && (shared + sharedValues >= 2 || kinChange)) return {kind: 'same-words', reason: reason()}
+  // a name in the place of a word of the subject names what the sentence is about: another subject
+  if (shared === union && shared >= 1 && (shared + sharedValues >= 2 || kinChange) && !modifierChanged(newer, gained, older, lost)) return {kind: 'same-words', reason: reason()}
   const nested = shared === Math.min(a.size, b.size)
   // another wording may change one value, no more: "The API listens on port 3000" → "The admin UI
   // listens on port 3100" changes the port and who listens
-  if (nested && kinChange && gained.length === 1 && lost.length === 1 && shared >= 1 && shared + sharedValues >= 2) return {kind: 'wider', reason: reason()}
+  if (nested && kinChange && gained.length === 1 && lost.length === 1 && shared >= 1 && shared + sharedValues >= 2 && !modifierChanged(newer, gained, older, lost)) return {kind: 'wider', reason: reason()}
   // reworded: most words shared, one value changed for one of its kind, and what each text has of
   // its own is not in the place of the other's (that is another subject: "method names" / "class names")
   // (a soft value beside the changed one is how it is said: "with the --headed flag" / "use --ui")
   const [g, l] = [gained.filter(isHard), lost.filter(isHard)]
-  if (g.length === 1 && l.length === 1 && kindOf(g[0]) === kindOf(l[0]) && reworded(newer, a, older, b, g, l)) return {kind: 'reworded', reason: `${shownList(older, l)} → ${shownList(newer, g)}`}
+  if (g.length === 1 && l.length === 1 && kindOf(g[0]) === kindOf(l[0]) && reworded(newer, a, older, b, g, l) && !modifierChanged(newer, g, older, l)) return {kind: 'reworded', reason: `${shownList(older, l)} → ${shownList(newer, g)}`}
   return frameRelation(newer, older)
 }
 
@@ -328,6 +329,33 @@ function reworded(newer: FactShape, a: Set<string>, older: FactShape, b: Set<str
 function valueAt(shape: FactShape, key: string): number {
   const first = key.slice(2).toLowerCase().split(/\s+/)[0]
   return shape.sequence.findIndex((w) => w.toLowerCase() === first)
+}
+
+/** The word right after a value in a text, lowercased, when it is a word of letters and not a stop word. */
+function headOf(shape: FactShape, key: string): string | null {
+  const at = valueAt(shape, key)
+  if (at < 0) return null
+  const next = shape.sequence[at + key.slice(2).split(/\s+/).length]?.toLowerCase()
+  return next !== undefined && /^\p{L}+$/u.test(next) && !STOP_WORDS.has(next) ? next : null
+}
+
+/**
+ * Whether a name changed where a word of the subject stands — right before the same word in both
+ * texts — while each text states another value: the name says what the sentence is about, the
+ * other value what it states ("Install Python packages with uv" / "Install JavaScript packages
+ * with uv", "The Redis container listens on port 6379" / "The Postgres container … 5432"). A
+ * name that is the sentence's only value is what it states: "Use pnpm workspaces" → "Use npm
+ * workspaces" is an update.
+ */
+function modifierChanged(newer: FactShape, gained: readonly string[], older: FactShape, lost: readonly string[]): boolean {
+  const another = (shape: FactShape, key: string, head: string) => shape.values.some((v) => v !== key && v.slice(2).toLowerCase() !== head)
+  for (const g of gained) {
+    if (kindOf(g) !== 'name') continue
+    const head = headOf(newer, g)
+    if (head === null || !another(newer, g, head)) continue
+    for (const l of lost) if (kindOf(l) === 'name' && headOf(older, l) === head && another(older, l, head)) return true
+  }
+  return false
 }
 
 /** How many words the clause of a value has (0 when the value is not found as a word). */

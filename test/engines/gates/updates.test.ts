@@ -124,8 +124,22 @@ describe('an update is not a duplicate', () => {
       ['Run migrations with `npm run migrate`', 'Run seeds with `npm run seed`'],
       ['Always prefix class names with T_', 'Convention: class names end with _K'],
       ['The API listens on port 3000', 'Start the worker locally; it listens on port 3100'],
+      // a name right before a word of the subject, beside another value: what the sentence is about
+      ['Install Python packages with uv', 'Install JavaScript packages with uv'],
+      ['Install Python packages with uv', 'Install JavaScript packages with pnpm'],
+      ['The Go services are built with Bazel', 'The Rust services are built with Cargo'],
+      ['Deploy the Go service with ko', 'Deploy the Rust service with cargo'],
+      ['The Redis container listens on port 6379', 'The Postgres container listens on port 5432'],
     ]
     for (const [a, b] of pairs) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).toBeNull()
+    // a name that is the sentence's only value, or one that changed alone, is what it states
+    const updates = [
+      ['Use the Jest runner', 'Use the Vitest runner'],
+      ['Payments go through the Stripe API', 'Payments go through the Adyen API'],
+      ['Install Python packages with pip', 'Install Python packages with uv'],
+      ['The Stripe webhook secret lives in Vault', 'The Stripe webhook secret lives in Doppler'],
+    ]
+    for (const [a, b] of updates) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).not.toBeNull()
   })
 
   it('a text written in capitals has words, not names: its subject is compared as any other', () => {
