@@ -344,8 +344,8 @@ function headOf(shape: FactShape, key: string): string | null {
  * texts — while each text states another value: the name says what the sentence is about, the
  * other value what it states ("Install Python packages with uv" / "Install JavaScript packages
  * with uv", "The Redis container listens on port 6379" / "The Postgres container … 5432"). A
- * name that is the sentence's only value is what it states: "Use pnpm workspaces" → "Use npm
- * workspaces" is an update.
+ * name that is the sentence's only value is what it states: "Use the Jest runner" → "Use the
+ * Vitest runner" is an update.
  */
 function modifierChanged(newer: FactShape, gained: readonly string[], older: FactShape, lost: readonly string[]): boolean {
   const another = (shape: FactShape, key: string, head: string) => shape.values.some((v) => v !== key && v.slice(2).toLowerCase() !== head)
