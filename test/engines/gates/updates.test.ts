@@ -83,6 +83,10 @@ describe('an update is not a duplicate', () => {
     for (const again of [ARG('e_'), `${ARG('e_')}.`, ARG('e_').toUpperCase().replace("'E_'", "'e_'"), `  convention:   always start function argument names with 'e_'  `]) {
       expect(await store(ctx, {repo, content: again, type: 'heuristic'})).toEqual({success: false, duplicateId: a, reason: 'duplicate'})
     }
+    // the whole text in capitals, names with brackets included (it was stored as a new memory)
+    const dark = 'Dark mode toggles the `dark` class on <html> through useTheme() in packages/ui'
+    const b = storedId(await store(ctx, {repo, content: dark, type: 'heuristic'}))
+    expect(await store(ctx, {repo, content: `${dark.toUpperCase()}!`, type: 'heuristic'})).toEqual({success: false, duplicateId: b, reason: 'duplicate'})
   })
 
   it('a value that differs by punctuation only inside it is another value (e_ vs e)', async () => {
