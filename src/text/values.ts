@@ -331,21 +331,33 @@ function valueAt(shape: FactShape, key: string): number {
   return shape.sequence.findIndex((w) => w.toLowerCase() === first)
 }
 
-/** The word right after a value in a text, lowercased, when it is a word of letters and not a stop word. */
+/**
+ * The subject word right after a value in a text, when the value names it ("Python packages",
+ * "The Redis container"): a word of the text's subject, not a value itself ("the Stripe SDK"),
+ * and the value does not come after a word of instruction or a preposition, which make the phrase
+ * what is used ("Use the Jest runner for unit tests", "Deploy with the Fly CLI").
+ */
 function headOf(shape: FactShape, key: string): string | null {
   const at = valueAt(shape, key)
   if (at < 0) return null
   const next = shape.sequence[at + key.slice(2).split(/\s+/).length]?.toLowerCase()
-  return next !== undefined && /^\p{L}+$/u.test(next) && !STOP_WORDS.has(next) ? next : null
+  if (next === undefined || !/^\p{L}+$/u.test(next) || STOP_WORDS.has(next) || !(shape.words.includes(stem(next)) || shape.soft.includes(stem(next)))) return null
+  let before = at - 1
+  while (before >= 0 && ARTICLES.has(shape.sequence[before].toLowerCase())) before--
+  const w = before >= 0 ? shape.sequence[before].toLowerCase() : null
+  return w !== null && (INSTRUCTION_WORDS.has(stem(w)) || INSTRUMENTS.has(w)) ? null : next
 }
+
+const ARTICLES = new Set(['the', 'a', 'an', 'our', 'its', 'their', 'this', 'that'])
+const INSTRUMENTS = new Set(['with', 'via', 'through', 'using', 'by'])
 
 /**
  * Whether a name changed where a word of the subject stands — right before the same word in both
- * texts — while each text states another value: the name says what the sentence is about, the
- * other value what it states ("Install Python packages with uv" / "Install JavaScript packages
- * with uv", "The Redis container listens on port 6379" / "The Postgres container … 5432"). A
- * name that is the sentence's only value is what it states: "Use the Jest runner" → "Use the
- * Vitest runner" is an update.
+ * texts (headOf) — while each text states another value: the name says what the sentence is
+ * about, the other value what it states ("Install Python packages with uv" / "Install JavaScript
+ * packages with uv", "The Redis container listens on port 6379" / "The Postgres container …
+ * 5432"). A name that is the sentence's only value is what it states: "Use the Jest runner" →
+ * "Use the Vitest runner" is an update.
  */
 function modifierChanged(newer: FactShape, gained: readonly string[], older: FactShape, lost: readonly string[]): boolean {
   const another = (shape: FactShape, key: string, head: string) => shape.values.some((v) => v !== key && v.slice(2).toLowerCase() !== head)

@@ -134,6 +134,7 @@ describe('an update is not a duplicate', () => {
       ['The Go services are built with Bazel', 'The Rust services are built with Cargo'],
       ['Deploy the Go service with ko', 'Deploy the Rust service with cargo'],
       ['The Redis container listens on port 6379', 'The Postgres container listens on port 5432'],
+      ['Use the eu-central-1 region for EU customers', 'Use the us-west-2 region for US customers'],
     ]
     for (const [a, b] of pairs) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).toBeNull()
     // a name that is the sentence's only value, or one that changed alone, is what it states
@@ -142,6 +143,10 @@ describe('an update is not a duplicate', () => {
       ['Payments go through the Stripe API', 'Payments go through the Adyen API'],
       ['Install Python packages with pip', 'Install Python packages with uv'],
       ['The Stripe webhook secret lives in Vault', 'The Stripe webhook secret lives in Doppler'],
+      // a name after a word of instruction or of means is what is used; a value after it is no subject word
+      ['Use the Jest runner for unit tests', 'Use the Vitest runner for unit tests'],
+      ['Use the Stripe SDK for payments', 'Use the Adyen SDK for payments'],
+      ['Deploy with the Fly CLI to production', 'Deploy with the Render CLI to production'],
     ]
     for (const [a, b] of updates) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).not.toBeNull()
   })
