@@ -10,7 +10,8 @@
 //                            outdated versions whose line is in the session context (600 tokens);
 //   context tokens        — the context's size, mean over histories.
 // "mem after mem maintain" runs a full maintenance pass before the questions. The pair set
-// (pairs.mjs) scores the update rules alone: reworded updates found, other subjects grouped.
+// (pairs.mjs) scores the update rules alone: reworded updates found, other subjects grouped; so
+// does a third set there, of facts a repo holds side by side.
 // MEM_BENCH_CURRENCY_PADDING=<n> adds a row where each history's repo first holds n other
 // memories (the bench corpus): the same questions among many more distractors.
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
@@ -24,7 +25,7 @@ import {fmt, tempRepo} from '../lib/util.mjs'
 import {realisticStore} from '../lib/corpus.mjs'
 import {seedMemories} from '../lib/seed.mjs'
 import {currencySet} from './set.mjs'
-import {scorePairs} from './pairs.mjs'
+import {scorePairs, SIDE_BY_SIDE, SIDE_UPDATES} from './pairs.mjs'
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
 
@@ -220,6 +221,8 @@ export async function benchCurrency({quiet = false} = {}) {
       }
       const p = scorePairs(await import(rules))
       console.log(`${name}: pair set: ${p.found} / ${p.updates} reworded updates found, ${p.grouped} / ${p.others} pairs of other subjects grouped`)
+      const q = scorePairs(await import(rules), {updates: SIDE_UPDATES, others: SIDE_BY_SIDE})
+      console.log(`${name}: side-by-side set: ${q.found} / ${q.updates} updates found, ${q.grouped} / ${q.others} pairs of facts held side by side grouped`)
     }
     if (process.env.MEM_BENCH_BEFORE) {
       const roots = [ROOT, process.env.MEM_BENCH_BEFORE]
