@@ -334,8 +334,9 @@ function valueAt(shape: FactShape, key: string): number {
 /**
  * The subject word right after a value in a text, when the value names it ("Python packages",
  * "The Redis container"): a word of the text's subject, not a value itself ("the Stripe SDK"),
- * and the value does not come after a word of instruction or a preposition, which make the phrase
- * what is used ("Use the Jest runner for unit tests", "Deploy with the Fly CLI").
+ * and the value does not come after a word of instruction or of means (with, via, through, using,
+ * by), which make the phrase what is used ("Use the Jest runner for unit tests", "Deploy with the
+ * Fly CLI").
  */
 function headOf(shape: FactShape, key: string): string | null {
   const at = valueAt(shape, key)
