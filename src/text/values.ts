@@ -47,7 +47,11 @@ const CASE_STYLES = new Set([
 // ("run", "build", "start", "end") are not among them: "class names end with _K" and "class names
 // are written in CamelCase" are two conventions.
 const INSTRUCTION_WORDS = new Set(
-  ['use', 'uses', 'used', 'using', 'need', 'needs', 'needed', 'must', 'should', 'always', 'written', 'done', 'ask', 'convention', 'rule', 'please', 'required', 'requires', 'prefer', 'preferred'].map(
+  [
+    'use', 'uses', 'used', 'using', 'need', 'needs', 'needed', 'must', 'should', 'always', 'written', 'done', 'ask', 'convention', 'rule', 'please', 'required', 'requires', 'prefer', 'preferred',
+    // words that say a fact changed, not what it is about: "The GraphQL gateway moved to port 4100"
+    'moved', 'switched', 'changed', 'upgraded', 'downgraded', 'replaced', 'rewritten', 'now',
+  ].map(
     (w) => stemmer(w),
   ),
 )

@@ -147,6 +147,10 @@ describe('an update is not a duplicate', () => {
       ['Use the Jest runner for unit tests', 'Use the Vitest runner for unit tests'],
       ['Use the Stripe SDK for payments', 'Use the Adyen SDK for payments'],
       ['Deploy with the Fly CLI to production', 'Deploy with the Render CLI to production'],
+      // words that say the fact changed are not what it is about
+      ['The GraphQL gateway listens on port 4000', 'The GraphQL gateway moved to port 4100'],
+      ['The mobile app is written in React Native', 'The mobile app is now written in Flutter'],
+      ['Staging runs Postgres 15', 'Staging was upgraded to Postgres 16'],
     ]
     for (const [a, b] of updates) expect(updateRelation(factShape(b), factShape(a)), `${a} / ${b}`).not.toBeNull()
   })
