@@ -451,18 +451,21 @@ export function hasMemory(db: Db, id: string): boolean {
   return db.get(`SELECT 1 AS x FROM memories WHERE id = ?`, [id]) !== undefined
 }
 
-export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): Array<{id: string; content: string; createdAt: string; type: MemoryType; links: string}> {
+/** A duplicate candidate: what the store gates read of a live memory. */
+export type DuplicateCandidate = {id: string; content: string; createdAt: string; type: MemoryType; links: string}
+
+export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: number): DuplicateCandidate[] {
   if (keys.length === 0) return []
   // In two steps, the memories' seqs and then their rows: one query with `seq IN (SELECT … band
   // IN …)` took 2.5× as long in sql.js (38 vs 15 µs for a store's 13 keys), a quarter of a store's SQL.
   // Newest first: past the limit, the current versions of a fact are the ones to keep
   const seqs = [...new Set(db.column<number>(`SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')})`, [...keys]))].sort((a, b) => b - a)
-  const rows: Array<{id: string; content: string; createdAt: string; type: MemoryType; links: string}> = []
+  const rows: DuplicateCandidate[] = []
   // the band table holds live memories only; `+live` (look up by rowid, not by the index on
   // `live`) keeps a stale row out all the same, and the next seqs fill its place
   for (let at = 0; at < seqs.length && rows.length < limit; at += limit) {
     const some = seqs.slice(at, at + limit)
-    const live = db.all<{id: string; content: string; createdAt: string; type: MemoryType; links: string}>(
+    const live = db.all<DuplicateCandidate>(
       `SELECT id, content, created_at AS createdAt, type, links FROM memories WHERE seq IN (${some.map(() => '?').join(',')}) AND +live = 1 ORDER BY seq DESC`,
       some,
     )

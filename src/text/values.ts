@@ -111,15 +111,14 @@ function closesClause(raws: readonly string[], i: number): boolean {
 const SHOUTED_WORD = /^\p{Lu}{2,}$/u
 /**
  * Whether a text is written in capitals ("NEVER PUSH TO MAIN ON FRIDAYS"): most of its words of
- * letters, three at least. Then its capitals say nothing of names (ALICE, MAX_RETRY_COUNT stays
- * an identifier by its underscores); in other texts a word in capitals is a name (an acronym, a
- * constant) and a value.
+ * letters, three at least (`bares`: its words without surrounding punctuation). Then its capitals
+ * say nothing of names (ALICE, MAX_RETRY_COUNT stays an identifier by its underscores); in other
+ * texts a word in capitals is a name (an acronym, a constant) and a value.
  */
-function isShouted(raws: readonly string[]): boolean {
+function isShouted(bares: readonly string[]): boolean {
   let letters = 0
   let capitals = 0
-  for (const raw of raws) {
-    const t = raw.replace(LEADING, '').replace(TRAILING, '')
+  for (const t of bares) {
     if (!/^\p{L}+$/u.test(t)) continue
     letters++
     if (SHOUTED_WORD.test(t)) capitals++
@@ -149,14 +148,15 @@ export function factShape(text: string): FactShape {
   })
   let sentenceStart = true
   const raws = rest.split(/\s+/).filter(Boolean)
-  const shouted = isShouted(raws)
+  const bares = raws.map((raw) => raw.replace(LEADING, '').replace(TRAILING, ''))
+  const shouted = isShouted(bares)
   for (const [i, raw] of raws.entries()) {
     const endsSentence = /[.!?:;]["')\]]*$/.test(raw) || /^[-–—•*#>]+$/.test(raw)
     // the word that ends a clause is what the clause states: "the log level is info", "install
     // the dependencies with npm; …" (a word inside a phrase, like "method" in "method names", is not)
     // ("installed with pnpm only": stop words after it do not count)
     const endsClause = closesClause(raws, i)
-    const bare = raw.replace(LEADING, '').replace(TRAILING, '')
+    const bare = bares[i]
     // in a text written in capitals a word in capitals is a word, not a name
     const t = shouted && SHOUTED_WORD.test(bare) && !CASE_STYLES.has(bare.toLowerCase()) ? bare.toLowerCase() : bare
     const atStart = sentenceStart
@@ -335,6 +335,10 @@ function valueAt(shape: FactShape, key: string): number {
   return shape.sequence.findIndex((w) => w.toLowerCase() === first)
 }
 
+/** Words skipped before a name (headOf), and the words of means that make the name what is used. */
+const ARTICLES = new Set(['the', 'a', 'an', 'our', 'its', 'their', 'this', 'that'])
+const INSTRUMENTS = new Set(['with', 'via', 'through', 'using', 'by'])
+
 /**
  * The subject word right after a value in a text, when the value names it ("Python packages",
  * "The Redis container"): a word of the text's subject, not a value itself ("the Stripe SDK"),
@@ -352,9 +356,6 @@ function headOf(shape: FactShape, key: string): string | null {
   const w = before >= 0 ? shape.sequence[before].toLowerCase() : null
   return w !== null && (INSTRUCTION_WORDS.has(stem(w)) || INSTRUMENTS.has(w)) ? null : next
 }
-
-const ARTICLES = new Set(['the', 'a', 'an', 'our', 'its', 'their', 'this', 'that'])
-const INSTRUMENTS = new Set(['with', 'via', 'through', 'using', 'by'])
 
 /**
  * Whether a name changed where a word of the subject stands — right before the same word in both

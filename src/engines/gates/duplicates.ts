@@ -1,5 +1,5 @@
 import type {Db} from '../../storage/db.js'
-import {findLiveByNormHash, getMemory, nearDuplicateCandidates} from '../../storage/memories.js'
+import {findLiveByNormHash, getMemory, nearDuplicateCandidates, type DuplicateCandidate} from '../../storage/memories.js'
 import {contentBands} from '../../text/minhash.js'
 import {shingleSet} from '../../text/shingles.js'
 import {jaccard} from '../../text/similarity.js'
@@ -24,7 +24,7 @@ export function isRestatement(shape: FactShape, other: string): boolean {
   return sayTheSame(shape, cachedShape(other))
 }
 
-export type Candidates = ReturnType<typeof nearDuplicateCandidates>
+export type Candidates = DuplicateCandidate[]
 
 /**
  * The live memories that share a band or subject key with a text, and those a newer version

@@ -59,8 +59,9 @@ export const PAIR_OTHERS = [
 ]
 
 // A third set, written on 2026-11-24 after the first form of the rule on a name before a word of
-// the subject (values.ts modifierChanged) and not tuned on since: facts a repo holds side by side
-// in like words (never updates of each other, both ways), and updates.
+// the subject (values.ts modifierChanged): facts a repo holds side by side in like words (never
+// updates of each other, both ways), and updates. Its one missed update ("… moved to port 4100")
+// led to the words that say a fact changed (values.ts INSTRUCTION_WORDS): no longer untouched.
 export const SIDE_BY_SIDE = [
  ['The web app runs on port 3000', 'The docs site runs on port 3001'],
  ['Staging uses Postgres 15', 'Production uses Postgres 16'],
