@@ -110,3 +110,153 @@ export function stripLinks(text: string): string {
   }
   return copied === 0 ? text : out + text.slice(copied)
 }
+
+/** The same as `text.replace(/<!--[\s\S]*?-->/g, '')`: HTML comments out (an unclosed one stays). */
+export function stripComments(text: string): string {
+  let out = ''
+  let copied = 0
+  for (;;) {
+    const open = text.indexOf('<!--', copied)
+    if (open < 0) break
+    const close = text.indexOf('-->', open + 4)
+    // no close after this opening: none after a later one either
+    if (close < 0) break
+    out += text.slice(copied, open)
+    copied = close + 3
+  }
+  return copied === 0 ? text : out + text.slice(copied)
+}
+
+/**
+ * Bracket pairs taken out or replaced by their text, each the same as a regex of the shape
+ * `<lead>\[([^\]]+)\]<open>[^<close>]*<close>` (`text`: the bracket's text must be there, and is
+ * kept): from each `[`, the nearest `]`, right after it `open`, then the nearest `close`.
+ *  - images: `/!\[[^\]]*\]\([^)]*\)/g` → '' (lead `!`, text optional);
+ *  - links: `/\[([^\]]+)\]\([^)]*\)/g` → '$1';
+ *  - reference links: `/\[([^\]]+)\]\[[^\]]*\]/g` → '$1'.
+ */
+function stripPairs(text: string, {lead, open, close, keep}: {lead: string; open: string; close: string; keep: boolean}): string {
+  let out = ''
+  let copied = 0
+  let from = 0
+  for (;;) {
+    const at = text.indexOf(`${lead}[`, from)
+    if (at < 0) break
+    const start = at + lead.length
+    const end = text.indexOf(']', start + 1)
+    // no `]` after this `[`: none after a later one either
+    if (end < 0) break
+    if (keep && end === start + 1) {
+      // `[]`: no text to keep; a later `[` is after the `]`
+      from = end
+      continue
+    }
+    if (text[end + 1] !== open) {
+      // every `[` up to this `]` finds the same `]`: none of them is followed by `open`
+      from = end
+      continue
+    }
+    const last = text.indexOf(close, end + 2)
+    // no `close` after this `]` + `open`: none after a later one either
+    if (last < 0) break
+    out += text.slice(copied, at) + (keep ? text.slice(start + 1, end) : '')
+    copied = last + 1
+    from = last + 1
+  }
+  return copied === 0 ? text : out + text.slice(copied)
+}
+
+export const stripImages = (text: string) => stripPairs(text, {lead: '!', open: '(', close: ')', keep: false})
+export const stripLinkTargets = (text: string) => stripPairs(text, {lead: '', open: '(', close: ')', keep: true})
+export const stripReferenceLinks = (text: string) => stripPairs(text, {lead: '', open: '[', close: ']', keep: true})
+
+/** The same as `text.replace(/\[\s*\]\([^)]*\)/g, '')`: an empty link (what is left of a badge) out. */
+export function stripEmptyLinks(text: string): string {
+  let out = ''
+  let copied = 0
+  let from = 0
+  for (;;) {
+    const at = text.indexOf('[', from)
+    if (at < 0) break
+    let end = at + 1
+    while (end < text.length && SPACE.test(text[end])) end++
+    if (text[end] !== ']' || text[end + 1] !== '(') {
+      from = at + 1
+      continue
+    }
+    const last = text.indexOf(')', end + 2)
+    if (last < 0) break
+    out += text.slice(copied, at)
+    copied = last + 1
+    from = last + 1
+  }
+  return copied === 0 ? text : out + text.slice(copied)
+}
+
+/** The same as `text.replace(/<\/?[a-z][^>]*>/gi, '')`: HTML tags out (an unclosed one stays). */
+export function stripTags(text: string): string {
+  let out = ''
+  let copied = 0
+  let from = 0
+  for (;;) {
+    const at = text.indexOf('<', from)
+    if (at < 0) break
+    const name = text[at + 1] === '/' ? at + 2 : at + 1
+    if (!/[a-z]/i.test(text[name] ?? '')) {
+      from = at + 1
+      continue
+    }
+    const end = text.indexOf('>', name + 1)
+    // no `>` after this tag's name: none after a later one either
+    if (end < 0) break
+    out += text.slice(copied, at)
+    copied = end + 1
+    from = end + 1
+  }
+  return copied === 0 ? text : out + text.slice(copied)
+}
+
+const LINE_END = /[\n\r\u2028\u2029]/
+/**
+ * The same as `text.replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')`: strong emphasis out, its
+ * text kept — from `**` (or `__`) before a non-space, the nearest same marks after a non-space on
+ * the line, one character of text at least.
+ */
+export function stripStrong(text: string): string {
+  const n = text.length
+  // per mark: the range after which a search for a close found none (to the line's end)
+  const none = new Map<string, {from: number; to: number}>()
+  let out = ''
+  let copied = 0
+  let p = 0
+  while (p < n) {
+    const d = text.startsWith('**', p) ? '**' : text.startsWith('__', p) ? '__' : null
+    const c = p + 2
+    if (d === null || c >= n || SPACE.test(text[c])) {
+      p++
+      continue
+    }
+    let close = -1
+    const known = none.get(d)
+    if (!(known && c + 1 >= known.from && c + 1 <= known.to) && !LINE_END.test(text[c])) {
+      let e = c + 1
+      for (; e < n; e++) {
+        if (!SPACE.test(text[e - 1]) && text.startsWith(d, e)) {
+          close = e
+          break
+        }
+        // `.` does not cross a line's end
+        if (LINE_END.test(text[e])) break
+      }
+      if (close < 0) none.set(d, {from: c + 1, to: e})
+    }
+    if (close < 0) {
+      p++
+      continue
+    }
+    out += text.slice(copied, p) + text.slice(c, close)
+    copied = close + 2
+    p = copied
+  }
+  return copied === 0 ? text : out + text.slice(copied)
+}

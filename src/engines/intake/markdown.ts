@@ -4,6 +4,8 @@
  * hold well enough to cut them into short seed memories.
  */
 
+import {stripComments, stripEmptyLinks, stripImages, stripLinkTargets, stripReferenceLinks, stripStrong, stripTags} from '../../text/markup.js'
+
 export interface MdBlock {
   kind: 'bullet' | 'paragraph' | 'code'
   text: string
@@ -26,21 +28,18 @@ const FENCE = /^\s{0,3}(`{3,}|~{3,})\s*([^`\s]*)/
 
 /** Inline markup stripped: links keep their text, images and HTML comments go, emphasis goes. */
 export function plainInline(text: string): string {
-  return text
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/\[\s*\]\([^)]*\)/g, '') // what is left of a badge: a link around an image
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<\/?[a-z][^>]*>/gi, '')
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+  // comments, images, empty links (what is left of a badge: a link around an image), links and
+  // reference links as their text, tags, strong emphasis: by scanners linear in the text
+  // (text/markup.ts), where regexes retried to the end at every unclosed `<!--`, `[a](`, `<a`, `**`
+  const blocks = stripStrong(stripTags(stripReferenceLinks(stripLinkTargets(stripEmptyLinks(stripImages(stripComments(text)))))))
+  return blocks
     .replace(/(^|[\s(])[*_](?=\S)([^*_]+?)(?<=\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
     .replace(/\s+/g, ' ')
     .trim()
 }
 
 export function parseMarkdown(source: string): MdSection[] {
-  const lines = source.replace(/\r\n?/g, '\n').replace(/<!--[\s\S]*?-->/g, '').split('\n')
+  const lines = stripComments(source.replace(/\r\n?/g, '\n')).split('\n')
   const sections: MdSection[] = []
   const stack: Array<{level: number; text: string}> = []
   let current: MdSection = {heading: '', level: 0, path: '', blocks: []}
