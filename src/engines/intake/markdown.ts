@@ -4,7 +4,7 @@
  * hold well enough to cut them into short seed memories.
  */
 
-import {stripComments, stripEmptyLinks, stripImages, stripLinkTargets, stripReferenceLinks, stripStrong, stripTags} from '../../text/markup.js'
+import {atxHeading, stripComments, stripEmptyLinks, stripImages, stripLinkTargets, stripReferenceLinks, stripStrong, stripTags} from '../../text/markup.js'
 
 export interface MdBlock {
   kind: 'bullet' | 'paragraph' | 'code'
@@ -22,7 +22,6 @@ export interface MdSection {
   blocks: MdBlock[]
 }
 
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/
 const BULLET = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/
 const FENCE = /^\s{0,3}(`{3,}|~{3,})\s*([^`\s]*)/
 
@@ -72,11 +71,12 @@ export function parseMarkdown(source: string): MdSection[] {
       current.blocks.push({kind: 'code', text: body.join('\n'), lang: fence[2].toLowerCase()})
       continue
     }
-    const heading = HEADING.exec(line)
+    // (a linear reader: the regex /^(#{1,6})\s+(.*?)\s*#*\s*$/ was cubic on a run of spaces)
+    const heading = atxHeading(line)
     if (heading) {
       flush()
-      const level = heading[1].length
-      const text = plainInline(heading[2])
+      const level = heading.level
+      const text = plainInline(heading.text)
       while (stack.length && stack[stack.length - 1].level >= level) stack.pop()
       stack.push({level, text})
       current = {heading: text, level, path: stack.map((s) => s.text).join(' › '), blocks: []}
@@ -145,7 +145,7 @@ export function commandsIn(block: MdBlock): string[] {
     const prompted = /^[$>%]\s+/.test(line)
     if (hasPrompts && !prompted) continue
     // a trailing ` # comment` explains the command; it is not part of it
-    const cmd = line.replace(/^[$>%]\s+/, '').replace(/\s+#\s.*$/, '').trim()
+    const cmd = line.replace(/^[$>%]\s+/, '').replace(/(?<!\s)\s+#\s.*$/, '').trim()
     if (prompted || isCommand(cmd) || (shellish && block.lang !== 'console' && /^[\w./-]+(\s|$)/.test(cmd) && cmd.length < 200)) {
       if (shellish || isCommand(cmd) || prompted) out.push(cmd)
     }
