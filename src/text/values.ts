@@ -566,10 +566,15 @@ export function restates(newer: FactShape, older: FactShape): boolean {
   // (a value only one states, like the "API" of "Public API routes", is said there only)
   // (whole values: "Vitest" is not the `npx vitest run` of another text)
   const body = (v: string) => v.slice(2).toLowerCase()
-  // most pairs (maintenance compares every pair a key groups) share no value: out before any set is made
+  // most pairs (maintenance compares every pair a key groups) share no value: out before any set
+  // is made — by comparing each with each while that is cheap, through a set when the texts state many
+  const shareOne =
+    newer.values.length * older.values.length <= 64
+      ? newer.values.some((v) => isHard(v) && older.values.some((o) => isHard(o) && o.length === v.length && body(o) === body(v)))
+      : ((bodies) => newer.values.some((v) => isHard(v) && bodies.has(body(v))))(new Set(older.values.filter(isHard).map(body)))
+  if (!shareOne) return false
   const hardOf = (shape: FactShape) => shape.values.filter(isHard)
   const olderBodies = new Set(hardOf(older).map(body))
-  if (!newer.values.some((v) => isHard(v) && olderBodies.has(body(v)))) return false
   const newerBodies = new Set(hardOf(newer).map(body))
   const mine = hardOf(newer).filter((v) => !olderBodies.has(body(v)))
   const theirs = hardOf(older).filter((v) => !newerBodies.has(body(v)))
