@@ -10,6 +10,7 @@
 const WORDISH = /[\w*_]/
 const SPACE = /\s/
 const isMark = (c: string | undefined) => c === '*' || c === '_'
+const MARK = /[*_]/g
 
 /**
  * Emphasis marks taken out, the text kept: `**bold**`, `_it_` → `bold`, `it`. The same as
@@ -45,6 +46,12 @@ export function stripEmphasis(text: string): string {
   let copied = 0
   let p = 0
   while (p < n) {
+    // a match opens with a mark at p (the text's start) or at p + 1: the positions before the next
+    // mark cannot start one
+    MARK.lastIndex = p === 0 ? 0 : p + 1
+    const mark = MARK.exec(text)
+    if (mark === null) break
+    if (mark.index > p + 1) p = mark.index - 1
     let matched = false
     // the alternatives of `(^|[^\w*_])`, in order: the start of the text, then a character
     for (const lead of p === 0 ? [0, 1] : [1]) {

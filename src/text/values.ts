@@ -159,30 +159,30 @@ function isShouted(bares: readonly string[]): boolean {
 }
 
 /**
- * What the rules look words up in, made once per shape: sets of its word lists, where each word
- * (lowercased) first stands in its sequence, and the word before each that is not an article.
- * Looking these up in the lists themselves made comparing two long texts quadratic.
+ * What the rules look words up in, for long texts: sets of a shape's word lists and where each
+ * word (lowercased) first stands in its sequence, made once per shape when first needed. Looking
+ * words up in the lists themselves made comparing two long texts quadratic; for short lists (most
+ * texts) that is quicker than making a set, and stays.
  */
 interface Lookups {
-  words: ReadonlySet<string>
-  core: ReadonlySet<string>
-  soft: ReadonlySet<string>
-  firstAt: ReadonlyMap<string, number>
-  lowered: readonly string[]
+  words?: ReadonlySet<string>
+  core?: ReadonlySet<string>
+  soft?: ReadonlySet<string>
+  firstAt?: ReadonlyMap<string, number>
 }
 const LOOKUPS = new WeakMap<FactShape, Lookups>()
-function lookups(shape: FactShape): Lookups {
+const SHORT_LIST = 16
+function lookupsOf(shape: FactShape): Lookups {
   let l = LOOKUPS.get(shape)
-  if (l === undefined) {
-    const lowered = shape.sequence.map((w) => w.toLowerCase())
-    const firstAt = new Map<string, number>()
-    lowered.forEach((w, i) => {
-      if (!firstAt.has(w)) firstAt.set(w, i)
-    })
-    l = {words: new Set(shape.words), core: new Set(shape.core), soft: new Set(shape.soft), firstAt, lowered}
-    LOOKUPS.set(shape, l)
-  }
+  if (l === undefined) LOOKUPS.set(shape, (l = {}))
   return l
+}
+/** Whether `w` is among a shape's subject words, core words or soft values. */
+function listHas(shape: FactShape, list: 'words' | 'core' | 'soft', w: string): boolean {
+  const items = shape[list]
+  if (items.length <= SHORT_LIST) return items.includes(w)
+  const l = lookupsOf(shape)
+  return (l[list] ??= new Set(items)).has(w)
 }
 
 /** factShape, kept for the texts read lately (kept.ts). Callers must not modify what they get. */
@@ -373,8 +373,7 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
 function reworded(newer: FactShape, a: Set<string>, older: FactShape, b: Set<string>, gained: readonly string[], lost: readonly string[]): boolean {
   const withNames = (shape: FactShape, set: Set<string>, other: FactShape) => {
     const out = new Set(set)
-    const words = lookups(other).words
-    for (const v of shape.values) if (v.startsWith('w:') && words.has(stem(v.slice(2)))) out.add(stem(v.slice(2)))
+    for (const v of shape.values) if (v.startsWith('w:') && listHas(other, 'words', stem(v.slice(2)))) out.add(stem(v.slice(2)))
     return out
   }
   const a2 = withNames(newer, a, older)
@@ -395,7 +394,17 @@ function reworded(newer: FactShape, a: Set<string>, older: FactShape, b: Set<str
 /** Where a value's first word stands in a text's sequence (-1 when it is not there as a word). */
 function valueAt(shape: FactShape, key: string): number {
   const first = key.slice(2).toLowerCase().split(/\s+/)[0]
-  return lookups(shape).firstAt.get(first) ?? -1
+  if (shape.sequence.length <= SHORT_LIST) return shape.sequence.findIndex((w) => w.toLowerCase() === first)
+  const l = lookupsOf(shape)
+  if (l.firstAt === undefined) {
+    const firstAt = new Map<string, number>()
+    shape.sequence.forEach((w, i) => {
+      const lower = w.toLowerCase()
+      if (!firstAt.has(lower)) firstAt.set(lower, i)
+    })
+    l.firstAt = firstAt
+  }
+  return l.firstAt.get(first) ?? -1
 }
 
 /** Words skipped before a name (headOf), and the words of means that make the name what is used. */
@@ -413,12 +422,11 @@ function headOf(shape: FactShape, key: string): string | null {
   const at = valueAt(shape, key)
   if (at < 0) return null
   const next = shape.sequence[at + key.slice(2).split(/\s+/).length]?.toLowerCase()
-  const {words, soft, lowered} = lookups(shape)
-  if (next === undefined || !/^\p{L}+$/u.test(next) || STOP_WORDS.has(next) || !(words.has(stem(next)) || soft.has(stem(next)))) return null
+  if (next === undefined || !/^\p{L}+$/u.test(next) || STOP_WORDS.has(next) || !(listHas(shape, 'words', stem(next)) || listHas(shape, 'soft', stem(next)))) return null
   // (`at` is where a word first stands: a run of articles is walked back once per word)
   let before = at - 1
-  while (before >= 0 && ARTICLES.has(lowered[before])) before--
-  const w = before >= 0 ? lowered[before] : null
+  while (before >= 0 && ARTICLES.has(shape.sequence[before].toLowerCase())) before--
+  const w = before >= 0 ? shape.sequence[before].toLowerCase() : null
   return w !== null && (INSTRUCTION_WORDS.has(stem(w)) || INSTRUMENTS.has(w)) ? null : next
 }
 
@@ -683,8 +691,7 @@ function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 /** The words `shape` is compared on against `other`: its core words and its soft values `other` has too. */
 function subjectOf(shape: FactShape, other: FactShape): Set<string> {
   const out = new Set(shape.core)
-  const {core, soft} = lookups(other)
-  for (const s of shape.soft) if (core.has(s) || soft.has(s)) out.add(s)
+  for (const s of shape.soft) if (listHas(other, 'core', s) || listHas(other, 'soft', s)) out.add(s)
   return out
 }
 
