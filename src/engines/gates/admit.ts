@@ -38,6 +38,17 @@ export interface GateFields {
 
 type Rejection = {success: false; reason: string}
 
+/**
+ * A tag as the scanner reads it: as stored (lower case, spaces as dashes), in upper case (`AKIA…`
+ * is found upper-case only), and with its dashes as the spaces they were (`" --"` for a run of
+ * three), so `password: "…"` or `--password …` pasted as a tag reads as it was typed.
+ */
+function tagReadings(tag: string): string[] {
+  const out = [tag, tag.toUpperCase()]
+  if (tag.includes('-')) out.push(tag.replace(/---/g, '\0').replace(/-/g, ' ').replace(/\0/g, ' --'))
+  return out
+}
+
 /** A finding's message about one field: the scanner speaks of "content". */
 function about(field: string, message: string): string {
   return field === 'content' ? message : message.replace(/^content\b/, field)
@@ -57,7 +68,7 @@ export async function gate(ctx: MemContext, fields: string | GateFields): Promis
   const content = f.content === undefined ? undefined : admitText(f.content)
   const texts: Array<[string, string]> = content === undefined ? [] : [['content', content]]
   const tags = admitTags(f.tags ?? [])
-  if (tags.length > 0) texts.push(['a tag', [...tags, ...tags.map((t) => t.toUpperCase())].join('\n\n')])
+  if (tags.length > 0) texts.push(['a tag', tags.flatMap(tagReadings).join('\n\n')])
   for (const [field, value] of [['source', f.source], ['session id', f.sessionId], ['one-liner', f.oneLiner], ['lineage', f.lineage]] as const) {
     if (value) texts.push([field, admitText(value)])
   }
