@@ -529,7 +529,7 @@ function finding(rule: string, kind: string): SecretFinding {
 
 // Run after the assignment rules: `passwd: Qz7#kL2m` is a password assignment before it is prose.
 const PASSWORD_RULES: readonly OwnRule[] = [
-  {id: 'command-line-password', kind: 'a password given on a command line (mysql -p, docker login -p, sshpass -p, redis-cli -a)', hit: hasCommandLinePassword},
+  {id: 'command-line-password', kind: 'a password given on a command line', hit: hasCommandLinePassword},
   {id: 'netrc-password', kind: 'a password in a .netrc entry', hit: hasNetrcPassword},
   {id: 'pgpass-password', kind: 'a password in a .pgpass line', hit: hasPgpassPassword},
   {id: 'prose-password', kind: 'a password written out in a sentence', hit: hasProsePassword},
