@@ -1,7 +1,10 @@
 /**
  * Admission of a new memory, shared by every path that writes one (store, edit, intake, pack
- * import, layer sync, consolidation): the secret scanner and content gate, then, under the lock,
- * the version-chain checks and the duplicate gate, and the insert it plans.
+ * import, layer sync, consolidation, link memories): the secret scanner and content gate over every
+ * kept field (gate), then, under the lock, the version-chain checks and the duplicate gate, and the
+ * insert it plans (planStore), whose texts are kept admitted (src/text/admit.ts: hidden characters
+ * out, NFC). The texts kept beside memories (forget reasons, link notes, layer and pack metadata)
+ * go through admitNote.
  */
 import {createHash} from 'node:crypto'
 import {MemError} from '../../model/errors.js'
