@@ -325,6 +325,11 @@ const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|A
 
 const JWT = /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/
 const AUTH_HEADER = /\b([Bb]earer|[Bb]asic)\s+([A-Za-z0-9._~+/-]{12,}=*)/g
+/**
+ * `Authorization: token …` (GitHub's older scheme, and `Api-Token`), as gitleaks' curl-auth-header
+ * reads it: only after the header's name, since "token" alone is a word of prose.
+ */
+const AUTH_TOKEN_HEADER = /\bauthorization:[ \t]*(?:api-)?token[ \t]+([\w=~@.+/-]{12,})/gi
 
 /**
  * Basic credentials are base64 of `user:password`; prose like "Basic authentication" isn't, and
@@ -418,6 +423,10 @@ const OWN_RULES: readonly OwnRule[] = [
         if (isPlaceholder(value)) continue
         const basic = scheme === 'Basic' || scheme === 'basic'
         if (basic ? isBasicCredential(value) : /[A-Za-z]/.test(value) && /\d/.test(value)) return true
+      }
+      if (!/authorization:/i.test(text)) return false
+      for (const [, value = ''] of text.matchAll(AUTH_TOKEN_HEADER)) {
+        if (!isPlaceholder(value) && !DUMMY_TOKEN.test(value) && /[A-Za-z]/.test(value) && /\d/.test(value)) return true
       }
       return false
     },

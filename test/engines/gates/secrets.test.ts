@@ -1008,12 +1008,13 @@ describe('scanSecrets: command-line, .netrc, .pgpass and prose passwords (issue 
     ['prose: keystore password is', `keystore password is ${'hunter' + '2!x'}`, 'prose-password'],
     ['prose: the password for … is', `The password for the staging db is ${pw}.`, 'prose-password'],
     ['prose: password was', `password was ${pw} until March`, 'prose-password'],
+    ['Authorization: token (gitleaks curl-auth-header)', `curl -H "Authorization: token ${'f3a9c1e7b2d4' + '0c5e9a8b7c6d5e4f3a2b1c0d9e8f'}" https://api.github.com/user`, 'authorization-header'],
   ]
   for (const [name, text, rule] of CAUGHT) {
     it(`flags ${name} as ${rule} without echoing it`, async () => {
       const finding = await scanSecrets(text)
       expect(finding?.rule).toBe(rule)
-      expectSafeMessage(finding!, text.includes(pw) ? pw : text.includes(letters) ? letters : 'hunter2!x')
+      expectSafeMessage(finding!, text.includes(pw) ? pw : text.includes(letters) ? letters : text.includes('hunter2!x') ? 'hunter2!x' : 'f3a9c1e7b2d40c5e9a8b')
     })
   }
 
@@ -1088,6 +1089,9 @@ describe('scanSecrets: command-line, .netrc, .pgpass and prose passwords (issue 
     'Password reset tokens expire after 30 minutes',
     'Store only the password hash; never log the password.',
     '-p 5432 is the default port',
+    'send the header Authorization: token <your-token> to the API',
+    'Authorization: token $GITHUB_TOKEN',
+    'the token authorization: token scopes are listed in the docs',
   ]
   for (const text of PASSED) {
     it(`passes ${JSON.stringify(text)}`, async () => {
