@@ -1,0 +1,175 @@
+// A scripted language-model server for the real-host tests: it listens on 127.0.0.1 (a free port),
+// records every request a host sends, and answers in the host's API (Anthropic Messages, OpenAI
+// Responses, Gemini generateContent, OpenAI chat completions), streaming where the host asks for it.
+// Its script is small: when the newest user turn says RECALL and a memory_recall tool is offered,
+// it calls that tool once (query from the prompt); otherwise it answers a short text.
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
+import type {AddressInfo} from 'node:net'
+
+export interface Recorded {
+  method: string
+  path: string
+  body: any
+  /** Everything the request carried as text (system, messages, tools), for assertions. */
+  text: string
+}
+
+export interface FakeModel {
+  url: string
+  port: number
+  requests: Recorded[]
+  close(): Promise<void>
+}
+
+/** The text of a request body as one string (every string value in it, in order). */
+export function textOf(value: unknown): string {
+  const out: string[] = []
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') out.push(v)
+    else if (Array.isArray(v)) v.forEach(walk)
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk)
+  }
+  walk(value)
+  return out.join('\n')
+}
+
+/** What the script does next: call a tool (its name as the host lists it) or say something. */
+export type Step = {tool: string; input: Record<string, unknown>} | {say: string}
+
+/** Where a turn stands: the user's newest words, the tools offered, the tools called since those words. */
+export interface Turn {
+  prompt: string
+  tools: string[]
+  called: string[]
+  /** Text of the tool results that came back since the prompt. */
+  results: string
+}
+
+/** The query a prompt asks the model to recall: the words after RECALL. */
+export function recallQuery(prompt: string): string | null {
+  const m = /RECALL:? ([^\n<]+)/.exec(prompt)
+  return m ? m[1].trim() : null
+}
+
+function sse(res: ServerResponse, events: Array<{event?: string; data: unknown}>) {
+  res.writeHead(200, {'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive'})
+  for (const e of events) res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${JSON.stringify(e.data)}\n\n`)
+  res.end()
+}
+
+async function readBody(req: IncomingMessage): Promise<any> {
+  const chunks: Buffer[] = []
+  for await (const c of req) chunks.push(c as Buffer)
+  const raw = Buffer.concat(chunks).toString('utf8')
+  try {
+    return raw ? JSON.parse(raw) : {}
+  } catch {
+    return {raw}
+  }
+}
+
+let counter = 0
+const id = (p: string) => `${p}_${Date.now().toString(36)}${(counter++).toString(36)}`
+
+// ---- Anthropic Messages (Claude Code) ----------------------------------------------------------
+
+function anthropicTurn(body: any): Turn {
+  const messages: any[] = body.messages ?? []
+  const parts = (m: any) => (typeof m.content === 'string' ? [{type: 'text', text: m.content}] : (m.content ?? []))
+  // the newest user message with words of its own (not only tool results) starts the turn
+  const own = (m: any) => m.role === 'user' && parts(m).some((c: any) => c.type === 'text') && !parts(m).some((c: any) => c.type === 'tool_result')
+  let start = messages.length - 1
+  while (start > 0 && !own(messages[start])) start--
+  const called: string[] = []
+  let results = ''
+  for (const m of messages.slice(start + 1)) {
+    for (const c of parts(m)) {
+      if (m.role === 'assistant' && c.type === 'tool_use') called.push(c.name)
+      if (c.type === 'tool_result') results += `${textOf(c.content)}\n`
+    }
+  }
+  const prompt = messages[start] ? textOf(parts(messages[start]).filter((c: any) => c.type === 'text')) : ''
+  return {prompt, tools: (body.tools ?? []).map((t: any) => t.name), called, results}
+}
+
+function anthropic(body: any, res: ServerResponse, decide: (turn: Turn) => Step) {
+  const step = decide(anthropicTurn(body))
+  const model = body.model ?? 'claude-test'
+  const start = {type: 'message_start', message: {id: id('msg'), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: {input_tokens: 10, output_tokens: 1}}}
+  const blocks: Array<{event: string; data: unknown}> = []
+  let stop = 'end_turn'
+  if ('tool' in step) {
+    stop = 'tool_use'
+    blocks.push(
+      {event: 'content_block_start', data: {type: 'content_block_start', index: 0, content_block: {type: 'tool_use', id: id('toolu'), name: step.tool, input: {}}}},
+      {event: 'content_block_delta', data: {type: 'content_block_delta', index: 0, delta: {type: 'input_json_delta', partial_json: JSON.stringify(step.input)}}},
+      {event: 'content_block_stop', data: {type: 'content_block_stop', index: 0}},
+    )
+  } else {
+    blocks.push(
+      {event: 'content_block_start', data: {type: 'content_block_start', index: 0, content_block: {type: 'text', text: ''}}},
+      {event: 'content_block_delta', data: {type: 'content_block_delta', index: 0, delta: {type: 'text_delta', text: step.say}}},
+      {event: 'content_block_stop', data: {type: 'content_block_stop', index: 0}},
+    )
+  }
+  const end = [
+    {event: 'message_delta', data: {type: 'message_delta', delta: {stop_reason: stop, stop_sequence: null}, usage: {output_tokens: 5}}},
+    {event: 'message_stop', data: {type: 'message_stop'}},
+  ]
+  if (body.stream) return sse(res, [{event: 'message_start', data: start}, ...blocks, ...end])
+  res.writeHead(200, {'content-type': 'application/json'})
+  res.end(JSON.stringify({...start.message, content: 'tool' in step ? [{type: 'tool_use', id: id('toolu'), name: step.tool, input: step.input}] : [{type: 'text', text: step.say}], stop_reason: stop, usage: {input_tokens: 10, output_tokens: 5}}))
+}
+
+// ---- the server --------------------------------------------------------------------------------
+
+export interface FakeModelOptions {
+  /** The script: what to do next in a turn. */
+  decide?: (turn: Turn) => Step
+}
+
+/**
+ * The default script. When the prompt says RECALL: call the offered tool whose name ends in
+ * memory_recall, once (where the host defers MCP tools behind a ToolSearch tool, as Claude Code
+ * does, load it with ToolSearch first); then, or otherwise, answer a short text.
+ */
+export function defaultDecide(turn: Turn): Step {
+  const query = recallQuery(turn.prompt)
+  const recalled = turn.called.some((t) => /memory_recall$/.test(t))
+  if (query && !recalled) {
+    const tool = turn.tools.find((t) => /memory_recall$/.test(t))
+    if (tool) return {tool, input: {query}}
+    if (turn.tools.includes('ToolSearch') && !turn.called.includes('ToolSearch')) return {tool: 'ToolSearch', input: {query: 'select:mcp__mem__memory_recall'}}
+  }
+  return {say: recalled ? 'Recalled.' : 'Done.'}
+}
+
+export async function startFakeModel(options: FakeModelOptions = {}): Promise<FakeModel> {
+  const decide = options.decide ?? defaultDecide
+  const requests: Recorded[] = []
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req)
+      const path = (req.url ?? '').split('?')[0]
+      requests.push({method: req.method ?? '', path, body, text: textOf(body)})
+      if (req.method === 'POST' && path.endsWith('/messages/count_tokens')) {
+        res.writeHead(200, {'content-type': 'application/json'})
+        return res.end(JSON.stringify({input_tokens: 100}))
+      }
+      if (req.method === 'POST' && path.endsWith('/messages')) return anthropic(body, res, decide)
+      res.writeHead(404, {'content-type': 'application/json'})
+      res.end(JSON.stringify({error: {type: 'not_found', message: `fake model: no route ${req.method} ${path}`}}))
+    })().catch((err) => {
+      res.writeHead(500)
+      res.end(String(err))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
