@@ -121,6 +121,48 @@ function anthropic(body: any, res: ServerResponse, decide: (turn: Turn) => Step)
   res.end(JSON.stringify({...start.message, content: 'tool' in step ? [{type: 'tool_use', id: id('toolu'), name: step.tool, input: step.input}] : [{type: 'text', text: step.say}], stop_reason: stop, usage: {input_tokens: 10, output_tokens: 5}}))
 }
 
+// ---- Gemini generateContent (Gemini CLI) ----------------------------------------------------------
+
+function geminiTurn(body: any): Turn {
+  const contents: any[] = body.contents ?? []
+  const own = (c: any) => c.role === 'user' && (c.parts ?? []).some((p: any) => typeof p.text === 'string') && !(c.parts ?? []).some((p: any) => p.functionResponse)
+  let start = contents.length - 1
+  while (start > 0 && !own(contents[start])) start--
+  const called: string[] = []
+  let results = ''
+  for (const c of contents.slice(start + 1)) {
+    for (const p of c.parts ?? []) {
+      if (p.functionCall) called.push(p.functionCall.name)
+      if (p.functionResponse) results += `${textOf(p.functionResponse)}\n`
+    }
+  }
+  const prompt = contents[start] ? textOf((contents[start].parts ?? []).filter((p: any) => typeof p.text === 'string')) : ''
+  const tools = (body.tools ?? []).flatMap((t: any) => (t.functionDeclarations ?? []).map((f: any) => f.name))
+  return {prompt, tools, called, results}
+}
+
+/** A value of a JSON schema (the host's own side calls, e.g. Gemini CLI's model router, ask for JSON). */
+function fromSchema(schema: any): unknown {
+  const type = String(schema?.type ?? 'object').toLowerCase()
+  if (Array.isArray(schema?.enum) && schema.enum.length) return schema.enum[0]
+  if (type === 'object') return Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([k, v]) => [k, fromSchema(v)]))
+  if (type === 'array') return []
+  if (type === 'integer' || type === 'number') return 10
+  if (type === 'boolean') return false
+  return 'test'
+}
+
+function gemini(body: any, stream: boolean, res: ServerResponse, decide: (turn: Turn) => Step) {
+  const config = body.generationConfig ?? {}
+  const json = config.responseMimeType === 'application/json'
+  const step: Step = json ? {say: JSON.stringify(fromSchema(config.responseJsonSchema ?? config.responseSchema ?? {}))} : decide(geminiTurn(body))
+  const part = 'tool' in step ? {functionCall: {name: step.tool, args: step.input}} : {text: step.say}
+  const chunk = {candidates: [{content: {role: 'model', parts: [part]}, finishReason: 'STOP', index: 0}], usageMetadata: {promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15}, modelVersion: 'gemini-test'}
+  if (stream) return sse(res, [{data: chunk}])
+  res.writeHead(200, {'content-type': 'application/json'})
+  res.end(JSON.stringify(chunk))
+}
+
 // ---- the server --------------------------------------------------------------------------------
 
 export interface FakeModelOptions {
@@ -157,6 +199,11 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
         return res.end(JSON.stringify({input_tokens: 100}))
       }
       if (req.method === 'POST' && path.endsWith('/messages')) return anthropic(body, res, decide)
+      if (req.method === 'POST' && path.endsWith(':countTokens')) {
+        res.writeHead(200, {'content-type': 'application/json'})
+        return res.end(JSON.stringify({totalTokens: 100}))
+      }
+      if (req.method === 'POST' && /:(stream)?[gG]enerateContent$/.test(path)) return gemini(body, path.endsWith(':streamGenerateContent'), res, decide)
       res.writeHead(404, {'content-type': 'application/json'})
       res.end(JSON.stringify({error: {type: 'not_found', message: `fake model: no route ${req.method} ${path}`}}))
     })().catch((err) => {

@@ -154,9 +154,12 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     docs: ['https://geminicli.com/docs/hooks/reference/', 'https://geminicli.com/docs/reference/configuration/'],
     notes: [],
     trust: [
-      'Gemini CLI runs a project\'s hooks and MCP servers only in a trusted folder: trust the repository when it asks (or add it to ~/.gemini/trustedFolders.json as "TRUST_FOLDER"). It asks again when a project hook\'s command changes.',
+      'Gemini CLI runs a project\'s hooks and MCP servers only in a trusted folder: run `gemini` in the repository and trust it (or add it to ~/.gemini/trustedFolders.json as "TRUST_FOLDER").',
+      'It warns about project hooks (mem-context, mem-recall) at every start until they are trusted: accept them in an interactive session (Gemini records them in ~/.gemini/trusted_hooks.json); it asks again when a hook\'s command changes.',
+      'Headless (`gemini -p`) it offers the model no MCP tool that needs approval: allow mem\'s with a user policy, e.g. ~/.gemini/policies/mem.toml holding [[rule]] toolName = "mcp_mem_*", decision = "allow", priority = 200.',
     ],
-    contextKept: true,
+    // the context rides on the first prompt (a <hook_context> prefix) and a resumed session's history does not keep it
+    contextKept: false,
     answer(event, text) {
       // stdout must be JSON and nothing else ("silence is mandatory"): {} when there is nothing to add
       if (!text) return '{}'
