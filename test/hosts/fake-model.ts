@@ -163,6 +163,68 @@ function gemini(body: any, stream: boolean, res: ServerResponse, decide: (turn: 
   res.end(JSON.stringify(chunk))
 }
 
+// ---- OpenAI Responses (Codex CLI) --------------------------------------------------------------
+
+/** Names of the tools a request offers; a tool in a namespace (Codex groups MCP tools so) as `namespace::name`. */
+function toolNames(tools: unknown): string[] {
+  const out: string[] = []
+  const walk = (t: any, namespace: string) => {
+    if (!t || typeof t !== 'object') return
+    if (Array.isArray(t)) return t.forEach((x) => walk(x, namespace))
+    if (Array.isArray(t.tools)) walk(t.tools, typeof t.name === 'string' ? t.name : namespace)
+    else if (typeof t.name === 'string') out.push(namespace ? `${namespace}::${t.name}` : t.name)
+    else if (t.function?.name) out.push(t.function.name)
+  }
+  walk(tools, '')
+  return out
+}
+
+function responsesTurn(body: any): Turn {
+  const input: any[] = Array.isArray(body.input) ? body.input : [{type: 'message', role: 'user', content: [{type: 'input_text', text: String(body.input ?? '')}]}]
+  let start = input.length - 1
+  while (start > 0 && !(input[start].type === 'message' && input[start].role === 'user')) start--
+  const called: string[] = []
+  let results = ''
+  for (const item of input.slice(start + 1)) {
+    if (item.type === 'function_call') called.push(item.namespace ? `${item.namespace}::${item.name}` : item.name)
+    if (item.type === 'function_call_output') results += `${textOf(item.output)}\n`
+  }
+  return {prompt: input[start] ? textOf(input[start].content) : '', tools: toolNames(body.tools), called, results}
+}
+
+function responses(body: any, res: ServerResponse, decide: (turn: Turn) => Step) {
+  const turn = responsesTurn(body)
+  const step = decide(turn)
+  const rid = id('resp')
+  const item =
+    'tool' in step
+      ? {
+          type: 'function_call',
+          id: id('fc'),
+          call_id: id('call'),
+          ...(step.tool.includes('::') ? {namespace: step.tool.split('::')[0], name: step.tool.split('::')[1]} : {name: step.tool}),
+          arguments: JSON.stringify(step.input),
+          status: 'completed',
+        }
+      : {type: 'message', id: id('msg'), role: 'assistant', status: 'completed', content: [{type: 'output_text', text: step.say, annotations: []}]}
+  const usage = {input_tokens: 10, input_tokens_details: {cached_tokens: 0}, output_tokens: 5, output_tokens_details: {reasoning_tokens: 0}, total_tokens: 15}
+  const response = {id: rid, object: 'response', status: 'completed', model: body.model, output: [item], usage}
+  if (!body.stream) {
+    res.writeHead(200, {'content-type': 'application/json'})
+    return res.end(JSON.stringify(response))
+  }
+  const events: Array<{event?: string; data: unknown}> = [
+    {event: 'response.created', data: {type: 'response.created', response: {...response, status: 'in_progress', output: []}}},
+    {event: 'response.output_item.added', data: {type: 'response.output_item.added', output_index: 0, item}},
+  ]
+  if (!('tool' in step)) events.push({event: 'response.output_text.delta', data: {type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: step.say}})
+  events.push(
+    {event: 'response.output_item.done', data: {type: 'response.output_item.done', output_index: 0, item}},
+    {event: 'response.completed', data: {type: 'response.completed', response}},
+  )
+  sse(res, events)
+}
+
 // ---- the server --------------------------------------------------------------------------------
 
 export interface FakeModelOptions {
@@ -199,6 +261,7 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
         return res.end(JSON.stringify({input_tokens: 100}))
       }
       if (req.method === 'POST' && path.endsWith('/messages')) return anthropic(body, res, decide)
+      if (req.method === 'POST' && path.endsWith('/responses')) return responses(body, res, decide)
       if (req.method === 'POST' && path.endsWith(':countTokens')) {
         res.writeHead(200, {'content-type': 'application/json'})
         return res.end(JSON.stringify({totalTokens: 100}))
