@@ -225,6 +225,41 @@ function responses(body: any, res: ServerResponse, decide: (turn: Turn) => Step)
   sse(res, events)
 }
 
+// ---- OpenAI chat completions (OpenCode through @ai-sdk/openai-compatible) --------------------------
+
+function chatTurn(body: any): Turn {
+  const messages: any[] = body.messages ?? []
+  let start = messages.length - 1
+  while (start > 0 && messages[start].role !== 'user') start--
+  const called: string[] = []
+  let results = ''
+  for (const m of messages.slice(start + 1)) {
+    for (const c of m.tool_calls ?? []) called.push(c.function?.name)
+    if (m.role === 'tool') results += `${textOf(m.content)}\n`
+  }
+  return {prompt: messages[start] ? textOf(messages[start].content) : '', tools: toolNames(body.tools), called, results}
+}
+
+function chat(body: any, res: ServerResponse, decide: (turn: Turn) => Step) {
+  const step = decide(chatTurn(body))
+  const cid = id('chatcmpl')
+  const base = {id: cid, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model}
+  const call = 'tool' in step ? {index: 0, id: id('call'), type: 'function', function: {name: step.tool, arguments: JSON.stringify(step.input)}} : null
+  const finish = call ? 'tool_calls' : 'stop'
+  const usage = {prompt_tokens: 10, completion_tokens: 5, total_tokens: 15}
+  if (!body.stream) {
+    res.writeHead(200, {'content-type': 'application/json'})
+    const message = call ? {role: 'assistant', content: null, tool_calls: [call]} : {role: 'assistant', content: (step as {say: string}).say}
+    return res.end(JSON.stringify({...base, object: 'chat.completion', choices: [{index: 0, message, finish_reason: finish}], usage}))
+  }
+  const delta = call ? {role: 'assistant', tool_calls: [call]} : {role: 'assistant', content: (step as {say: string}).say}
+  res.writeHead(200, {'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive'})
+  res.write(`data: ${JSON.stringify({...base, choices: [{index: 0, delta, finish_reason: null}]})}\n\n`)
+  res.write(`data: ${JSON.stringify({...base, choices: [{index: 0, delta: {}, finish_reason: finish}], usage})}\n\n`)
+  res.write('data: [DONE]\n\n')
+  res.end()
+}
+
 // ---- the server --------------------------------------------------------------------------------
 
 export interface FakeModelOptions {
@@ -262,6 +297,7 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
       }
       if (req.method === 'POST' && path.endsWith('/messages')) return anthropic(body, res, decide)
       if (req.method === 'POST' && path.endsWith('/responses')) return responses(body, res, decide)
+      if (req.method === 'POST' && path.endsWith('/chat/completions')) return chat(body, res, decide)
       if (req.method === 'POST' && path.endsWith(':countTokens')) {
         res.writeHead(200, {'content-type': 'application/json'})
         return res.end(JSON.stringify({totalTokens: 100}))
