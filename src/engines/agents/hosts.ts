@@ -92,7 +92,7 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     docs: ['https://code.claude.com/docs/en/hooks', 'https://code.claude.com/docs/en/mcp'],
     notes: [],
     trust: [
-      'Claude Code asks once, at the first interactive session in the project, whether to trust the folder and whether to use the MCP servers .mcp.json names: accept both (mem\'s server is "mem"). Its hooks in .claude/settings.json then run without a prompt.',
+      'Claude Code asks once, at the first interactive session in the project, whether to trust the folder and whether to use the MCP servers .mcp.json names: accept both (mem\'s server is "mem"). Headless (`claude -p`) it asks nothing and runs mem\'s hooks and server, but warns on every run that it ignores the project\'s permissions until the folder is trusted.',
     ],
     contextKept: true,
     answer(event, text) {
