@@ -34,6 +34,11 @@ export interface RepoHandle {
 export interface MemContext {
   now(): Date
   /**
+   * MEM_HOME: this machine's own folder, where state a repository must not be able to forge lives
+   * (the agent hooks' sessions and cache, setup's backups). Absent in contexts that keep no such state.
+   */
+  readonly home?: string
+  /**
    * True in processes that answer many requests (the server, MCP, the TUI): they keep in-process
    * search indexes. A one-shot CLI command asks the on-disk index instead.
    */

@@ -5,8 +5,9 @@
  * speaks the host's protocol around them. Like recall, this module loads no zod: the hook starts
  * cold for every event, and its declarations (catalog/agents.ts) carry the schemas.
  *
- * Per-session state (what the agent was shown) lives in small files under `.mem/hooks/`
- * (storage/hook-state.ts), keyed by the host's session id and pruned after a week.
+ * Per-session state (what the agent was shown) lives in small files under MEM_HOME, in a folder
+ * of the repository's own (storage/hook-state.ts), keyed by the host's session id and pruned after
+ * a week: never in the work tree, where a clone could forge it.
  */
 import {createHash} from 'node:crypto'
 import {closeSync, fstatSync, openSync} from 'node:fs'
@@ -14,6 +15,7 @@ import type {MemContext} from '../engines/context.js'
 import {TYPE_LETTER, type MemoryType} from '../model/memory.js'
 import type {OpCall} from './define.js'
 import {
+  hookStateDir,
   journalMark,
   pruneSessions,
   readCachedContext,
@@ -22,8 +24,10 @@ import {
   recordInjections,
   writeCachedContext,
   writeSession,
+  type CachedContext,
   type JournalMark,
 } from '../storage/hook-state.js'
+import {stripHostWrappers} from '../engines/agents/hosts.js'
 import {readRange} from '../storage/journal.js'
 import {heldBack, originSuffix} from '../engines/agents/provenance.js'
 
@@ -55,6 +59,23 @@ export interface HookSessionInput {
   session: string
 }
 
+export interface HookSessionStartInput extends HookSessionInput {
+  /** Why the session (re)started, as the host says: `startup`, `resume`, `clear`, `compact`. */
+  source?: string
+  /**
+   * The host keeps what a session-start hook gave in the session's history (Claude Code, Codex,
+   * Gemini CLI): a session that already has the context does not get a second one when it resumes,
+   * only after a clear or a compaction dropped it. False for a host that asks for the context on
+   * every model call (mem's OpenCode plugin puts it into each request itself).
+   */
+  keptByHost?: boolean
+}
+
+/** Where this repository's hook state lives: MEM_HOME/hooks/<repo key>; null in a context with no home (nothing is kept). */
+export function hookDir(ctx: MemContext, root: string): string | null {
+  return ctx.home ? hookStateDir(ctx.home, root) : null
+}
+
 export interface HookAnswer {
   /** What the agent is shown ('' for nothing). */
   text: string
@@ -65,32 +86,51 @@ export interface HookAnswer {
 const FEEDBACK_NOTE = 'Lines end with a [ref]: after using one, report it (memory_feedback id=<ref> used=true|false, or `mem feedback <ref> --used|--unused`).'
 
 /**
- * The session context under its budget, each line ending with its ref, and a note on feedback.
- * Served from `.mem/hooks/context.json` when no memory changed since it was built (recall's
- * access records aside), so a cold hook reads a few small files and loads no database; else built
- * (loading the store and the tokenizer) and cached. Remembers the ids shown for this session.
+ * The session context as a session-start hook shows it: served from the cache in this machine's
+ * hook folder when no memory changed since it was built (recall's access records aside), so a cold
+ * hook reads a few small files and loads no database; else built (loading the store and the
+ * tokenizer) and cached.
  */
-export async function hookSessionStart(ctx: MemContext, input: HookSessionInput): Promise<HookAnswer & {cached: boolean}> {
+async function sessionContext(ctx: MemContext, repo: string, root: string, dir: string | null, now: Date): Promise<{context: CachedContext; cached: boolean}> {
+  const found = dir ? readCachedContext(dir, root, HOOK_CONTEXT_TOKENS, now) : null
+  if (found) return {context: found, cached: true}
+  const [{contextWithIds}, {layerSources}] = await Promise.all([import('./context.js'), import('./layers.js')])
+  const handle = await ctx.repo(repo, 'read')
+  // marks first: a write landing while the context is built leaves the cache stale, never wrong
+  const marks = [handle.store.dir, ...(await layerSources(ctx, handle)).map((l) => l.store.dir)].map(journalMark)
+  const built = await contextWithIds(ctx, {repo, tokens: HOOK_CONTEXT_TOKENS})
+  const context: CachedContext = {root, tokens: built.tokens, budget: HOOK_CONTEXT_TOKENS, context: built.context, ids: built.ids, writtenAt: now.toISOString(), marks: marks.filter((m): m is JournalMark => m !== null)}
+  // a store never written has no journal to watch: nothing to cache yet
+  if (dir && marks.every((m) => m !== null)) writeCachedContext(dir, context)
+  return {context, cached: false}
+}
+
+/** Sources after which the host no longer holds the context it was given. */
+const CONTEXT_DROPPED = new Set(['clear', 'compact'])
+
+/**
+ * The session context under its budget, each line ending with its ref, and a note on feedback.
+ * Remembers the ids shown for this session. A session that already got it (a resume, or a host that
+ * runs the hook twice) gets nothing the second time when the host keeps it in the session's history
+ * (`keptByHost`), unless a clear or a compaction dropped it.
+ */
+export async function hookSessionStart(ctx: MemContext, input: HookSessionStartInput): Promise<HookAnswer & {cached: boolean}> {
   const now = ctx.now()
   const {root} = await ctx.locate(input.repo, 'read')
-  let cached = readCachedContext(root, HOOK_CONTEXT_TOKENS, now)
-  const hit = cached !== null
-  if (!cached) {
-    const [{contextWithIds}, {layerSources}] = await Promise.all([import('./context.js'), import('./layers.js')])
-    const handle = await ctx.repo(input.repo, 'read')
-    // marks first: a write landing while the context is built leaves the cache stale, never wrong
-    const marks = [handle.store.dir, ...(await layerSources(ctx, handle)).map((l) => l.store.dir)].map(journalMark)
-    const built = await contextWithIds(ctx, {repo: input.repo, tokens: HOOK_CONTEXT_TOKENS})
-    cached = {tokens: built.tokens, budget: HOOK_CONTEXT_TOKENS, context: built.context, ids: built.ids, writtenAt: now.toISOString(), marks: marks.filter((m): m is JournalMark => m !== null)}
-    // a store never written has no journal to watch: nothing to cache yet
-    if (marks.every((m) => m !== null)) writeCachedContext(root, cached)
+  const dir = hookDir(ctx, root)
+  if (dir) pruneSessions(dir, now)
+  const state = readSession(dir, input.host, input.session, now)
+  if (state.contextAt && input.keptByHost !== false && !CONTEXT_DROPPED.has(input.source ?? '')) {
+    return {text: '', ids: [], cached: true}
   }
-  pruneSessions(root, now)
-  const state = readSession(root, input.host, input.session, now)
-  state.shown = [...new Set([...state.shown, ...cached.ids])]
-  writeSession(root, state)
-  const text = cached.ids.length > 0 ? `Project memory (mem). ${FEEDBACK_NOTE}\n${cached.context}` : `Project memory (mem): ${cached.context.split('\n')[0]}. Store lessons a later session needs with memory_store or \`mem store\`.`
-  return {text, ids: cached.ids, cached: hit}
+  const {context, cached} = await sessionContext(ctx, input.repo, root, dir, now)
+  if (dir) {
+    state.shown = [...new Set([...state.shown, ...context.ids])]
+    state.contextAt = now.toISOString()
+    writeSession(dir, state)
+  }
+  const text = context.ids.length > 0 ? `Project memory (mem). ${FEEDBACK_NOTE}\n${context.context}` : `Project memory (mem): ${context.context.split('\n')[0]}. Store lessons a later session needs with memory_store or \`mem store\`.`
+  return {text, ids: context.ids, cached}
 }
 
 export interface HookPromptInput extends HookSessionInput {
@@ -107,21 +147,28 @@ const CHARS_PER_TOKEN = 2.5
  * first injected and no "used", or the quality report's dead rule: unused ≥ 3 and over twice used).
  * Nothing when nothing clears the bar. Injected memories count as recalled (their access is
  * recorded) and go into the injection record that `mem quality` reads.
+ *
+ * What a host wrapped around the user's words (Gemini CLI's `<hook_context>` blocks, which carry
+ * the session context into the prompt) is taken out before matching. A prompt that comes before the
+ * session's context (OpenCode asks for both, prompt first) never injects what that context will
+ * show: the context's memories count as shown already.
  */
 export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promise<HookAnswer> {
   const now = ctx.now()
   const {root} = await ctx.locate(input.repo, 'read')
-  const state = readSession(root, input.host, input.session, now)
+  const dir = hookDir(ctx, root)
+  const state = readSession(dir, input.host, input.session, now)
   state.prompts++
-  const prompt = input.prompt.trim()
+  const prompt = stripHostWrappers(input.prompt).trim()
   const out: HookAnswer = {text: '', ids: []}
   if (prompt.split(/\s+/).filter((w) => w.length > 2).length >= 2) {
+    const upcoming = state.contextAt ? [] : (await sessionContext(ctx, input.repo, root, dir, now)).context.ids
     const [{recall}, {getMemory}, {shortRef}, {analyze}] = await Promise.all([import('./recall.js'), import('../storage/memories.js'), import('../storage/refs.js'), import('../text/tokenize.js')])
     const promptTerms = new Set(analyze(prompt))
     const {results} = await recall(ctx, {repo: input.repo, q: prompt.slice(0, 2_000), limit: 8})
     const handle = await ctx.repo(input.repo, 'read')
-    const record = readInjections(root)
-    const shown = new Set(state.shown)
+    const record = dir ? readInjections(dir) : {}
+    const shown = new Set([...state.shown, ...upcoming])
     const lines: string[] = []
     const picked: Array<{id: string; usedCount: number; unusedCount: number}> = []
     let chars = 0
@@ -155,10 +202,10 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
       out.text = `Memories relevant to this prompt (mem); report the ones you use with memory_feedback:\n${lines.join('\n')}`
       out.ids = picked.map((p) => p.id)
       state.shown.push(...out.ids)
-      recordInjections(root, picked, now)
+      if (dir) recordInjections(dir, picked, now)
     }
   }
-  writeSession(root, state)
+  if (dir) writeSession(dir, state)
   return out
 }
 
@@ -183,13 +230,15 @@ const REMIND_AFTER_TURNS = 3
 export async function hookWrapUp(ctx: MemContext, input: HookWrapUpInput): Promise<HookAnswer & {candidates: number}> {
   const now = ctx.now()
   const {root} = await ctx.locate(input.repo, 'read')
-  const state = readSession(root, input.host, input.session, now)
+  const dir = hookDir(ctx, root)
+  const state = readSession(dir, input.host, input.session, now)
+  const save = () => dir && writeSession(dir, state)
   const none = {text: '', ids: [], candidates: 0}
   if (input.stopActive || (input.moment === 'stop' && state.reminded)) return none
   if (input.moment === 'stop') state.stops++
   const candidates = input.transcriptPath ? await transcriptCandidates(ctx, input.repo, input.transcriptPath, new Set(state.offered)) : []
   if (input.moment === 'stop' && candidates.length === 0 && Math.max(state.prompts, state.stops) < REMIND_AFTER_TURNS) {
-    writeSession(root, state)
+    save()
     return none
   }
   const lines = [
@@ -203,7 +252,7 @@ export async function hookWrapUp(ctx: MemContext, input: HookWrapUpInput): Promi
   }
   state.reminded = state.reminded || input.moment === 'stop'
   state.offered.push(...candidates.map((c) => hashOf(c.content)))
-  writeSession(root, state)
+  save()
   return {text: lines.join('\n'), ids: [], candidates: candidates.length}
 }
 
@@ -257,8 +306,8 @@ export interface InjectionPrecision {
   precision: number | null
 }
 
-export function injectionPrecision(root: string, counts: (id: string) => {usedCount: number; unusedCount: number} | undefined): InjectionPrecision {
-  const record = readInjections(root)
+export function injectionPrecision(dir: string | null, counts: (id: string) => {usedCount: number; unusedCount: number} | undefined): InjectionPrecision {
+  const record = dir ? readInjections(dir) : {}
   let used = 0
   let unused = 0
   let injections = 0
@@ -274,6 +323,6 @@ export function injectionPrecision(root: string, counts: (id: string) => {usedCo
   return {injected: ids.length, injections, used, unused, precision: used + unused > 0 ? Math.round((used / (used + unused)) * 10_000) / 10_000 : null}
 }
 
-export const hookSessionStartCall: OpCall<HookSessionInput, HookAnswer & {cached: boolean}> = {name: 'hook-session-start', track: {count: (r) => r.ids.length}, run: hookSessionStart}
+export const hookSessionStartCall: OpCall<HookSessionStartInput, HookAnswer & {cached: boolean}> = {name: 'hook-session-start', track: {count: (r) => r.ids.length}, run: hookSessionStart}
 export const hookPromptCall: OpCall<HookPromptInput, HookAnswer> = {name: 'hook-prompt', track: {count: (r) => r.ids.length}, run: hookPrompt}
 export const hookWrapUpCall: OpCall<HookWrapUpInput, HookAnswer & {candidates: number}> = {name: 'hook-wrap-up', track: {count: (r) => r.candidates}, run: hookWrapUp}

@@ -3,6 +3,7 @@ import type {Memory, MemoryType} from '../model/memory.js'
 import {browseLive, liveCounts} from '../storage/memories.js'
 import type {MemContext} from '../engines/context.js'
 import {qualityOf, type QualityReport} from './quality.js'
+import {hookDir} from './agent-hooks.js'
 import {RepoRef} from '../model/schemas.js'
 import {dailyBuckets, usageSummary, type DailyBucket, type OperationUsage} from './usage.js'
 import {parseInput} from '../model/validate.js'
@@ -35,7 +36,7 @@ export async function portal(ctx: MemContext, raw: PortalInput, options: {tasks?
     counts,
     total: counts.observation + counts.insight + counts.procedure + counts.heuristic,
     recent,
-    quality: qualityOf(handle, now, input.repo),
+    quality: qualityOf(handle, now, input.repo, hookDir(ctx, handle.root)),
     usage: {days: PORTAL_USAGE_DAYS, total: summary.total, operations: summary.operations, timeseries: dailyBuckets(ctx, handle, now, PORTAL_USAGE_DAYS)},
     tasks: (options.tasks?.() ?? []).filter((t) => t.repo === undefined || t.repo === handle.id),
   }

@@ -6,7 +6,7 @@ import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
 import type {QualityIssue, QualityReport} from '../model/shapes/insight.js'
 import {getMemory} from '../storage/memories.js'
-import {injectionPrecision} from './agent-hooks.js'
+import {hookDir, injectionPrecision} from './agent-hooks.js'
 export type {QualityIssue, QualityReport} from '../model/shapes/insight.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -51,12 +51,12 @@ const round = (n: number) => Math.round(n * 10_000) / 10_000
 export async function quality(ctx: MemContext, raw: QualityInput): Promise<QualityReport> {
   const input = parseInput(QualityInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
-  const report = qualityOf(handle, ctx.now(), input.repo)
+  const report = qualityOf(handle, ctx.now(), input.repo, hookDir(ctx, handle.root))
   return report
 }
 
-/** The report for an open repo (the portal includes it). */
-export function qualityOf(handle: RepoHandle, now: Date, repo: string): QualityReport {
+/** The report for an open repo (the portal includes it); `hooks` is the repo's hook-state folder (agent-hooks.ts hookDir). */
+export function qualityOf(handle: RepoHandle, now: Date, repo: string, hooks: string | null): QualityReport {
   const staleBefore = new Date(now.getTime() - STALE_DAYS * DAY_MS).toISOString()
   const deadBefore = new Date(now.getTime() - DEAD_DAYS * DAY_MS).toISOString()
   return handle.store.read((db) => {
@@ -94,7 +94,7 @@ export function qualityOf(handle: RepoHandle, now: Date, repo: string): QualityR
       // a store nobody has recalled from has served no one: no score rather than a perfect one
       score: f.recalled === 0 ? null : Math.max(0, Math.min(100, Math.round(100 - penalty))),
       // issue 18: how often memories the prompt hook injected were then reported used
-      injection: injectionPrecision(handle.root, (id) => getMemory(db, id)),
+      injection: injectionPrecision(hooks, (id) => getMemory(db, id)),
     }
   })
 }

@@ -2,17 +2,23 @@
  * `mem setup <host>`: writes a host's project configuration (hook entries, the MCP server entry,
  * the agent-instructions block) into the repository, merged into the files already there, and takes
  * it out again. Idempotent: a second run changes nothing. Reversible byte for byte: the first
- * install keeps each file's original bytes under `.mem/hooks/setup/` (never committed), and an
- * uninstall that leaves a file as it was then (same JSON, same text) writes those bytes back; a
- * file changed meanwhile keeps the changes and loses only mem's part.
+ * install keeps each file's original bytes in this machine's hook folder (MEM_HOME/hooks/<repo
+ * key>/setup/, never in the repository), and an uninstall that leaves a file as it was then (same
+ * JSON, same text) writes those bytes back; a file changed meanwhile keeps the changes and loses
+ * only mem's part.
+ *
+ * The repository is untrusted input (issue 28): before anything is read or written, every path
+ * setup would touch is checked, and a symlink on the way whose target leaves the repository (a
+ * `CLAUDE.md` or `.claude/` pointing at a file or folder elsewhere) refuses the whole run.
  */
-import {existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync} from 'node:fs'
-import {dirname, join} from 'node:path'
+import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, writeFileSync} from 'node:fs'
+import {dirname, join, sep} from 'node:path'
 import {MemError} from '../model/errors.js'
 import {isDirectory} from '../config/paths.js'
 import type {MemContext} from '../engines/context.js'
 import {HOOK_EVENTS, HOST_SPECS, HOSTS, type HookEvent, type HostId} from '../engines/agents/hosts.js'
 import {hostFiles, SetupConflict, unifiedDiff, type FilePlan, type Templates} from '../engines/agents/setup-plan.js'
+import {hookStateDir, readSetupBackup, removeSetupBackup, writeSetupBackup, type SetupBackup} from '../storage/hook-state.js'
 
 export interface SetupInput {
   repo: string
@@ -39,18 +45,46 @@ export interface SetupResult {
   uninstall: boolean
   dryRun: boolean
   files: SetupFile[]
+  /** After an uninstall: files the host itself put into folders setup made, which setup leaves (they are not its own). */
+  leftBehind: string[]
+  /** What the user must do once before the host runs mem's hooks and MCP server. */
+  trust: string[]
   /** The events the host gets a hook for (host's event name), and those it has none for, with why. */
   hooked: Array<{event: HookEvent; hostEvent: string}>
   missing: Array<{event: HookEvent; why: string}>
 }
 
-interface Backup {
-  files: Record<string, {existed: boolean; text?: string}>
-  dirs: string[]
-}
-
-function backupPath(root: string, host: HostId): string {
-  return join(root, '.mem', 'hooks', 'setup', `${host}.json`)
+/**
+ * Refuses (conflict, nothing read or written) when a path setup would touch goes through a
+ * symlink out of the repository: each part of `rel` that exists is checked, and a symlink must
+ * resolve inside the repository's real path.
+ */
+function refuseOutside(root: string, realRoot: string, rel: string): void {
+  const parts = rel.split('/')
+  for (let i = 1; i <= parts.length; i++) {
+    const part = parts.slice(0, i).join('/')
+    const abs = join(root, part)
+    let link: boolean
+    try {
+      link = lstatSync(abs).isSymbolicLink()
+    } catch {
+      return // not there: nothing below it is either
+    }
+    if (!link) continue
+    let target: string | null
+    try {
+      target = realpathSync(abs)
+    } catch {
+      target = null // a dangling link: where a write would land is not known
+    }
+    const inside = target !== null && (target === realRoot || target.startsWith(realRoot + sep))
+    if (!inside) {
+      throw new MemError('conflict', `${part} is a symlink to ${target ?? 'a path that does not exist'}, outside the repository; mem setup writes only inside the repository, so it wrote nothing.`, {
+        hint: `Replace ${part} with a real ${i === parts.length ? 'file' : 'folder'} (or remove the link), then run mem setup again.`,
+        details: {path: part, target: target ?? null},
+      })
+    }
+  }
 }
 
 function readText(path: string): string | null {
@@ -109,8 +143,12 @@ export async function setup(ctx: MemContext, input: SetupInput): Promise<SetupRe
   const {root} = await ctx.locate(input.repo, 'read')
   if (!isDirectory(root)) throw new MemError('not_found', `No working tree for repo ${input.repo}.`, {hint: 'Run it inside the repository, or pass its path with --repo.'})
   const plans = hostFiles(input.host, input.templates)
-  const bpath = backupPath(root, input.host)
-  const backup: Backup = JSON.parse(readText(bpath) ?? '{"files":{},"dirs":[]}')
+  const realRoot = realpathSync(root)
+  // every file setup reads or writes for this host, and for the other hosts whose files it reads (a shared instructions file)
+  for (const rel of new Set(HOSTS.flatMap((h) => hostFiles(h, input.templates).map((p) => p.path)))) refuseOutside(root, realRoot, rel)
+  if (!ctx.home) throw new MemError('unavailable', 'mem setup needs MEM_HOME to keep the original files in.', {hint: 'Set MEM_HOME, or run it as the user whose home holds mem\'s config.'})
+  const stateDir = hookStateDir(ctx.home, root)
+  const backup: SetupBackup = readSetupBackup(stateDir, input.host)
   const files: SetupFile[] = []
   const dryRun = input.dryRun === true
   for (const plan of plans) {
@@ -160,28 +198,29 @@ export async function setup(ctx: MemContext, input: SetupInput): Promise<SetupRe
     if (after === null) rmSync(abs, {force: true})
     else writeFileSync(abs, after)
   }
+  const leftBehind: string[] = []
   if (!dryRun) {
     if (input.uninstall) {
-      // the folders setup created, deepest first, if nothing else is in them now
-      for (const d of [...new Set(backup.dirs)].sort((a, b) => b.length - a.length)) {
+      // the folders setup created, deepest first, if nothing else is in them now; what the host put
+      // there is not setup's to delete: it is reported
+      const ownFolders = new Set(backup.dirs)
+      for (const d of [...ownFolders].sort((a, b) => b.length - a.length)) {
+        let entries: string[]
         try {
-          if (readdirSync(join(root, d)).length === 0) rmdirSync(join(root, d))
+          entries = readdirSync(join(root, d))
         } catch {
-          // gone already
+          continue // gone already
         }
+        if (entries.length === 0) rmdirSync(join(root, d))
+        else for (const e of entries.sort()) if (!ownFolders.has(`${d}/${e}`)) leftBehind.push(`${d}/${e}`)
       }
-      rmSync(bpath, {force: true})
+      removeSetupBackup(stateDir, input.host)
     } else if (files.some((f) => f.action === 'create' || f.action === 'update')) {
-      mkdirSync(dirname(bpath), {recursive: true})
-      try {
-        writeFileSync(join(root, '.mem', 'hooks', '.gitignore'), "# per-machine state of mem's agent hooks\n*\n", {flag: 'wx'})
-      } catch {
-        // already there
-      }
-      writeFileSync(bpath, JSON.stringify(backup))
+      writeSetupBackup(stateDir, input.host, backup)
     }
   }
-  return {host: input.host, name: HOST_SPECS[input.host].name, root, uninstall: input.uninstall === true, dryRun, files, ...hostEvents(input.host)}
+  const spec = HOST_SPECS[input.host]
+  return {host: input.host, name: spec.name, root, uninstall: input.uninstall === true, dryRun, files, leftBehind, trust: spec.trust, ...hostEvents(input.host)}
 }
 
 /** Whether another host's setup (its own files, not the shared one) is in place and uses `path`. */

@@ -4,16 +4,22 @@
 import {describe, expect, it} from 'vitest'
 import {hookPrompt, hookSessionStart} from '../../src/operations/agent-hooks.js'
 import {feedback} from '../../src/operations/feedback.js'
+import {get} from '../../src/operations/get.js'
+import {recall} from '../../src/operations/recall.js'
 import {quality} from '../../src/operations/quality.js'
 import {store} from '../../src/operations/store.js'
 import {memRepo, storedId} from '../helpers/mem.js'
+import {CONTEXT_IMPORTANCE, CONTEXT_MEMORIES, PROMPT_MEMORIES} from '../hosts/fixture.js'
 
 const PROMPT = 'How do I run the integration tests, do they need docker?'
 
 async function seeded() {
   const r = memRepo()
-  const docker = storedId(await store(r.ctx, {repo: r.root, content: 'Run the integration tests with npm run test:int; they need docker running', type: 'procedure'}))
-  const pnpm = storedId(await store(r.ctx, {repo: r.root, content: 'Use pnpm, never npm install, in this monorepo', type: 'heuristic'}))
+  // important memories fill the session context; the two the prompts are about have no room in it
+  for (const m of CONTEXT_MEMORIES) storedId(await store(r.ctx, {repo: r.root, content: m.content, type: m.type as 'insight', importance: Number(CONTEXT_IMPORTANCE)}))
+  const add = async (m: {content: string; type: string; importance: string}) => storedId(await store(r.ctx, {repo: r.root, content: m.content, type: m.type as 'insight', importance: Number(m.importance)}))
+  const docker = await add(PROMPT_MEMORIES.docker)
+  const pnpm = await add(PROMPT_MEMORIES.pnpm)
   return {...r, docker, pnpm}
 }
 
@@ -42,10 +48,48 @@ describe('prompt-time injection', () => {
     expect((await quality(ctx, {repo: root})).injection).toEqual({injected: 2, injections: 3, used: 1, unused: 2, precision: 0.3333})
   })
 
-  it('never injects what the session context already showed', async () => {
-    const {ctx, root} = await seeded()
+  it('never injects what the session context showed, whether the prompt comes after the context or before it (OpenCode asks prompt first)', async () => {
+    const {ctx, root, docker} = await seeded()
     const start = await hookSessionStart(ctx, {repo: root, host: 'gemini', session: 'g'})
-    expect(start.ids).toHaveLength(2)
-    expect((await hookPrompt(ctx, {repo: root, host: 'gemini', session: 'g', prompt: PROMPT})).ids).toEqual([])
+    expect(start.ids).not.toContain(docker)
+    // a prompt that is a memory of the context word for word (recall ranks it first, over the bar)
+    // injects nothing after the context or before it, while a memory the context lacks still comes
+    const shown = await get(ctx, {repo: root, id: start.ids[0]})
+    const about = `${shown.content} Is that right?`
+    const [top] = (await recall(ctx, {repo: root, q: about, limit: 1})).results
+    expect(top.id).toBe(shown.id)
+    expect(top.score).toBeGreaterThanOrEqual(0.8)
+    expect((await hookPrompt(ctx, {repo: root, host: 'gemini', session: 'g', prompt: about})).ids).toEqual([])
+    expect((await hookPrompt(ctx, {repo: root, host: 'opencode', session: 'o', prompt: about})).ids).toEqual([])
+    expect((await hookPrompt(ctx, {repo: root, host: 'opencode', session: 'o', prompt: PROMPT})).ids).toEqual([docker])
+    // and the context that comes after that prompt is the whole context
+    const later = await hookSessionStart(ctx, {repo: root, host: 'opencode', session: 'o', keptByHost: false})
+    expect(later.ids).toEqual(start.ids)
+  })
+
+  it('a resumed session gets no second context where the host keeps the first; after a clear or a compaction, and for OpenCode, it gets it again', async () => {
+    const {ctx, root} = await seeded()
+    const first = await hookSessionStart(ctx, {repo: root, host: 'codex', session: 'r', source: 'startup', keptByHost: true})
+    expect(first.ids.length).toBeGreaterThan(5)
+    expect(await hookSessionStart(ctx, {repo: root, host: 'codex', session: 'r', source: 'resume', keptByHost: true})).toEqual({text: '', ids: [], cached: true})
+    expect(await hookSessionStart(ctx, {repo: root, host: 'codex', session: 'r', keptByHost: true})).toEqual({text: '', ids: [], cached: true})
+    expect((await hookSessionStart(ctx, {repo: root, host: 'codex', session: 'r', source: 'compact', keptByHost: true})).ids).toEqual(first.ids)
+    expect((await hookSessionStart(ctx, {repo: root, host: 'claude', session: 'r', source: 'clear', keptByHost: true})).ids).toEqual(first.ids)
+    expect((await hookSessionStart(ctx, {repo: root, host: 'opencode', session: 'r', keptByHost: false})).ids).toEqual(first.ids)
+    expect((await hookSessionStart(ctx, {repo: root, host: 'opencode', session: 'r', keptByHost: false})).ids).toEqual(first.ids)
+  })
+
+  it("strips Gemini CLI's <hook_context> block (plain or escaped) before matching: the real question injects, the context's lines do not", async () => {
+    const {ctx, root, docker} = await seeded()
+    const start = await hookSessionStart(ctx, {repo: root, host: 'gemini', session: 'w'})
+    const escaped = start.text.replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    for (const [session, wrapped] of [
+      ['w', `<hook_context>${escaped}</hook_context>\n\n${PROMPT}`],
+      ['w2', `&lt;hook_context&gt;${start.text}&lt;/hook_context&gt;\n\n${PROMPT}`],
+    ]) {
+      expect((await hookPrompt(ctx, {repo: root, host: 'gemini', session, prompt: wrapped})).ids).toEqual([docker])
+    }
+    // the context block alone, under a new session, injects nothing: its lines are not a question
+    expect((await hookPrompt(ctx, {repo: root, host: 'gemini', session: 'w3', prompt: `<hook_context>${escaped}</hook_context>`})).ids).toEqual([])
   })
 })

@@ -40,8 +40,15 @@ export interface HostSpec {
   instructionsFile: string
   /** Its documentation, cited in docs/agents.md and `mem setup --list`. */
   docs: string[]
-  /** What the user should know for the setup to take effect (trust prompts, feature flags). */
+  /** What the user should know about the setup (experimental hooks, what the host leaves behind). */
   notes: string[]
+  /** What the user must do once before the host runs mem's hooks and MCP server (its trust steps). */
+  trust: string[]
+  /**
+   * Whether the host keeps what a session-start hook gave in the session's history, so a resumed
+   * session must not get it again (false: mem's plugin hands it to every model call itself).
+   */
+  contextKept: boolean
   /** The answer that carries `text` to the agent at `event`; '' means print nothing. */
   answer(event: HookEvent, text: string): string
 }
@@ -83,7 +90,11 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     missing: {'pre-compact': 'PreCompact can only block compaction; nothing it prints reaches Claude. The Stop reminder covers it, and SessionStart (source compact) shows the context again after a compaction.'},
     instructionsFile: 'CLAUDE.md',
     docs: ['https://code.claude.com/docs/en/hooks', 'https://code.claude.com/docs/en/mcp'],
-    notes: ['Claude Code asks once before it starts the MCP servers a project\'s .mcp.json names.'],
+    notes: [],
+    trust: [
+      'Claude Code asks once, at the first interactive session in the project, whether to trust the folder and whether to use the MCP servers .mcp.json names: accept both (mem\'s server is "mem"). Headless (`claude -p`) it asks nothing and runs mem\'s hooks and server, but warns on every run that it ignores the project\'s permissions until the folder is trusted.',
+    ],
+    contextKept: true,
     answer(event, text) {
       if (!text) return ''
       // Stop has no additionalContext: `block` with a reason is what reaches Claude (as its next
@@ -99,7 +110,12 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     missing: {'pre-compact': 'PreCompact output has no field for the agent (only systemMessage, shown to the user).'},
     instructionsFile: 'AGENTS.md',
     docs: ['https://developers.openai.com/codex/hooks', 'https://developers.openai.com/codex/mcp', 'https://developers.openai.com/codex/config-reference'],
-    notes: ['Codex loads a project\'s .codex/ configuration only when the project is trusted; its hooks need codex_hooks = true under [features] (mem adds it, unless config.toml has a [features] table of its own: then add it there).'],
+    notes: [],
+    trust: [
+      'Codex reads a project\'s .codex/ only when the project is trusted: start `codex` in the repository once and trust it.',
+      'Codex runs a project hook only after it was reviewed: in that `codex` session type /hooks and trust mem\'s three hooks (SessionStart, UserPromptSubmit, Stop). Until then, and in `codex exec`, which cannot ask, they are skipped without a word. Review them again whenever .codex/hooks.json changes.',
+    ],
+    contextKept: true,
     answer(event, text) {
       if (!text) return ''
       // Stop has no additionalContext: `block` with a reason is how a hook hands the agent a follow-up
@@ -117,7 +133,9 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     },
     instructionsFile: 'AGENTS.md',
     docs: ['https://cursor.com/docs/agent/hooks', 'https://cursor.com/docs/context/mcp'],
-    notes: [],
+    notes: ['Not verified in the real host (Cursor is not on npm): tested against a fake host built from its documentation.'],
+    trust: ['Cursor asks before it enables a project\'s MCP server (.cursor/mcp.json): enable "mem" in its MCP settings.'],
+    contextKept: true,
     answer(event, text) {
       if (event === 'session-start') return text ? JSON.stringify({additional_context: text}) : '{}'
       if (event === 'stop') return text ? JSON.stringify({followup_message: text}) : '{}'
@@ -134,7 +152,14 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
     },
     instructionsFile: 'GEMINI.md',
     docs: ['https://geminicli.com/docs/hooks/reference/', 'https://geminicli.com/docs/reference/configuration/'],
-    notes: ['Gemini CLI runs a project\'s hooks and MCP servers only in a trusted folder, and asks again when a project hook\'s command changes.'],
+    notes: [],
+    trust: [
+      'Gemini CLI runs a project\'s hooks and MCP servers only in a trusted folder: run `gemini` in the repository and trust it (or add it to ~/.gemini/trustedFolders.json as "TRUST_FOLDER").',
+      'It warns about project hooks (mem-context, mem-recall) at every start until they are trusted: accept them in an interactive session (Gemini records them in ~/.gemini/trusted_hooks.json); it asks again when a hook\'s command changes.',
+      'Headless (`gemini -p`) it offers the model no MCP tool that needs approval: allow mem\'s with a user policy, e.g. ~/.gemini/policies/mem.toml holding [[rule]] toolName = "mcp_mem_*", decision = "allow", priority = 200.',
+    ],
+    // the context rides on the first prompt (a <hook_context> prefix) and a resumed session's history does not keep it
+    contextKept: false,
     answer(event, text) {
       // stdout must be JSON and nothing else ("silence is mandatory"): {} when there is nothing to add
       if (!text) return '{}'
@@ -144,14 +169,32 @@ export const HOST_SPECS: Record<HostId, HostSpec> = {
   opencode: {
     id: 'opencode',
     name: 'OpenCode',
-    events: {'session-start': 'experimental.chat.system.transform', prompt: 'chat.message', 'pre-compact': 'experimental.session.compacting'},
+    events: {'session-start': 'experimental.chat.messages.transform', prompt: 'chat.message', 'pre-compact': 'experimental.session.compacting'},
     missing: {stop: 'session.idle is an event a plugin observes; nothing it returns reaches the agent.'},
     instructionsFile: 'AGENTS.md',
     docs: ['https://opencode.ai/docs/plugins/', 'https://opencode.ai/docs/mcp-servers/', 'https://opencode.ai/docs/config/'],
-    notes: ['The plugin uses OpenCode\'s experimental hooks (experimental.chat.system.transform, experimental.session.compacting).'],
+    notes: [
+      'The plugin uses OpenCode\'s experimental hooks (experimental.chat.messages.transform, experimental.session.compacting).',
+      'At its first start in the repository OpenCode installs what plugins need into .opencode/ (package.json, node_modules, …): those files are OpenCode\'s, and --uninstall leaves them (it says which).',
+    ],
+    trust: ['None: OpenCode loads the project\'s plugin and MCP server without asking.'],
+    contextKept: false,
     // mem's own plugin (.opencode/plugins/mem.js) calls the hook and takes plain text
     answer: (_event, text) => text,
   },
+}
+
+/**
+ * The prompt as the user wrote it, without what a host wrapped around it: Gemini CLI hands the
+ * session-start context to the model by prefixing the next prompt with `<hook_context>…</hook_context>`
+ * (its content HTML-escaped), and BeforeAgent's `prompt` carries that prefix. A block is taken out
+ * whether its tags are written plain or escaped; an opening tag with no closing one takes the rest.
+ */
+export function stripHostWrappers(prompt: string): string {
+  return prompt
+    .replace(/<hook_context>[\s\S]*?(?:<\/hook_context>|$)/g, ' ')
+    .replace(/&lt;hook_context&gt;[\s\S]*?(?:&lt;\/hook_context&gt;|$)/g, ' ')
+    .trim()
 }
 
 /** The hook command a host's config runs: `mem` from the PATH, never a machine path. */

@@ -269,14 +269,15 @@ export class SetupConflict extends Error {}
 const MCP_STDIO: Obj = {command: 'mem', args: ['mcp']}
 
 /**
- * mem's part of `.codex/config.toml`: the MCP server, and the feature flag Codex's hooks need
- * (`[features] codex_hooks = true`) unless the file has a `[features]` table of its own, which a
- * second one would break (then the flag is the user's to set there; `mem setup` says so).
+ * mem's part of `.codex/config.toml`: the MCP server, with the environment mem reads passed through
+ * (Codex starts MCP servers with a cleaned environment, so without `env_vars` the server would read
+ * another MEM_HOME than the hooks and the CLI of the same session). No feature flag: hooks are on by
+ * default in Codex, and the old `[features] codex_hooks` is reported as deprecated in every session
+ * (a block an older mem wrote with it is replaced in place by the next setup).
  */
 function codexConfig(rest: string): string {
   if (/^\s*\[mcp_servers\.mem\]/m.test(rest)) throw new SetupConflict('.codex/config.toml already defines [mcp_servers.mem]; mem leaves it alone.')
-  const server = '[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]'
-  return /^\s*\[features\]/m.test(rest) ? server : `${server}\n\n[features]\ncodex_hooks = true`
+  return '[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]\nenv_vars = ["MEM_HOME", "MEM_REPO"]'
 }
 
 /** The files `mem setup <host>` writes, in order. */

@@ -11,6 +11,7 @@ export interface HostListing {
   missing: Array<{event: string; why: string}>
   docs: string[]
   notes: string[]
+  trust: string[]
 }
 
 export function listHosts(): HostListing[] {
@@ -24,6 +25,7 @@ export function listHosts(): HostListing[] {
       missing: HOOK_EVENTS.filter((e) => spec.missing[e]).map((event) => ({event, why: spec.missing[event]!})),
       docs: spec.docs,
       notes: spec.notes,
+      trust: spec.trust,
     }
   })
 }
@@ -37,6 +39,7 @@ export function formatHostList(list: HostListing[]): string {
         `  hooks:  ${h.hooked.map((e) => `${e.event} → ${e.hostEvent}`).join(', ')}`,
         ...h.missing.map((m) => `  no hook for ${m.event}: ${m.why}`),
         ...h.notes.map((n) => `  note: ${n}`),
+        ...h.trust.map((t) => `  trust: ${t}`),
         `  docs:   ${h.docs.join(' ')}`,
       ].join('\n'),
     )
@@ -60,6 +63,10 @@ export function formatSetup(r: SetupResult): string {
     for (const m of r.missing) lines.push(`No hook for ${m.event}: ${m.why}`)
     for (const n of HOST_SPECS[r.host].notes) lines.push(`Note: ${n}`)
     lines.push('The hooks run `mem` from the PATH: make sure it is there for the host (`npm install -g`, or a link).')
+    lines.push(`Before ${r.name} runs them, once:`)
+    for (const t of r.trust) lines.push(`  - ${t}`)
+  } else if (r.leftBehind.length > 0) {
+    lines.push(`Left in place (${r.name} put these into folders setup made; they are not mem's): ${r.leftBehind.join(', ')}. Remove them if ${r.name} no longer needs them.`)
   }
   return lines.join('\n')
 }

@@ -118,7 +118,7 @@ export async function runHook(argv: string[], options: {exit?: (code: number) =>
     const session = {repo, host: args.host, session: input.sessionId}
     let text = ''
     if (args.event === 'session-start') {
-      text = (await invoke(mem, hooks.hookSessionStartCall, session)).text
+      text = (await invoke(mem, hooks.hookSessionStartCall, {...session, source: input.source, keptByHost: spec.contextKept})).text
     } else if (args.event === 'prompt') {
       text = input.prompt ? (await invoke(mem, hooks.hookPromptCall, {...session, prompt: input.prompt})).text : ''
     } else if (!(args.host === 'cursor' && args.event === 'stop' && input.status !== undefined && input.status !== 'completed')) {

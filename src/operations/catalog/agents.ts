@@ -31,6 +31,8 @@ export const agentOps = {
       uninstall: z.boolean(),
       dryRun: z.boolean(),
       files: z.array(z.strictObject({path: z.string(), action: FileAction, diff: z.string(), note: z.string().optional()})),
+      leftBehind: z.array(z.string()),
+      trust: z.array(z.string()),
       hooked: z.array(z.strictObject({event: Event, hostEvent: z.string()})),
       missing: z.array(z.strictObject({event: Event, why: z.string()})),
     }),
@@ -43,7 +45,7 @@ export const agentOps = {
     ...hookSessionStartCall,
     summary: 'The session context for an agent host at session start, with refs',
     access: 'read',
-    input: z.object(Session),
+    input: z.object({...Session, source: z.string().max(100).optional(), keptByHost: z.boolean().optional()}),
     output: Answer.extend({cached: z.boolean()}),
   }),
   hookPrompt: defineOp({

@@ -2,11 +2,12 @@
 // merged without clobbering, idempotent, no machine paths, and --uninstall gives every file back
 // byte for byte.
 import {execFileSync, spawnSync} from 'node:child_process'
-import {existsSync, readFileSync, readdirSync} from 'node:fs'
-import {join} from 'node:path'
+import {existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync} from 'node:fs'
+import {dirname, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {runCliInProcess} from '../../helpers/cli.js'
 import {tempDir, writeTree} from '../../helpers/mem.js'
+import {hostEntry} from '../../hosts/hosts.js'
 
 const EXISTING: Record<string, string> = {
   '.claude/settings.json': '{\n    "permissions": {\n        "allow": ["Bash(npm test)"]\n    },\n    "hooks": {\n        "Stop": [{"hooks": [{"type": "command", "command": "./notify.sh"}]}]\n    }\n}',
@@ -106,7 +107,7 @@ describe('mem setup', () => {
     await mem(['setup', 'codex'])
     await mem(['setup', 'cursor'])
     expect(readFileSync(join(root, '.codex/config.toml'), 'utf8')).toBe(
-      '# mem:begin (added by `mem setup`; `mem setup <host> --uninstall` takes it out)\n[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]\n\n[features]\ncodex_hooks = true\n# mem:end\n',
+      '# mem:begin (added by `mem setup`; `mem setup <host> --uninstall` takes it out)\n[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]\nenv_vars = ["MEM_HOME", "MEM_REPO"]\n# mem:end\n',
     )
     const out = (await mem(['setup', 'codex', '--uninstall', '--json'])).json()
     expect(out.files.find((f: {path: string}) => f.path === 'AGENTS.md').action).toBe('kept')
@@ -150,17 +151,52 @@ describe('mem setup', () => {
     expect(readFileSync(join(root, 'opencode.json'), 'utf8')).toBe(original)
   })
 
-  it('codex: a config.toml with its own [features] table gets no second one; one that defines the mem server is left alone', async () => {
-    const own = repo({'.codex/config.toml': '[features]\nweb_search = true\n'})
+  it('codex: no deprecated [features] codex_hooks (an older block with it is replaced in place); one that defines the mem server is left alone', async () => {
+    const older = '[features]\nweb_search = true\n\n# mem:begin (added by `mem setup`; `mem setup <host> --uninstall` takes it out)\n[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]\n\n[features]\ncodex_hooks = true\n# mem:end\n'
+    const own = repo({'.codex/config.toml': older})
     await own.mem(['setup', 'codex'])
     const text = readFileSync(join(own.root, '.codex/config.toml'), 'utf8')
     expect(text.match(/^\[features\]/gm)).toHaveLength(1)
-    expect(text).toContain('[mcp_servers.mem]')
+    expect(text).not.toContain('codex_hooks')
+    expect(text).toContain('[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]\nenv_vars = ["MEM_HOME", "MEM_REPO"]\n# mem:end\n')
     const taken = repo({'.codex/config.toml': '[mcp_servers.mem]\ncommand = "other"\n'})
     const r = await taken.mem(['setup', 'codex'])
     expect(r.code).toBe(1)
     expect(r.stdout).toContain('already defines [mcp_servers.mem]')
     expect(readFileSync(join(taken.root, '.codex/config.toml'), 'utf8')).toBe('[mcp_servers.mem]\ncommand = "other"\n')
+  })
+
+  it('prints the trust steps each host needs; --list says them too', async () => {
+    const {mem} = repo()
+    const out = await mem(['setup', 'codex'])
+    expect(out.stdout).toContain('Before Codex CLI runs them, once:')
+    expect(out.stdout).toContain('/hooks')
+    expect(out.stdout).toContain('codex exec')
+    const list = (await mem(['setup', '--list', '--json'])).json().hosts
+    for (const h of list) expect(h.trust.length, h.host).toBeGreaterThan(0)
+    expect((await mem(['setup', '--list'])).stdout).toMatch(/trust: .*\/hooks/)
+  })
+
+  it('opencode: --uninstall names what OpenCode itself left in the folder setup made, and leaves it', async () => {
+    const {root, mem} = repo({'README.md': '# app\n'})
+    await mem(['setup', 'opencode'])
+    // what OpenCode installs for a project's plugins at its first start
+    writeTree(root, {'.opencode/package.json': '{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}\n', '.opencode/.gitignore': 'node_modules\n'})
+    const dry = await mem(['setup', 'opencode', '--uninstall', '--dry-run', '--json'])
+    expect(dry.json().leftBehind).toEqual([])
+    const out = await mem(['setup', 'opencode', '--uninstall'])
+    expect(out.code).toBe(0)
+    expect(out.stdout).toContain("Left in place (OpenCode put these into folders setup made; they are not mem's): .opencode/.gitignore, .opencode/package.json.")
+    expect(existsSync(join(root, '.opencode/plugins'))).toBe(false)
+    expect(snapshot(root)).toEqual({'README.md': '# app\n', '.opencode/.gitignore': 'node_modules\n', '.opencode/package.json': '{"dependencies":{"@opencode-ai/plugin":"1.18.33"}}\n'})
+  })
+
+  it('keeps its backups in MEM_HOME, not in the repository', async () => {
+    const {root, home, mem} = repo()
+    await mem(['setup', 'claude'])
+    expect(existsSync(join(root, '.mem', 'hooks'))).toBe(false)
+    const dirs = readdirSync(join(home, 'hooks'))
+    expect(readdirSync(join(home, 'hooks', dirs[0], 'setup'))).toEqual(['claude.json'])
   })
 
   it('a file that is not JSON is left alone and reported (exit 1)', async () => {
@@ -172,10 +208,67 @@ describe('mem setup', () => {
   })
 })
 
+describe('a hostile repository (issue 28): mem setup never writes through a symlink out of the repository', () => {
+  /** A repo beside a victim folder, with `links` (repo path → victim path) as symlinks. */
+  function hostile(links: Record<string, string>, files: Record<string, string> = {}) {
+    const r = repo({'README.md': '# app\n', ...files})
+    const victim = join(r.root, '..', 'victim')
+    writeTree(victim, {'settings.json': '{"mine": true}\n', 'CLAUDE.md': '# my notes\n', 'AGENTS.md': '# mine\n', 'config.toml': 'model = "x"\n', 'plugins/keep.js': '// mine\n'})
+    for (const [from, to] of Object.entries(links)) {
+      mkdirSync(dirname(join(r.root, from)), {recursive: true})
+      symlinkSync(join(victim, to), join(r.root, from))
+    }
+    return {...r, victim}
+  }
+
+  const cases: Array<[string, string, Record<string, string>]> = [
+    ['claude', 'CLAUDE.md', {'CLAUDE.md': 'CLAUDE.md'}],
+    ['claude', '.claude/settings.json', {'.claude/settings.json': 'settings.json'}],
+    ['claude', '.claude', {'.claude': '.'}],
+    ['codex', '.codex', {'.codex': '.'}],
+    ['codex', 'AGENTS.md', {'AGENTS.md': 'AGENTS.md'}],
+    ['gemini', '.gemini/settings.json', {'.gemini/settings.json': 'settings.json'}],
+    ['opencode', '.opencode', {'.opencode': '.'}],
+    ['cursor', 'AGENTS.md', {'AGENTS.md': 'AGENTS.md'}],
+  ]
+  for (const [host, path, links] of cases) {
+    it(`${host}: a symlinked ${path} refuses the run (exit 4, the path named), nothing written in or out`, async () => {
+      const {root, mem, victim} = hostile(links)
+      const victimBefore = snapshot(victim)
+      const before = snapshot(root)
+      for (const args of [['setup', host], ['setup', host, '--uninstall'], ['setup', host, '--dry-run']]) {
+        const r = await mem([...args, '--json'])
+        expect(r.code, args.join(' ')).toBe(4)
+        expect(r.json().error).toContain(`${path} is a symlink to ${victim}`)
+        expect(r.json().hint).toMatch(/Replace .* with a real/)
+      }
+      expect(snapshot(victim)).toEqual(victimBefore)
+      expect(snapshot(root)).toEqual(before)
+    })
+  }
+
+  it('a symlink that stays inside the repository is followed', async () => {
+    const {root, mem} = repo({'README.md': '# app\n', 'docs/AGENTS.md': '# agents\n'})
+    symlinkSync(join(root, 'docs/AGENTS.md'), join(root, 'AGENTS.md'))
+    expect((await mem(['setup', 'codex'])).code).toBe(0)
+    expect(readFileSync(join(root, 'docs/AGENTS.md'), 'utf8')).toContain('mem:begin')
+  })
+
+  it('a dangling symlink is refused too (where it would write is unknown)', async () => {
+    const {root, mem} = repo({'README.md': '# app\n'})
+    symlinkSync(join(root, '..', 'nowhere', 'CLAUDE.md'), join(root, 'CLAUDE.md'))
+    const r = await mem(['setup', 'claude'])
+    expect(r.code).toBe(4)
+    expect(r.stderr + r.stdout).toContain('CLAUDE.md is a symlink to a path that does not exist')
+    expect(existsSync(join(root, '..', 'nowhere'))).toBe(false)
+  })
+})
+
 describe('Gemini CLI validates what mem setup wrote (its own package, offline)', () => {
-  // @google/gemini-cli (a devDependency, pinned) checks .gemini/settings.json against its own
-  // settings schema on load and names every field it refuses ("Error in: <path>").
-  const gemini = join(import.meta.dirname, '..', '..', '..', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js')
+  // @google/gemini-cli (the pinned version the real-host tests install into their cache,
+  // test/hosts/hosts.ts) checks .gemini/settings.json against its own settings schema on load and
+  // names every field it refuses ("Error in: <path>").
+  const gemini = hostEntry('gemini')
   // it reports on stderr, the server list included
   const run = (root: string, home: string) => {
     const r = spawnSync(process.execPath, [gemini, 'mcp', 'list'], {cwd: root, env: {PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1'}, encoding: 'utf8', timeout: 60_000})

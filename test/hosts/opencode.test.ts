@@ -1,0 +1,53 @@
+// OpenCode (pinned in versions.json) runs mem's plugin and MCP tools: see session.ts.
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {REAL_HOSTS, hostBin, hostDir} from './hosts.js'
+import {assertSession, assertUninstall, prepare, PROMPTS, run, type Session} from './session.js'
+
+const CONFIG = {
+  'opencode.json': '{\n  "$schema": "https://opencode.ai/config.json",\n  "share": "disabled"\n}\n',
+  'AGENTS.md': '# Agents\n\n- run `make check` before committing\n',
+}
+
+describe(`OpenCode ${REAL_HOSTS.opencode.version}, headless, against a fake OpenAI-compatible server`, () => {
+  let s: Session | undefined
+  afterAll(async () => s?.fake.close())
+
+  it("gets the context once, a relevant memory once and only when relevant, mem's tools, a recall answered, nothing of mem's in the title call; uninstall is byte-exact but for what OpenCode installed", async () => {
+    s = await prepare('opencode', CONFIG)
+    // the user's config: an @ai-sdk/openai-compatible provider pointing at the fake model (a dummy key)
+    const config = join(s.home, '.config', 'opencode')
+    mkdirSync(config, {recursive: true})
+    writeFileSync(
+      join(config, 'opencode.json'),
+      JSON.stringify({
+        $schema: 'https://opencode.ai/config.json',
+        provider: {fake: {npm: '@ai-sdk/openai-compatible', name: 'Fake', options: {baseURL: `${s.fake.url}/v1`, apiKey: 'test-dummy-key'}, models: {'test-model': {name: 'Test model', tool_call: true}}}},
+        model: 'fake/test-model',
+        small_model: 'fake/test-model',
+        autoupdate: false,
+      }),
+    )
+    // OpenCode's package cache (the provider package, the plugin's dependencies) is kept beside the
+    // host's install and reused, like the install itself
+    const cache = join(hostDir('opencode'), 'xdg-cache')
+    const env = {...s.env, XDG_CONFIG_HOME: join(s.home, '.config'), XDG_DATA_HOME: join(s.home, '.local', 'share'), XDG_CACHE_HOME: cache, BUN_INSTALL_CACHE_DIR: join(cache, 'bun'), npm_config_cache: join(cache, 'npm'), XDG_STATE_HOME: join(s.home, '.local', 'state'), OPENCODE_DISABLE_AUTOUPDATE: '1'}
+    const stderrs: string[] = []
+    for (const [i, prompt] of PROMPTS.entries()) {
+      const r = await run(hostBin('opencode'), ['run', ...(i > 0 ? ['--continue'] : []), prompt], {cwd: s.root, env})
+      expect(r.status, r.stderr + r.stdout).toBe(0)
+      stderrs.push(r.stderr)
+    }
+    const chats = s.fake.requests.filter((r) => r.path.endsWith('/chat/completions'))
+    const main = chats.filter((r) => JSON.stringify(r.body.tools ?? []).includes('memory_recall'))
+    assertSession(s, main, {stopReminder: false})
+    // OpenCode's own calls (the title generator) carry nothing of mem's
+    const side = chats.filter((r) => !main.includes(r))
+    expect(side.length).toBeGreaterThan(0)
+    for (const r of side) expect(r.text).not.toMatch(/\[Memory: |Memories relevant to this prompt/)
+    // no warning or error (OpenCode prints the transcript on stderr)
+    for (const e of stderrs) expect(e).not.toMatch(/warn|error|fail/i)
+    assertUninstall(s, 'opencode', ['.opencode/.gitignore', '.opencode/node_modules', '.opencode/package-lock.json', '.opencode/package.json'])
+  }, 240_000)
+})
