@@ -15,7 +15,7 @@ import {type Clock, memRepo} from './mem.js'
 export async function memServer(options: {files?: Record<string, string>; clock?: Clock; server?: Partial<StartServerOptions>} = {}) {
   const base = memRepo(options.files ?? {}, {clock: options.clock})
   // like `mem serve`: a long-lived context (in-process search indexes)
-  const ctx = openMem({home: base.home, now: base.clock, longLived: true})
+  const ctx = openMem({home: base.home, now: base.clock, longLived: true, meaning: {model: 'off'}})
   onTestFinished(() => ctx.close())
   const repo = {...base, ctx}
   const internalErrors: unknown[] = []

@@ -1,0 +1,55 @@
+// What meaning costs a cold command (issue 30's cost rows): at 10,000 memories, every one with its
+// vector from the built-in model, the wall time of `mem recall` (a question whose words a memory
+// holds, and one only meaning answers), of the prompt hook and of the session-start hook, each
+// beside `node -e 0` and the same command with MEM_MEANING=off, run side by side.
+import {join} from 'node:path'
+import {rmSync} from 'node:fs'
+import {openMem} from '../../../dist/src/runtime/open-mem.js'
+import {embedPending} from '../../../dist/src/engines/meaning/pending.js'
+import {meaningModel} from '../../../dist/src/engines/meaning/use.js'
+import {seedRepo} from '../lib/seed.mjs'
+import {BIN, fmt, tempRepo, wallTimesSideBySide} from '../lib/util.mjs'
+
+export async function benchMeaningCost(size = Number(process.env.MEM_BENCH_MEANING_SIZE ?? 10_000)) {
+  const {root, home} = tempRepo('meaning-cost')
+  await seedRepo(root, size)
+  const ctx = openMem({home, cwd: root, meaning: {model: 'builtin'}})
+  const model = await meaningModel(ctx)
+  const handle = await ctx.repo(root, 'read')
+  const t0 = performance.now()
+  let embedded = 0
+  for (let d = await embedPending(ctx, handle.store, model, 1_000); ; d = await embedPending(ctx, handle.store, model, 1_000)) {
+    embedded += d.embedded
+    if (d.left === 0 || d.embedded === 0) break
+  }
+  const embedMs = performance.now() - t0
+  await ctx.close()
+  // one recall to leave the recall index current
+  wallTimesSideBySide([{args: [BIN, 'recall', 'warm up', '--json'], env: {MEM_HOME: home, MEM_REPO: ''}, cwd: root}], {runs: 1})
+  const on = {MEM_HOME: home, MEM_REPO: '', MEM_MEANING: 'builtin'}
+  const off = {...on, MEM_MEANING: 'off'}
+  const words = 'integration tests'
+  const meaning = 'where do the nightly numbers get written down?'
+  const hookInput = (extra) => JSON.stringify({session_id: `bench-${Math.random()}`, cwd: root, hook_event_name: 'SessionStart', source: 'startup', ...extra})
+  const prompt = (env) => ({args: [BIN, 'hook', 'prompt', '--host', 'claude'], env, cwd: root, input: hookInput({hook_event_name: 'UserPromptSubmit', prompt: 'how do I run the integration tests in CI?'})})
+  const start = (env) => ({args: [BIN, 'hook', 'session-start', '--host', 'claude'], env, cwd: root, input: hookInput({}), before: () => rmSync(join(root, '.mem', 'hooks', 'context.json'), {force: true})})
+  const runs = Number(process.env.MEM_BENCH_MEANING_RUNS ?? 7)
+  const cmds = [
+    ['node -e 0', {args: ['-e', '0']}],
+    ['mem recall, meaning off', {args: [BIN, 'recall', meaning, '--json'], env: off, cwd: root}],
+    [`mem recall "${words}" (words answer)`, {args: [BIN, 'recall', words, '--json'], env: on, cwd: root}],
+    [`mem recall, the model asked`, {args: [BIN, 'recall', meaning, '--json'], env: on, cwd: root}],
+    ['prompt hook, meaning off', prompt(off)],
+    ['prompt hook, meaning on', prompt(on)],
+    ['session-start hook (context rebuilt), off', start(off)],
+    ['session-start hook (context rebuilt), on', start(on)],
+  ]
+  const times = wallTimesSideBySide(cmds.map(([, c]) => c), {runs})
+  console.log(`\n-- cost: ${size} memories, ${embedded} embedded in ${fmt(embedMs / 1000, 1)} s (${fmt(embedMs / Math.max(1, embedded), 1)} ms a memory); median of ${runs} cold runs, side by side --`)
+  console.log('command                                   | wall     | × node -e 0')
+  cmds.forEach(([name], i) => console.log(`${name.padEnd(41).slice(0, 41)} | ${fmt(times[i], 0).padStart(5)} ms | ${fmt(times[i] / times[0], 1)}×`))
+  rmSync(join(root, '..'), {recursive: true, force: true})
+  return times
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchMeaningCost()
