@@ -122,7 +122,7 @@ const distractors = memories.filter((m) => !answered.has(m.key))
 const lengths = memories.map((m) => m.content.length).sort((a, b) => a - b)
 const overlapHist = count(
   questions.filter((q) => q.kind === 'paraphrase'),
-  (q) => Math.max(...q.relevant.map((k) => shared(q, byKey.get(k)).length)),
+  (q) => Math.max(0, ...q.relevant.filter((k) => byKey.has(k)).map((k) => shared(q, byKey.get(k)).length)),
 )
 console.log(`memories: ${memories.length} (${distractors.length} answer no question), by type ${JSON.stringify(count(memories, (m) => m.type))}`)
 console.log(`content length: ${lengths[0]}-${lengths.at(-1)} characters, median ${lengths[lengths.length >> 1]}`)
