@@ -63,15 +63,17 @@ async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput,
  * default: engines/meaning), a question whose every word no memory holds is also ranked by the
  * meaning model's vectors (memories that lack one are embedded first, a bounded number a recall);
  * with meaning off, or a model that cannot load or answer, the ranking is the text-only one.
+ * `options.meaning: false` keeps this recall to words (the prompt hook: it injects only memories
+ * that share words with the prompt, so the model would cost time and add nothing).
  */
-export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
+export async function recall(ctx: MemContext, raw: RecallInput, options: {meaning?: boolean} = {}): Promise<RecallResult> {
   const input = await recallInput(raw)
   // a one-shot command first tries the recall index, which answers without loading the store
   const handle = await ctx.repo(input.repo, 'read', {deferLoad: !ctx.longLived})
   const now = ctx.now()
   // with meaning on (the default), words answer first; the model is asked only when no memory
   // holds every word of the question (engines/meaning/fuse.ts)
-  const meaning = ctx.meaning && (await meaningIsOn(ctx)) ? await import('../engines/meaning/fuse.js') : null
+  const meaning = options.meaning !== false && ctx.meaning && (await meaningIsOn(ctx)) ? await import('../engines/meaning/fuse.js') : null
   if (!ctx.longLived) {
     if (!handle.store.isLoaded) {
       const indexed = handle.store.readIndexed((index) => searchIndexed(index, input.q, {limit: input.limit, type: input.type, now}))

@@ -10,7 +10,7 @@
 //   holds every word of the question, else the fusion of search/engine.ts).
 // MEM_BENCH_MEANING_GRID=1 adds the fusion settings tried while tuning (slow); MEM_BENCH_MEANING_COST=0
 // skips the cost rows.
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {openMem} from '../../../dist/src/runtime/open-mem.js'
 import {store} from '../../../dist/src/operations/store.js'
@@ -25,6 +25,28 @@ import {scoreRanked, storeEvalSet} from '../lib/corpus.mjs'
 import {CATEGORIES, loadLocomo} from './locomo.mjs'
 
 const HERE = import.meta.dirname
+
+// MEM_BENCH_MEANING_CACHE=file keeps the model's vectors between runs (for tuning: the figures are the same)
+const CACHE = process.env.MEM_BENCH_MEANING_CACHE
+const cache = new Map(CACHE && existsSync(CACHE) ? Object.entries(JSON.parse(readFileSync(CACHE, 'utf8'))) : [])
+function cached(model) {
+  if (!CACHE || model.cached) return model
+  const embed = model.embed.bind(model)
+  model.embed = async (texts, options) => {
+    const missing = [...new Set(texts.filter((t) => !cache.has(t)))]
+    if (missing.length > 0) {
+      const vs = await embed(missing, options)
+      missing.forEach((t, i) => cache.set(t, Buffer.from(vs[i].buffer, vs[i].byteOffset, vs[i].byteLength).toString('base64')))
+    }
+    return texts.map((t) => {
+      const b = Buffer.from(cache.get(t), 'base64')
+      return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength))
+    })
+  }
+  model.cached = true
+  return model
+}
+const saveCache = () => CACHE && writeFileSync(CACHE, JSON.stringify(Object.fromEntries(cache)))
 
 function loadSet(dir) {
   const m = join(HERE, dir, 'memories.json')
@@ -42,6 +64,7 @@ async function prepared(name, put) {
   const keyOf = await put(ctx, root, clock)
   const model = await meaningModel(ctx)
   if (!model) throw new Error('the built-in model did not load')
+  cached(model)
   const handle = await ctx.repo(root, 'read')
   const t0 = performance.now()
   let drained
@@ -133,8 +156,14 @@ function rankersFor(stores, pick, grid) {
       out[`  weight ${meaningWeight}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {meaningWeight}})
     for (const meaningFloor of [0.1, 0.3])
       out[`  floor ${meaningFloor}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {meaningFloor}})
-    for (const wordCoverPower of [0, 2])
+    for (const wordCoverPower of [1, 2])
       out[`  cover power ${wordCoverPower}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {wordCoverPower}})
+    for (const meaningWeight of [0.5, 0.7, 0.9, 1])
+      out[`  adaptive, weight ${meaningWeight}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight}})
+    for (const meaningFloor of [0.1, 0.3])
+      out[`  adaptive 0.9, floor ${meaningFloor}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight: 0.9, meaningFloor}})
+    for (const neighbors of [10, 40])
+      out[`  adaptive 0.9, ${neighbors} neighbours`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight: 0.9, neighbors}})
   }
   return out
 }
@@ -155,6 +184,7 @@ export async function benchMeaning() {
     const kinds = [...new Set(set.questions.map((q) => q.kind))].sort()
     await scoreSet(title, set.questions, rankersFor([s], (st) => st[0], grid), {relevant: (q) => q.relevant, groupOf: (q) => q.kind, groups: kinds})
     await s.close()
+    saveCache()
   }
   const convs = loadLocomo()
   if (!convs) console.log('\n-- LoCoMo dev split: NOT MEASURED (no data) --')
@@ -169,6 +199,7 @@ export async function benchMeaning() {
     })
     for (const s of stores) await s.close()
   }
+  saveCache()
   if (process.env.MEM_BENCH_MEANING_COST !== '0') await (await import('./meaning-cost.mjs')).benchMeaningCost()
 }
 

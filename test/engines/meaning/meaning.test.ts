@@ -163,3 +163,22 @@ describe('a local static-embedding model the user brings', () => {
     expect(imported.store.read((db) => countWithoutVectorFrom(db, model.id))).toBe(0)
   })
 })
+
+describe('fusion', () => {
+  it('a memory found only by meaning ranks first when the best word match holds few of the question’s words', async () => {
+    const dir = writeTinyModel(join(tempDir(), 'tiny-fusion'))
+    const r = memRepo({}, {meaning: {model: 'local', dir}})
+    const grandma = storedId(await store(r.ctx, {repo: r.repo, content: 'Grandma bakes sourdough loaves every Sunday morning.', type: 'insight'}))
+    const reset = storedId(await store(r.ctx, {repo: r.repo, content: 'The staging database is reset every weekend night.', type: 'insight'}))
+    const off = openMem({home: r.home, cwd: r.root, now: r.clock, meaning: {model: 'off'}})
+    const q = 'granny makes bread each weekend'
+    // by words, only the database note ("weekend") matches
+    expect((await recall(off, {repo: r.repo, q, touch: false})).results.map((x) => x.id)).toEqual([reset])
+    const fused = (await recall(r.ctx, {repo: r.repo, q, touch: false})).results.map((x) => x.id)
+    expect(fused[0]).toBe(grandma)
+    expect(fused).toContain(reset)
+    // a question whose words the database note holds keeps the word answer
+    expect((await recall(r.ctx, {repo: r.repo, q: 'staging database reset', touch: false})).results[0].id).toBe(reset)
+    await off.close()
+  })
+})
