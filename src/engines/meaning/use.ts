@@ -21,7 +21,8 @@ export async function meaningModel(ctx: MemContext): Promise<MeaningModel | null
     if (loaded.model) return loaded.model
     tell(ctx, key, `The meaning model (${describeSetting(setting)}) cannot load: ${loaded.error}. Recall answers by words alone.`)
   } catch (err) {
-    tell(ctx, key, `The meaning model is not set up right: ${err instanceof Error ? err.message.split('\n')[0] : String(err)} Recall answers by words alone.`)
+    const why = (err instanceof Error ? err.message.split('\n')[0] : String(err)).replace(/\.?$/, '.')
+    tell(ctx, key, `The meaning model is not set up right: ${why} Recall answers by words alone.`)
   }
   return null
 }

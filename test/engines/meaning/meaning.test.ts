@@ -182,3 +182,19 @@ describe('fusion', () => {
     await off.close()
   })
 })
+
+describe('the server gives new memories their vectors in the background', () => {
+  it('a memory stored over HTTP has its vector without any recall', async () => {
+    const {memServer} = await import('../../helpers/server.js')
+    const dir = writeTinyModel(join(tempDir(), 'tiny-server'))
+    const s = await memServer({meaning: {model: 'local', dir}, server: {meaningDrainMs: 20}})
+    const stored = await s.client().store({repo: s.repo, content: 'Grandma bakes sourdough loaves every Sunday morning.', type: 'insight'})
+    const id = (stored as {id: string}).id
+    const model = loadLocalTable(dir)
+    const handle = await s.ctx.repo(s.repo, 'read')
+    // waits for the drain (the test's own time limit bounds it)
+    while (!handle.store.read((db) => getVector(db, id))) await new Promise((r) => setTimeout(r, 20))
+    expect(handle.store.read((db) => getVector(db, id))).toMatchObject({model: model.id, dims: 5})
+    expect(handle.store.read((db) => countWithoutVectorFrom(db, model.id))).toBe(0)
+  })
+})
