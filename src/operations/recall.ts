@@ -78,6 +78,8 @@ export async function recall(ctx: MemContext, raw: RecallInput, options: {meanin
     if (!handle.store.isLoaded) {
       const indexed = handle.store.readIndexed((index) => searchIndexed(index, input.q, {limit: input.limit, type: input.type, now}))
       if (indexed && (!meaning || meaning.wordsAnswer(input.q, indexed))) return recallResult(handle.store, indexed, input.touch, now)
+      // the words did not answer: the model loads while the store does (both take a while cold)
+      if (indexed && meaning) void meaning.preload(ctx)
     }
     // the index is missing or behind: the store answers, and the index is brought up to date in a
     // process of its own (the CLI's) or when the store closes (after the answer is out)

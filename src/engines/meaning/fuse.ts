@@ -20,6 +20,11 @@ export function wordsAnswer(q: string, hits: SearchHit[]): boolean {
   return terms.every((t) => have.has(t))
 }
 
+/** Starts loading the context's model (recall, once the words did not answer: it loads while the store does). */
+export function preload(ctx: MemContext): Promise<unknown> {
+  return meaningModel(ctx).catch(() => null)
+}
+
 /**
  * The question's vector from the context's model, after the repository's memories that lack a
  * vector from it got one (a bounded number: embedPending); null when meaning is off or the model
