@@ -1,4 +1,5 @@
-import {existsSync, readFileSync, statSync} from 'node:fs'
+import {existsSync, statSync} from 'node:fs'
+import {assertMemDir, readInMem} from '../storage/mem-dir.js'
 import {join} from 'node:path'
 import {nodeCrypto} from '../model/lazy-require.js'
 import {writeAtomic} from '../storage/files.js'
@@ -56,7 +57,7 @@ export function readRepoRecord(root: string): RepoRecord | undefined {
   if (known && known.mtimeMs === stat.mtimeMs && known.size === stat.size) return known.record && {...known.record}
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readInMem(path, 'utf8')
   } catch {
     return undefined
   }
@@ -81,6 +82,7 @@ const RECORDS = new Map<string, {mtimeMs: number; size: number; record: RepoReco
 export function writeRepoRecord(root: string, record: RepoRecord): void {
   const dir = join(root, '.mem')
   if (!isDirectory(dir)) return
+  assertMemDir(dir) // a linked .mem: the store's own open refuses it (storage/mem-dir.ts)
   writeAtomic(repoRecordPath(root), Buffer.from(`${JSON.stringify(record, null, 2)}\n`))
   RECORDS.delete(repoRecordPath(root))
 }

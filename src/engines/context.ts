@@ -56,6 +56,12 @@ export interface MemContext {
    * a mounted layer's store. It is not registered.
    */
   storeAt(root: string): Promise<RepoStore>
+  /**
+   * The user vouches for the store in `root` (`mem init --adopt`): every memory in it that this
+   * machine does not vouch for is signed as this machine's, with the origin it records. Returns
+   * how many were signed.
+   */
+  adoptStore(root: string): Promise<number>
   /** Closes the store `storeAt(root)` opened (if any) and forgets it, before its files are removed. */
   dropStoreAt(root: string): Promise<void>
   /** Every registered repository. */

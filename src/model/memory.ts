@@ -45,11 +45,43 @@ export interface Memory {
   lastUsedAt: string | null
   derivedFrom: string[]
   links: MemoryLink[]
+  /**
+   * Where it came from, as this machine can vouch for it (storage/origin.ts): `user` (this user,
+   * through a face), `intake:<path>` (a project file), `pack:<name>`, `layer:<id>`, `derived`
+   * (consolidated from memories not all the user's), or `foreign` (not written on this machine).
+   */
+  origin: string
 }
 
 export interface MemoryLink {
   targetId: string
   relation: string
+}
+
+/** A memory this user's own agents or the user stored through a face on this machine. */
+export const OWN_ORIGIN = 'user'
+/** A memory this machine cannot vouch for: a committed or copied store written elsewhere. */
+export const FOREIGN_ORIGIN = 'foreign'
+/** An insight consolidated from memories that were not all the user's own. */
+export const DERIVED_ORIGIN = 'derived'
+
+/** Whether a memory came from this user's own agents (anything else is marked where agents see it). */
+export function isOwnOrigin(origin: string): boolean {
+  return origin === OWN_ORIGIN
+}
+
+/** A short mark for a memory of another origin, as agents see it (`from README.md`), or '' for the user's own. */
+export function originMark(origin: string): string {
+  if (isOwnOrigin(origin)) return ''
+  const at = origin.indexOf(':')
+  const kind = at < 0 ? origin : origin.slice(0, at)
+  const what = at < 0 ? '' : origin.slice(at + 1)
+  if (kind === 'intake') return `from ${what}`
+  if (kind === 'pack') return `from pack ${what}`
+  if (kind === 'layer') return `from layer ${what}`
+  if (kind === 'repo') return `from repo ${what}`
+  if (kind === DERIVED_ORIGIN) return 'from others\' notes'
+  return 'unverified'
 }
 
 /**

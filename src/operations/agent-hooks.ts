@@ -25,6 +25,7 @@ import {
   type JournalMark,
 } from '../storage/hook-state.js'
 import {readRange} from '../storage/journal.js'
+import {heldBack, originSuffix} from '../engines/agents/provenance.js'
 
 /**
  * Token budget of the context a session-start hook shows: the spec's 600 less what the note before
@@ -129,7 +130,7 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
       if (picked.length >= INJECT_MAX || r.score < INJECT_MIN_SCORE) break
       if (shown.has(r.id) || r.id.startsWith('memories/layer-')) continue
       const m = handle.store.read((db) => getMemory(db, r.id))
-      if (!m || m.forgottenAt || m.supersededBy) continue
+      if (!m || m.forgottenAt || m.supersededBy || heldBack(m)) continue
       const terms = new Set(analyze(`${m.content} ${m.tags.join(' ')}`))
       const shared = [...terms].filter((t) => promptTerms.has(t)).length
       const overlap = shared / Math.min(terms.size, promptTerms.size)
@@ -143,7 +144,7 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
       const fits = (t: string) => (chars + t.length + 80) / CHARS_PER_TOKEN <= INJECT_MAX_TOKENS
       const lineOf = (t: string) => {
         const one = t.replace(/\s+/g, ' ').trim()
-        return `[${TYPE_LETTER[m.type as MemoryType]}] ${one.length > 300 ? `${one.slice(0, 299)}…` : one} [${ref}]`
+        return `[${TYPE_LETTER[m.type as MemoryType]}] ${one.length > 300 ? `${one.slice(0, 299)}…` : one}${originSuffix(m.origin)} [${ref}]`
       }
       const line = [lineOf(m.content), ...(m.oneLiner ? [lineOf(m.oneLiner)] : [])].find(fits)
       if (!line) continue

@@ -9,6 +9,7 @@ import {liveCounts, topLiveChanged, topLiveOfTypes} from '../storage/memories.js
 import {layerSources, listLayers} from './layers.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {readOnlySources} from '../engines/sharing/sources.js'
+import {heldBack, originSuffix} from '../engines/agents/provenance.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
 import {shortRef} from '../storage/refs.js'
@@ -118,11 +119,11 @@ async function buildContext(ctx: MemContext, raw: ContextInput): Promise<{contex
       .map(({m, w}) => ({m, p: Math.round(contextPriority(m, now) * w * 1000)}))
       .sort((a, b) => b.p - a.p || (a.m.createdAt < b.m.createdAt ? 1 : -1))
     for (const {m} of ranked) {
-      if (shown.has(m.id)) continue
+      if (shown.has(m.id) || heldBack(m)) continue
       const text = (m.oneLiner ?? heuristicOneLiner(m.content)).replace(/\s+/g, ' ').trim()
       if (!text || seen.has(text)) continue
       const ref = refOf(m)
-      const line = `[${TYPE_LETTER[m.type]}] ${text}${ref ? ` [${ref}]` : ''}`
+      const line = `[${TYPE_LETTER[m.type]}] ${text}${originSuffix(m.origin)}${ref ? ` [${ref}]` : ''}`
       const cost = count(`\n${line}`)
       if (used + cost >= limit) return true // full: the next best would not fit either way
       seen.add(text)

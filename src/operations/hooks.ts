@@ -41,6 +41,6 @@ export async function installHooks(ctx: MemContext, raw: HooksInstallInput): Pro
 /** Removes only what installHooks added, giving back the hooks that were there before. */
 export async function uninstallHooks(ctx: MemContext, raw: HooksUninstallInput): Promise<HooksUninstallResult> {
   const input = parseInput(HooksUninstallInput, raw)
-  const {id, hooksPath} = await where(ctx, input.repo)
-  return uninstall({repo: id, hooksPath})
+  const {id, root, hooksPath} = await where(ctx, input.repo)
+  return uninstall({repo: id, root, hooksPath})
 }

@@ -7,6 +7,7 @@ import {parseInput} from '../model/validate.js'
 
 export const InitInput = z.object({
   path: z.string({error: 'path is required'}).trim().min(1, 'path is required').max(1024, 'path is longer than 1,024 characters'),
+  adopt: z.boolean().optional().describe('Vouch for a store this machine did not write (a clone\'s committed .mem): its memories become the user\'s own'),
 })
 export type InitInput = z.input<typeof InitInput>
 
@@ -15,6 +16,8 @@ export interface InitResult {
   path: string
   /** False when the folder already had a store (nothing changed). */
   created: boolean
+  /** With `adopt`: how many memories were signed as this user's (0 when all already were). */
+  adopted?: number
 }
 
 /**
@@ -29,6 +32,15 @@ export async function init(ctx: MemContext, raw: InitInput): Promise<InitResult>
   }
   if (!isDirectory(input.path)) {
     throw new MemError('invalid_input', `Invalid path: ${JSON.stringify(input.path)} is not a folder.`, {hint: 'Create the folder first, or check the path for a typo.'})
+  }
+  if (input.adopt) {
+    const {hasStore} = await import('../config/repo-identity.js')
+    if (!hasStore(input.path)) {
+      throw new MemError('not_found', `${input.path} holds no memory store to adopt.`, {hint: 'Run `mem init` (without --adopt) to make an empty one.'})
+    }
+    const adopted = await ctx.adoptStore(input.path)
+    const {id, root} = await ctx.locate(input.path, 'write')
+    return {repoId: id, path: root, created: false, adopted}
   }
   const created = await (await ctx.storeAt(input.path)).create()
   const {id, root} = await ctx.locate(input.path, 'write')

@@ -168,6 +168,7 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
             sessionId: null,
             supersedes: old?.id ?? null,
             createdAt: clampTime(entry.createdAt, now),
+            origin: `layer:${layer.id}`,
             oneLiner: entry.oneLiner ?? undefined,
           })
           const ops: Op[] = plan.ops

@@ -110,6 +110,7 @@ export async function packImport(ctx: MemContext, raw: PackImportInput): Promise
             supersedes: null,
             createdAt: clampTime(e.createdAt, now),
             oneLiner: e.oneLiner ?? undefined,
+            origin: `pack:${pack.manifest.name}`.slice(0, 200),
           }),
         )
         .then(

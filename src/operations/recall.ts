@@ -170,6 +170,7 @@ function recallResult(store: RepoStore, hits: SearchHit[], touch: boolean | unde
       createdAt: m.createdAt,
       ageDays: ageDays(m.createdAt, now),
       stalenessWarning: newer ? outdatedWarning(newer) : stalenessWarning(m, now),
+      origin: m.origin,
     })),
   }
 }

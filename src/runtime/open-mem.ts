@@ -10,6 +10,8 @@ import type {RepoStore, RepoStoreOptions} from '../storage/repo-store.js'
 import type {EnrichmentConfig, MeaningSetting} from '../config/user-config.js'
 import {ROLLUP_LOG_BYTES, usageLogBytes} from '../storage/usage.js'
 import {MemUsageRecorder} from './usage-recorder.js'
+import {loadOriginKey, TrustBook} from '../config/origin-trust.js'
+import {originKeys} from '../storage/origin-keys.js'
 
 /** How long a long-lived process trusts its last read of config.yaml (the embeddings switch). */
 const CONFIG_RECHECK_MS = 1_000
@@ -75,6 +77,9 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
   const home = options.home ?? resolveHome(options.env ?? {})
   const cwd = options.cwd
   const registry = new Registry(home)
+  // provenance (docs/security.md): this machine's key signs what it writes; stores met already full are settled once
+  const origins = originKeys(() => loadOriginKey(home))
+  const trust = new TrustBook(home)
   const stores = new Map<string, Promise<RepoStore>>()
   const now = options.now ?? (() => new Date())
   let scanner = options.scanSecrets
@@ -234,9 +239,13 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
   }
 
   async function openRepo(ref: string, access: RepoAccess, opts: {deferLoad?: boolean} = {}): Promise<RepoHandle> {
+    // asked before locate(), which registers a folder already holding a store
+    const usedBefore = await usedBeforeByThisMachine(ref)
     const where = await locate(ref, access)
     const {id, root} = where
     const store = await openStore(root, opts.deferLoad)
+    // before registering: a store found here already full is the user's only if this machine used it before
+    await settleTrust(root, store, usedBefore)
     // a read never registers (a typo must not become a repo the scheduler maintains); a
     // read-only home must not block a write either: registering is best effort
     if (access === 'write') await register(id, root).catch(() => undefined)
@@ -246,9 +255,55 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     return {id, root, given: ref, store, ...(formerIds.length > 0 ? {formerIds} : {})}
   }
 
+  /**
+   * The first time this version meets a store that already holds memories, it decides once whose
+   * rows without a signature are: the user's when this machine used the folder before (it is in
+   * the registry, or it is a store under MEM_HOME), else foreign — a clone's committed `.mem` —
+   * until `mem init --adopt`. The decision lives in MEM_HOME, out of the repository's reach.
+   */
+  const settled = new Set<string>()
+  /**
+   * For a store with no decision yet: whether this machine used its folder before this process
+   * (the registry had it). A repo reached by id is one the registry gave. Undefined when there is
+   * nothing to decide (no store there, or decided already).
+   */
+  async function usedBeforeByThisMachine(ref: string): Promise<boolean | undefined> {
+    let target
+    try {
+      target = parseRepoRef(ref, {cwd})
+    } catch {
+      return undefined // locate() reports it
+    }
+    if (target.kind !== 'path') return true
+    const root = target.path
+    if (settled.has(root) || !hasStore(root) || trust.get(root) !== undefined) return undefined
+    return [...(await registry.entries()).values()].includes(root)
+  }
+
+  async function settleTrust(root: string, store: RepoStore, usedBefore: boolean | undefined): Promise<void> {
+    if (settled.has(root)) return
+    if (!hasStore(root) || trust.get(root) !== undefined) {
+      settled.add(root)
+      return
+    }
+    const ours = root.startsWith(join(home, 'repos')) || usedBefore === true
+    if (ours) {
+      const {adoptRows} = await import('../storage/origin.js')
+      try {
+        await adoptRows(store, false)
+      } catch {
+        return // a read-only or locked store: its old rows read as foreign this time, and it is asked again
+      }
+    }
+    trust.set(root, ours ? 'adopted' : 'foreign')
+    settled.add(root)
+  }
+
   /** Folder → the id a write claimed for it before its `.mem/` existed (recorded by onCreate). */
   const unrecorded = new Map<string, string>()
   const recordOnCreate = (root: string) => () => {
+    trust.set(root, 'own')
+    settled.add(root)
     const id = unrecorded.get(root)
     if (id !== undefined && !readRepoRecord(root) && !root.startsWith(join(home, 'repos'))) writeRepoRecord(root, {repoId: id, path: root, formerIds: []})
   }
@@ -258,7 +313,7 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     let opening = stores.get(root)
     if (!opening) {
       // the store (sql.js, search, locks) is loaded only by commands that open one
-      opening = import('../storage/repo-store.js').then(({RepoStore}) => RepoStore.open(root, {...options.store, onCreate: recordOnCreate(root), lazy: true}))
+      opening = import('../storage/repo-store.js').then(({RepoStore}) => RepoStore.open(root, {...options.store, onCreate: recordOnCreate(root), lazy: true, origins}))
       stores.set(root, opening)
       opening.catch(() => stores.delete(root))
     }
@@ -315,6 +370,14 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       return holders
     },
     storeAt: (root: string) => openStore(resolve(root)),
+    async adoptStore(root: string) {
+      const store = await openStore(resolve(root))
+      const {adoptRows} = await import('../storage/origin.js')
+      const signed = await adoptRows(store, true)
+      trust.set(resolve(root), 'adopted')
+      settled.add(resolve(root))
+      return signed
+    },
     async dropStoreAt(root: string) {
       const key = resolve(root)
       const opening = stores.get(key)

@@ -1,4 +1,5 @@
-import {readFileSync, statSync} from 'node:fs'
+import {statSync} from 'node:fs'
+import {readInMem} from './mem-dir.js'
 import {join} from 'node:path'
 import type {MemoryType} from '../model/memory.js'
 
@@ -22,7 +23,7 @@ export interface CountsSidecar {
 export function peekCounts(root: string): Record<MemoryType, number> | null {
   const dir = join(root, '.mem')
   try {
-    const side = JSON.parse(readFileSync(join(dir, COUNTS_FILE), 'utf8')) as CountsSidecar
+    const side = JSON.parse(readInMem(join(dir, COUNTS_FILE), 'utf8')) as CountsSidecar
     const st = statSync(join(dir, 'journal'))
     if (st.ino !== side.journalIno || st.size !== side.journalSize) return null
     return side.counts

@@ -1,4 +1,5 @@
 import type {BindParams, Database, SqlValue, Statement} from 'sql.js'
+import type {OriginKeys} from './origin-keys.js'
 
 export type Row = Record<string, SqlValue>
 
@@ -10,6 +11,8 @@ const IN_CHUNK = 500
  * cache is dropped and `onReopen` hooks run again after each export.
  */
 export class Db {
+  /** This machine's origin keys (storage/origin.ts): rows read through them say whom to believe. */
+  origins: OriginKeys | undefined
   private statements = new Map<string, Statement>()
   private reopenHooks: Array<(db: Db) => void> = []
   private writes = 0

@@ -1,11 +1,14 @@
 import {nodeCrypto} from '../model/lazy-require.js'
 import {closeSync, fsyncSync, openSync, renameSync, writeSync} from 'node:fs'
+import {openInMem} from './mem-dir.js'
 import {join} from 'node:path'
 
 /** Writes `bytes` to `path` all or nothing: a fsync'd temp file renamed over it, then the folder fsync'd. */
 export function writeAtomic(path: string, bytes: Uint8Array): void {
   const tmp = `${path}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`
-  const fd = openSync(tmp, 'w')
+  // a fresh name, opened exclusively and without following a link (mem-dir.ts); the rename then
+  // replaces whatever `path` was, a link included, and never writes through it
+  const fd = openInMem(tmp, 'wx')
   try {
     let written = 0
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written)

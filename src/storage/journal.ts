@@ -1,4 +1,5 @@
-import {closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync} from 'node:fs'
+import {closeSync, fstatSync, fsyncSync, ftruncateSync, readSync, writeSync} from 'node:fs'
+import {openInMem} from './mem-dir.js'
 import {crc32} from 'node:zlib'
 import {MemError} from '../model/errors.js'
 
@@ -128,7 +129,7 @@ export function appendDurably(fd: number, at: number, bytes: Buffer): void {
 }
 
 export function openJournal(path: string, flags: 'r' | 'r+'): number {
-  return openSync(path, flags)
+  return openInMem(path, flags)
 }
 
 export function closeQuietly(fd: number | undefined): void {

@@ -70,6 +70,7 @@ export async function tryNamedLock(dir: string, name: string, staleMs: number, p
 }
 
 export function lockError(dir: string, err: unknown): MemError {
+  if (err instanceof MemError) return err
   const code = (err as NodeJS.ErrnoException)?.code
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
     return new MemError('unavailable', `The memory store ${dir} is read-only (${systemReason(err)}); nothing was written.`, {

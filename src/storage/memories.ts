@@ -1,6 +1,6 @@
 import {nodeCrypto} from '../model/lazy-require.js'
 import type {SqlValue} from 'sql.js'
-import {hasRelation, UPDATED_BY, UPDATES, type Memory, type MemoryLink, type MemoryType} from '../model/memory.js'
+import {FOREIGN_ORIGIN, hasRelation, OWN_ORIGIN, UPDATED_BY, UPDATES, type Memory, type MemoryLink, type MemoryType} from '../model/memory.js'
 import {indexText, normalizeForDuplicate} from '../text/tokenize.js'
 import {storedKeys, valueKeysOf} from '../text/minhash.js'
 import type {Db, Row} from './db.js'
@@ -35,7 +35,10 @@ export type MemoryPatch = Partial<
 > & {extra?: Record<string, unknown>}
 
 export type Op =
-  | {op: 'insert'; memory: Memory; extra?: Record<string, unknown>}
+  /** `originMac`: the writing machine's MAC of the memory's origin (storage/origin.ts), added by the store. */
+  | {op: 'insert'; memory: Memory; extra?: Record<string, unknown>; originMac?: string}
+  /** The user vouches for these memories (`mem init --adopt`): their origins are signed by this machine. */
+  | {op: 'origin-sign'; entries: Array<[id: string, origin: string, mac: string]>}
   | {op: 'update'; id: string; set: MemoryPatch}
   /** Recalled: access counters go up (relative, so concurrent writers compose). */
   | {op: 'touch'; ids: string[]; at: string}
@@ -81,8 +84,15 @@ export function normHash(content: string): string {
   return nodeCrypto().createHash('sha256').update(normalizeForDuplicate(content)).digest('hex').slice(0, 32)
 }
 
-export function rowToMemory(row: Row): Memory {
+/** The origin of a row as this machine can vouch for it (storage/origin.ts); as recorded without keys. */
+export function originOf(db: Db, id: string, content: string, origin: unknown, mac: unknown): string {
+  const recorded = typeof origin === 'string' && origin !== '' ? origin : OWN_ORIGIN
+  return db.origins ? db.origins.verify(id, recorded, content, typeof mac === 'string' ? mac : null) : recorded
+}
+
+export function rowToMemory(row: Row, db: Db): Memory {
   return {
+    origin: originOf(db, row.id as string, row.content as string, row.origin, row.origin_mac),
     id: row.id as string,
     repoId: row.repo_id as string,
     type: row.type as MemoryType,
@@ -223,7 +233,10 @@ function applyOp(db: Db, op: Op): void {
   {
     switch (op.op) {
       case 'insert':
-        insertMemory(db, op.memory, op.extra)
+        insertMemory(db, op.memory, op.extra, op.originMac)
+        break
+      case 'origin-sign':
+        for (const [id, origin, mac] of op.entries) db.run(`UPDATE memories SET origin = ?, origin_mac = ? WHERE id = ?`, [origin, mac, id])
         break
       case 'update':
         updateMemory(db, op.id, op.set)
@@ -285,19 +298,20 @@ function seqOf(db: Db, id: string): number | undefined {
   return db.get<{seq: number}>(`SELECT seq FROM memories WHERE id = ?`, [id])?.seq
 }
 
-function insertMemory(db: Db, m: Memory, extra: Record<string, unknown> = {}): void {
+function insertMemory(db: Db, m: Memory, extra: Record<string, unknown> = {}, originMac: string | null = null): void {
   const live = m.forgottenAt === null && m.supersededBy === null ? 1 : 0
   db.run(
     `INSERT INTO memories (id, repo_id, type, content, one_liner, summary, tags, importance, source, session_id,
       supersedes, superseded_by, created_at, updated_at, forgotten_at, forget_reason, expires_at, access_count,
-      last_accessed_at, used_count, unused_count, last_used_at, derived_from, links, extra, norm_hash, live, changed)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      last_accessed_at, used_count, unused_count, last_used_at, derived_from, links, extra, norm_hash, live, changed,
+      origin, origin_mac)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       m.id, m.repoId, m.type, m.content, m.oneLiner, m.summary, JSON.stringify(m.tags), m.importance, m.source,
       m.sessionId, m.supersedes, m.supersededBy, m.createdAt, m.updatedAt, m.forgottenAt, m.forgetReason,
       m.expiresAt, m.accessCount, m.lastAccessedAt, m.usedCount, m.unusedCount, m.lastUsedAt,
       JSON.stringify(m.derivedFrom), JSON.stringify(m.links), JSON.stringify(extra), normHash(m.content), live,
-      hasRelation(m.links, UPDATES) ? 1 : 0,
+      hasRelation(m.links, UPDATES) ? 1 : 0, m.origin || OWN_ORIGIN, originMac,
     ],
   )
   if (live) {
@@ -368,7 +382,7 @@ export function memoryRepoIds(db: Db): {inIds: string[]; inFields: string[]} {
 
 export function getMemory(db: Db, id: string): Memory | undefined {
   const row = db.get(`SELECT * FROM memories WHERE id = ?`, [id])
-  return row ? rowToMemory(row) : undefined
+  return row ? rowToMemory(row, db) : undefined
 }
 
 export function getExtra(db: Db, id: string): Record<string, unknown> {
@@ -378,12 +392,15 @@ export function getExtra(db: Db, id: string): Record<string, unknown> {
 
 export function getMemoriesBySeq(db: Db, seqs: number[]): Map<number, Memory> {
   const out = new Map<number, Memory>()
-  for (const row of db.allIn((list) => `SELECT * FROM memories WHERE seq IN (${list})`, seqs)) out.set(row.seq as number, rowToMemory(row))
+  for (const row of db.allIn((list) => `SELECT * FROM memories WHERE seq IN (${list})`, seqs)) out.set(row.seq as number, rowToMemory(row, db))
   return out
 }
 
 /** What a recall result shows of a memory (the spec's recall item, before scoring). */
-export type RecallFields = Pick<Memory, 'id' | 'repoId' | 'type' | 'content' | 'oneLiner' | 'tags' | 'importance' | 'createdAt' | 'usedCount' | 'links'>
+export type RecallFields = Pick<Memory, 'id' | 'repoId' | 'type' | 'content' | 'oneLiner' | 'tags' | 'importance' | 'createdAt' | 'usedCount' | 'links' | 'origin'> & {
+  /** Only in the recall index's records: the recorded origin's MAC, verified when read (recall-index.ts). */
+  originMac?: string | null
+}
 
 /** The recall fields of memories by seq: ten columns instead of all (a third of the cost). */
 export function recallFieldsBySeq(db: Db, seqs: number[]): Map<number, RecallFields> {
@@ -398,8 +415,9 @@ export function recallFieldsById(db: Db, ids: string[]): Map<string, RecallField
 function recallFieldsWhere<K extends string | number>(db: Db, column: 'seq' | 'id', keys: K[], keyOf: (r: {seq: number; id: string}) => K): Map<K, RecallFields> {
   const out = new Map<K, RecallFields>()
   if (keys.length === 0) return out
-  const rows = db.allIn<{seq: number; id: string; r: string; type: MemoryType; content: string; o: string | null; tags: string; importance: number; c: string; n: number; l: string; live: number; sb: string | null}>(
-    (list) => `SELECT seq, id, repo_id AS r, type, content, one_liner AS o, tags, importance, created_at AS c, used_count AS n, links AS l, live, superseded_by AS sb
+  const rows = db.allIn<{seq: number; id: string; r: string; type: MemoryType; content: string; o: string | null; tags: string; importance: number; c: string; n: number; l: string; live: number; sb: string | null; og: string; om: string | null}>(
+    (list) => `SELECT seq, id, repo_id AS r, type, content, one_liner AS o, tags, importance, created_at AS c, used_count AS n, links AS l, live, superseded_by AS sb,
+       origin AS og, origin_mac AS om
        FROM memories WHERE ${column} IN (${list})`,
     keys,
   )
@@ -413,6 +431,7 @@ function recallFieldsWhere<K extends string | number>(db: Db, column: 'seq' | 'i
       content: r.content,
       oneLiner: r.o ?? null,
       tags: JSON.parse(r.tags) as string[],
+      origin: originOf(db, r.id, r.content, r.og, r.om),
       importance: r.importance,
       createdAt: r.c,
       usedCount: r.n,
@@ -489,7 +508,7 @@ export function browseLive(db: Db, q: BrowseQuery): {count: number; entries: Mem
     q.take,
     q.skip,
   ])
-  return {count, entries: rows.map(rowToMemory)}
+  return {count, entries: rows.map((r) => rowToMemory(r, db))}
 }
 
 export function liveCounts(db: Db): Record<MemoryType, number> {
@@ -511,7 +530,7 @@ export function topLiveOfTypes(db: Db, types: MemoryType[], limit: number): Memo
        LIMIT ?`,
       [...types, limit],
     )
-    .map(rowToMemory)
+    .map((r) => rowToMemory(r, db))
 }
 
 /**
@@ -529,7 +548,7 @@ export function topLiveChanged(db: Db, types: MemoryType[], limit: number): Memo
        LIMIT ?`,
       [...types, limit],
     )
-    .map(rowToMemory)
+    .map((r) => rowToMemory(r, db))
 }
 
 /** The version chain around `id`, oldest first. */
@@ -561,6 +580,48 @@ export function versionChain(db: Db, id: string): Memory[] {
 // ---- maintenance and consolidation queries (src/ops) -----------------------------------------
 
 /** A live memory reduced to what clustering and dedup compare. */
+/**
+ * Rows whose origin this machine does not vouch for, to sign when the user adopts the store:
+ * with `all`, every row that reads as foreign; else only rows that carry no MAC at all (kept
+ * before origins were: an intake seed by its source, anything else the user's).
+ */
+export function rowsToSign(db: Db, all: boolean): Array<{id: string; origin: string; content: string}> {
+  const out: Array<{id: string; origin: string; content: string}> = []
+  db.eachRow<{id: string; content: string; origin: string; origin_mac: string | null; source: string}>(
+    `SELECT id, content, origin, origin_mac, source FROM memories${all ? '' : ' WHERE origin_mac IS NULL'}`,
+    undefined,
+    (r) => {
+      if (all && r.origin_mac !== null && originOf(db, r.id, r.content, r.origin, r.origin_mac) !== FOREIGN_ORIGIN) return
+      const origin = r.origin_mac === null && r.origin === OWN_ORIGIN && r.source.startsWith('intake:') ? r.source : r.origin || OWN_ORIGIN
+      out.push({id: r.id, origin: origin === FOREIGN_ORIGIN ? OWN_ORIGIN : origin, content: r.content})
+    },
+  )
+  return out
+}
+
+/** The recorded origins of memories by id and their MACs, unverified: for the recall index, which verifies them when read. */
+export function recordedOrigins(db: Db, ids: readonly string[]): Map<string, {origin: string; originMac: string | null}> {
+  const out = new Map<string, {origin: string; originMac: string | null}>()
+  if (ids.length === 0) return out
+  for (const r of db.allIn<{id: string; origin: string; origin_mac: string | null}>((list) => `SELECT id, origin, origin_mac FROM memories WHERE id IN (${list})`, [...ids])) {
+    out.set(r.id, {origin: r.origin, originMac: r.origin_mac})
+  }
+  return out
+}
+
+/** The origins of memories by id, as this machine vouches for them (storage/origin.ts). */
+export function originsById(db: Db, ids: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>()
+  if (ids.length === 0) return out
+  for (const r of db.allIn<{id: string; content: string; origin: string; origin_mac: string | null}>(
+    (list) => `SELECT id, content, origin, origin_mac FROM memories WHERE id IN (${list})`,
+    [...ids],
+  )) {
+    out.set(r.id, originOf(db, r.id, r.content, r.origin, r.origin_mac))
+  }
+  return out
+}
+
 export interface MemoryBrief {
   seq: number
   id: string

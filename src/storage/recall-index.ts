@@ -1,7 +1,9 @@
-import {closeSync, fstatSync, fsyncSync, openSync, readSync, rmSync, statSync, writeSync} from 'node:fs'
+import {closeSync, fstatSync, fsyncSync, readSync, rmSync, statSync, writeSync} from 'node:fs'
+import {openInMem} from './mem-dir.js'
 import {join} from 'node:path'
 import {crc32} from 'node:zlib'
-import {UPDATED_BY, type MemoryLink, type MemoryType} from '../model/memory.js'
+import {OWN_ORIGIN, UPDATED_BY, type MemoryLink, type MemoryType} from '../model/memory.js'
+import type {OriginKeys} from './origin-keys.js'
 import type {Db} from './db.js'
 import {FTS_COLUMN_COUNT, indexTotals} from './fts.js'
 import {writeAtomic} from './files.js'
@@ -30,7 +32,8 @@ import type {RankFields, RecallFields} from './memories.js'
  */
 export const RECALL_INDEX_FILE = 'recall.idx'
 const MAGIC = 'MRI1'
-const FORMAT = 1
+// 2: records carry each memory's recorded origin and its MAC (storage/origin.ts)
+const FORMAT = 2
 /** Magic, header length, header CRC, header block size. */
 const HEAD = 16
 
@@ -56,6 +59,12 @@ export interface RecallIndexHeader extends RecallIndexPosition {
   /** CRC32 of everything after the header block (checked whole only by a rebuild deciding whether to run). */
   bodyCrc: number
   sections: Record<'dict' | 'lens' | 'table', [offset: number, length: number, crc: number]>
+}
+
+function verifyIndexed(keys: OriginKeys | undefined, f: RecallFields): void {
+  const recorded = typeof f.origin === 'string' && f.origin !== '' ? f.origin : OWN_ORIGIN
+  f.origin = keys ? keys.verify(f.id, recorded, f.content, typeof f.originMac === 'string' ? f.originMac : null) : recorded
+  delete f.originMac
 }
 
 /** The index file cannot answer (missing, damaged, truncated, another format): use the database. */
@@ -93,9 +102,9 @@ export function liveIndexRows(db: Db): {records: Map<number, string>; updated: R
   const records = new Map<number, string>()
   const updated: RecallFields[] = []
   const str = JSON.stringify
-  db.eachRow<{seq: number; id: string; r: string; type: MemoryType; content: string; o: string | null; tags: string; importance: number; c: string; u: string | null; n: number; x: number; l: string; q: number}>(
+  db.eachRow<{seq: number; id: string; r: string; type: MemoryType; content: string; o: string | null; tags: string; importance: number; c: string; u: string | null; n: number; x: number; l: string; q: number; og: string; om: string | null}>(
     `SELECT seq, id, repo_id AS r, type, content, one_liner AS o, tags, importance, created_at AS c, last_used_at AS u,
-       used_count AS n, unused_count AS x, links AS l, substr(rtrim(content, ' 
+       used_count AS n, unused_count AS x, links AS l, origin AS og, origin_mac AS om, substr(rtrim(content, ' 
 	'), -1) = '?' AS q
      FROM memories WHERE live = 1`,
     undefined,
@@ -103,10 +112,10 @@ export function liveIndexRows(db: Db): {records: Map<number, string>; updated: R
       records.set(
         r.seq,
         `"rank":{"type":${str(r.type)},"importance":${str(r.importance)},"createdAt":${str(r.c)},"lastUsedAt":${str(r.u)},"usedCount":${str(r.n)},"unusedCount":${str(r.x)},"live":true,"question":${r.q === 1}},` +
-          `"recall":{"links":${r.l},"id":${str(r.id)},"repoId":${str(r.r)},"type":${str(r.type)},"content":${str(r.content)},"oneLiner":${str(r.o ?? null)},"tags":${r.tags},"importance":${str(r.importance)},"createdAt":${str(r.c)},"usedCount":${str(r.n)}}`,
+          `"recall":{"links":${r.l},"id":${str(r.id)},"repoId":${str(r.r)},"type":${str(r.type)},"content":${str(r.content)},"oneLiner":${str(r.o ?? null)},"tags":${r.tags},"importance":${str(r.importance)},"createdAt":${str(r.c)},"usedCount":${str(r.n)},"origin":${str(r.og)},"originMac":${str(r.om)}}`,
       )
       if (r.l.includes(UPDATED_BY)) {
-        updated.push({links: JSON.parse(r.l) as MemoryLink[], id: r.id, repoId: r.r, type: r.type, content: r.content, oneLiner: r.o ?? null, tags: JSON.parse(r.tags) as string[], importance: r.importance, createdAt: r.c, usedCount: r.n, seq: r.seq} as RecallFields)
+        updated.push({links: JSON.parse(r.l) as MemoryLink[], id: r.id, repoId: r.r, type: r.type, content: r.content, oneLiner: r.o ?? null, tags: JSON.parse(r.tags) as string[], importance: r.importance, createdAt: r.c, usedCount: r.n, origin: r.og, originMac: r.om, seq: r.seq} as RecallFields)
       }
     },
   )
@@ -338,7 +347,7 @@ export function encodeRecallIndex(content: RecallIndexContent, position: RecallI
  * being written finds its CRC wrong and asks the database, as after a crash in the middle.
  */
 export function moveRecallIndex(dir: string, from: RecallIndexPosition, to: RecallIndexPosition): void {
-  const fd = openSync(join(dir, RECALL_INDEX_FILE), 'r+')
+  const fd = openInMem(join(dir, RECALL_INDEX_FILE), 'r+')
   try {
     const index = RecallIndexFile.read(fd)
     const {header} = index
@@ -370,7 +379,7 @@ export function claimIndexRefresh(dir: string): (() => void) | null {
   const path = join(dir, `${RECALL_INDEX_FILE}.lock`)
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      closeSync(openSync(path, 'wx'))
+      closeSync(openInMem(path, 'wx'))
       return () => rmSync(path, {force: true})
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return null
@@ -402,6 +411,8 @@ function bad(what: string): never {
  * Throws RecallIndexUnusable when anything does not hold; the caller then asks the database.
  */
 export class RecallIndexFile {
+  /** This machine's origin keys (the store sets them): records' origins are verified as read. */
+  origins: OriginKeys | undefined
   private constructor(
     private readonly fd: number,
     readonly header: RecallIndexHeader,
@@ -422,7 +433,7 @@ export class RecallIndexFile {
   static open(dir: string): RecallIndexFile | null {
     let fd: number
     try {
-      fd = openSync(join(dir, RECALL_INDEX_FILE), 'r')
+      fd = openInMem(join(dir, RECALL_INDEX_FILE), 'r')
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
       throw new RecallIndexUnusable(`unreadable: ${(err as Error).message}`)
@@ -586,6 +597,9 @@ export class RecallIndexFile {
       if (bytes.length !== length || crc32(bytes) !== entry.readUInt32LE(8)) bad(`record of ${seq} damaged`)
       const {s, ...m} = JSON.parse(bytes.toString('utf8')) as IndexedMemory & {s: number}
       if (s !== seq) bad(`record of ${seq} damaged`)
+      // the file is in the repo's folder: its word on origins is checked, never taken (storage/origin.ts)
+      verifyIndexed(this.origins, m.recall)
+      if (m.newer) verifyIndexed(this.origins, m.newer)
       out.set(seq, m)
     }
     return out

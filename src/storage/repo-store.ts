@@ -6,11 +6,8 @@ import {
   fsyncSync,
   ftruncateSync,
   mkdirSync,
-  openSync,
-  readFileSync,
   renameSync,
   statSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs'
 import {join} from 'node:path'
@@ -22,14 +19,23 @@ import {claimIndexRefresh, encodeRecallIndex, moveRecallIndex, RecallIndexFile, 
 import {acquireWriteLock, lockError, type Release} from './lock.js'
 import {applyOps, coalesceTouches, liveCounts, rankFieldsChanged, type JournalRecord, type Op} from './memories.js'
 import {compactIndex, pruneIndexLog} from './fts.js'
-import type {MemoryType} from '../model/memory.js'
+import {OWN_ORIGIN, type MemoryType} from '../model/memory.js'
+import type {OriginKeys} from './origin-keys.js'
 import {COUNTS_FILE, type CountsSidecar, peekCounts} from './counts-file.js'
 import {releaseBuffer, writeAtomic} from './files.js'
+import {assertMemDir, makeMemDir, openInMem, readInMem, writeInMem} from './mem-dir.js'
 import {getMeta, migrate, setMeta} from './schema.js'
 import {loadSqlJs} from './sqljs.js'
 import {DAILY_KEEP_DAYS, HOURLY_KEEP_DAYS, takeUsageLog} from './usage.js'
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
+
+/** Signs the origin of every memory this process inserts (one this machine vouches for). */
+function signInserts(keys: OriginKeys, ops: Op[]): void {
+  for (const op of ops) {
+    if (op.op === 'insert' && op.originMac === undefined) op.originMac = keys.sign(op.memory.id, op.memory.origin || OWN_ORIGIN, op.memory.content)
+  }
+}
 /** Journal size past which a write checkpoints (rewrites the snapshot and starts a new journal). */
 const CHECKPOINT_BYTES = 8 * 1024 * 1024
 /** Journal size past which closing a store checkpoints it. */
@@ -86,6 +92,11 @@ export interface RepoStoreOptions {
    * or write before that is a programming error. What the store can answer unloaded: `readIndexed`.
    */
   lazy?: boolean
+  /**
+   * This machine's origin keys (storage/origin.ts): memories this process inserts are signed with
+   * them, and rows read back verified. Without them origins read as recorded (tools and tests).
+   */
+  origins?: OriginKeys
 }
 
 /**
@@ -129,6 +140,8 @@ export class RepoStore {
   private staleJournal = false
   private migrated = false
   private ignoreChecked = false
+  /** Whether `.mem` was checked for links (once per store; later opens use O_NOFOLLOW). */
+  private dirChecked = false
   private queue: Job[] = []
   private background: Op[] = []
   private backgroundTimer: NodeJS.Timeout | undefined
@@ -139,6 +152,7 @@ export class RepoStore {
   private readonly lockLingerMs: number
   private readonly checkpointBytes: number
   private readonly onCreate: (() => void) | undefined
+  readonly origins: OriginKeys | undefined
   private held: {release: Release; timer?: NodeJS.Timeout} | undefined
   /** Serializes every section that holds the writer lock within this process. */
   private lockChain: Promise<unknown> = Promise.resolve()
@@ -154,6 +168,7 @@ export class RepoStore {
     this.lockLingerMs = options.lockLingerMs ?? 20
     this.checkpointBytes = options.checkpointBytes ?? CHECKPOINT_BYTES
     this.onCreate = options.onCreate
+    this.origins = options.origins
   }
 
   static async open(root: string, options: RepoStoreOptions = {}): Promise<RepoStore> {
@@ -197,6 +212,7 @@ export class RepoStore {
     let index: RecallIndexFile | null = null
     try {
       index = RecallIndexFile.open(this.dir)
+      if (index) index.origins = this.origins
       this.indexFound = 'behind'
       if (!index) return undefined
       const journal = this.journalSince(index.header)
@@ -262,6 +278,7 @@ export class RepoStore {
     let index: RecallIndexFile | null = null
     try {
       index = RecallIndexFile.open(this.dir)
+      if (index) index.origins = this.origins
       return index !== null && this.journalSince(index.header, Number.POSITIVE_INFINITY) !== null && index.intact()
     } catch {
       return false
@@ -287,7 +304,7 @@ export class RepoStore {
     if (!existsSync(this.dbPath)) return null
     let fd: number
     try {
-      fd = openSync(this.journalPath, 'r')
+      fd = openInMem(this.journalPath, 'r')
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
       throw this.unreadable(this.journalPath, err)
@@ -311,7 +328,7 @@ export class RepoStore {
    * current (counters change no count).
    */
   private appendCountersUnloaded(ops: Op[]): void {
-    const fd = openSync(this.journalPath, 'r+')
+    const fd = openInMem(this.journalPath, 'r+')
     try {
       const header = parseHeader(fd, this.journalPath)
       if (!header) throw new Error('journal without a header')
@@ -328,11 +345,11 @@ export class RepoStore {
       this.indexedJournal = {ino: st.ino, end: end + bytes.length}
       const countsPath = join(this.dir, COUNTS_FILE)
       try {
-        const side = JSON.parse(readFileSync(countsPath, 'utf8')) as CountsSidecar
+        const side = JSON.parse(readInMem(countsPath, 'utf8')) as CountsSidecar
         if (side.journalIno === st.ino && side.journalSize === end) {
           // a random name without node:crypto (loading it costs a recall through the index ~10 ms)
           const tmp = `${countsPath}.${Math.random().toString(36).slice(2)}.tmp`
-          writeFileSync(tmp, JSON.stringify({...side, journalSize: end + bytes.length}))
+          writeInMem(tmp, JSON.stringify({...side, journalSize: end + bytes.length}), 'wx')
           renameSync(tmp, countsPath)
         }
       } catch {
@@ -563,7 +580,9 @@ export class RepoStore {
     this.changeCount++
     let snapshot: Buffer | null = null
     try {
-      snapshot = readFileSync(this.dbPath)
+      assertMemDir(this.dir, !this.dirChecked)
+      this.dirChecked = true
+      snapshot = readInMem(this.dbPath)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw this.unreadable(this.dbPath, err)
     }
@@ -600,7 +619,7 @@ export class RepoStore {
 
     let fd: number
     try {
-      fd = openSync(this.journalPath, 'r')
+      fd = openInMem(this.journalPath, 'r')
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true // first writer creates it
       throw this.unreadable(this.journalPath, err)
@@ -638,6 +657,7 @@ export class RepoStore {
       throw this.unreadable(this.dbPath, err)
     }
     const db = new Db(raw)
+    db.origins = this.origins
     // The database is a file in sql.js's in-memory FS with one connection: exclusive locking spares
     // every statement sqlite's check for a hot journal and a changed file (a quarter of a recall's
     // row reads). Other processes' writes arrive through the journal (catchUp), never through sqlite.
@@ -803,6 +823,7 @@ export class RepoStore {
       this.db.exec('SAVEPOINT job')
       try {
         const plan = job.build(this.db)
+        if (this.origins) signInserts(this.origins, plan.ops)
         if (plan.ops.length > 0) {
           applyOps(this.db, plan.ops)
           records.push(encodeRecord({ops: plan.ops} satisfies JournalRecord))
@@ -867,7 +888,7 @@ export class RepoStore {
       const st = fstatSync(this.journalFd)
       const body: CountsSidecar = {journalIno: st.ino, journalSize: st.size, counts: liveCounts(this.db)}
       const tmp = `${join(this.dir, COUNTS_FILE)}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`
-      writeFileSync(tmp, JSON.stringify(body))
+      writeInMem(tmp, JSON.stringify(body), 'wx')
       renameSync(tmp, join(this.dir, COUNTS_FILE))
     } catch {
       // a read-only or full disk: the sidecar is an optimisation only
@@ -881,7 +902,11 @@ export class RepoStore {
 
   private prepareDir(): void {
     try {
-      if (mkdirSync(this.dir, {recursive: true}) !== undefined) {
+      mkdirSync(this.root, {recursive: true})
+      // .mem itself is made here, never through a link, and may hold no link (mem-dir.ts)
+      assertMemDir(this.dir, !this.dirChecked)
+      this.dirChecked = true
+      if (makeMemDir(this.dir)) {
         try {
           this.onCreate?.()
         } catch {
@@ -889,10 +914,10 @@ export class RepoStore {
         }
       }
       const ignore = join(this.dir, '.gitignore')
-      if (!existsSync(ignore)) writeFileSync(ignore, GITIGNORE)
+      if (!existsSync(ignore)) writeInMem(ignore, GITIGNORE)
       else if (!this.ignoreChecked) {
         // a .gitignore written by an earlier mem lacks the usage log
-        let text = readFileSync(ignore, 'utf8')
+        let text = readInMem(ignore, 'utf8')
         const missing = [
           ...(/^usage\.log$/m.test(text) ? [] : ['usage.log', 'usage.log.*']),
           // the store's record of its repo id and folder (config/repo-identity.ts) is this machine's
@@ -902,7 +927,7 @@ export class RepoStore {
         ]
         if (missing.length > 0) {
           text = `${text.endsWith('\n') ? text : `${text}\n`}${missing.join('\n')}\n`
-          writeFileSync(ignore, text)
+          writeInMem(ignore, text)
         }
       }
       this.ignoreChecked = true
@@ -936,7 +961,7 @@ export class RepoStore {
 
   private openJournal(): void {
     closeQuietly(this.journalFd)
-    const fd = openSync(this.journalPath, 'r+')
+    const fd = openInMem(this.journalPath, 'r+')
     const header = parseHeader(fd, this.journalPath)
     this.journalFd = fd
     this.journalWritable = true
@@ -949,7 +974,7 @@ export class RepoStore {
   /** Reopens the journal for writing and cuts a torn tail left by a writer that crashed. */
   private openForWrite(): void {
     if (!this.journalWritable) {
-      const fd = openSync(this.journalPath, 'r+')
+      const fd = openInMem(this.journalPath, 'r+')
       closeQuietly(this.journalFd)
       this.journalFd = fd
       this.journalWritable = true
@@ -1008,6 +1033,7 @@ export class RepoStore {
   private currentIndexPosition(generation: string): {generation: string; journalOffset: number} | null {
     try {
       const index = RecallIndexFile.open(this.dir)
+      if (index) index.origins = this.origins
       if (!index) return null
       index.close()
       const {header} = index
@@ -1028,6 +1054,7 @@ export class RepoStore {
   }
 
   private unreadable(path: string, err: unknown): MemError {
+    if (err instanceof MemError) return err
     return new MemError('unavailable', `Cannot read ${path}: ${systemReason(err)}.`, {
       hint: 'The file was left untouched. Check its permissions, or restore it from a backup.',
       cause: err,

@@ -145,6 +145,13 @@ const MIGRATIONS: Migration[] = [
   UPDATE memories SET changed = 1 WHERE links LIKE '%"${UPDATES}"%';
   CREATE INDEX memories_changed_ctx_rank ON memories(ctx_rank DESC) WHERE live = 1 AND changed = 1;
   `,
+  // 12: where each memory came from and this machine's MAC of it (storage/origin.ts). Rows from
+  //     before have no MAC: they read as foreign until the runtime adopts a store this machine used
+  //     before (runtime/trust.ts) or the user runs `mem init --adopt`.
+  `
+  ALTER TABLE memories ADD COLUMN origin TEXT NOT NULL DEFAULT 'user';
+  ALTER TABLE memories ADD COLUMN origin_mac TEXT;
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

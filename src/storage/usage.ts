@@ -1,4 +1,5 @@
-import {appendFileSync, existsSync, readFileSync, renameSync, statSync, unlinkSync} from 'node:fs'
+import {existsSync, renameSync, statSync, unlinkSync} from 'node:fs'
+import {assertMemDir, readInMem, writeInMem} from './mem-dir.js'
 import {nodeCrypto} from '../model/lazy-require.js'
 import {join} from 'node:path'
 import type {Db} from './db.js'
@@ -64,11 +65,16 @@ export function mergeDelta(a: UsageDelta, b: Pick<UsageDelta, 'count' | 'totalMs
  */
 export function appendUsageLog(dir: string, deltas: UsageDelta[]): boolean {
   if (deltas.length === 0 || !existsSync(dir)) return false
+  try {
+    assertMemDir(dir)
+  } catch {
+    return false // a linked .mem: no usage is kept (the store's own open reports it)
+  }
   const text = deltas
     .map((d) => JSON.stringify({b: d.bucket, o: d.operation, c: d.count, t: round3(d.totalMs), m: round3(d.maxMs), r: d.totalResults, h: d.hist}))
     .join('\n')
   try {
-    appendFileSync(join(dir, USAGE_LOG), `${text}\n`)
+    writeInMem(join(dir, USAGE_LOG), `${text}\n`, 'a')
     return true
   } catch {
     return false
@@ -103,7 +109,7 @@ export function parseUsageLog(text: string): UsageDelta[] {
 
 export function readUsageLog(dir: string): UsageDelta[] {
   try {
-    return parseUsageLog(readFileSync(join(dir, USAGE_LOG), 'utf8'))
+    return parseUsageLog(readInMem(join(dir, USAGE_LOG), 'utf8'))
   } catch {
     return []
   }
@@ -122,7 +128,7 @@ export function takeUsageLog(dir: string): UsageDelta[] {
     return []
   }
   try {
-    return mergeAll(parseUsageLog(readFileSync(aside, 'utf8')))
+    return mergeAll(parseUsageLog(readInMem(aside, 'utf8')))
   } finally {
     try {
       unlinkSync(aside)

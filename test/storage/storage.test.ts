@@ -292,7 +292,7 @@ describe('RepoStore', () => {
     const path = join(root, '.mem', 'mem.db')
     const db = new Db(new SQL.Database(readFileSync(path)))
     db.run(`DELETE FROM dup_bands`)
-    db.exec(`DROP INDEX memories_changed_ctx_rank; ALTER TABLE memories DROP COLUMN changed`)
+    db.exec(`DROP INDEX memories_changed_ctx_rank; ALTER TABLE memories DROP COLUMN changed; ALTER TABLE memories DROP COLUMN origin; ALTER TABLE memories DROP COLUMN origin_mac`)
     setMeta(db, 'schema_version', '9')
     writeFileSync(path, db.export())
     db.close()
@@ -306,6 +306,11 @@ describe('RepoStore', () => {
     // and schema 11 marks the memory that updates another (the context leads with such)
     const changed = again.read((d) => d.all<{id: string}>(`SELECT id FROM memories WHERE changed = 1`).map((r) => r.id))
     expect(changed).toEqual([newer.id])
+    // and schema 12 gives every row the user's origin without a MAC: the runtime settles whose they are (runtime/open-mem.ts)
+    expect(again.read((d) => d.all(`SELECT origin, origin_mac FROM memories`))).toEqual([
+      {origin: 'user', origin_mac: null},
+      {origin: 'user', origin_mac: null},
+    ])
     await again.close()
   })
 

@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto'
 import {heuristicOneLiner, ONE_LINER_MAX} from '../enrichment/heuristic.js'
 import {MemError} from '../../model/errors.js'
-import {isOriginTag} from '../../model/memory.js'
+import {DERIVED_ORIGIN, isOriginTag, isOwnOrigin, OWN_ORIGIN} from '../../model/memory.js'
 import {shingleSet} from '../../text/shingles.js'
 import {jaccard, smoothIdf, sparseDot, tfIdfWeights} from '../../text/similarity.js'
 import type {MemContext, RepoHandle} from '../context.js'
@@ -9,7 +9,7 @@ import {planStore} from '../gates/admit.js'
 import {analyze, normalizeForDuplicate} from '../../text/tokenize.js'
 import type {Db} from '../../storage/db.js'
 import {releaseBuffer} from '../../storage/files.js'
-import {eachLiveBriefOfType, getExtra, getMemory, liveBriefsById, liveBriefsBySeq, liveBriefsOfType, liveDerivedFromIds, type MemoryBrief, type Op} from '../../storage/memories.js'
+import {eachLiveBriefOfType, getExtra, getMemory, liveBriefsById, liveBriefsBySeq, liveBriefsOfType, liveDerivedFromIds, originsById, type MemoryBrief, type Op} from '../../storage/memories.js'
 import type {ConsolidateResult, CandidateCluster, ClusterOutcome} from '../../model/shapes/operations.js'
 export type {ConsolidateResult, CandidateCluster, ClusterOutcome} from '../../model/shapes/operations.js'
 
@@ -802,6 +802,8 @@ function applyClusters(db: Db, repo: RepoHandle, chunk: CandidateCluster[], now:
       createdAt: now,
       derivedFrom: members.map((m) => m.id),
       oneLiner: c.oneLiner,
+      // an insight is the user's own only when every observation it stands on is
+      origin: [...originsById(db, members.map((m) => m.id)).values()].every(isOwnOrigin) ? OWN_ORIGIN : DERIVED_ORIGIN,
     })
     const r = plan.result
     if (r.success) {

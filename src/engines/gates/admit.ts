@@ -5,7 +5,7 @@
  */
 import {createHash} from 'node:crypto'
 import {MemError} from '../../model/errors.js'
-import {setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
+import {OWN_ORIGIN, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
 import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {checkContent} from './content.js'
 import {candidatesFor, findDuplicate, findRestatedReverts, findUpdateCandidates} from './duplicates.js'
@@ -42,6 +42,8 @@ export interface NewMemory {
   createdAt: string
   derivedFrom?: string[]
   oneLiner?: string
+  /** Where it came from (model/memory.ts `origin`); the user's own when not given. */
+  origin?: string
 }
 
 /** Under the lock: checks the chain and duplicates, and returns the ops of a store. */
@@ -113,6 +115,7 @@ export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; r
     lastUsedAt: null,
     derivedFrom: m.derivedFrom ?? [],
     links,
+    origin: m.origin ?? OWN_ORIGIN,
   }
   if (hasMemory(db, id)) {
     throw new MemError('conflict', `A memory with id ${id} already exists.`, {hint: 'Store it again; the id includes the time.'})

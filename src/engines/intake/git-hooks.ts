@@ -8,9 +8,10 @@
  *   runs its block, then `exec`s the original with the same arguments; uninstall moves it back;
  * - a hook file that is not executable is left alone (git does not run it; we do not switch it on).
  */
-import {chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
-import {isAbsolute, join, resolve} from 'node:path'
+import {chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {isAbsolute, join, relative, resolve} from 'node:path'
 import {MemError} from '../../model/errors.js'
+import {makeMemDir, readInMem, writeInMem} from '../../storage/mem-dir.js'
 
 export const HOOK_NAMES = ['post-commit', 'post-merge', 'post-checkout'] as const
 export type HookName = (typeof HOOK_NAMES)[number]
@@ -118,6 +119,7 @@ function insertBlock(text: string, block: string): string {
 export function installHooks(options: {repo: string; hooksPath: string; root: string; templatesDir: string; runner: HookRunner; timeLimitS?: number}): HooksInstallResult {
   const {hooksPath, templatesDir, runner, root} = options
   const limit = options.timeLimitS ?? DEFAULT_TIME_LIMIT_S
+  assertHooksPathInside(root, hooksPath)
   mkdirSync(hooksPath, {recursive: true})
   const hooks: HooksInstallResult['hooks'] = []
   for (const name of HOOK_NAMES) {
@@ -179,17 +181,43 @@ function ignoreHookLog(root: string): void {
   const dir = join(root, '.mem')
   const ignore = join(dir, '.gitignore')
   try {
-    mkdirSync(dir, {recursive: true})
-    const text = existsSync(ignore) ? readFileSync(ignore, 'utf8') : '# mem keeps its database, journal and locks out of git.\nmem.db\nmem.db.*\njournal\njournal.*\ncounts.json\ncounts.json.*\nwrite.lock\nmaintenance.lock\n*.tmp\n'
+    mkdirSync(root, {recursive: true})
+    makeMemDir(dir) // never through a link (storage/mem-dir.ts)
+    const text = existsSync(ignore) ? readInMem(ignore, 'utf8') : '# mem keeps its database, journal and locks out of git.\nmem.db\nmem.db.*\njournal\njournal.*\ncounts.json\ncounts.json.*\nwrite.lock\nmaintenance.lock\n*.tmp\n'
     if (/^hooks\.log$/m.test(text)) return
-    writeFileSync(ignore, `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}hooks.log\nhooks.log.*\n`)
+    writeInMem(ignore, `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}hooks.log\nhooks.log.*\n`)
   } catch {
     // a read-only .mem only means the log may show up in `git status`
   }
 }
 
-export function uninstallHooks(options: {repo: string; hooksPath: string}): HooksUninstallResult {
+/**
+ * A hooks folder inside the repository (`.husky`, a committed `core.hooksPath`) whose real path
+ * leaves it is a link a clone shipped: mem does not write hooks through it (docs/security.md).
+ * A folder outside the repo named by the user's own git config (a global hooks path) is theirs.
+ */
+function assertHooksPathInside(root: string, hooksPath: string): void {
+  const rel = relative(root, hooksPath)
+  if (rel.startsWith('..') || isAbsolute(rel)) return
+  let real: string
+  let realRoot: string
+  try {
+    realRoot = realpathSync(root)
+    real = realpathSync(hooksPath)
+  } catch {
+    return // not there yet: mkdir makes a plain folder
+  }
+  const inside = relative(realRoot, real)
+  if (inside.startsWith('..') || isAbsolute(inside)) {
+    throw new MemError('conflict', `The hooks folder ${hooksPath} is a link out of the repository (to ${real}); mem writes no hook through it.`, {
+      hint: 'If the repository ships this link, remove it or point core.hooksPath at a folder inside the repo, then run `mem hooks install` again.',
+    })
+  }
+}
+
+export function uninstallHooks(options: {repo: string; hooksPath: string; root?: string}): HooksUninstallResult {
   const {hooksPath} = options
+  if (options.root) assertHooksPathInside(options.root, hooksPath)
   const hooks: HooksUninstallResult['hooks'] = []
   for (const name of HOOK_NAMES) {
     const path = join(hooksPath, name)

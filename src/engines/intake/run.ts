@@ -21,7 +21,7 @@ import type {Db} from '../../storage/db.js'
 import {intakeRows, type IntakeRow} from '../../storage/intake.js'
 import {getMemory, type Op} from '../../storage/memories.js'
 import {hasSecretAssignment, type Seed} from './extract.js'
-import {scanProject, type ScannedFile} from './scan.js'
+import {scanProject} from './scan.js'
 import type {IntakeResult, IntakeFileReport} from '../../model/shapes/operations.js'
 export type {IntakeResult, IntakeFileReport} from '../../model/shapes/operations.js'
 
@@ -183,7 +183,7 @@ export async function runIntake(ctx: MemContext, repo: RepoHandle, options: Inta
       hint: 'Run `mem intake` again: it picks up where it stopped.',
     })
   onProgress?.({phase: 'scan', done: 0, total: 1})
-  const scanned: ScannedFile[] = scanProject(repo.root, signal)
+  const {files: scanned, refused} = scanProject(repo.root, signal)
   if (signal?.aborted) throw stopped()
   onProgress?.({phase: 'scan', done: 1, total: 1})
 
@@ -231,6 +231,7 @@ export async function runIntake(ctx: MemContext, repo: RepoHandle, options: Inta
     skippedCount: files.reduce((n, f) => n + f.skippedCount, 0),
     replacedCount: files.reduce((n, f) => n + f.replacedCount, 0),
     files,
+    refused,
   }
 }
 
@@ -271,6 +272,7 @@ async function writeAction(repo: RepoHandle, path: string, action: Action, rejec
       sessionId: null,
       supersedes,
       createdAt,
+      origin: `intake:${path}`,
     })
     if (!plan.result.success) {
       // the new text repeats a live memory: the outdated seed it would have replaced goes

@@ -5,7 +5,7 @@
  * dependency, build and hidden folders.
  */
 import {readdirSync, readFileSync, realpathSync, statSync} from 'node:fs'
-import {join} from 'node:path'
+import {isAbsolute, join, relative} from 'node:path'
 import {
   cargoToml,
   contributing,
@@ -78,6 +78,33 @@ export interface ScannedFile {
   seeds: Seed[]
 }
 
+/** A project file intake would read but refused to (docs/security.md): never read. */
+export interface RefusedFile {
+  path: string
+  reason: string
+}
+
+/** Where the kernel shows other things than files: never read, whatever the link says. */
+const SYSTEM_TREES = ['/proc', '/sys', '/dev']
+
+/**
+ * Why the file at `abs` (a known name under the repo) may not be read: its real path leaves the
+ * repository (a committed link to `/etc/passwd`, `~/.ssh/config`, another repo's file) or lies in
+ * a system tree. Undefined when it may be read, or when it is not there.
+ */
+function refusal(realRoot: string, abs: string): string | undefined {
+  let real: string
+  try {
+    real = realpathSync.native(abs)
+  } catch {
+    return undefined // missing or unreadable: nothing is read either way
+  }
+  if (SYSTEM_TREES.some((t) => real === t || real.startsWith(`${t}/`))) return `links to ${real}, a system file; intake reads only the repository's own files`
+  const rel = relative(realRoot, real)
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return `links outside the repository (to ${real}); intake reads only the repository's own files`
+  return undefined
+}
+
 function readText(abs: string): string | undefined {
   try {
     const st = statSync(abs)
@@ -125,14 +152,29 @@ function nestedInstructionFiles(root: string, signal?: AbortSignal): string[] {
   return found.sort()
 }
 
-/** Every known project file under `root` and its seeds (at most MAX_SEEDS_PER_FILE each). */
-export function scanProject(root: string, signal?: AbortSignal): ScannedFile[] {
+/**
+ * Every known project file under `root` and its seeds (at most MAX_SEEDS_PER_FILE each), and the
+ * known files that were not read because their real path leaves the repository.
+ */
+export function scanProject(root: string, signal?: AbortSignal): {files: ScannedFile[]; refused: RefusedFile[]} {
   const markers = new Set(MARKERS.filter((m) => exists(join(root, m))))
   const ctx: ExtractContext = {has: (p) => markers.has(p)}
   const out: ScannedFile[] = []
+  const refused: RefusedFile[] = []
   const seen = new Set<string>()
+  let realRoot = root
+  try {
+    realRoot = realpathSync.native(root)
+  } catch {
+    // keep the path as given
+  }
   const take = (path: string, extractor: Extractor) => {
     const abs = join(root, ...path.split('/'))
+    const why = refusal(realRoot, abs)
+    if (why !== undefined) {
+      refused.push({path, reason: why})
+      return
+    }
     const text = readText(abs)
     if (text === undefined) return
     // one file under two names (justfile and Justfile on a case-insensitive disk) is read once
@@ -158,5 +200,5 @@ export function scanProject(root: string, signal?: AbortSignal): ScannedFile[] {
     take(path, extractor)
   }
   for (const path of nestedInstructionFiles(root, signal)) take(path, instructionFile)
-  return out
+  return {files: out, refused}
 }

@@ -1,6 +1,6 @@
 import type {Db} from '../../storage/db.js'
 import {FTS_COLUMN_COUNT} from '../../storage/fts.js'
-import type {RankFields, RecallFields} from '../../storage/memories.js'
+import {recordedOrigins, type RankFields, type RecallFields} from '../../storage/memories.js'
 import {indexBasics, indexedFieldsInOrder, liveIndexRows, type IndexedMemory, type RecallIndexContent, type RecallIndexFile} from '../../storage/recall-index.js'
 import {newestVersions} from '../currency.js'
 import {CROSS_REPO_LINK_TAG} from '../sharing/sources.js'
@@ -22,9 +22,11 @@ export function buildRecallIndex(db: Db): RecallIndexContent {
   // the newest version of each memory that a newer one updates, as recall's currency step finds it
   const newest = newestVersions(db, updated)
   const newer = new Map<number, RecallFields>()
+  // the index keeps origins as recorded, with their MACs: its reader verifies them (recall-index.ts)
+  const recorded = recordedOrigins(db, [...newest.values()].map((n) => n.id))
   for (const m of updated) {
     const n = newest.get(m.id)
-    if (n) newer.set((m as RecallFields & {seq: number}).seq, n)
+    if (n) newer.set((m as RecallFields & {seq: number}).seq, {...n, ...recorded.get(n.id)})
   }
   return {...basics, fields: indexedFieldsInOrder(db), records, newer}
 }

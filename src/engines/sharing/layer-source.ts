@@ -1,8 +1,9 @@
-import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
-import {isAbsolute, join, relative} from 'node:path'
+import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {dirname, isAbsolute, join, relative} from 'node:path'
 import {MemError} from '../../model/errors.js'
 import {tryNamedLock} from '../../storage/lock.js'
 import {MAX_PACK_BYTES} from '../../storage/pack-file.js'
+import {makeMemDir, writeInMem} from '../../storage/mem-dir.js'
 
 /**
  * Where a layer's packs come from and how they get here: a directory read in place, or a git
@@ -107,7 +108,7 @@ export function findPacks(dir: string): string[] {
       const full = join(d, name)
       let st
       try {
-        st = statSync(full)
+        st = lstatSync(full) // a link in a layer's source is not followed out of it
       } catch {
         continue
       }
@@ -178,9 +179,10 @@ function syncFailed(source: string, stderr: string): MemError {
 
 /** Creates the layers cache folder with a .gitignore that keeps it out of the repo. */
 export function prepareLayersDir(dir: string): void {
-  mkdirSync(dir, {recursive: true})
+  mkdirSync(dirname(dir), {recursive: true})
+  makeMemDir(dir)
   const ignore = join(dir, '.gitignore')
-  if (!existsSync(ignore)) writeFileSync(ignore, '# mem: caches of mounted layers (clones and stores); never commit them.\n*\n')
+  if (!existsSync(ignore)) writeInMem(ignore, '# mem: caches of mounted layers (clones and stores); never commit them.\n*\n')
 }
 
 export function removeLayerCache(dir: string): void {

@@ -4,6 +4,8 @@ import {LINK_SOURCE, liveRepoLinks} from '../../storage/links.js'
 import type {RepoStore} from '../../storage/repo-store.js'
 import type {MemContext, RepoHandle} from '../context.js'
 import type {RepoLink} from '../../model/shapes/sharing.js'
+import {assertNoLinkBetween} from '../../storage/mem-dir.js'
+import {isOwnOrigin} from '../../model/memory.js'
 export type {RepoLink} from '../../model/shapes/sharing.js'
 
 /**
@@ -29,13 +31,18 @@ export interface ReadOnlySource {
   weight: number
 }
 
+/** `.mem/layers`; refuses a link on the way (storage/mem-dir.ts: a clone may commit one). */
 export function layersDir(handle: RepoHandle): string {
-  return join(handle.root, '.mem', 'layers')
+  const dir = join(handle.root, '.mem', 'layers')
+  assertNoLinkBetween(handle.root, dir)
+  return dir
 }
 
-/** The store of a layer's memories (under `.mem/layers/<id>/store`). */
+/** The store of a layer's memories (under `.mem/layers/<id>/store`); refuses a link on the way. */
 export function layerStoreRoot(handle: RepoHandle, id: string): string {
-  return join(layersDir(handle), id, 'store')
+  const root = join(layersDir(handle), id, 'store')
+  assertNoLinkBetween(handle.root, join(root, '.mem'))
+  return root
 }
 
 /** The synced layers of a repo, as read-only sources. Costs one small query when none is mounted. */
@@ -62,10 +69,16 @@ export function linkItems(handle: RepoHandle): RepoLink[] {
   return linkItemsOf(handle, handle.store.read((db) => liveRepoLinks(db, CROSS_REPO_LINK_TAG)))
 }
 
+/**
+ * A link is a grant to read another repository's memories: it counts only when this machine wrote
+ * it (its origin verifies as the user's own, storage/origin.ts) and its signed text names the same
+ * target. A link in a committed or copied store never opens another repo (docs/security.md).
+ */
 function linkItemsOf(handle: RepoHandle, rows: ReturnType<typeof liveRepoLinks>): RepoLink[] {
   return rows.flatMap((m) => {
     const to = (m.extra.link as {to?: unknown} | undefined)?.to
-    return typeof to === 'string' ? [{id: m.id, from: handle.id, to, note: noteOf(m.content), createdAt: m.createdAt}] : []
+    if (typeof to !== 'string' || !isOwnOrigin(m.origin) || !(m.content === `Linked repository ${to}` || m.content.startsWith(`Linked repository ${to}: `))) return []
+    return [{id: m.id, from: handle.id, to, note: noteOf(m.content), createdAt: m.createdAt}]
   })
 }
 

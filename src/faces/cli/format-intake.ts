@@ -20,6 +20,7 @@ export function formatIntake(repo: string, r: IntakeResult): string {
     if (f.rejectedCount) bits.push(`${f.rejectedCount} rejected`)
     lines.push(`  ${f.path.padEnd(width)}  ${bits.join(', ')}`)
   }
+  for (const f of r.refused) lines.push(`  ${f.path.padEnd(width)}  not read: ${f.reason}`)
   return lines.join('\n')
 }
 

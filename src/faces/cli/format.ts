@@ -1,5 +1,6 @@
 import type {Memory} from '../../model/memory.js'
 import type {RecallItem} from '../../operations/recall.js'
+import {isOwnOrigin, originMark} from '../../model/memory.js'
 
 /** Human renderings of core results. Pure functions: the commands print what these return. */
 
@@ -35,7 +36,8 @@ export function formatRecall(results: RecallItem[], q: string): string {
   return results
     .map((r, i) => {
       const warn = r.stalenessWarning ? `  (${r.stalenessWarning})` : ''
-      return `${String(i + 1).padStart(2)}. [${r.type}] ${clip(r.oneLiner ?? r.content, 90)}\n    score ${r.score.toFixed(3)}  ${r.id}${warn}`
+      const from = isOwnOrigin(r.origin) ? '' : `  (${originMark(r.origin)})`
+      return `${String(i + 1).padStart(2)}. [${r.type}] ${clip(r.oneLiner ?? r.content, 90)}\n    score ${r.score.toFixed(3)}  ${r.id}${warn}${from}`
     })
     .join('\n')
 }

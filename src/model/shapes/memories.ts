@@ -61,6 +61,9 @@ export const MemoryEntry = z
     lastUsedAt: Iso.nullable(),
     derivedFrom: z.array(z.string()),
     links: z.array(z.strictObject({targetId: z.string(), relation: z.string()})),
+    origin: z
+      .string()
+      .describe('Where it came from, as this machine vouches for it: `user`, `intake:<path>`, `pack:<name>`, `layer:<id>`, `derived`, or `foreign` (not written on this machine; see docs/security.md)'),
   })
   .meta({id: 'MemoryEntry'})
 export type MemoryEntry = z.output<typeof MemoryEntry>
@@ -81,6 +84,7 @@ export const RecallItem = z
     createdAt: Iso,
     ageDays: z.number().int().nullable(),
     stalenessWarning: z.string().nullable(),
+    origin: z.string().describe('Where it came from (as on MemoryEntry); anything but `user` did not come from this user\'s own agents'),
   })
   .meta({id: 'RecallItem'})
 export type RecallItem = z.output<typeof RecallItem>

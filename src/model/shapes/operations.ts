@@ -19,6 +19,9 @@ export const IntakeResult = z.strictObject({
   skippedCount: z.number().int().describe('Seeds that wrote nothing: unchanged, duplicates, rejected'),
   replacedCount: z.number().int().describe('Of newCount, those that superseded an older seed'),
   files: z.array(IntakeFile),
+  refused: z
+    .array(z.strictObject({path: z.string().describe('Repo-relative path'), reason: z.string()}))
+    .describe('Project files not read: their real path leaves the repository (a link) or is a system file'),
 })
 export type IntakeResult = z.output<typeof IntakeResult>
 

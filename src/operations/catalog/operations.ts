@@ -122,7 +122,7 @@ export const operationOps = {
     summary: 'Keep memories in a folder that is not a git repository',
     access: 'write',
     input: InitInput,
-    output: z.strictObject({repoId: z.string(), path: z.string(), created: z.boolean()}),
+    output: z.strictObject({repoId: z.string(), path: z.string(), created: z.boolean(), adopted: z.number().int().optional().describe('With adopt: memories signed as this user\'s')}),
     track: false,
     run: init,
   }),

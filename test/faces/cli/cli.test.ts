@@ -39,7 +39,7 @@ describe('mem CLI', () => {
     const {results} = recalled.json()
     expect(results[0]).toMatchObject({id, repoId, type: 'Procedure'})
     expect(Object.keys(results[0]).sort()).toEqual(
-      ['ageDays', 'content', 'createdAt', 'id', 'importance', 'oneLiner', 'repoId', 'score', 'stalenessWarning', 'tags', 'type'].sort(),
+      ['ageDays', 'content', 'createdAt', 'id', 'importance', 'oneLiner', 'origin', 'repoId', 'score', 'stalenessWarning', 'tags', 'type'].sort(),
     )
 
     const edited = await mem(['edit', id, '--content', 'integration suite: npm run test:int; docker must be running', '--json'])
