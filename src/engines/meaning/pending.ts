@@ -7,12 +7,16 @@ import type {MeaningModel} from './model.js'
 /**
  * The queue of vectors to make is the store itself: every live memory without a vector from the
  * model in use (storage/vectors.ts). Whatever wrote a memory (store, edit, intake, pack import, layer
- * sync, consolidation), the next recall or the server's idle drain embeds it, PENDING_PER_DRAIN at
- * most at a time, and writes the vectors through the journal like any other op (a crash loses at
+ * sync, consolidation), the next recall that asks the model embeds it (PENDING_PER_RECALL at most
+ * a recall: a store imported whole is embedded over several), or the server's drain in the
+ * background, and writes the vectors through the journal like any other op (a crash loses at
  * most the batch being embedded, which stays in the queue). A model change leaves every memory
  * without a vector from the new model: they are embedded again, the old vectors replaced one by one.
  */
+/** The default batch of embedPending. */
 export const PENDING_PER_DRAIN = 256
+/** What one recall embeds before it answers, at most (a second or two with the built-in model). */
+export const PENDING_PER_RECALL = 64
 const WRITE_BATCH = 32
 
 export interface Drained {
