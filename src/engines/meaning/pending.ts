@@ -52,19 +52,27 @@ export function pendingCount(store: RepoStore, model: MeaningModel): number {
 
 /**
  * A long-lived process's idle work (the server): each open store that changed since it was last
- * looked at gets vectors for up to `limit` memories that lack one, so the next recall finds them
+ * looked at, and has not changed since the previous call (idle: a burst of stores is not slowed by
+ * embedding), gets vectors for up to `limit` memories that lack one, so the next recall finds them
  * ready. The model loads only once a store has something to embed. Returns the vectors written.
  */
 export function meaningDrainer(ctx: MemContext, stores: () => Promise<RepoStore[]>, model: () => Promise<MeaningModel | null>) {
   const looked = new WeakMap<RepoStore, number>()
+  const lastSeen = new WeakMap<RepoStore, number>()
   return async (limit = 64): Promise<number> => {
     let written = 0
     for (const store of await stores()) {
       if (!store.exists || !store.isLoaded || looked.get(store) === store.version) continue
+      if (lastSeen.get(store) !== store.version) {
+        // changed since the last call: wait until it is idle
+        lastSeen.set(store, store.version)
+        continue
+      }
       const m = await model()
       if (!m) return written
       const {embedded, left} = await embedPending(ctx, store, m, limit)
       written += embedded
+      lastSeen.set(store, store.version)
       // looked at once nothing is left (a write after this changes the version again)
       if (left === 0) looked.set(store, store.version)
     }

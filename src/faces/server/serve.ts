@@ -217,8 +217,8 @@ const MEANING_DRAIN_MS = 2_000
 
 /**
  * Every few seconds, memories written since (by any path: store, edit, intake, pack import, layer
- * sync, consolidation) get their meaning vectors, a batch a store at a time, so a recall does not
- * wait for them. Nothing is done with meaning off; the model loads once a store has something new.
+ * sync, consolidation) get their meaning vectors, a batch a store at a time once the store saw no
+ * write for one interval, so a recall does not wait for them and a burst of stores is not slowed. Nothing is done with meaning off; the model loads once a store has something new.
  */
 function meaningInBackground(runtime: MemRuntime, everyMs: number, report: (err: unknown) => void) {
   let running: Promise<unknown> | undefined

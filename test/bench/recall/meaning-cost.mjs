@@ -10,7 +10,9 @@ import {loadavg} from 'node:os'
 import {openMem} from '../../../dist/src/runtime/open-mem.js'
 import {BUILTIN_ID} from '../../../dist/src/engines/meaning/builtin.js'
 import {liveWithoutVectorFrom, vectorBytes} from '../../../dist/src/storage/vectors.js'
-import {rng} from '../lib/corpus.mjs'
+import {loadEvalSet, rng} from '../lib/corpus.mjs'
+import {recall} from '../../../dist/src/operations/recall.js'
+import {percentile} from '../lib/util.mjs'
 import {seedRepo} from '../lib/seed.mjs'
 import {BIN, fmt, tempRepo, wallTimesSideBySide} from '../lib/util.mjs'
 
@@ -60,6 +62,24 @@ export async function benchMeaningCost(size = Number(process.env.MEM_BENCH_MEANI
   console.log(`\n-- cost: ${size} memories (${embedded} with a vector); median of ${runs} cold runs, side by side; load ${loadavg().map((l) => l.toFixed(1)).join(' ')} --`)
   console.log('command                                   | wall     | × node -e 0')
   cmds.forEach(([name], i) => console.log(`${name.padEnd(41).slice(0, 41)} | ${fmt(times[i], 0).padStart(5)} ms | ${fmt(times[i] / times[0], 1)}×`))
+  // warm, in process, as `mem serve` answers (the model loaded once): per-question latency
+  const server = openMem({home, cwd: root, longLived: true, meaning: {model: 'builtin'}})
+  const {questions} = loadEvalSet()
+  const kinds = {'own set, lexical questions': questions.filter((q) => q.kind === 'lexical').slice(0, 40), 'own set, paraphrase questions': questions.filter((q) => q.kind === 'paraphrase').slice(0, 40)}
+  for (const q of questions.slice(0, 5)) await recall(server, {repo: root, q: q.q, touch: false})
+  console.log('warm, in process (longLived, as mem serve) | p50 | p95')
+  for (const [name, qs] of Object.entries(kinds)) {
+    const ms = []
+    for (let round = 0; round < 2; round++) {
+      for (const q of qs) {
+        const t = performance.now()
+        await recall(server, {repo: root, q: q.q, touch: false})
+        ms.push(performance.now() - t)
+      }
+    }
+    console.log(`${name.padEnd(41)} | ${fmt(percentile(ms, 50), 1)} ms | ${fmt(percentile(ms, 95), 1)} ms`)
+  }
+  await server.close()
   rmSync(join(root, '..'), {recursive: true, force: true})
   return times
 }
