@@ -26,9 +26,14 @@ export interface Drained {
   left: number
 }
 
+/** Per store, the version at which no memory waited for a vector from a model (skips the scan). */
+const noneWaiting = new WeakMap<RepoStore, {model: string; version: number}>()
+
 export async function embedPending(ctx: MemContext, store: RepoStore, model: MeaningModel, limit = PENDING_PER_DRAIN): Promise<Drained> {
   if (!store.exists) return {embedded: 0, left: 0}
   await store.ready()
+  const known = noneWaiting.get(store)
+  if (known && known.model === model.id && known.version === store.version) return {embedded: 0, left: 0}
   let embedded = 0
   let after = 0
   while (embedded < limit) {
@@ -42,7 +47,9 @@ export async function embedPending(ctx: MemContext, store: RepoStore, model: Mea
       return {ops, result: ops.length}
     })
   }
-  return {embedded, left: store.read((db) => countWithoutVectorFrom(db, model.id))}
+  const left = store.read((db) => countWithoutVectorFrom(db, model.id))
+  if (left === 0) noneWaiting.set(store, {model: model.id, version: store.version})
+  return {embedded, left}
 }
 
 /** How many live memories wait for a vector from the model (0 for a store not yet loaded or made). */
