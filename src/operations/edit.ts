@@ -6,6 +6,7 @@ import {notFound, repoForId, resolveRefs} from './lookup.js'
 import {EditInput} from '../model/shapes/memories.js'
 import {gate, planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
+import {admitTags} from '../text/admit.js'
 import type {EditResult} from '../model/shapes/memories.js'
 export type {EditResult} from '../model/shapes/memories.js'
 
@@ -18,8 +19,8 @@ export {EditInput} from '../model/shapes/memories.js'
 export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult> {
   const input = await resolveRefs(ctx, parseInput(EditInput, raw), 'id')
   const handle = await repoForId(ctx, input.id, input.repo)
-  if (input.content !== undefined) {
-    const rejected = await gate(ctx, input.content)
+  if (input.content !== undefined || input.tags !== undefined) {
+    const rejected = await gate(ctx, {content: input.content, tags: input.tags})
     if (rejected) return rejected
   }
   const now = ctx.now().toISOString()
@@ -51,7 +52,7 @@ export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult>
       return {ops: plan.ops, result}
     }
     const set: Extract<Op, {op: 'update'}>['set'] = {updatedAt: now}
-    if (input.tags !== undefined) set.tags = input.tags
+    if (input.tags !== undefined) set.tags = admitTags(input.tags)
     if (input.importance !== undefined) set.importance = input.importance
     return {ops: [{op: 'update', id: old.id, set}], result: {success: true, id: old.id, superseded: null}}
   })

@@ -4,6 +4,7 @@ import {changeMemory, resolveRefs} from './lookup.js'
 import type {ForgetResult} from '../model/shapes/memories.js'
 import {MemoryRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
+import {admitNote} from '../engines/gates/admit.js'
 
 export const ForgetInput = z.object({
   id: MemoryRef,
@@ -18,6 +19,7 @@ export type ForgetInput = z.input<typeof ForgetInput>
  */
 export async function forget(ctx: MemContext, raw: ForgetInput): Promise<ForgetResult> {
   const input = await resolveRefs(ctx, parseInput(ForgetInput, raw), 'id')
+  if (input.reason) input.reason = await admitNote(ctx, 'the reason', input.reason)
   return changeMemory<ForgetResult>(ctx, input.id, input.repo, (m, now) =>
     m.forgottenAt
       ? {ops: [], result: {forgotten: false}}

@@ -9,7 +9,7 @@ import type {MemContext, RepoHandle} from '../engines/context.js'
 import {layerSources, layersDir, layerStoreRoot, NON_LOCAL_WEIGHT, type ReadOnlySource} from '../engines/sharing/sources.js'
 import {type DecodedPack, decodePack, entryFingerprint, entryRejected, clampTime} from './pack-import.js'
 import {RepoRef} from '../model/schemas.js'
-import {planStore} from '../engines/gates/admit.js'
+import {admitManifest, admitNote, planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
 import type {Layer, SyncResult} from '../model/shapes/sharing.js'
 export type {Layer, SyncResult} from '../model/shapes/sharing.js'
@@ -82,9 +82,12 @@ export async function mountLayer(ctx: MemContext, raw: MountLayerInput): Promise
     })
   }
   if (input.source) await classifySource(input.source)
+  // the source is a path or URL as given (a folder's name is what it is): scanned, not rewritten
+  if (input.source) await admitNote(ctx, "the layer's source", input.source)
+  const name = input.name === undefined ? input.layerId : await admitNote(ctx, "the layer's name", input.name)
   const layer: LayerRecord = {
     id: input.layerId,
-    name: input.name ?? input.layerId,
+    name,
     type: input.type,
     source: input.source ?? null,
     mountedAt: ctx.now().toISOString(),
@@ -129,7 +132,8 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
   const packs: Array<{path: string; pack: DecodedPack}> = []
   for (const f of files) {
     try {
-      packs.push({path: f.path, pack: await decodePack(f.bytes)})
+      const pack = await decodePack(f.bytes)
+      packs.push({path: f.path, pack: {...pack, manifest: await admitManifest(ctx, pack.manifest)}})
     } catch (err) {
       if (err instanceof MemError) throw new MemError(err.code, `${f.path} in layer ${layer.id}: ${err.message}`, {hint: 'The layer was left as it was. Fix or remove that pack in the source, then sync again.'})
       throw err

@@ -8,7 +8,7 @@ import type {MemContext, RepoHandle} from '../engines/context.js'
 import {CROSS_REPO_LINK_TAG, linkedRepos, linkItems, type RepoLink} from '../engines/sharing/sources.js'
 import {answersTo, notFound, requireMemory, resolveRefs} from './lookup.js'
 import {MemoryRef, RepoRef, repoIdOf} from '../model/schemas.js'
-import {gate, planStore} from '../engines/gates/admit.js'
+import {admitNote, planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
 
 export {CROSS_REPO_LINK_TAG, linkedRepos, type RepoLink}
@@ -73,10 +73,7 @@ export async function linkRepo(ctx: MemContext, raw: LinkRepoInput): Promise<{id
   const handle = await ctx.repo(input.repo, 'write')
   const to = await registeredRepo(ctx, input.targetRepo)
   if (to === handle.id) throw new MemError('invalid_input', `A repository cannot link to itself (${to}).`, {hint: 'Name another repository in targetRepo.'})
-  if (input.note) {
-    const rejected = await gate(ctx, input.note)
-    if (rejected) throw new MemError('unprocessable', `The note was not stored. ${rejected.reason}`, {hint: 'Describe the relation without secrets.'})
-  }
+  if (input.note) input.note = await admitNote(ctx, 'the note', input.note)
   const existing = linkItems(handle).find((l) => l.to === to)
   if (existing) {
     throw new MemError('conflict', `${handle.id} is already linked to ${to} (${existing.id}).`, {hint: 'Forget that link memory first (`mem forget ID`) to replace its note.'})

@@ -5,7 +5,7 @@ import {MAX_PACK_BYTES} from '../storage/pack-file.js'
 import {type PackEntry, type PackManifest, readPackFile} from '../storage/pack-file.js'
 import type {MemContext} from '../engines/context.js'
 import {Content, Importance, MemoryTypeSchema, RepoRef, Tags} from '../model/schemas.js'
-import {gate, planStore} from '../engines/gates/admit.js'
+import {admitManifest, gate, planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
 import type {PackImportResult} from '../model/shapes/sharing.js'
 export type {PackImportResult} from '../model/shapes/sharing.js'
@@ -86,6 +86,7 @@ export function entryFingerprint(e: PackEntry): string {
 export async function packImport(ctx: MemContext, raw: PackImportInput): Promise<PackImportResult> {
   const input = parseInput(PackImportInput, raw)
   const pack = await decodePack(packBytes(input.data))
+  pack.manifest = await admitManifest(ctx, pack.manifest)
   const handle = await ctx.repo(input.repo, 'write')
   const now = ctx.now()
   let skipped = 0
@@ -124,11 +125,9 @@ export async function packImport(ctx: MemContext, raw: PackImportInput): Promise
   return {imported, skipped, packId: pack.manifest.packId, name: pack.manifest.name, version: pack.manifest.version}
 }
 
-/** Runs the store gates over every text of an entry a person could read (content, one-liner, tags). */
+/** Runs the store gates over every text of an entry that is kept (content, one-liner, tags, source, lineage). */
 export async function entryRejected(ctx: MemContext, e: PackEntry): Promise<boolean> {
-  if (await gate(ctx, e.content)) return true
-  if (e.oneLiner && (await ctx.scanSecrets(e.oneLiner))) return true
-  return e.tags.length > 0 && (await ctx.scanSecrets(e.tags.join(' '))) !== null
+  return (await gate(ctx, {content: e.content, tags: e.tags, source: e.source, oneLiner: e.oneLiner, lineage: e.lineage})) !== null
 }
 
 /** A creation time from a file: normalized to ISO, never in the future. */

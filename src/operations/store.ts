@@ -18,7 +18,7 @@ export async function store(ctx: MemContext, raw: StoreInput): Promise<StoreResu
   if (input.supersedes) input.supersedes = await resolveMemoryId(ctx, input.supersedes, input.repo)
   // the repo first: a bad repo value is answered before the text is scanned
   await ctx.locate(input.repo, 'read')
-  const rejected = await gate(ctx, input.content)
+  const rejected = await gate(ctx, input)
   if (rejected) return rejected
   const repo = await ctx.repo(input.repo, 'write')
   const createdAt = ctx.now().toISOString()

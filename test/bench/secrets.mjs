@@ -1,41 +1,94 @@
-// Secret scanner benchmark (issue 19): time per scanSecrets() call on ordinary developer notes,
-// the case that runs on every store. Texts: the 350 hand-written memories of the recall set plus
-// synthetic ones built from their vocabulary. Imports the built module (dist/); prints figures and
-// the number of texts flagged (should be 0: none of these holds a secret); asserts nothing.
+// Secret gate benchmark (issues 19 and 28).
 //
-//   node test/bench/secrets.mjs [count]
+// 1. Cost: time per store of the admission gate on ordinary developer notes — what the store path
+//    runs before it takes the writer lock. For a build with the issue-28 gate (src/engines/gates/
+//    admit.ts exports admitNote) that is `gate(ctx, {content, tags, source, sessionId})`: every
+//    persisted field, normalized, scanned; for an older build, `gate(ctx, content)` as its store
+//    called it. Texts: the 350 hand-written memories of the recall set plus synthetic ones built
+//    from their vocabulary. The bare `scanSecrets(content)` figure is printed beside it.
+// 2. False positives: every memory of the recall set (test/bench/recall/data/memories.json) and
+//    every LoCoMo turn of the dev split (../shared/data/locomo-dev, stored as the LoCoMo protocol
+//    stores them: content "<speaker>: <text>", tags [dia_id]) through the gate; the count refused
+//    should be 0. Prints figures; asserts nothing.
+//
+//   node test/bench/secrets.mjs [count] [dist]     (dist: another build's dist/, to compare)
+import {existsSync, readFileSync, readdirSync} from 'node:fs'
 import {cpus, loadavg} from 'node:os'
-import {scanSecrets} from '../../dist/src/engines/gates/secrets.js'
+import {join, resolve} from 'node:path'
 import {loadEvalSet, syntheticMemories} from './lib/corpus.mjs'
 import {fmt, median, percentile} from './lib/util.mjs'
 
-export async function benchSecrets(count = 3000) {
-  const texts = [...loadEvalSet().memories.map((m) => m.content), ...syntheticMemories(count).map((m) => m.content)]
+const LOCOMO = join(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'locomo-dev')
+
+function locomoTurns() {
+  if (!existsSync(LOCOMO)) return []
+  const out = []
+  for (const file of readdirSync(LOCOMO).filter((f) => f.endsWith('.json')).sort()) {
+    const conv = JSON.parse(readFileSync(join(LOCOMO, file), 'utf8'))
+    for (const [key, turns] of Object.entries(conv)) {
+      if (!/^session_\d+$/.test(key) || !Array.isArray(turns)) continue
+      for (const t of turns) out.push({content: `${t.speaker}: ${t.text}`, tags: [t.dia_id], source: 'locomo', label: `${file} ${t.dia_id}`})
+    }
+  }
+  return out
+}
+
+export async function benchSecrets(count = 3000, dist = join(import.meta.dirname, '..', '..', 'dist')) {
+  const {scanSecrets} = await import(join(resolve(dist), 'src/engines/gates/secrets.js'))
+  const admit = await import(join(resolve(dist), 'src/engines/gates/admit.js'))
+  const fields = typeof admit.admitNote === 'function'
+  const ctx = {scanSecrets}
+  const gateOf = (m) => (fields ? admit.gate(ctx, m) : admit.gate(ctx, m.content))
+
+  const memories = [
+    ...loadEvalSet().memories.map((m) => ({content: m.content, tags: m.tags, source: 'agent', sessionId: 'session-42'})),
+    ...syntheticMemories(count).map((m) => ({content: m.content, tags: m.tags, source: 'agent', sessionId: null})),
+  ]
   // The first call loads secretlint; not part of the per-text figure.
   const loadStart = performance.now()
   await scanSecrets('warm-up')
   const loadMs = performance.now() - loadStart
-  // One unmeasured pass lets the JIT settle, then three measured passes, reported by median.
-  for (const text of texts) await scanSecrets(text)
-  const perText = []
-  const passes = []
-  let flagged = []
+  // One unmeasured pass lets the JIT settle, then three measured passes of each, interleaved.
+  for (const m of memories) await gateOf(m)
+  const perStore = []
+  const perScan = []
+  const gatePasses = []
+  const scanPasses = []
   for (let pass = 0; pass < 3; pass++) {
-    flagged = []
-    const passStart = performance.now()
-    for (const text of texts) {
+    let start = performance.now()
+    for (const m of memories) {
       const t = performance.now()
-      const finding = await scanSecrets(text)
-      perText.push(performance.now() - t)
-      if (finding) flagged.push(`${finding.rule}: ${text.slice(0, 80)}`)
+      await gateOf(m)
+      perStore.push(performance.now() - t)
     }
-    passes.push((performance.now() - passStart) / texts.length)
+    gatePasses.push((performance.now() - start) / memories.length)
+    start = performance.now()
+    for (const m of memories) {
+      const t = performance.now()
+      await scanSecrets(m.content)
+      perScan.push(performance.now() - t)
+    }
+    scanPasses.push((performance.now() - start) / memories.length)
   }
-  console.log(`\nsecret scanner — node ${process.version}, ${cpus().length} cores, load ${loadavg().map((n) => fmt(n, 2)).join(' ')}`)
+  const us = (ms) => fmt(ms * 1000, 0)
+  console.log(`\nsecret gate — ${resolve(dist)} (${fields ? 'every field, normalized' : 'content only'}) — node ${process.version}, ${cpus().length} cores, load ${loadavg().map((n) => fmt(n, 2)).join(' ')}`)
   console.log(`  first call (loads secretlint): ${fmt(loadMs)} ms`)
-  console.log(`  ${texts.length} ordinary notes, 3 passes: mean ${fmt(median(passes) * 1000, 0)} µs per text (median of passes), per-call median ${fmt(median(perText) * 1000, 0)} µs, p99 ${fmt(percentile(perText, 99) * 1000, 0)} µs`)
-  console.log(`  flagged: ${flagged.length}`)
-  for (const line of flagged.slice(0, 20)) console.log(`    ${line}`)
+  console.log(`  gate per store, ${memories.length} ordinary notes, 3 passes: mean ${us(median(gatePasses))} µs (median of passes), per-call median ${us(median(perStore))} µs, p99 ${us(percentile(perStore, 99))} µs`)
+  console.log(`  scanSecrets(content) alone: mean ${us(median(scanPasses))} µs, per-call median ${us(median(perScan))} µs, p99 ${us(percentile(perScan, 99))} µs`)
+
+  const sets = [
+    ['recall set', loadEvalSet().memories.map((m) => ({content: m.content, tags: m.tags, source: 'agent', label: m.key}))],
+    ['LoCoMo dev turns', locomoTurns()],
+  ]
+  for (const [name, items] of sets) {
+    const refused = []
+    for (const m of items) {
+      const r = await gateOf(m)
+      if (r) refused.push(`${m.label}: ${r.reason.slice(0, 120)}`)
+    }
+    console.log(`  ${name}: ${refused.length} of ${items.length} refused`)
+    for (const line of refused.slice(0, 20)) console.log(`    ${line}`)
+  }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchSecrets(Number(process.argv[2] ?? 3000))
+if (import.meta.url === `file://${process.argv[1]}`) await benchSecrets(Number(process.argv[2] ?? 3000), process.argv[3])

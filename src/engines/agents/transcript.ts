@@ -9,6 +9,8 @@
  * and Codex (rollout `function_call` / `function_call_output` items); anything else yields none.
  */
 
+import {admitText} from '../../text/admit.js'
+
 export interface CommandRun {
   command: string
   ok: boolean
@@ -120,12 +122,7 @@ const ERROR_LINE = /(error|fail|cannot|not found|denied|invalid|unexpected|excep
 function errorLine(out: string): string | undefined {
   const lines = out.split('\n').map((l) => l.trim()).filter((l) => l && !/^Exit code \d+$/.test(l))
   const line = lines.find((l) => ERROR_LINE.test(l)) ?? lines[0]
-  return line ? clip(line, 160) : undefined
-}
-
-function clip(s: string, n: number): string {
-  const one = s.replace(/\s+/g, ' ').trim()
-  return one.length > n ? `${one.slice(0, n - 1)}…` : one
+  return line ? quote(line, 160) : undefined
 }
 
 /** The tool a command runs and its first argument (`npm test`, `npx vitest`, `cargo build`). */
@@ -134,7 +131,24 @@ function toolKey(command: string): string {
   return words.slice(0, 2).join(' ')
 }
 
-/** At most `max` candidate lessons from a transcript's commands, newest first, no two alike. */
+/**
+ * A command or error line as a candidate quotes it: admitted like any stored text (hidden
+ * characters out, NFC) and cut at a space, never inside a word, so a token or password in it is
+ * either whole, for the gate to see, or not there at all (a token cut to its first half passes
+ * the gate's length rules and still leaks that half).
+ */
+function quote(s: string, n: number): string {
+  const one = admitText(s).replace(/\s+/g, ' ').trim()
+  if (one.length <= n) return one
+  const cut = one.lastIndexOf(' ', n - 1)
+  return cut > 0 ? `${one.slice(0, cut)} …` : '…'
+}
+
+/**
+ * At most `max` candidate lessons from a transcript's commands, newest first, no two alike. Each
+ * quotes whole words of its commands (see quote); the stop hook then drops any the store's gate
+ * would refuse (operations/agent-hooks.ts), so what is offered can be stored as it stands.
+ */
 export function candidatesFrom(runs: CommandRun[], max = 3): Candidate[] {
   const out: Candidate[] = []
   const seen = new Set<string>()
@@ -152,9 +166,9 @@ export function candidatesFrom(runs: CommandRun[], max = 3): Candidate[] {
       if (bad.command.trim() === ok.command.trim()) {
         const files = [...new Set(runs.slice(j + 1, i + 1).flatMap((r) => r.editedBefore))].slice(0, 3)
         if (files.length === 0) break // passed again unchanged: a flake, not a lesson
-        out.push({type: 'insight', content: clip(`\`${clip(ok.command, 80)}\` failed${err}; it passed after changes to ${files.map((f) => f.split('/').slice(-2).join('/')).join(', ')}.`, 400), tags: ['fix']})
+        out.push({type: 'insight', content: quote(`\`${quote(ok.command, 80)}\` failed${err}; it passed after changes to ${files.map((f) => f.split('/').slice(-2).join('/')).join(', ')}.`, 400), tags: ['fix']})
       } else {
-        out.push({type: 'procedure', content: clip(`Use \`${clip(ok.command, 100)}\`: \`${clip(bad.command, 100)}\` failed${err}.`, 400), tags: ['command']})
+        out.push({type: 'procedure', content: quote(`Use \`${quote(ok.command, 100)}\`: \`${quote(bad.command, 100)}\` failed${err}.`, 400), tags: ['command']})
       }
       break
     }

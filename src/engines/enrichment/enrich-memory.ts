@@ -12,6 +12,7 @@ import type {Embedder} from './embed.js'
 import {vectorOp} from './embed-memories.js'
 import {heuristicEntities, heuristicForesight, heuristicOneLiner, heuristicSummary} from './heuristic.js'
 import {askRuntime, createRuntime, type EnrichRuntime} from './runtime.js'
+import {admitText} from '../../text/admit.js'
 import type {EnrichResult, EnrichProviderName, EnrichmentStatus} from '../../model/shapes/insight.js'
 export type {EnrichResult, EnrichProviderName, EnrichmentStatus} from '../../model/shapes/insight.js'
 
@@ -44,11 +45,18 @@ export async function enrichMemory(
   let entities: string[] = []
   if (runtime) {
     const answer = await askRuntime(runtime, memory)
-    const clean = async (v: string | null) => (v && !(await ctx.scanSecrets(v)) ? v : null)
+    // stored in the admitted form, and only when the scanner passes it (issue 28)
+    const clean = async (v: string | null) => {
+      const admitted = v ? admitText(v) : null
+      return admitted && !(await ctx.scanSecrets(admitted)) ? admitted : null
+    }
     oneLiner = await clean(answer.oneLiner)
     summary = await clean(answer.summary)
     foresight = await clean(answer.foresight)
-    for (const e of answer.entities) if (await clean(e)) entities.push(e)
+    for (const e of answer.entities) {
+      const kept = await clean(e)
+      if (kept) entities.push(kept)
+    }
   }
   oneLiner ??= heuristicOneLiner(memory.content) || null
   summary ??= heuristicSummary(memory.content) || null

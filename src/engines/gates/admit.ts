@@ -1,13 +1,18 @@
 /**
  * Admission of a new memory, shared by every path that writes one (store, edit, intake, pack
- * import, layer sync, consolidation): the secret scanner and content gate, then, under the lock,
- * the version-chain checks and the duplicate gate, and the insert it plans.
+ * import, layer sync, consolidation, link memories): the secret scanner and content gate over every
+ * kept field (gate), then, under the lock, the version-chain checks and the duplicate gate, and the
+ * insert it plans (planStore), whose texts are kept admitted (src/text/admit.ts: hidden characters
+ * out, NFC). The texts kept beside memories (forget reasons, link notes, layer and pack metadata)
+ * go through admitNote.
  */
 import {createHash} from 'node:crypto'
 import {MemError} from '../../model/errors.js'
 import {OWN_ORIGIN, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
 import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {checkContent} from './content.js'
+import {credentialLikeTag} from './secret-tags.js'
+import {admitOptional, admitTags, admitText} from '../../text/admit.js'
 import {candidatesFor, findDuplicate, findRestatedReverts, findUpdateCandidates} from './duplicates.js'
 import {getMemory, hasMemory, type Op} from '../../storage/memories.js'
 import type {Db} from '../../storage/db.js'
@@ -22,13 +27,97 @@ export function memoryId(repoId: string, type: string, content: string, createdA
   return `memories/${repoId}/${type}/${key}`
 }
 
-/** Runs the secret scanner and content gate; a finding becomes a rejection that never echoes the text. */
-export async function gate(ctx: MemContext, content: string): Promise<{success: false; reason: string} | null> {
-  const secret = await ctx.scanSecrets(content)
-  if (secret) return {success: false, reason: `Rejected: ${secret.message}`}
-  const bad = checkContent(content)
+/** The persisted text fields of a new memory, or of an entry about to become one. */
+export interface GateFields {
+  /** Absent for a change that leaves the content as it is (an edit of tags alone). */
+  content?: string
+  tags?: readonly string[]
+  source?: string | null
+  sessionId?: string | null
+  oneLiner?: string | null
+  /** A pack entry's lineage (a layer keeps it beside the memory). */
+  lineage?: string | null
+}
+
+type Rejection = {success: false; reason: string}
+
+/**
+ * A tag as the scanner reads it: as stored (lower case, spaces as dashes), in upper case (`AKIA…`
+ * is found upper-case only), and with its dashes as the spaces they were (`" --"` for a run of
+ * three), so `password: "…"` or `--password …` pasted as a tag reads as it was typed.
+ */
+function tagReadings(tag: string): string[] {
+  const out = [tag, tag.toUpperCase()]
+  if (tag.includes('-')) out.push(tag.replace(/---/g, '\0').replace(/-/g, ' ').replace(/\0/g, ' --'))
+  return out
+}
+
+/** A finding's message about one field: the scanner speaks of "content". */
+function about(field: string, message: string): string {
+  return field === 'content' ? message : message.replace(/^content\b/, field)
+}
+
+/**
+ * The admission gate every path that writes a memory goes through (store, edit, intake, pack
+ * import, layer sync, link notes, the stop hook's candidates): each persisted text field in its
+ * admitted form (src/text/admit.ts) through the secret scanner, then the content gate. The fields
+ * are scanned as one text, each apart from the next by a blank line (the line rules do not read
+ * across one), and, on a finding, one by one to name the field. Tags are also read in upper case
+ * and piece by piece (they are stored lower-cased, see credentialLikeTag). A finding becomes a
+ * rejection that names the field and the rule and never echoes the text.
+ */
+export async function gate(ctx: MemContext, fields: string | GateFields): Promise<Rejection | null> {
+  const f: GateFields = typeof fields === 'string' ? {content: fields} : fields
+  const content = f.content === undefined ? undefined : admitText(f.content)
+  const texts: Array<[string, string]> = content === undefined ? [] : [['content', content]]
+  const tags = admitTags(f.tags ?? [])
+  if (tags.length > 0) texts.push(['a tag', tags.flatMap(tagReadings).join('\n\n')])
+  for (const [field, value] of [['source', f.source], ['session id', f.sessionId], ['one-liner', f.oneLiner], ['lineage', f.lineage]] as const) {
+    if (value) texts.push([field, admitText(value)])
+  }
+  // one scan of everything (the scanner's cost is mostly per call); on a finding, field by field
+  const together = texts.length > 0 ? await ctx.scanSecrets(texts.map(([, text]) => text).join('\n\n')) : null
+  if (together) {
+    for (const [field, text] of texts) {
+      const found = texts.length === 1 ? together : await ctx.scanSecrets(text)
+      if (found) return {success: false, reason: `Rejected: ${about(field, found.message)}`}
+    }
+    // a rule that matched only across two fields: refused all the same
+    return {success: false, reason: `Rejected: ${about('the fields together', together.message)}`}
+  }
+  if (tags.some(credentialLikeTag)) {
+    return {success: false, reason: 'Rejected: a tag looks like a generated credential (rule credential-like-tag); remove the secret and tag the memory with words'}
+  }
+  const bad = content === undefined ? null : checkContent(content)
   if (bad) return {success: false, reason: `Rejected: ${bad.message} (rule ${bad.rule})`}
   return null
+}
+
+/**
+ * One text a memory is not made of but that is kept (a forget reason, a link note, a layer's or a
+ * pack's name and version): its admitted form, or a 422 naming the field and the rule when the
+ * scanner flags it. `what` names the field in the message ("the reason").
+ */
+export async function admitNote(ctx: MemContext, what: string, text: string): Promise<string> {
+  const admitted = admitText(text)
+  const found = await ctx.scanSecrets(admitted)
+  if (found) {
+    throw new MemError('unprocessable', `${what[0]!.toUpperCase()}${what.slice(1)} was not stored. Rejected: ${about(what, found.message)}`, {
+      hint: 'Write it without the secret (name the variable or the vault entry instead); nothing was changed.',
+    })
+  }
+  return admitted
+}
+
+/** The metadata a pack's manifest carries into a store or a layer, admitted (see admitNote). */
+export async function admitManifest<T extends {name: string; version: string; packId: string; sourceRepo: string}>(ctx: MemContext, manifest: T): Promise<T> {
+  return {
+    ...manifest,
+    name: await admitNote(ctx, "the pack's name", manifest.name),
+    version: await admitNote(ctx, "the pack's version", manifest.version),
+    packId: await admitNote(ctx, "the pack's id", manifest.packId),
+    sourceRepo: await admitNote(ctx, "the pack's source repository", manifest.sourceRepo),
+  }
 }
 
 export interface NewMemory {
@@ -47,7 +136,16 @@ export interface NewMemory {
 }
 
 /** Under the lock: checks the chain and duplicates, and returns the ops of a store. */
-export function planStore(db: Db, repo: RepoHandle, m: NewMemory): {ops: Op[]; result: StoreResult} {
+export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[]; result: StoreResult} {
+  // every text the row keeps in its admitted form (src/text/admit.ts), whichever path wrote it
+  const m: NewMemory = {
+    ...given,
+    content: admitText(given.content),
+    tags: admitTags(given.tags),
+    source: admitText(given.source),
+    sessionId: admitOptional(given.sessionId),
+    oneLiner: admitOptional(given.oneLiner),
+  }
   let old: Memory | undefined
   if (m.supersedes) {
     old = getMemory(db, m.supersedes)

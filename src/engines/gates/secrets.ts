@@ -1,4 +1,5 @@
 import type {lintSource as LintSource} from '@secretlint/core'
+import {scanForm} from '../../text/admit.js'
 import {scanFormats} from './secret-providers.js'
 import {CODE_REFERENCE, DUMMY_TOKEN, KEYBOARD_RUN, PATH_LIKE, TYPE_LIKE, isPlaceholder, letterDigitSwitches, looksRandom, wordiness} from './secret-values.js'
 
@@ -180,6 +181,117 @@ function findAssignment(text: string): AssignmentKind {
   return null
 }
 
+// --- command lines, .netrc, .pgpass and prose (issue 28) ----------------------------------------
+//
+// Passwords given where no `key=value` names them: on a command line, in the two credential files
+// tools read, in a sentence. gitleaks' default rules and secretlint's recommended preset have none
+// of these shapes (gitleaks' nearest are `curl-auth-user`, which secret-providers.ts keeps, and
+// `generic-api-key`, which needs a secret-named key); each is written for this gate, and each
+// reads what the tool itself would take for a password, so talk about the flag is left alone.
+
+/** A value as a command line or a file gives it: quotes and trailing punctuation off. */
+function bareValue(raw: string): string {
+  const trimmed = raw.replace(/^(["'])(.*)\1$/, '$2')
+  return trimmed === raw ? trimTrailingPunctuation(raw) : trimmed
+}
+
+/**
+ * A literal password where the syntax leaves no doubt that one stands there (`-pVALUE` after
+ * mysql, `sshpass -p VALUE`, a .netrc `password VALUE`): anything but a placeholder, a variable or
+ * command substitution (`$REDIS_PASS`, `${DB_PASS}`, `$(cat …)`, `<password>`, `***`, `changeme`).
+ */
+function literalPassword(raw: string, min = 3): boolean {
+  const value = bareValue(raw)
+  if (value.length < min || isPlaceholder(value) || /^[`$]|\$\(/.test(value)) return false
+  return !/^[*x.•]+$/i.test(value)
+}
+
+/**
+ * A password where the same place may hold a name (`mysql -p app` asks for the password and opens
+ * the database `app`; "the password is stored in Vault"): only a value shaped like a password, not
+ * like a word, name or number — letters and digits interleaved at least twice (`Xk2pQ9`), or a
+ * digit and a symbol beside letters (`hunter2!`).
+ */
+function passwordShaped(raw: string): boolean {
+  const value = bareValue(raw)
+  if (!literalPassword(value, 5) || CODE_REFERENCE.test(value) || PATH_LIKE.test(value) || value.includes('://')) return false
+  if (!/[A-Za-z]/.test(value) || !/\d/.test(value)) return false
+  return letterDigitSwitches(value) >= 2 || /[!@#%^&*+=?~]/.test(value)
+}
+
+const VALUE = String.raw`("[^"\n]*"|'[^'\n]*'|[^\s"'` + '`' + String.raw`;|&)]+)`
+// The rest of one command: no line break, pipe, `;` or `&` between the tool and its flag.
+const SAME_COMMAND = String.raw`[^\n|;&]{0,200}?[ \t]`
+
+const MYSQL_TOOLS = String.raw`(?:mysql(?:dump|admin|import|show|check|pump|sh)?|mariadb(?:-dump|-admin|-import|-check|-show)?)`
+/** `mysql -uroot -pS3cret`, `mysqldump -p'S3cret'`: the client takes `-p` glued to its value as the password. */
+const MYSQL_TIGHT = new RegExp(String.raw`\b${MYSQL_TOOLS}\b${SAME_COMMAND}-p${VALUE}`, 'g')
+/** `mysql -u root -p S3cret!`: after a space it is the database's name unless it is shaped like a password. */
+const MYSQL_SPACED = new RegExp(String.raw`\b${MYSQL_TOOLS}\b${SAME_COMMAND}-p[ \t]+${VALUE}`, 'g')
+/** `docker login -u ci -p VALUE` (and podman, nerdctl, buildah, skopeo, helm registry login). */
+const REGISTRY_LOGIN = new RegExp(String.raw`\b(?:docker|podman|nerdctl|buildah|skopeo|helm[ \t]+registry)[ \t]+login\b${SAME_COMMAND}(?:-p|--password)(?:=|[ \t]+)${VALUE}`, 'g')
+/** `sshpass -p VALUE`, `sshpass -pVALUE`. */
+const SSHPASS = new RegExp(String.raw`\bsshpass\b${SAME_COMMAND}-p[ \t]*${VALUE}`, 'g')
+/** `redis-cli -a VALUE`, `redis-cli --pass VALUE`. */
+const REDIS_CLI = new RegExp(String.raw`\bredis-cli\b${SAME_COMMAND}(?:-a|--pass)[ \t]+${VALUE}`, 'g')
+
+function anyValue(re: RegExp, text: string, judge: (value: string) => boolean): boolean {
+  for (const m of text.matchAll(re)) if (judge(m[1] ?? '')) return true
+  return false
+}
+
+function hasCommandLinePassword(text: string): boolean {
+  const lower = text.toLowerCase()
+  if ((lower.includes('mysql') || lower.includes('mariadb')) && (anyValue(MYSQL_TIGHT, text, literalPassword) || anyValue(MYSQL_SPACED, text, passwordShaped))) return true
+  if (lower.includes('login') && anyValue(REGISTRY_LOGIN, text, literalPassword)) return true
+  if (lower.includes('sshpass') && anyValue(SSHPASS, text, literalPassword)) return true
+  return lower.includes('redis-cli') && anyValue(REDIS_CLI, text, literalPassword)
+}
+
+/**
+ * .netrc: `machine HOST login USER password VALUE`, on one line or several, fields in curl's and
+ * ftp's order or with `password` first; `default login … password …`. A `machine` with no field
+ * between it and `password` ("machine learning password reset") is prose.
+ */
+const NETRC = [
+  /\bmachine[ \t]+[\w.:-]+(?:\s+(?:login|account|port)[ \t]+\S+){1,3}\s+password[ \t]+(\S+)/g,
+  /\bmachine[ \t]+[\w.:-]+\s+password[ \t]+(\S+)\s+(?:login|account)[ \t]/g,
+  /\bdefault(?:\s+(?:login|account)[ \t]+\S+){1,2}\s+password[ \t]+(\S+)/g,
+]
+
+function hasNetrcPassword(text: string): boolean {
+  if (!text.includes('password')) return false
+  return NETRC.some((re) => anyValue(re, text, literalPassword))
+}
+
+/**
+ * .pgpass: `host:port:database:user:password`, a line or a word of a line (`echo
+ * db:5432:app:app:VALUE >> ~/.pgpass`). The port is a number or `*`; a password of digits alone or
+ * under three characters is taken for the last field of a time or an address.
+ */
+const PGPASS = /(?<![^\s"'`(])(\*|[A-Za-z0-9][\w.-]*|\[[0-9A-Fa-f:]+\]):(\d{1,5}|\*):([\w.*-]+):([\w.*@-]+):((?:\\[:\\]|[^\s:\\"'`])+)(?=$|[\s"'`),;])/gm
+
+function hasPgpassPassword(text: string): boolean {
+  if (!text.includes(':')) return false
+  for (const m of text.matchAll(PGPASS)) {
+    const value = m[5] ?? ''
+    if (!/^\d+$/.test(value) && literalPassword(value)) return true
+  }
+  return false
+}
+
+/**
+ * Prose: "the keystore password is Xk2pQ9mWv", "password for staging: hunter2!". Only a value
+ * shaped like a password (see passwordShaped): "the password is stored in Vault", "password is
+ * rotated monthly", "password is 12 characters" are talk about one. A quoted value is PROSE_SECRET's.
+ */
+const PROSE_PASSWORD = /\b(?:password|passphrase|passwd|passcode)(?:[ \t]+(?:for|of|to|on)[ \t]+[^\n.;:]{1,40}?)?[ \t]*(?:[ \t](?:is|was|reads|is set to|set to)[ \t]*:?|:|=)[ \t]+(\S+)/gi
+
+function hasProsePassword(text: string): boolean {
+  if (!/pass/i.test(text)) return false
+  return anyValue(PROSE_PASSWORD, text, passwordShaped)
+}
+
 // --- connection strings -----------------------------------------------------------------------
 
 const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,30}:\/\/([^\s:/@'"`<>]{0,100}):([^\s@/'"`<>]{1,200})@[\w[]/gi
@@ -213,6 +325,11 @@ const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|A
 
 const JWT = /(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/
 const AUTH_HEADER = /\b([Bb]earer|[Bb]asic)\s+([A-Za-z0-9._~+/-]{12,}=*)/g
+/**
+ * `Authorization: token …` (GitHub's older scheme, and `Api-Token`), as gitleaks' curl-auth-header
+ * reads it: only after the header's name, since "token" alone is a word of prose.
+ */
+const AUTH_TOKEN_HEADER = /\bauthorization:[ \t]*(?:api-)?token[ \t]+([\w=~@.+/-]{12,})/gi
 
 /**
  * Basic credentials are base64 of `user:password`; prose like "Basic authentication" isn't, and
@@ -306,6 +423,10 @@ const OWN_RULES: readonly OwnRule[] = [
         if (isPlaceholder(value)) continue
         const basic = scheme === 'Basic' || scheme === 'basic'
         if (basic ? isBasicCredential(value) : /[A-Za-z]/.test(value) && /\d/.test(value)) return true
+      }
+      if (!/authorization:/i.test(text)) return false
+      for (const [, value = ''] of text.matchAll(AUTH_TOKEN_HEADER)) {
+        if (!isPlaceholder(value) && !DUMMY_TOKEN.test(value) && /[A-Za-z]/.test(value) && /\d/.test(value)) return true
       }
       return false
     },
@@ -415,27 +536,65 @@ function finding(rule: string, kind: string): SecretFinding {
   }
 }
 
+// Run after the assignment rules: `passwd: Qz7#kL2m` is a password assignment before it is prose.
+const PASSWORD_RULES: readonly OwnRule[] = [
+  {id: 'command-line-password', kind: 'a password given on a command line', hit: hasCommandLinePassword},
+  {id: 'netrc-password', kind: 'a password in a .netrc entry', hit: hasNetrcPassword},
+  {id: 'pgpass-password', kind: 'a password in a .pgpass line', hit: hasPgpassPassword},
+  {id: 'prose-password', kind: 'a password written out in a sentence', hit: hasProsePassword},
+]
+
 /**
- * Scans text for secrets before it is stored as a memory.
- *
- * Fast rules run first: the own token formats, the provider formats of secret-providers.ts (gitleaks'
- * default rule set where secretlint has no rule, behind one keyword pass), then the assignment
- * heuristics. The secretlint recommended preset runs after them, loaded on the first call and
- * reused. The result's message is built from the rule id and a fixed noun phrase alone, so it is
- * safe to show or log: it never echoes the secret (secretlint's own messages do, and are discarded).
- *
- * @param text - The memory content to check.
- * @returns The first finding, or `null` when the text looks free of secrets.
- * @throws If secretlint cannot be loaded; the gate fails closed rather than letting text through.
+ * A token wrapped over lines (a terminal's or an editor's width, a `\` continuation) read as one:
+ * a line break between two token characters, with the indentation around it, is taken out. Only
+ * the token formats read this form; the assignment rules would join a `.env` file's lines into
+ * one value. Null when nothing was wrapped.
  */
-export async function scanSecrets(text: string): Promise<SecretFinding | null> {
+const WRAP = /([A-Za-z0-9_+/-])[ \t]*\\?\r?\n[ \t]*(?=[A-Za-z0-9_+/-])/g
+
+function unwrapped(text: string): string | null {
+  if (!text.includes('\n')) return null
+  const joined = text.replace(WRAP, '$1')
+  return joined === text ? null : joined
+}
+
+function tokenFinding(text: string): SecretFinding | null {
   for (const rule of OWN_RULES) {
     if (rule.hit(text)) return finding(rule.id, rule.kind)
   }
   const provider = scanFormats(text)
-  if (provider) return finding(provider.id, provider.kind)
+  return provider ? finding(provider.id, provider.kind) : null
+}
+
+/**
+ * Scans text for secrets before it is stored as a memory.
+ *
+ * The text is read in its scan form (src/text/admit.ts: hidden characters out, NFKC, homoglyphs
+ * as the ASCII they imitate), so `to\u200Bken`, `ｐａｓｓｗｏｒｄ` or a Cyrillic `а` in `pаssword`
+ * hide nothing. Fast rules run first: the own token formats and the provider formats of
+ * secret-providers.ts (gitleaks' default rule set where secretlint has no rule, behind one keyword
+ * pass), on the text and on the text with wrapped lines joined; then the assignment heuristics and
+ * the command-line, .netrc, .pgpass and prose password shapes. The secretlint recommended preset
+ * runs after them, loaded on the first call and reused. The result's message is built from the
+ * rule id and a fixed noun phrase alone, so it is safe to show or log: it never echoes the secret
+ * (secretlint's own messages do, and are discarded).
+ *
+ * @param raw - The text to check (a memory's content, a tag list, a reason, a note…).
+ * @returns The first finding, or `null` when the text looks free of secrets.
+ * @throws If secretlint cannot be loaded; the gate fails closed rather than letting text through.
+ */
+export async function scanSecrets(raw: string): Promise<SecretFinding | null> {
+  const text = scanForm(raw)
+  const token = tokenFinding(text)
+  if (token) return token
+  const joined = unwrapped(text)
+  const wrapped = joined === null ? null : tokenFinding(joined)
+  if (wrapped) return wrapped
   const assignment = findAssignment(text)
   if (assignment) return finding(ASSIGNMENT_RULES[assignment].id, ASSIGNMENT_RULES[assignment].kind)
+  for (const rule of PASSWORD_RULES) {
+    if (rule.hit(text)) return finding(rule.id, rule.kind)
+  }
 
   const {lint, config} = await loadEngine()
   const result = await lint({

@@ -200,13 +200,13 @@ export async function runIntake(ctx: MemContext, repo: RepoHandle, options: Inta
   // gate every seed that would be written before taking the writer lock (the scanner is async)
   const rejections = new Map<Seed, string>()
   await Promise.all(
-    plans.flatMap((p) => p.actions).map(async (a) => {
+    plans.flatMap((p) => p.actions.map((a) => ({path: p.path, a}))).map(async ({path, a}) => {
       if (a.kind !== 'create' && a.kind !== 'replace') return
       if (hasSecretAssignment(a.seed.content)) {
         rejections.set(a.seed, 'Rejected: a secret-named variable is given a value')
         return
       }
-      const rejected = await gate(ctx, a.seed.content)
+      const rejected = await gate(ctx, {content: a.seed.content, tags: seedTags(path, a.seed), source: `intake:${path}`})
       if (rejected) rejections.set(a.seed, rejected.reason)
     }),
   )

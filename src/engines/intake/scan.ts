@@ -5,6 +5,7 @@
  * dependency, build and hidden folders.
  */
 import {readdirSync, readFileSync, realpathSync, statSync} from 'node:fs'
+import {admitText} from '../../text/admit.js'
 import {isAbsolute, join, relative} from 'node:path'
 import {
   cargoToml,
@@ -111,7 +112,8 @@ function readText(abs: string): string | undefined {
     if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined
     const bytes = readFileSync(abs)
     if (bytes.includes(0)) return undefined // binary
-    return bytes.toString('utf8').replace(/^\uFEFF/, '')
+    // admitted before it is parsed (issue 28): a hidden character never splits or joins a word
+    return admitText(bytes.toString('utf8'))
   } catch {
     return undefined
   }

@@ -8,6 +8,7 @@ import {getMemory, liveWithoutOneLiner} from '../../storage/memories.js'
 import {liveWithoutSupplementFrom} from '../../storage/supplements.js'
 import {checkAborted} from './chunks.js'
 import type {Enricher, Stage} from './types.js'
+import {admitText} from '../../text/admit.js'
 
 export type {Enricher} from './types.js'
 
@@ -50,7 +51,8 @@ export const enrichment: Stage = {
       after = page[page.length - 1].seq
       const lines = new Map<string, string>()
       for (const m of page) {
-        let line = (await s.enricher.oneLiner(m).catch(() => null))?.replace(/\s+/g, ' ').trim().slice(0, MAX_ONE_LINER) || null
+        const raw = await s.enricher.oneLiner(m).catch(() => null)
+        let line = (raw ? admitText(raw) : null)?.replace(/\s+/g, ' ').trim().slice(0, MAX_ONE_LINER) || null
         if (line && s.enricher !== heuristicEnricher && (await s.ctx.scanSecrets(line))) line = null
         line ??= heuristicOneLiner(m.content) || null
         if (line) lines.set(m.id, line)

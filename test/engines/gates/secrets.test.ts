@@ -974,3 +974,164 @@ describe('scanSecrets: corpora', () => {
     expect(flagged).toEqual([])
   })
 })
+
+// --- issue 28: passwords where no key names them, hidden and look-alike characters, tags ---------
+
+describe('scanSecrets: command-line, .netrc, .pgpass and prose passwords (issue 28)', () => {
+  // Built at run time: a password-shaped value, one of letters only, and a token.
+  const pw = 'Xk2p' + 'Q9mW' + 'v7'
+  const letters = 'zqkvm' + 'wplrt'
+  const token = 'ghp_' + b62
+  const CAUGHT: Array<[string, string, string]> = [
+    ['PGPASSWORD= mid-line before psql', `then run PGPASSWORD=${pw} psql -h db -U app to check`, 'password-assignment'],
+    ['MYSQL_PWD= before mysql', `MYSQL_PWD=${pw} mysql -u root app`, 'password-assignment'],
+    ['mysql -p glued', `I connected with mysql -u root -p${pw} app_production`, 'command-line-password'],
+    ['mysql -p glued, letters only', `mysql -uroot -p${letters} app`, 'command-line-password'],
+    ['mysql -p glued, quoted', `mysqldump -u root -p'${pw}' app > dump.sql`, 'command-line-password'],
+    ['mysql -p then a space', `mysql -h db -u root -p ${pw} app`, 'command-line-password'],
+    ['mariadb -p', `mariadb -u app -p${pw}`, 'command-line-password'],
+    ['docker login -p', `in CI: docker login -u ci -p ${pw} registry.example.io`, 'command-line-password'],
+    ['docker login --password', `docker login registry.io --username ci --password ${letters}`, 'command-line-password'],
+    ['sshpass -p', `sshpass -p ${pw} ssh deploy@10.0.0.5 uptime`, 'command-line-password'],
+    ['sshpass -p glued', `sshpass -p${letters} scp a.tar host:`, 'command-line-password'],
+    ['redis-cli -a', `redis-cli -h cache.internal -p 6379 -a ${pw} ping`, 'command-line-password'],
+    ['.netrc, one line', `machine api.example.com login deploy password ${letters}`, 'netrc-password'],
+    ['.netrc, one field a line', `machine git.example.com\n  login deploy\n  password ${pw}\n`, 'netrc-password'],
+    ['.netrc, password first', `machine git.example.com password ${pw} login deploy`, 'netrc-password'],
+    ['.netrc default entry', `default login anonymous password ${letters}`, 'netrc-password'],
+    ['.pgpass line', `db.internal:5432:app:app:${pw}`, 'pgpass-password'],
+    ['.pgpass line in a command', `echo "*:*:*:postgres:${letters}" >> ~/.pgpass`, 'pgpass-password'],
+    ['.pgpass line with an escaped colon', `localhost:5432:*:app:${pw}\\:x`, 'pgpass-password'],
+    ['properties *.password=', `ssl.keystore.password=${letters}`, 'password-assignment'],
+    ['YAML *.password:', `spring:\n  datasource:\n    password: ${letters}\n`, 'password-assignment'],
+    ['prose: the password is', `the staging password is ${pw}`, 'prose-password'],
+    ['prose: keystore password is', `keystore password is ${'hunter' + '2!x'}`, 'prose-password'],
+    ['prose: the password for … is', `The password for the staging db is ${pw}.`, 'prose-password'],
+    ['prose: password was', `password was ${pw} until March`, 'prose-password'],
+    ['Authorization: token (gitleaks curl-auth-header)', `curl -H "Authorization: token ${'f3a9c1e7b2d4' + '0c5e9a8b7c6d5e4f3a2b1c0d9e8f'}" https://api.github.com/user`, 'authorization-header'],
+  ]
+  for (const [name, text, rule] of CAUGHT) {
+    it(`flags ${name} as ${rule} without echoing it`, async () => {
+      const finding = await scanSecrets(text)
+      expect(finding?.rule).toBe(rule)
+      expectSafeMessage(finding!, text.includes(pw) ? pw : text.includes(letters) ? letters : text.includes('hunter2!x') ? 'hunter2!x' : 'f3a9c1e7b2d40c5e9a8b')
+    })
+  }
+
+  const HIDDEN: Array<[string, string]> = [
+    ['a token wrapped over two lines', `token ${token.slice(0, 20)}\n${token.slice(20)}`],
+    ['a token wrapped with indentation and a backslash', `export GH=${token.slice(0, 18)} \\\n    ${token.slice(18)}`],
+    ['a zero-width space inside a token', `token ${token.slice(0, 12)}\u200B${token.slice(12)}`],
+    ['a soft hyphen inside a token', `token ${token.slice(0, 12)}\u00AD${token.slice(12)}`],
+    ['a word joiner and a BOM inside a token', `${token.slice(0, 8)}\u2060${token.slice(8, 20)}\uFEFF${token.slice(20)}`],
+    ['an invisible operator inside a token', `${token.slice(0, 8)}\u2062${token.slice(8)}`],
+    ['tag characters inside a token', `${token.slice(0, 8)}\u{E0041}\u{E0042}${token.slice(8)}`],
+    ['a bidi override inside a token', `${token.slice(0, 8)}\u202E${token.slice(8)}`],
+  ]
+  for (const [name, text] of HIDDEN) {
+    it(`sees ${name}`, async () => {
+      expect((await scanSecrets(text))?.rule).toBe('github-token')
+    })
+  }
+
+  it('sees a homoglyph or a fullwidth form in `password:`', async () => {
+    const cyrillicA = '\u0430' // а
+    const greekO = '\u03BF' // ο
+    expect((await scanSecrets(`p${cyrillicA}ssword: ${pw}`))?.rule).toBe('password-assignment')
+    expect((await scanSecrets(`DB_PASSW${'\u041E'}RD=${letters}`))?.rule).toBe('password-assignment') // Cyrillic О
+    expect((await scanSecrets(`passw${greekO}rd = "${pw}"`))?.rule).toBe('password-assignment')
+    expect((await scanSecrets(`\uFF50\uFF41\uFF53\uFF53\uFF57\uFF4F\uFF52\uFF44=${pw}`))?.rule).toBe('password-assignment') // ｐａｓｓｗｏｒｄ
+    expect((await scanSecrets(`mysql -u root -p\uFF58${pw}`))?.rule).toBe('command-line-password')
+  })
+
+  const PASSED: string[] = [
+    'rotate the password monthly',
+    'the password is stored in Vault under secret/staging/db',
+    'the password is rotated every 90 days by the platform team',
+    'password is at least 12 characters long',
+    'the password is in 1Password, entry "staging db"',
+    'the password is the same as on staging',
+    'The password for the staging db is kept in Vault.',
+    'password is SHA-256 hashed before it is stored',
+    'mysql -u root -p<password> app',
+    'mysql -u root -p app_production',
+    'mysql -u root -p -h db app',
+    'mysql -u root -p"$MYSQL_PASSWORD" app',
+    'mysql -uroot -p$(cat /run/secrets/db) app',
+    'mysql -P 3306 -u root -p app',
+    'PGPASSWORD=$PGPASSWORD psql -h db',
+    'export DB_PASS=${DB_PASS}',
+    'MYSQL_PWD="$MYSQL_PWD" mysql -u root',
+    'password: ***',
+    'db.password = changeme',
+    'docker login -u ci -p $DOCKER_TOKEN registry.io',
+    'docker login -u ci --password-stdin < token.txt',
+    'echo "$PW" | docker login -u ci --password-stdin',
+    'sshpass -p "$SSHPASS" ssh host',
+    'sshpass -e ssh deploy@host',
+    'docker run -p 5432:5432 postgres:16',
+    'docker compose up -d -p myproject',
+    'psql -p 5433 -h db -U app',
+    'pg_dump -p 5432 app > app.sql',
+    'ssh -p 2222 deploy@host',
+    'mkdir -p dist/cli && cp -p a b',
+    'redis-cli -a $REDIS_PASS ping',
+    'redis-cli -a "${REDIS_PASSWORD}" ping',
+    'redis-cli -h cache -p 6379 ping',
+    'the machine learning password reset flow lives in src/auth',
+    'machine api.example.com login deploy password $NETRC_PASSWORD',
+    'machine api.example.com login deploy password <password>',
+    'build at 10:30:45:12 and again at 11:00',
+    'src/main.go:12:5:undefined:foo',
+    'fe80::1:2:3:4 is the link-local address',
+    'localhost:5432:app:app:*',
+    'postgres:5432:app:app:1234 in the docs example',
+    'Password reset tokens expire after 30 minutes',
+    'Store only the password hash; never log the password.',
+    '-p 5432 is the default port',
+    'send the header Authorization: token <your-token> to the API',
+    'Authorization: token $GITHUB_TOKEN',
+    'the token authorization: token scopes are listed in the docs',
+  ]
+  for (const text of PASSED) {
+    it(`passes ${JSON.stringify(text)}`, async () => {
+      expect(await scanSecrets(text)).toBeNull()
+    })
+  }
+
+  it('reads ordinary text in other scripts and with accents as it is (no look-alike turns it into a finding)', async () => {
+    for (const text of [
+      'Пароль хранится в Vault; токен обновляется каждый час',
+      'Le mot de passe est stocké dans Vault, pas dans le dépôt',
+      'Das Passwort steht im Tresor: ändern Sie es monatlich',
+      'パスワードは Vault に保存されています',
+      'café, naïve, résumé, Ångström — ﬁle names with ligatures',
+      '👨‍👩‍👧 family emoji and ❤️ with a variation selector',
+    ]) {
+      expect(await scanSecrets(text)).toBeNull()
+    }
+  })
+})
+
+describe('scanSecrets: what is refused in content is refused in a tag (issue 28)', () => {
+  // the store's Tags schema lower-cases a tag and turns spaces into dashes
+  const asTag = (text: string) => text.trim().toLowerCase().replace(/\s+/g, '-')
+  const tokens = CASES.filter((c) => !/\n/.test(c.text) && c.text.length <= 200)
+  for (const c of tokens) {
+    it(`refuses ${c.name} as a tag`, async () => {
+      const {gate} = await import('../../../src/engines/gates/admit.js')
+      const ctx = {scanSecrets} as never
+      const r = await gate(ctx, {content: 'an ordinary note about the deploy', tags: ['deploy', asTag(c.text)]})
+      expect(r?.success).toBe(false)
+      expect(r!.reason).toMatch(/^Rejected: a tag /)
+      for (let i = 0; i + 5 <= c.secret.length; i++) expect(r!.reason.toLowerCase()).not.toContain(c.secret.toLowerCase().slice(i, i + 5))
+    })
+  }
+
+  it('passes tags people write', async () => {
+    const {gate} = await import('../../../src/engines/gates/admit.js')
+    const ctx = {scanSecrets} as never
+    const tags = ['setup', 'pnpm', 'ci', 'utf8mb4', 'cl100k-base', 'x86-64', 'node20', 'fix-3f2c9a1b7e4d5f6a8b9c0d1e2f3a4b5c6d7e8f90', 'source:agents.md', 'intake', 'auth', 'password-reset', 'k8s', 'p99-latency', 'd1:3']
+    expect(await gate(ctx, {content: 'an ordinary note', tags})).toBeNull()
+  })
+})

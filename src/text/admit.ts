@@ -1,0 +1,87 @@
+/**
+ * Admission of text (issue 28): what every path that persists text does to it first, and the form
+ * the secret gate reads.
+ *
+ * - `admitText` is the stored form. Characters a reader cannot see but an agent reads are taken
+ *   out: Unicode tag characters (U+E0000–E007F, whole sentences of invisible ASCII), bidi controls
+ *   (U+202A–202E embeddings and overrides, U+2066–2069 isolates, U+200E/200F marks, U+061C the
+ *   Arabic letter mark) are dropped; zero-width characters (U+200B–200D, U+2060, U+FEFF) and the
+ *   soft hyphen (U+00AD) are folded, so `to\u200Bken` is stored as the `token` it shows. Then NFC,
+ *   so one text has one spelling (a duplicate typed with combining accents is still a duplicate).
+ *   The cost of folding U+200D (zero-width joiner): an emoji sequence such as a family is stored as
+ *   its separate emoji; a Persian or Indic word that uses U+200C is stored without it.
+ * - `scanForm` is what the secret gate reads: the stored form in NFKC (fullwidth `ｐａｓｓ`,
+ *   mathematical `𝐩𝐚𝐬𝐬` and ligatures read as ASCII), with every other default-ignorable code
+ *   point taken out (variation selectors, U+2061–2064 invisible operators, U+180E, U+034F…), and
+ *   each non-ASCII letter that Unicode's confusables table (UTS #39, through the `unhomoglyph`
+ *   package's copy of it) maps to one ASCII character read as that character: a Cyrillic `а` in
+ *   `pаssword:` is an `a`. ASCII is never re-mapped (the table's `0`→`O`, `1`→`l` would break
+ *   every token), so text in ASCII scans exactly as written.
+ *
+ * Both are linear in the text's length and return ASCII text unchanged without copying.
+ */
+import {lazyRequire} from '../model/lazy-require.js'
+
+// Dropped: tag characters, bidi embeddings/overrides/isolates/marks. Folded: zero-width characters
+// and the soft hyphen. Both end the same way in the stored text (nothing is left of them); they are
+// named apart because a reader sees a difference (hidden text vs a broken word).
+const DROPPED = String.raw`\u{E0000}-\u{E007F}\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C`
+const FOLDED = String.raw`\u200B-\u200D\u2060\uFEFF\u00AD`
+const HIDDEN = new RegExp(`[${DROPPED}${FOLDED}]`, 'gu')
+
+// What the scan also ignores: every default-ignorable code point (it includes all of the above).
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu
+
+// eslint-disable-next-line no-control-regex
+const ASCII_ONLY = /^[\u0000-\u007f]*$/
+
+/** The stored form of a text: hidden characters out, NFC. Idempotent. */
+export function admitText(text: string): string {
+  if (ASCII_ONLY.test(text)) return text
+  return text.replace(HIDDEN, '').normalize('NFC')
+}
+
+/** `admitText` over a list of tags: a tag left empty goes, and so does a repeat. */
+export function admitTags(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((t) => admitText(t).trim()).filter(Boolean))]
+}
+
+/** `admitText` for an optional field. */
+export function admitOptional<T extends string | null | undefined>(text: T): T {
+  return (typeof text === 'string' ? admitText(text) : text) as T
+}
+
+/** True when admission would change the text (it holds hidden characters or is not NFC). */
+export function needsAdmission(text: string): boolean {
+  return admitText(text) !== text
+}
+
+const confusablesData = lazyRequire<Record<string, string>>('unhomoglyph/data.json')
+let confusables: Map<number, string> | undefined
+
+/** Non-ASCII code point → the one printable ASCII character it is confusable with. */
+function confusableMap(): Map<number, string> {
+  if (confusables) return confusables
+  const map = new Map<number, string>()
+  for (const [from, to] of Object.entries(confusablesData())) {
+    const code = from.codePointAt(0)!
+    if (code < 0x80 || from.length !== String.fromCodePoint(code).length) continue
+    if (to.length === 1 && to >= '!' && to <= '~') map.set(code, to)
+  }
+  confusables = map
+  return map
+}
+
+/** The form the secret gate reads (see the module comment). */
+export function scanForm(text: string): string {
+  if (ASCII_ONLY.test(text)) return text
+  const nfkc = admitText(text).normalize('NFKC').replace(IGNORABLE, '')
+  if (ASCII_ONLY.test(nfkc)) return nfkc
+  const map = confusableMap()
+  let out = ''
+  for (const ch of nfkc) {
+    const code = ch.codePointAt(0)!
+    out += code < 0x80 ? ch : (map.get(code) ?? ch)
+  }
+  return out
+}
