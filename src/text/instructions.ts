@@ -22,8 +22,11 @@ const PATTERNS: RegExp[] = [
   // a download piped into a shell
   /\b(?:curl|wget|iwr|Invoke-WebRequest|fetch)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/i,
   // banners that open a line: "IMPORTANT:" in capitals, "Note to the AI:"
-  /(?:^|\n)\s*(?:IMPORTANT|URGENT|ATTENTION|SYSTEM)\s*[:!]/,
-  /(?:^|\n)\s*note to (?:the )?(?:AI|assistant|agent|model|LLM)s?\s*[:!,]/i,
+  // (spaces after the line's start, not line ends: `\s*` there tried every run of empty lines to its
+  // end from each of them, quadratic — 16,000 newlines took 0.8 s; a match across empty lines is
+  // found from the last one all the same)
+  /(?:^|\n)[^\S\n]*(?:IMPORTANT|URGENT|ATTENTION|SYSTEM)\s*[:!]/,
+  /(?:^|\n)[^\S\n]*note to (?:the )?(?:AI|assistant|agent|model|LLM)s?\s*[:!,]/i,
   // an order to harm addressed to the model by name ("agents" is how AGENTS.md addresses them: its
   // rules are ordinary; the verbs here are the ones that exfiltrate or destroy)
   /\b(?:AI|assistant|LLM|language model|Claude|ChatGPT|GPT-?\d*|Copilot|Codex|Gemini)s?\b[^.!?\n]{0,24}\b(?:must|should|shall|will|has to|needs? to)\b(?!\s+(?:not|never)\b)[^.!?\n]{0,40}\b(?:send|upload|post|delete|exfiltrate|email|reveal|leak|disable|ignore)\b/i,

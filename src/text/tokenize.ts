@@ -16,24 +16,42 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
 const LATIN_WORD = /^[a-z]+$/
 const MAX_TERM_CHARS = 48
 
+/**
+ * The characters whose compatibility decomposition (marks dropped) is longer than 4 code units:
+ * U+FDFA is 18 and four words, so 16,000 of them made 64,000 words of one memory. They are kept
+ * as they are; every other character folds (`Ⅷ` → `VIII`, `⑽` → `(10)`, Hangul syllables to
+ * their letters), so no text grows more than 4× (a test checks the list against the runtime's Unicode).
+ */
+export const LONG_FOLDS = /[\u321d\u321e\u327c\u3307\u3315-\u3317\u3319\u331a\u3320\u332b\u332e\u3332\u3334\u3336\u3347\u334a\u3356\u33ae\u33af\ufdfa\ufdfb\u{16d6a}]/u
+const LONG_FOLDS_SPLIT = new RegExp(`(${LONG_FOLDS.source})`, 'u')
+
 /** Folds accents (NFKD, marks dropped) but keeps case, which camelCase splitting needs. */
 export function foldAccents(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '')
+  if (!LONG_FOLDS.test(text)) return text.normalize('NFKD').replace(/\p{M}+/gu, '')
+  // the parts between such characters fold, the characters themselves are kept
+  return text
+    .split(LONG_FOLDS_SPLIT)
+    .map((part, i) => (i % 2 === 1 ? part : part.normalize('NFKD').replace(/\p{M}+/gu, '')))
+    .join('')
 }
 
 // A token with no separator and no capital inside (most words): it is its only part.
 const ONE_PART = /^[A-Za-z]?[a-z0-9]*$/
+const UPPER = /\p{Lu}/u
 
 function splitParts(raw: string): string[] {
   if (ONE_PART.test(raw)) return [raw]
   return raw
     .split(/[_.\-:/@+#]+/)
     .flatMap((piece) =>
-      piece
-        // camelCase and PascalCase boundaries, and acronyms before a word: HTTPServer → HTTP Server
-        .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-        .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-        .split(' '),
+      // a piece without a capital has no boundary inside (numbers, lowercase words, most scripts)
+      !UPPER.test(piece)
+        ? [piece]
+        : piece
+            // camelCase and PascalCase boundaries, and acronyms before a word: HTTPServer → HTTP Server
+            .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+            .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+            .split(' '),
     )
     .filter(Boolean)
 }

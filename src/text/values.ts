@@ -37,7 +37,8 @@ export interface FactShape {
 // A quoted span: opened after a space, bracket or `=`/`:`, closed before a space or punctuation.
 const QUOTED = /(^|[\s([{=:,])(['"`])([^'"`\n]{1,80}?)\2(?=$|[\s)\]}.,;:!?])/g
 const LEADING = /^[("'`[{<*]+/
-const TRAILING = /[)"'`\]}>.,;:!?*]+$/
+/** Punctuation stripped from a word's end (TRAILING_CHARS) — a loop, not a regex: `/[…]+$/` retries at every position of a run of it. */
+const TRAILING_CHARS = new Set(')"\'`]}>.,;:!?*')
 const CASE_STYLES = new Set([
   'camelcase', 'pascalcase', 'snakecase', 'kebabcase', 'uppercase', 'lowercase', 'titlecase', 'screamingcase', 'upper', 'lower',
   'camel', 'pascal', 'snake', 'kebab', 'tabs', 'spaces',
@@ -80,7 +81,32 @@ function stem(word: string): string {
   return /^[a-z]+$/.test(word) && word.length > 2 ? stemmer(word) : word
 }
 
-const CLAUSE_END = /[,.;:!?)]["')\]]*$/
+/**
+ * Whether a raw word ends a clause (`/[,.;:!?)]["')\]]*$/`) or a sentence (`/[.!?:;]["')\]]*$/`):
+ * one of `marks` before closing quotes and brackets. Read from the end, as a regex of that shape
+ * tried at every position is quadratic on a run of `)`.
+ */
+function endsWithMark(raw: string, marks: string): boolean {
+  let i = raw.length - 1
+  while (i >= 0 && CLOSERS.includes(raw[i])) {
+    // a closer that is itself a mark (`)` of a clause) ends it, whatever closes after it
+    if (marks.includes(raw[i])) return true
+    i--
+  }
+  return i >= 0 && marks.includes(raw[i])
+}
+const CLOSERS = `"')]`
+const CLAUSE_MARKS = ',.;:!?)'
+const SENTENCE_MARKS = '.!?:;'
+const endsClauseMark = (raw: string) => endsWithMark(raw, CLAUSE_MARKS)
+
+/** A word without the punctuation around it (quotes, brackets, a sentence's end). */
+function bareOf(raw: string): string {
+  const w = raw.replace(LEADING, '')
+  let end = w.length
+  while (end > 0 && TRAILING_CHARS.has(w[end - 1])) end--
+  return end === w.length ? w : w.slice(0, end)
+}
 /** Stands where a quoted value was taken out of a text. */
 const QUOTED_MARK = '\u0001'
 
@@ -89,23 +115,29 @@ function sequenceOf(folded: string): {sequence: string[]; breaks: number[]} {
   const sequence: string[] = []
   const breaks: number[] = []
   for (const raw of folded.split(/\s+/)) {
-    const w = raw.replace(LEADING, '').replace(TRAILING, '')
+    const w = bareOf(raw)
     if (w) sequence.push(w)
-    if ((CLAUSE_END.test(raw) || /^[-–—•*#>]+$/.test(raw)) && breaks.at(-1) !== sequence.length) breaks.push(sequence.length)
+    if ((endsClauseMark(raw) || /^[-–—•*#>]+$/.test(raw)) && breaks.at(-1) !== sequence.length) breaks.push(sequence.length)
   }
   return {sequence, breaks}
 }
 
-/** Whether the word at `i` is the last of its clause but for stop words. */
-function closesClause(raws: readonly string[], i: number): boolean {
-  for (let j = i; j < raws.length; j++) {
-    if (j > i) {
-      const w = raws[j].replace(LEADING, '').replace(TRAILING, '').toLowerCase()
-      if (w === QUOTED_MARK || !STOP_WORDS.has(w) || NEGATIONS.has(w)) return false
+/**
+ * For each word, whether it is the last of its clause but for stop words (`bares`: the words
+ * without their punctuation). Read from the end, in one pass: a word closes its clause when it
+ * ends one, or when the next word is a stop word that closes it.
+ */
+function clauseClosers(raws: readonly string[], bares: readonly string[]): boolean[] {
+  const out = new Array<boolean>(raws.length)
+  for (let i = raws.length - 1; i >= 0; i--) {
+    if (endsClauseMark(raws[i]) || i === raws.length - 1) {
+      out[i] = true
+      continue
     }
-    if (CLAUSE_END.test(raws[j])) return true
+    const w = bares[i + 1].toLowerCase()
+    out[i] = !(w === QUOTED_MARK || !STOP_WORDS.has(w) || NEGATIONS.has(w)) && out[i + 1]
   }
-  return true
+  return out
 }
 
 const SHOUTED_WORD = /^\p{Lu}{2,}$/u
@@ -124,6 +156,33 @@ function isShouted(bares: readonly string[]): boolean {
     if (SHOUTED_WORD.test(t)) capitals++
   }
   return capitals >= 3 && 5 * capitals >= 3 * letters
+}
+
+/**
+ * What the rules look words up in, for long texts: sets of a shape's word lists and where each
+ * word (lowercased) first stands in its sequence, made once per shape when first needed. Looking
+ * words up in the lists themselves made comparing two long texts quadratic; for short lists (most
+ * texts) that is quicker than making a set, and stays.
+ */
+interface Lookups {
+  words?: ReadonlySet<string>
+  core?: ReadonlySet<string>
+  soft?: ReadonlySet<string>
+  firstAt?: ReadonlyMap<string, number>
+}
+const LOOKUPS = new WeakMap<FactShape, Lookups>()
+const SHORT_LIST = 16
+function lookupsOf(shape: FactShape): Lookups {
+  let l = LOOKUPS.get(shape)
+  if (l === undefined) LOOKUPS.set(shape, (l = {}))
+  return l
+}
+/** Whether `w` is among a shape's subject words, core words or soft values. */
+function listHas(shape: FactShape, list: 'words' | 'core' | 'soft', w: string): boolean {
+  const items = shape[list]
+  if (items.length <= SHORT_LIST) return items.includes(w)
+  const l = lookupsOf(shape)
+  return (l[list] ??= new Set(items)).has(w)
 }
 
 /** factShape, kept for the texts read lately (kept.ts). Callers must not modify what they get. */
@@ -148,14 +207,15 @@ export function factShape(text: string): FactShape {
   })
   let sentenceStart = true
   const raws = rest.split(/\s+/).filter(Boolean)
-  const bares = raws.map((raw) => raw.replace(LEADING, '').replace(TRAILING, ''))
+  const bares = raws.map(bareOf)
   const shouted = isShouted(bares)
+  const closers = clauseClosers(raws, bares)
   for (const [i, raw] of raws.entries()) {
-    const endsSentence = /[.!?:;]["')\]]*$/.test(raw) || /^[-–—•*#>]+$/.test(raw)
+    const endsSentence = endsWithMark(raw, SENTENCE_MARKS) || /^[-–—•*#>]+$/.test(raw)
     // the word that ends a clause is what the clause states: "the log level is info", "install
     // the dependencies with npm; …" (a word inside a phrase, like "method" in "method names", is not)
     // ("installed with pnpm only": stop words after it do not count)
-    const endsClause = closesClause(raws, i)
+    const endsClause = closers[i]
     const bare = bares[i]
     // in a text written in capitals a word in capitals is a word, not a name
     const t = shouted && SHOUTED_WORD.test(bare) && !CASE_STYLES.has(bare.toLowerCase()) ? bare.toLowerCase() : bare
@@ -286,7 +346,8 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
   const reason = () => `${shownList(older, lost)} → ${shownList(newer, gained)}`
   // values both state are subject too ("CI runs on Node 18" → "… Node 20": CI, Node); a soft
   // value counted among the subject words above is not counted again
-  const sharedValues = newer.values.filter((v) => !gained.includes(v) && !(v.startsWith('s:') && a.has(stem(v.slice(2))))).length
+  const gainedSet = new Set(gained)
+  const sharedValues = newer.values.filter((v) => !gainedSet.has(v) && !(v.startsWith('s:') && a.has(stem(v.slice(2))))).length
   const lostKinds = new Set(lost.map(kindOf))
   const kinChange = gained.some((g) => lostKinds.has(kindOf(g)))
   // a name in the place of a word of the subject names what the sentence is about: another subject
@@ -312,13 +373,14 @@ export function updateRelation(newer: FactShape, older: FactShape): UpdateRelati
 function reworded(newer: FactShape, a: Set<string>, older: FactShape, b: Set<string>, gained: readonly string[], lost: readonly string[]): boolean {
   const withNames = (shape: FactShape, set: Set<string>, other: FactShape) => {
     const out = new Set(set)
-    for (const v of shape.values) if (v.startsWith('w:') && other.words.includes(stem(v.slice(2)))) out.add(stem(v.slice(2)))
+    for (const v of shape.values) if (v.startsWith('w:') && listHas(other, 'words', stem(v.slice(2)))) out.add(stem(v.slice(2)))
     return out
   }
   const a2 = withNames(newer, a, older)
   const b2 = withNames(older, b, newer)
   const shared = sharedCount(a2, b2)
-  const both = newer.values.filter((v) => isHard(v) && !gained.includes(v) && !(v.startsWith('w:') && a2.has(stem(v.slice(2))))).length
+  const gainedSet = new Set(gained)
+  const both = newer.values.filter((v) => isHard(v) && !gainedSet.has(v) && !(v.startsWith('w:') && a2.has(stem(v.slice(2))))).length
   if (shared + both < 2 || 3 * (shared + both) < 2 * (Math.min(a2.size, b2.size) + both)) return false
   // a name in a clause of its own addresses someone ("Thanks, Mel!" / "Thanks, Melanie."): no value stated
   if (clauseOf(newer, gained[0]) <= 2 || clauseOf(older, lost[0]) <= 2) return false
@@ -332,7 +394,17 @@ function reworded(newer: FactShape, a: Set<string>, older: FactShape, b: Set<str
 /** Where a value's first word stands in a text's sequence (-1 when it is not there as a word). */
 function valueAt(shape: FactShape, key: string): number {
   const first = key.slice(2).toLowerCase().split(/\s+/)[0]
-  return shape.sequence.findIndex((w) => w.toLowerCase() === first)
+  if (shape.sequence.length <= SHORT_LIST) return shape.sequence.findIndex((w) => w.toLowerCase() === first)
+  const l = lookupsOf(shape)
+  if (l.firstAt === undefined) {
+    const firstAt = new Map<string, number>()
+    shape.sequence.forEach((w, i) => {
+      const lower = w.toLowerCase()
+      if (!firstAt.has(lower)) firstAt.set(lower, i)
+    })
+    l.firstAt = firstAt
+  }
+  return l.firstAt.get(first) ?? -1
 }
 
 /** Words skipped before a name (headOf), and the words of means that make the name what is used. */
@@ -350,7 +422,8 @@ function headOf(shape: FactShape, key: string): string | null {
   const at = valueAt(shape, key)
   if (at < 0) return null
   const next = shape.sequence[at + key.slice(2).split(/\s+/).length]?.toLowerCase()
-  if (next === undefined || !/^\p{L}+$/u.test(next) || STOP_WORDS.has(next) || !(shape.words.includes(stem(next)) || shape.soft.includes(stem(next)))) return null
+  if (next === undefined || !/^\p{L}+$/u.test(next) || STOP_WORDS.has(next) || !(listHas(shape, 'words', stem(next)) || listHas(shape, 'soft', stem(next)))) return null
+  // (`at` is where a word first stands: a run of articles is walked back once per word)
   let before = at - 1
   while (before >= 0 && ARTICLES.has(shape.sequence[before].toLowerCase())) before--
   const w = before >= 0 ? shape.sequence[before].toLowerCase() : null
@@ -367,11 +440,21 @@ function headOf(shape: FactShape, key: string): string | null {
  */
 function modifierChanged(newer: FactShape, gained: readonly string[], older: FactShape, lost: readonly string[]): boolean {
   const another = (shape: FactShape, key: string, head: string) => shape.values.some((v) => v !== key && v.slice(2).toLowerCase() !== head)
+  // the heads of the older text's names, each read once (not once per name of the newer)
+  let heads: Set<string> | undefined
   for (const g of gained) {
     if (kindOf(g) !== 'name') continue
     const head = headOf(newer, g)
     if (head === null || !another(newer, g, head)) continue
-    for (const l of lost) if (kindOf(l) === 'name' && headOf(older, l) === head && another(older, l, head)) return true
+    if (heads === undefined) {
+      heads = new Set()
+      for (const l of lost) {
+        if (kindOf(l) !== 'name') continue
+        const h = headOf(older, l)
+        if (h !== null && another(older, l, h)) heads.add(h)
+      }
+    }
+    if (heads.has(head)) return true
   }
   return false
 }
@@ -491,8 +574,13 @@ export function restates(newer: FactShape, older: FactShape): boolean {
   // (a value only one states, like the "API" of "Public API routes", is said there only)
   // (whole values: "Vitest" is not the `npx vitest run` of another text)
   const body = (v: string) => v.slice(2).toLowerCase()
-  // most pairs (maintenance compares every pair a key groups) share no value: out before any set is made
-  if (!newer.values.some((v) => isHard(v) && older.values.some((o) => isHard(o) && o.length === v.length && body(o) === body(v)))) return false
+  // most pairs (maintenance compares every pair a key groups) share no value: out before any set
+  // is made — by comparing each with each while that is cheap, through a set when the texts state many
+  const shareOne =
+    newer.values.length * older.values.length <= 64
+      ? newer.values.some((v) => isHard(v) && older.values.some((o) => isHard(o) && o.length === v.length && body(o) === body(v)))
+      : ((bodies) => newer.values.some((v) => isHard(v) && bodies.has(body(v))))(new Set(older.values.filter(isHard).map(body)))
+  if (!shareOne) return false
   const hardOf = (shape: FactShape) => shape.values.filter(isHard)
   const olderBodies = new Set(hardOf(older).map(body))
   const newerBodies = new Set(hardOf(newer).map(body))
@@ -603,7 +691,7 @@ function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 /** The words `shape` is compared on against `other`: its core words and its soft values `other` has too. */
 function subjectOf(shape: FactShape, other: FactShape): Set<string> {
   const out = new Set(shape.core)
-  for (const s of shape.soft) if (other.core.includes(s) || other.soft.includes(s)) out.add(s)
+  for (const s of shape.soft) if (listHas(other, 'core', s) || listHas(other, 'soft', s)) out.add(s)
   return out
 }
 

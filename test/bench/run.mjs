@@ -15,6 +15,7 @@ import {ablation} from './recall/ablation.mjs'
 import {benchRecallKinds} from './recall/kinds.mjs'
 import {benchHooks} from './hooks.mjs'
 import {benchMeaning} from './recall/meaning.mjs'
+import {benchAdversarial} from './adversarial.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -35,4 +36,5 @@ await benchPacks()
 await benchUsage()
 await benchTui()
 await benchHooks()
+await benchAdversarial()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)

@@ -2,17 +2,23 @@
  * The deterministic one-liner written at store time (and whenever no language-model runtime is
  * configured): the first sentence, markup stripped, cut at a word boundary.
  */
+import {stripEmphasis, stripLinks} from '../../text/markup.js'
+
 export const ONE_LINER_MAX = 100
 
+/**
+ * A text without its markdown: code blocks, heading and list marks, emphasis only at word edges
+ * (STRIPE_WEBHOOK_SECRET and ACME_CHECKOUT_ keep their underscores), links as their text; spaces
+ * folded. Emphasis and links are taken out by scanners linear in the text (text/markup.ts): the
+ * regexes they replace retried to the line's end at every unclosed mark.
+ */
+function withoutMarkup(content: string): string {
+  const blocks = content.replace(/```[\s\S]*?```/g, ' ').replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
+  return stripLinks(stripEmphasis(blocks)).replace(/\s+/g, ' ').trim()
+}
+
 export function heuristicOneLiner(content: string): string {
-  const plain = content
-    .replace(/```[\s\S]*?```/g, ' ')
-    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
-    // emphasis only at word edges: STRIPE_WEBHOOK_SECRET and ACME_CHECKOUT_ keep their underscores
-    .replace(/(^|[^\w*_])([*_]{1,3})(\S(?:[^\n]*?\S)?)\2(?![\w*_])/g, '$1$3')
-    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim()
+  const plain = withoutMarkup(content)
   const text = plain || content.replace(/\s+/g, ' ').trim()
   // First sentence: a period/!/? followed by a space and a capital, or a line break in the original.
   const firstLine = text.split(/(?<=[.!?])\s+(?=[A-Z`"'(])/)[0]
@@ -29,14 +35,7 @@ const ENTITIES_MAX = 12
 
 /** The content without markup; only its first 4,000 characters (summary and foresight read the start). */
 function plainText(content: string): string {
-  return content
-    .slice(0, 4_000)
-    .replace(/```[\s\S]*?```/g, ' ')
-    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
-    .replace(/(^|[^\w*_])([*_]{1,3})(\S(?:[^\n]*?\S)?)\2(?![\w*_])/g, '$1$3')
-    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim()
+  return withoutMarkup(content.slice(0, 4_000))
 }
 
 function clipWords(text: string, max: number): string {

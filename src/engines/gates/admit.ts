@@ -220,5 +220,7 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
   }
   const ops: Op[] = [{op: 'insert', memory}, ...relinks]
   if (old) ops.push({op: 'update', id: old.id, set: {supersededBy: id, updatedAt: m.createdAt}})
-  return {ops, result: updates.length > 0 ? {success: true, id, updates} : {success: true, id}}
+  // candidates past the budget were not compared (duplicates.ts COMPARE_BUDGET): the outcome says so
+  const unchecked = candidates.unchecked ? {unchecked: candidates.unchecked} : {}
+  return {ops, result: updates.length > 0 ? {success: true, id, updates, ...unchecked} : {success: true, id, ...unchecked}}
 }

@@ -428,7 +428,7 @@ export function readToml(text: string): Map<string, Record<string, string>> {
     let value = kv[2].trim()
     const str = /^"((?:[^"\\]|\\.)*)"|^'([^']*)'/.exec(value)
     if (str) value = str[1] ?? str[2]
-    else value = value.replace(/\s+#.*$/, '')
+    else value = value.replace(/(?<!\s)\s+#.*$/, '')
     tables.get(table)![kv[1].replace(/"/g, '')] = value
   }
   return tables

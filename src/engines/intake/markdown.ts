@@ -4,6 +4,8 @@
  * hold well enough to cut them into short seed memories.
  */
 
+import {atxHeading, stripComments, stripEmptyLinks, stripImages, stripLinkTargets, stripReferenceLinks, stripStrong, stripTags} from '../../text/markup.js'
+
 export interface MdBlock {
   kind: 'bullet' | 'paragraph' | 'code'
   text: string
@@ -20,27 +22,23 @@ export interface MdSection {
   blocks: MdBlock[]
 }
 
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/
 const BULLET = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/
 const FENCE = /^\s{0,3}(`{3,}|~{3,})\s*([^`\s]*)/
 
 /** Inline markup stripped: links keep their text, images and HTML comments go, emphasis goes. */
 export function plainInline(text: string): string {
-  return text
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/\[\s*\]\([^)]*\)/g, '') // what is left of a badge: a link around an image
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<\/?[a-z][^>]*>/gi, '')
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+  // comments, images, empty links (what is left of a badge: a link around an image), links and
+  // reference links as their text, tags, strong emphasis: by scanners linear in the text
+  // (text/markup.ts), where regexes retried to the end at every unclosed `<!--`, `[a](`, `<a`, `**`
+  const blocks = stripStrong(stripTags(stripReferenceLinks(stripLinkTargets(stripEmptyLinks(stripImages(stripComments(text)))))))
+  return blocks
     .replace(/(^|[\s(])[*_](?=\S)([^*_]+?)(?<=\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
     .replace(/\s+/g, ' ')
     .trim()
 }
 
 export function parseMarkdown(source: string): MdSection[] {
-  const lines = source.replace(/\r\n?/g, '\n').replace(/<!--[\s\S]*?-->/g, '').split('\n')
+  const lines = stripComments(source.replace(/\r\n?/g, '\n')).split('\n')
   const sections: MdSection[] = []
   const stack: Array<{level: number; text: string}> = []
   let current: MdSection = {heading: '', level: 0, path: '', blocks: []}
@@ -73,11 +71,12 @@ export function parseMarkdown(source: string): MdSection[] {
       current.blocks.push({kind: 'code', text: body.join('\n'), lang: fence[2].toLowerCase()})
       continue
     }
-    const heading = HEADING.exec(line)
+    // (a linear reader: the regex /^(#{1,6})\s+(.*?)\s*#*\s*$/ was cubic on a run of spaces)
+    const heading = atxHeading(line)
     if (heading) {
       flush()
-      const level = heading[1].length
-      const text = plainInline(heading[2])
+      const level = heading.level
+      const text = plainInline(heading.text)
       while (stack.length && stack[stack.length - 1].level >= level) stack.pop()
       stack.push({level, text})
       current = {heading: text, level, path: stack.map((s) => s.text).join(' › '), blocks: []}
@@ -146,7 +145,7 @@ export function commandsIn(block: MdBlock): string[] {
     const prompted = /^[$>%]\s+/.test(line)
     if (hasPrompts && !prompted) continue
     // a trailing ` # comment` explains the command; it is not part of it
-    const cmd = line.replace(/^[$>%]\s+/, '').replace(/\s+#\s.*$/, '').trim()
+    const cmd = line.replace(/^[$>%]\s+/, '').replace(/(?<!\s)\s+#\s.*$/, '').trim()
     if (prompted || isCommand(cmd) || (shellish && block.lang !== 'console' && /^[\w./-]+(\s|$)/.test(cmd) && cmd.length < 200)) {
       if (shellish || isCommand(cmd) || prompted) out.push(cmd)
     }

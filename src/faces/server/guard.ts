@@ -21,12 +21,25 @@ export function hostName(header: string): string {
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
+/** Whether an Origin header names a loopback origin (`http://localhost:5173`); `null` and junk do not. */
+function isLoopbackOrigin(origin: string | undefined): boolean {
+  if (origin === undefined) return false
+  try {
+    return isLoopback(new URL(origin).hostname)
+  } catch {
+    return false
+  }
+}
+
 /**
  * What a browser page cannot get around, for a service on loopback:
  * - a Host that is not a loopback name is refused, so a DNS-rebinding page (evil.example resolving
  *   to 127.0.0.1) cannot talk to the service even though the browser thinks it is same-origin;
  * - a state-changing request whose Origin is not this service's own origin is refused, so a page
- *   elsewhere cannot store or delete through a "simple" cross-site POST (no preflight needed).
+ *   elsewhere cannot store or delete through a "simple" cross-site POST (no preflight needed);
+ * - so is one a browser marks `Sec-Fetch-Site: cross-site` or `same-site` unless its Origin is a
+ *   loopback one (which the Origin rule then checks): a browser or an extension that drops Origin
+ *   still sends it. `same-origin` and `none` (typed by the user) pass; without it, Origin decides.
  * No CORS headers are ever sent, so other origins cannot read answers either.
  * When the service is bound beyond loopback (only allowed with auth on), Host is not restricted.
  */
@@ -39,6 +52,13 @@ export function localGuard(options: {loopbackOnly: boolean}) {
       })
     }
     const origin = req.headers.origin
+    const site = req.headers['sec-fetch-site']
+    const fetchSite = typeof site === 'string' ? site.trim().toLowerCase() : undefined
+    if (STATE_CHANGING.has(req.method) && (fetchSite === 'cross-site' || fetchSite === 'same-site') && !isLoopbackOrigin(origin)) {
+      throw new MemError('forbidden', `Refused: a ${req.method} the browser marks Sec-Fetch-Site: ${fetchSite} (from ${origin === undefined ? 'a page of another site' : `origin ${origin}`}) is not allowed.`, {
+        hint: 'Browser pages of other sites cannot change memories; call the API from a tool or from the service\'s own UI.',
+      })
+    }
     if (origin !== undefined && STATE_CHANGING.has(req.method) && origin.toLowerCase() !== `http://${host.toLowerCase()}`) {
       throw new MemError('forbidden', `Refused: a ${req.method} from origin ${origin} (another site) is not allowed.`, {
         hint: 'Browser pages of other origins cannot change memories; call the API from a tool or from the service\'s own UI.',

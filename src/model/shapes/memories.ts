@@ -101,6 +101,11 @@ export const Stored = z
     id: z.string(),
     /** Present when the text states another value of a live memory's subject; confirm with `supersedes`. */
     updates: z.array(UpdateOf).optional(),
+    /**
+     * Present when like memories were left uncompared (for duplicates and updates): long texts
+     * past a store's budget of characters compared (docs/currency.md). Ordinary notes never have it.
+     */
+    unchecked: z.number().int().positive().optional(),
   })
   .meta({id: 'Stored'})
 export const Duplicate = z
