@@ -171,7 +171,9 @@ function resolveMeaning(written: z.output<typeof WrittenConfig>): MeaningSetting
   const m = written.meaning
   if (m?.model === 'local') return {model: 'local', dir: m.dir!}
   if (m?.model) return {model: m.model}
-  return resolveEnrichment(written.enrichment)?.embeddings ? {model: 'runtime'} : {model: 'builtin'}
+  // opt-in for now (docs/meaning.md, "Why it is off by default"): the built-in model answers every
+  // question, off-topic ones included, and a cold recall that asks it costs ~19× `node -e 0`
+  return resolveEnrichment(written.enrichment)?.embeddings ? {model: 'runtime'} : {model: 'off'}
 }
 
 /** Enrichment is on when a provider is set and `enabled` is not false. */

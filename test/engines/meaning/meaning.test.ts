@@ -55,6 +55,20 @@ describe('the built-in model (Universal Sentence Encoder Lite, from the npm pack
 })
 
 describe('meaning off', () => {
+  it('is the default: without a meaning key or MEM_MEANING, recall uses words alone (opt-in, docs/meaning.md)', async () => {
+    const base = memRepo()
+    mkdirSync(base.home, {recursive: true})
+    const plain = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
+    expect((await plain.meaning!()).setting).toEqual({model: 'off'})
+    writeFileSync(join(base.home, 'config.yaml'), 'update:\n  check: false\n')
+    const withConfig = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
+    expect((await withConfig.meaning!()).setting).toEqual({model: 'off'})
+    writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  model: builtin\n')
+    const optedIn = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
+    expect((await optedIn.meaning!()).setting).toEqual({model: 'builtin'})
+    await Promise.all([plain.close(), withConfig.close(), optedIn.close()])
+  })
+
   it('config.yaml meaning.model: off gives exactly the word-only answers, where the model would answer otherwise', async () => {
     const base = memRepo()
     for (const content of NOTES) await store(base.ctx, {repo: base.repo, content, type: 'procedure'})
