@@ -21,7 +21,8 @@ const shared = {
   platform: 'node',
   target: 'node20',
   // sql.js finds its .wasm beside itself; typescript is an optional peer oclif never needs here.
-  external: ['sql.js', 'typescript',
+  // the meaning model's packages find their weights and WebAssembly beside themselves in node_modules
+  external: ['sql.js', 'typescript', '@energetic-ai/*',
     // ink imports React's devtools only when DEV=true (not a dependency of mem)
     'react-devtools-core'],
   // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow: bundle its ES modules

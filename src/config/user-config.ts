@@ -6,6 +6,7 @@ import {MemError} from '../model/errors.js'
 import {writeAtomic} from '../storage/files.js'
 import {loadYaml} from './yaml.js'
 import {MAX_EMBED_DIMS} from './limits.js'
+import {isAbsolute} from 'node:path'
 
 export const SCOPES = ['read', 'write', 'admin'] as const
 export type Scope = (typeof SCOPES)[number]
@@ -31,7 +32,20 @@ export interface UserConfig {
   enrichment: EnrichmentConfig | null
   /** MCP: which tools `mem mcp` and `POST /mcp` list (the lean default set, or all); `--tools` wins. */
   mcp: {tools: 'lean' | 'all'}
+  /**
+   * The meaning model (engines/meaning): `meaning.model` builtin (the default), off, local (with
+   * `meaning.dir`) or runtime; without a `meaning:` key, the enrichment runtime's embedding model
+   * when `enrichment.embeddings.enabled` is true, else the built-in one.
+   */
+  meaning: MeaningSetting
 }
+
+/**
+ * Which model recall and update detection use for meaning (engines/meaning): the built-in model
+ * (the default), none (`off`: exactly the lexical behaviour), a local model directory the user
+ * brings, or the embedding model of the enrichment runtime.
+ */
+export type MeaningSetting = {model: 'off'} | {model: 'builtin'} | {model: 'local'; dir: string} | {model: 'runtime'}
 
 export const ENRICH_PROVIDERS = ['ollama', 'openai'] as const
 export type EnrichProvider = (typeof ENRICH_PROVIDERS)[number]
@@ -79,6 +93,13 @@ const WrittenConfig = z.looseObject({
   auth: z.looseObject({enabled: z.boolean().optional(), keys: z.array(KeyRecordSchema).optional()}).nullish(),
   update: z.looseObject({check: z.boolean().optional(), registry: z.url().optional()}).nullish(),
   mcp: z.looseObject({tools: z.enum(['lean', 'all'], {error: 'must be lean or all'}).optional()}).nullish(),
+  meaning: z
+    .looseObject({
+      model: z.enum(['builtin', 'off', 'local', 'runtime'], {error: 'must be builtin, off, local or runtime'}).optional(),
+      dir: z.string().min(1).refine((d) => isAbsolute(d), 'must be an absolute path').optional(),
+    })
+    .refine((m) => m.model !== 'local' || m.dir !== undefined, {message: 'model local needs dir: the absolute path of the model directory', path: ['dir']})
+    .nullish(),
   enrichment: z
     .looseObject({
       enabled: z.boolean().optional(),
@@ -142,7 +163,17 @@ function resolveConfig(written: z.output<typeof WrittenConfig>): UserConfig {
     update: {check: written.update?.check ?? true, registry: (written.update?.registry ?? DEFAULT_REGISTRY).replace(/\/+$/, '')},
     enrichment: resolveEnrichment(written.enrichment),
     mcp: {tools: written.mcp?.tools ?? 'lean'},
+    meaning: resolveMeaning(written),
   }
+}
+
+function resolveMeaning(written: z.output<typeof WrittenConfig>): MeaningSetting {
+  const m = written.meaning
+  if (m?.model === 'local') return {model: 'local', dir: m.dir!}
+  if (m?.model) return {model: m.model}
+  // opt-in for now (docs/meaning.md, "Why it is off by default"): the built-in model answers every
+  // question, off-topic ones included, and a cold recall that asks it costs ~19× `node -e 0`
+  return resolveEnrichment(written.enrichment)?.embeddings ? {model: 'runtime'} : {model: 'off'}
 }
 
 /** Enrichment is on when a provider is set and `enabled` is not false. */

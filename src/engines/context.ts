@@ -1,4 +1,4 @@
-import type {EnrichmentConfig} from '../config/user-config.js'
+import type {EnrichmentConfig, MeaningSetting} from '../config/user-config.js'
 import type {RepoStore} from '../storage/repo-store.js'
 
 /** A secret the scanner found. Neither field ever contains the secret or a piece of it. */
@@ -90,6 +90,13 @@ export interface MemContext {
    * a path that runs on every recall (it need not load the config parser when they cannot be).
    */
   embeddings?(): Promise<EnrichmentConfig | null>
+  /**
+   * Which meaning model this context uses (engines/meaning), and the enrichment runtime for
+   * `runtime`. Absent: meaning is off (exactly the lexical behaviour).
+   */
+  meaning?(): Promise<{setting: MeaningSetting; runtime: EnrichmentConfig | null}>
+  /** Tells the person using this face something once (a model that cannot load); absent: nobody hears. */
+  notice?(message: string): void
   /**
    * Told when a one-shot recall found the repository's recall index (storage/recall-index.ts)
    * missing, behind or damaged, in a store large enough that rebuilding it costs (recall.ts

@@ -165,7 +165,8 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
     const upcoming = state.contextAt ? [] : (await sessionContext(ctx, input.repo, root, dir, now)).context.ids
     const [{recall}, {getMemory}, {shortRef}, {analyze}] = await Promise.all([import('./recall.js'), import('../storage/memories.js'), import('../storage/refs.js'), import('../text/tokenize.js')])
     const promptTerms = new Set(analyze(prompt))
-    const {results} = await recall(ctx, {repo: input.repo, q: prompt.slice(0, 2_000), limit: 8})
+    // words only: what is injected must share words with the prompt (below), so the meaning model would cost and add nothing
+    const {results} = await recall(ctx, {repo: input.repo, q: prompt.slice(0, 2_000), limit: 8}, {meaning: false})
     const handle = await ctx.repo(input.repo, 'read')
     const record = dir ? readInjections(dir) : {}
     const shown = new Set([...state.shown, ...upcoming])

@@ -5,9 +5,8 @@ import {normalizeForDuplicate} from '../text/tokenize.js'
 import {MemoryIndex} from '../engines/search/retriever.js'
 import {ageDays, outdatedWarning, stalenessWarning} from '../engines/search/rank.js'
 import type {RepoStore} from '../storage/repo-store.js'
-import {queryVector} from '../engines/enrichment/embed-memories.js'
 import {readOnlySources} from '../engines/sharing/sources.js'
-import type {MemContext} from '../engines/context.js'
+import type {MemContext, RepoHandle} from '../engines/context.js'
 import type {OpCall} from './define.js'
 import type {RecallItem, RecallResult} from '../model/shapes/memories.js'
 export type {RecallItem, RecallResult} from '../model/shapes/memories.js'
@@ -60,21 +59,27 @@ async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput,
  * Ranks the repo's live memories against `q` (see search/engine.ts and search/rank.ts), and those
  * of its synced layers and linked repos (read-only, weighted 0.8).
  * A query of only stop words or punctuation yields an empty list. Each recall is recorded on the
- * returned memories (access count, last accessed) in the background. With `enrichment.embeddings`
- * enabled, the query's vector (asked for within its timeout) adds cosine similarity as a second
- * signal; without an answer in time, the ranking is the text-only one.
+ * returned memories (access count, last accessed) in the background. With meaning on (the
+ * default: engines/meaning), a question whose every word no memory holds is also ranked by the
+ * meaning model's vectors (memories that lack one are embedded first, a bounded number a recall);
+ * with meaning off, or a model that cannot load or answer, the ranking is the text-only one.
+ * `options.meaning: false` keeps this recall to words (the prompt hook: it injects only memories
+ * that share words with the prompt, so the model would cost time and add nothing).
  */
-export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallResult> {
+export async function recall(ctx: MemContext, raw: RecallInput, options: {meaning?: boolean} = {}): Promise<RecallResult> {
   const input = await recallInput(raw)
   // a one-shot command first tries the recall index, which answers without loading the store
   const handle = await ctx.repo(input.repo, 'read', {deferLoad: !ctx.longLived})
   const now = ctx.now()
-  // with embeddings on, the query's vector as a second signal; null when off, failing or late
-  const embedding = await queryVector(ctx, input.q)
-  if (!ctx.longLived && !embedding) {
+  // with meaning on (the default), words answer first; the model is asked only when no memory
+  // holds every word of the question (engines/meaning/fuse.ts)
+  const meaning = options.meaning !== false && ctx.meaning && (await meaningIsOn(ctx)) ? await import('../engines/meaning/fuse.js') : null
+  if (!ctx.longLived) {
     if (!handle.store.isLoaded) {
       const indexed = handle.store.readIndexed((index) => searchIndexed(index, input.q, {limit: input.limit, type: input.type, now}))
-      if (indexed) return recallResult(handle.store, indexed, input.touch, now)
+      if (indexed && (!meaning || meaning.wordsAnswer(input.q, indexed))) return recallResult(handle.store, indexed, input.touch, now)
+      // the words did not answer: the model loads while the store does (both take a while cold)
+      if (indexed && meaning) void meaning.preload(ctx)
     }
     // the index is missing or behind: the store answers, and the index is brought up to date in a
     // process of its own (the CLI's) or when the store closes (after the answer is out)
@@ -85,6 +90,33 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
     }
   }
   await handle.store.ready()
+  let found = await searchAll(ctx, handle, input, now)
+  if (meaning && !meaning.wordsAnswer(input.q, found.hits)) {
+    const embedding = await meaning.queryWithVectors(ctx, handle, input.q)
+    if (embedding) found = await searchAll(ctx, handle, input, now, embedding)
+  }
+  // the recall is recorded on this repository's own memories only
+  touchHits(handle.store, found.local, input.touch, now)
+  return recallResult(handle.store, found.hits, false, now)
+}
+
+/** Whether the context's meaning setting is other than off (a wrong setting counts as on: the model step says what is wrong, once). */
+async function meaningIsOn(ctx: MemContext): Promise<boolean> {
+  try {
+    return (await ctx.meaning!()).setting.model !== 'off'
+  } catch {
+    return true
+  }
+}
+
+/** The ranked hits of the repo and of its layers and linked repos (read-only, weighted below local hits). */
+async function searchAll(
+  ctx: MemContext,
+  handle: RepoHandle,
+  input: {q: string; limit: number; type?: MemoryType},
+  now: Date,
+  embedding?: {model: string; vector: Float32Array},
+): Promise<{hits: SearchHit[]; local: SearchHit[]}> {
   const search = (store: RepoStore) =>
     store.read((db) =>
       searchMemories(db, input.q, {
@@ -96,8 +128,8 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
         ...(embedding ? {embedding} : {}),
       }),
     )
-  let hits = search(handle.store)
-  touchHits(handle.store, hits, input.touch, now)
+  const local = search(handle.store)
+  let hits = [...local]
   // Mounted layers and linked repos are read, never written (no touch), and weighted below local hits.
   const others = await readOnlySources(ctx, handle)
   if (others.length > 0) {
@@ -112,9 +144,9 @@ export async function recall(ctx: MemContext, raw: RecallInput): Promise<RecallR
         hits.push({...h, score: h.score * source.weight})
       }
     }
-    hits = hits.sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
+    hits = [...hits].sort((a, b) => b.score - a.score || (a.memory.createdAt < b.memory.createdAt ? 1 : -1)).slice(0, input.limit)
   }
-  return recallResult(handle.store, hits, false, now)
+  return {hits, local}
 }
 
 /** Records the recall on the returned memories (access count, last accessed), in the background. */

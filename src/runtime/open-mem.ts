@@ -1,12 +1,13 @@
 import {readFileSync} from 'node:fs'
-import {join, resolve} from 'node:path'
+import {isAbsolute, join, resolve} from 'node:path'
+import {MemError} from '../model/errors.js'
 import {resolveHome} from '../config/home.js'
 import {isDirectory, parseRepoRef, requireRepoRoot} from '../config/paths.js'
 import {candidateRepoIds, hasStore, heldByAnother, readRepoRecord, writeRepoRecord, type RepoRecord} from '../config/repo-identity.js'
 import {Registry} from '../config/registry.js'
 import type {MemContext, RepoAccess, RepoHandle} from '../engines/context.js'
 import type {RepoStore, RepoStoreOptions} from '../storage/repo-store.js'
-import type {EnrichmentConfig} from '../config/user-config.js'
+import type {EnrichmentConfig, MeaningSetting} from '../config/user-config.js'
 import {ROLLUP_LOG_BYTES, usageLogBytes} from '../storage/usage.js'
 import {MemUsageRecorder} from './usage-recorder.js'
 import {loadOriginKey, TrustBook} from '../config/origin-trust.js'
@@ -39,6 +40,13 @@ export interface OpenMemOptions {
   usage?: false | {flushMs?: number; elapsed?: () => number}
   /** The enrichment runtime; by default read from the user config (`enrichment:`). */
   enrichment?: EnrichmentConfig | null
+  /**
+   * The meaning model (engines/meaning); by default MEM_MEANING from `env` (off, builtin, runtime,
+   * or the absolute path of a local model directory), else config.yaml's `meaning:`, else built in.
+   */
+  meaning?: MeaningSetting
+  /** Where a notice for the person goes (the CLI: stderr; a server: its log). */
+  onNotice?: (message: string) => void
   /** See MemContext.recallIndexBehind. */
   onRecallIndexBehind?: (root: string) => void
 }
@@ -56,6 +64,15 @@ export interface MemRuntime extends MemContext {
  * by the rules of decisions.md (an existing path → its .mem; a registered id → its path; any
  * other id → MEM_HOME/repos/<id>), registered on first touch, and their stores opened once.
  */
+/** MEM_MEANING: off, builtin, runtime, or the absolute path of a local model directory. */
+function meaningFromEnv(value: string): MeaningSetting {
+  if (value === 'off' || value === 'builtin' || value === 'runtime') return {model: value}
+  if (isAbsolute(value)) return {model: 'local', dir: value}
+  throw new MemError('invalid_input', `MEM_MEANING is ${JSON.stringify(value)}: it must be off, builtin, runtime or the absolute path of a model directory.`, {
+    hint: 'Unset MEM_MEANING to use config.yaml (meaning.model), or set it to off for word-only recall.',
+  })
+}
+
 export function openMem(options: OpenMemOptions = {}): MemRuntime {
   const home = options.home ?? resolveHome(options.env ?? {})
   const cwd = options.cwd
@@ -320,6 +337,19 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       }
       return loadEnrichment()
     },
+    async meaning() {
+      if (options.meaning) return {setting: options.meaning, runtime: options.meaning.model === 'runtime' ? await loadEnrichment() : null}
+      // a context given its enrichment runtime uses its embedding model when that is on
+      if (options.enrichment?.embeddings) return {setting: {model: 'runtime'} as const, runtime: options.enrichment}
+      const env = options.env?.MEM_MEANING?.trim()
+      if (env) return {setting: meaningFromEnv(env), runtime: env === 'runtime' ? await loadEnrichment() : null}
+      // without a `meaning:` or `embeddings:` key, words alone (opt-in: docs/meaning.md), without loading the config parser
+      const text = readConfigText()
+      if (text === null || !/\b(meaning|embeddings)\s*:/.test(text)) return {setting: {model: 'off'} as const, runtime: null}
+      const config = await import('../config/user-config.js').then((m) => m.readUserConfig(home))
+      return {setting: config.meaning, runtime: config.enrichment}
+    },
+    ...(options.onNotice ? {notice: options.onNotice} : {}),
     async locate(ref: string, access: RepoAccess) {
       const where = await locate(ref, access)
       if (access === 'write') await register(where.id, where.root).catch(() => undefined)

@@ -14,12 +14,14 @@ import {benchCurrency} from './currency/run.mjs'
 import {ablation} from './recall/ablation.mjs'
 import {benchRecallKinds} from './recall/kinds.mjs'
 import {benchHooks} from './hooks.mjs'
+import {benchMeaning} from './recall/meaning.mjs'
 import {benchAdversarial} from './adversarial.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
 await benchRecallQuality()
 await benchLocomo()
+await benchMeaning()
 await ablation()
 await benchCurrency()
 await benchStorage()

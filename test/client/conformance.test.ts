@@ -46,7 +46,7 @@ beforeAll(async () => {
   other = join(base, 'api')
   for (const dir of [repo, other]) mkdirSync(join(dir, '.git'), {recursive: true})
   writeFileSync(join(repo, 'README.md'), '# App\n\nRun the tests with `npm test`.\n')
-  runtime = openMem({home: join(base, 'home'), now: clock, longLived: true})
+  runtime = openMem({meaning: {model: 'off'}, home: join(base, 'home'), now: clock, longLived: true})
   server = await startServer({runtime, port: 0, updateCheck: false, currentRepo: repo, maintenance: {schedule: false}})
   url = server.url
   mem = new MemClient(url)
@@ -333,7 +333,7 @@ describe('4. Maintenance beyond the synchronous window (202 and the poll)', () =
     const base = tempDir('mem-conformance-202-')
     const slow = join(base, 'svc')
     mkdirSync(join(slow, '.git'), {recursive: true})
-    const rt = openMem({home: join(base, 'home'), longLived: true})
+    const rt = openMem({meaning: {model: 'off'}, home: join(base, 'home'), longLived: true})
     const srv = await startServer({runtime: rt, port: 0, updateCheck: false, maintenance: {windowMs: 0, schedule: false}})
     const client = new MemClient(srv.url)
     try {
@@ -455,7 +455,7 @@ describe('5. Authentication', () => {
     const read = (await createKey(home, {name: 'reader', scope: 'read', now: new Date()})).key
     const write = (await createKey(home, {name: 'writer', scope: 'write', now: new Date()})).key
     const admin = (await createKey(home, {name: 'admin', scope: 'admin', now: new Date()})).key
-    const rt = openMem({home, longLived: true})
+    const rt = openMem({meaning: {model: 'off'}, home, longLived: true})
     const srv = await startServer({runtime: rt, port: 0, updateCheck: false, maintenance: {schedule: false}})
     const clients = [new MemClient(srv.url), new MemClient(srv.url, read), new MemClient(srv.url, write), new MemClient(srv.url, admin), new MemClient(srv.url, 'mem_not-a-key')]
     const [anonymous, reader, writer, administrator, wrong] = clients

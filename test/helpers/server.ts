@@ -1,3 +1,4 @@
+import type {MeaningSetting} from '../../src/config/user-config.js'
 import {PACKAGE_NAME} from '../../src/model/package-name.js'
 import {createServer, request as httpRequest, type IncomingHttpHeaders, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
@@ -12,10 +13,10 @@ import {type Clock, memRepo} from './mem.js'
  * process, with a client for it. The update check is off unless the test passes its own.
  * Server, context and files are closed and removed when the test ends.
  */
-export async function memServer(options: {files?: Record<string, string>; clock?: Clock; server?: Partial<StartServerOptions>} = {}) {
+export async function memServer(options: {files?: Record<string, string>; clock?: Clock; server?: Partial<StartServerOptions>; meaning?: MeaningSetting} = {}) {
   const base = memRepo(options.files ?? {}, {clock: options.clock})
   // like `mem serve`: a long-lived context (in-process search indexes)
-  const ctx = openMem({home: base.home, now: base.clock, longLived: true})
+  const ctx = openMem({home: base.home, now: base.clock, longLived: true, meaning: options.meaning ?? {model: 'off'}})
   onTestFinished(() => ctx.close())
   const repo = {...base, ctx}
   const internalErrors: unknown[] = []

@@ -49,7 +49,7 @@ async function seeded() {
 
 /** A one-shot context (as `mem recall` has), closed after `fn`. */
 async function oneShot<T>(home: string, root: string, clock: Clock, fn: (ctx: ReturnType<typeof openMem>) => Promise<T>): Promise<T> {
-  const ctx = openMem({home, cwd: root, now: clock})
+  const ctx = openMem({meaning: {model: 'off'}, home, cwd: root, now: clock})
   try {
     return await fn(ctx)
   } finally {
@@ -207,7 +207,7 @@ describe('the recall index', () => {
   it('is not used by a long-lived process, nor written by one', async () => {
     const {root, home} = await seeded()
     const clock = fixedClock('2026-06-01T00:00:00.000Z')
-    const ctx = openMem({home, cwd: root, now: clock, longLived: true})
+    const ctx = openMem({meaning: {model: 'off'}, home, cwd: root, now: clock, longLived: true})
     try {
       expect((await recall(ctx, {repo: root, q: 'integration tests'})).results.length).toBeGreaterThan(0)
       expect((await ctx.repo(root, 'read')).store.isLoaded).toBe(true)

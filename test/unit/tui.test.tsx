@@ -37,7 +37,7 @@ const TYPES = ['observation', 'insight', 'procedure', 'heuristic'] as const
 async function seeded(n: number) {
   const clock = fixedClock()
   const {root, home} = memRepo({}, {clock})
-  const ctx = openMem({home, cwd: root, now: clock, longLived: true})
+  const ctx = openMem({meaning: {model: 'off'}, home, cwd: root, now: clock, longLived: true})
   onTestFinished(() => ctx.close())
   const ids: string[] = []
   for (let i = 0; i < n; i++) {
@@ -437,7 +437,7 @@ describe('terminal browser: actions', () => {
     const ui = mount(ctx, root)
     await ui.waitFor('1–3 of 3')
     // another process forgets the selected memory; refreshMs 0: the browser does not know yet
-    const other = openMem({home, cwd: root, now: clock})
+    const other = openMem({meaning: {model: 'off'}, home, cwd: root, now: clock})
     await forget(other, {id: ids[2], repo: root})
     await other.close()
     await ui.press('#', KEY.enter)
@@ -507,7 +507,7 @@ describe('terminal browser: refresh and quit', () => {
   it('shows writes made by another process on r and on the periodic refresh', async () => {
     const {ctx, root, home, clock} = await seeded(2)
     // another process: its own runtime and store over the same files
-    const other = openMem({home, cwd: root, now: clock})
+    const other = openMem({meaning: {model: 'off'}, home, cwd: root, now: clock})
     onTestFinished(() => other.close())
     const ui = mount(ctx, root)
     await ui.waitFor('1–2 of 2')
@@ -522,7 +522,7 @@ describe('terminal browser: refresh and quit', () => {
 
     const ticking = mount(ctx, root, {refreshMs: 50})
     await ticking.waitFor('1–3 of 3')
-    const third = openMem({home, cwd: root, now: clock})
+    const third = openMem({meaning: {model: 'off'}, home, cwd: root, now: clock})
     clock.advance(60_000)
     await store(third, {repo: root, content: 'grafana dashboards are provisioned from the ops repo', type: 'observation'})
     await third.close()

@@ -113,10 +113,11 @@ export interface SearchOptions {
   version?: unknown
   tuning?: Partial<Tuning>
   /**
-   * The query's embedding (unit length) from the configured model, when embeddings are on and the
-   * runtime answered in time; absent, the ranking is exactly the text-only one.
+   * The query's vector (unit length) from the meaning model in use, when meaning is on and the
+   * model answered; absent, the ranking is exactly the text-only one.
    */
   embedding?: {model: string; vector: Float32Array}
+  fusion?: Partial<Fusion>
 }
 
 export interface SearchHit {
@@ -133,15 +134,31 @@ const RERANK_MIN = 50
 const RERANK_POOL = 500
 
 /**
- * Embeddings as a second signal (docs/recall.md): for a memory with a stored vector, the relevance
- * fed to the blend is EMBED_TEXT · (BM25F / best) + EMBED_COSINE · max(0, cosine); a memory
- * without one keeps its text relevance. The EMBED_NEIGHBORS (at least `limit`) nearest memories
- * by cosine, at or above EMBED_MIN_COSINE, join the candidates (with no text relevance).
+ * Meaning as a second signal (docs/meaning.md), when the question has a vector: a candidate's
+ * relevance is (1 − w) · words + w · meaning, where
+ * - words = its text relevance over the best one's (times the share of the question's words it
+ *   holds, to the power wordCoverPower: 0, off, as the own set and LoCoMo lost by it);
+ * - meaning = how far its cosine with the question stands above meaningFloor, scaled to 0..1;
+ * - w = meaningWeight · (1 − the share of the question's words the best word match holds)
+ *   (adaptive): the more of the question the words hold, the less meaning counts.
+ * The `neighbors` (at least `limit`) nearest memories by cosine, above the floor, join the
+ * candidates with no text relevance: a memory found only by meaning can rank first when no memory
+ * holds the question's words. Chosen on test/bench/recall/meaning.mjs (its MEM_BENCH_MEANING_GRID
+ * rows): adaptive 0.9 was the best row on the paraphrase set and LoCoMo, and within 0.004 of the
+ * word-only recall@5 on the own set (recall@10 and MRR@10 up).
  */
-export const EMBED_TEXT = 0.6
-export const EMBED_COSINE = 0.4
-export const EMBED_NEIGHBORS = 10
-export const EMBED_MIN_COSINE = 0.2
+export interface Fusion {
+  meaningWeight: number
+  meaningFloor: number
+  wordCoverPower: number
+  neighbors: number
+  /**
+   * The weight of meaning shrinks as the best word match holds more of the question's words:
+   * meaningWeight · (1 − its share); with every word held, the words alone rank.
+   */
+  adaptive: boolean
+}
+export const DEFAULT_FUSION: Fusion = {meaningWeight: 0.9, meaningFloor: 0.2, wordCoverPower: 0, neighbors: 20, adaptive: true}
 
 const vectorCache = new WeakMap<Db, {version: unknown; model: string; dims: number; seqs: number[]; matrix: Float32Array}>()
 
@@ -267,9 +284,26 @@ export function searchIn(open: () => SearchSource, q: string, opts: SearchOption
 
   const best = scored[0]?.text || 1
   const cosines = opts.embedding ? cosineBySeq(db!, opts.embedding, opts.version) : null
-  const relevance = (seq: number, text: number): number => {
-    const cos = cosines?.get(seq)
-    return cos === undefined ? text : EMBED_TEXT * text + EMBED_COSINE * Math.max(0, cos)
+  const fusion: Fusion = {...DEFAULT_FUSION, ...opts.fusion}
+  let relevance = (_seq: number, text: number): number => text
+  let near: Array<{seq: number; text: number}> = []
+  if (cosines) {
+    // the nearest memories by meaning, above the floor, join the text candidates
+    const words = new Set(scored.slice(0, take).map((c) => c.seq))
+    near = [...cosines]
+      .filter(([seq, cos]) => cos > fusion.meaningFloor && !words.has(seq))
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, Math.max(fusion.neighbors, opts.limit))
+      .map(([seq]) => ({seq, text: 0}))
+    const needCover = fusion.wordCoverPower !== 0 || fusion.adaptive
+    const cover = needCover ? wordCover(source, original, scored.slice(0, take).map((c) => c.seq)) : new Map<number, number>()
+    const weight = fusion.adaptive ? fusion.meaningWeight * (1 - (scored.length > 0 ? (cover.get(scored[0].seq) ?? 0) : 0)) : fusion.meaningWeight
+    relevance = (seq, text) => {
+      const cos = cosines.get(seq) ?? 0
+      const meaning = Math.max(0, (cos - fusion.meaningFloor) / (1 - fusion.meaningFloor))
+      const w = text > 0 ? text * (fusion.wordCoverPower === 0 ? 1 : (cover.get(seq) ?? 0) ** fusion.wordCoverPower) : 0
+      return (1 - weight) * w + weight * meaning
+    }
   }
   const ranked: Array<{seq: number; createdAt: string; score: number}> = []
   const seen = new Set<number>()
@@ -291,15 +325,10 @@ export function searchIn(open: () => SearchSource, q: string, opts: SearchOption
       }
     }
   }
-  collect(scored, take)
   if (cosines) {
-    // the nearest memories by meaning that the words did not find
-    const near = [...cosines]
-      .filter(([seq, cos]) => cos >= EMBED_MIN_COSINE && !seen.has(seq))
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .map(([seq]) => ({seq, text: 0}))
-    collect(near, Math.max(EMBED_NEIGHBORS, opts.limit))
-  }
+    // with meaning, every candidate is blended: text candidates and the nearest by meaning
+    collect([...scored.slice(0, take), ...near], take + near.length)
+  } else collect(scored, take)
 
   ranked.sort((a, b) => b.score - a.score || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0) || a.seq - b.seq)
   const top = ranked.slice(0, opts.limit)
@@ -381,6 +410,23 @@ function shaped(source: SearchSource, q: string, scored: Array<{seq: number; tex
     if (f !== 1) text.set(seq, t * f)
   }
   return [...text].map(([seq, t]) => ({seq, text: t})).sort((a, b) => b.text - a.text || a.seq - b.seq)
+}
+
+/**
+ * The share of the query's terms each candidate holds in its text, tags or one-liner (as analyzed
+ * for the index): 1 when it holds every word of the question.
+ */
+function wordCover(source: SearchSource, terms: string[], seqs: number[]): Map<number, number> {
+  const out = new Map<number, number>()
+  if (terms.length === 0) return out
+  const fields = source.recallFields(seqs)
+  for (const [seq, m] of fields) {
+    const have = new Set(analyze(`${m.content} ${m.tags.join(' ')} ${m.oneLiner ?? ''}`, {keepStopWords: true}))
+    let n = 0
+    for (const t of terms) if (have.has(t)) n++
+    out.set(seq, n / terms.length)
+  }
+  return out
 }
 
 /** Cosine similarity of the query to every live memory's vector from the same model (brute force). */

@@ -106,7 +106,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
     // (a compile would only hold the process at exit); a stale index costs the overlap only
     if (!existsSync(join(repo, '.mem', RECALL_INDEX_FILE))) precompileSqlJs()
     const {openMem} = await import('../../runtime/open-mem.js')
-    mem = openMem({env: process.env, cwd: process.cwd(), usage: {elapsed: () => Number(process.hrtime.bigint()) / 1e6}, onRecallIndexBehind: refresher.note})
+    mem = openMem({env: process.env, cwd: process.cwd(), usage: {elapsed: () => Number(process.hrtime.bigint()) / 1e6}, onRecallIndexBehind: refresher.note, onNotice: (m) => process.stderr.write(`${m}\n`)})
     const {text, result} = await command.run(mem, repo, call)
     process.stdout.write(call.json ? `${JSON.stringify(result, null, 2)}\n` : `${text}\n`)
   } catch (err) {

@@ -1,3 +1,4 @@
+import type {MeaningStatus} from '../../operations/meaning.js'
 import type {EnrichAllResult, EnrichmentStatus, EnrichResult} from '../../operations/enrich.js'
 import type {QualityReport} from '../../operations/quality.js'
 import type {DailyBucket, UsageHourly, UsageResult} from '../../operations/usage.js'
@@ -112,10 +113,19 @@ export function formatEnrichAll(r: EnrichAllResult): string {
   return lines.join('\n')
 }
 
-export function formatStatus(s: {version: string; home: string; enrichment: EnrichmentStatus & {url?: string | null}}, style: Style): string {
+export function formatStatus(s: {version: string; home: string; enrichment: EnrichmentStatus & {url?: string | null}; meaning?: MeaningStatus}, style: Style): string {
   const e = s.enrichment
   const runtime = !e.enabled
     ? `off: the heuristic writes one-liners (set enrichment.provider in ${s.home}/config.yaml to use Ollama or an OpenAI-compatible runtime)`
     : `${e.provider}, model ${e.model}${e.url ? ` at ${e.url}` : ''}: ${e.reachable ? paint(style, '32', 'reachable') : paint(style, '31', 'not reachable')}`
-  return [`mem ${s.version}`, `  home        ${s.home}`, `  enrichment  ${runtime}`].join('\n')
+  const lines = [`mem ${s.version}`, `  home        ${s.home}`, `  enrichment  ${runtime}`]
+  if (s.meaning) lines.push(`  meaning     ${meaningLine(s.meaning, style)}`)
+  return lines.join('\n')
+}
+
+function meaningLine(m: MeaningStatus, style: Style): string {
+  if (m.setting === 'off') return 'off: recall and update detection by words alone (meaning.model: off)'
+  if (!m.on) return `${m.setting}: ${paint(style, '31', 'not available')} (${m.error}); recall answers by words alone`
+  const size = m.sizeBytes === null ? '' : `, ${(m.sizeBytes / 1_048_576).toFixed(1)} MiB`
+  return `${m.name}${size}, ${m.licence}, from ${m.source}; loads in ${m.loadMs} ms, embeds a note in ${m.embedMs} ms`
 }

@@ -61,6 +61,7 @@ export abstract class MemCommand extends Command {
         longLived: options.longLived,
         usage: {elapsed: hrtimeMs},
         onRecallIndexBehind: this.indexRefresher.note,
+        onNotice: (m) => process.stderr.write(`${m}\n`),
       })
     }
     return this.ctx

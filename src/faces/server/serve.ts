@@ -35,6 +35,8 @@ export interface StartServerOptions {
   updateCheck?: false | {registry?: string; enabled?: boolean; intervalMs?: number}
   /** How long a store must see no change before its journal is folded into the snapshot. */
   idleCheckpointMs?: number
+  /** How often memories written since are given their meaning vectors (engines/meaning/pending.ts). */
+  meaningDrainMs?: number
   onInternalError?: (err: unknown, req: FastifyRequest) => void
   /** Problems in background work (an idle checkpoint that failed): reported, never thrown. */
   onBackgroundError?: (err: unknown) => void
@@ -139,6 +141,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   const connections = trackConnections(app)
   const idle = idleCheckpointer(runtime, options.idleCheckpointMs ?? IDLE_CHECKPOINT_MS, options.onBackgroundError ?? (() => undefined))
+  const vectors = meaningInBackground(runtime, options.meaningDrainMs ?? MEANING_DRAIN_MS, options.onBackgroundError ?? (() => undefined))
 
   let closing: Promise<void> | undefined
   return {
@@ -150,6 +153,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     close: () =>
       (closing ??= (async () => {
         idle.stop()
+        vectors.stop()
         updates.stop()
         // a running pass stops between two journaled chunks; nothing half-written remains
         const maintenanceStopped = Promise.all([scheduler.stop(), runs.close()])
@@ -157,6 +161,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         connections.closing()
         await closed
         await idle.drain()
+        await vectors.drain()
         await maintenanceStopped
         await checkpointAll(await runtime.openStores())
       })()),
@@ -205,6 +210,39 @@ export async function checkpointAll(stores: RepoStore[]): Promise<void> {
     }
   }
   if (errors.length > 0) throw errors[0]
+}
+
+/** How often the server gives memories written since their vectors. */
+const MEANING_DRAIN_MS = 2_000
+
+/**
+ * Every few seconds, memories written since (by any path: store, edit, intake, pack import, layer
+ * sync, consolidation) get their meaning vectors, a batch a store at a time once the store saw no
+ * write for one interval, so a recall does not wait for them and a burst of stores is not slowed. Nothing is done with meaning off; the model loads once a store has something new.
+ */
+function meaningInBackground(runtime: MemRuntime, everyMs: number, report: (err: unknown) => void) {
+  let running: Promise<unknown> | undefined
+  let drain: ((limit?: number) => Promise<number>) | undefined
+  const timer = setInterval(() => {
+    running ??= (async () => {
+      if (!drain) {
+        const [{meaningDrainer}, {meaningModel}] = await Promise.all([import('../../engines/meaning/pending.js'), import('../../engines/meaning/use.js')])
+        drain = meaningDrainer(runtime, () => runtime.openStores(), () => meaningModel(runtime))
+      }
+      await drain()
+    })()
+      .catch(report)
+      .finally(() => {
+        running = undefined
+      })
+  }, everyMs)
+  timer.unref()
+  return {
+    stop: () => clearInterval(timer),
+    drain: async () => {
+      await running
+    },
+  }
 }
 
 /**

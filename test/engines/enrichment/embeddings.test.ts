@@ -42,7 +42,7 @@ function withEmbeddings(url: string, config: Partial<EnrichmentConfig> = {}, emb
     embeddings: {model: 'tiny-embed', dims: null, timeoutMs: 2_000, ...embeddings},
   }
   const ctx = openMem({home: base.home, cwd: base.root, now: base.clock, enrichment})
-  const plain = () => openMem({home: base.home, cwd: base.root, now: base.clock, enrichment: null})
+  const plain = () => openMem({home: base.home, cwd: base.root, now: base.clock, enrichment: null, meaning: {model: 'off'}})
   return {...base, ctx, plain}
 }
 
@@ -175,10 +175,10 @@ describe('recall with embeddings', () => {
   it('with embeddings off, recall is exactly the text-only recall and asks no runtime', async () => {
     const fake = await fakeRuntime()
     const a = memRepo()
-    const ctxOff = openMem({home: a.home, cwd: a.root, now: a.clock, enrichment: {provider: 'ollama', url: fake.url, model: 'tiny', timeoutMs: 5_000}})
+    const ctxOff = openMem({home: a.home, cwd: a.root, now: a.clock, enrichment: {provider: 'ollama', url: fake.url, model: 'tiny', timeoutMs: 5_000}, meaning: {model: 'off'}})
     await seed(ctxOff, a.repo)
     await enrichAll(ctxOff, {repo: a.repo})
-    const plain = openMem({home: a.home, cwd: a.root, now: a.clock, enrichment: null})
+    const plain = openMem({home: a.home, cwd: a.root, now: a.clock, enrichment: null, meaning: {model: 'off'}})
     for (const q of [PARAPHRASE, 'integration tests', 'esbuild bundle', 'database reset']) {
       expect(await recall(ctxOff, {repo: a.repo, q})).toEqual(await recall(plain, {repo: a.repo, q}))
     }

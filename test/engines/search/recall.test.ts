@@ -329,7 +329,7 @@ describe('recall ranking', () => {
       items.push({content: `${CORPUS[i % CORPUS.length].content} (variant ${i} about module m${i % 7})`, type: CORPUS[i % 4].type, tags: [`t${i % 5}`]})
     }
     const ids = await seed(ctx, repo, items)
-    const server = openMem({home, cwd: repo, longLived: true, now: clock})
+    const server = openMem({meaning: {model: 'off'}, home, cwd: repo, longLived: true, now: clock})
     try {
       const queries = ['integration tests docker', 'database', 'flaky checkout', 'module m3 release', 'retry webhooks', 'intgration', 'postgress releese']
       const compare = async () => {

@@ -51,7 +51,7 @@ export async function startFixture(
   const home = join(base, 'home')
   for (const dir of [root, other, fresh]) mkdirSync(join(dir, '.git'), {recursive: true})
   const clock = fixedClock('2026-03-01T08:00:00.000Z')
-  const ctx = openMem({home, cwd: root, now: clock, longLived: true})
+  const ctx = openMem({home, cwd: root, now: clock, longLived: true, meaning: {model: 'off'}})
   const server = await startServer({
     runtime: ctx,
     port: 0,

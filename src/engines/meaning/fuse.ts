@@ -1,0 +1,44 @@
+import type {SearchHit} from '../search/engine.js'
+import {queryTerms} from '../search/query.js'
+import {analyze} from '../../text/tokenize.js'
+import type {MemContext, RepoHandle} from '../context.js'
+import {embedPending, PENDING_PER_RECALL} from './pending.js'
+import {meaningModel} from './use.js'
+
+/**
+ * Words first, meaning when words fail (docs/meaning.md): when the best word match holds every word
+ * of the question (as the index analyzes words), the words answer and the model is not asked — an
+ * exact match keeps its precision and costs no model. Otherwise the question is ranked again with
+ * its vector (search/engine.ts Fusion). Tuned on the recall bench (test/bench/recall/meaning.mjs).
+ */
+export function wordsAnswer(q: string, hits: SearchHit[]): boolean {
+  const top = hits[0]?.memory
+  if (!top) return false
+  const terms = queryTerms(q)
+  if (terms.length === 0) return true
+  const have = new Set(analyze(`${top.content} ${top.tags.join(' ')} ${top.oneLiner ?? ''}`, {keepStopWords: true}))
+  return terms.every((t) => have.has(t))
+}
+
+/** Starts loading the context's model (recall, once the words did not answer: it loads while the store does). */
+export function preload(ctx: MemContext): Promise<unknown> {
+  return meaningModel(ctx).catch(() => null)
+}
+
+/**
+ * The question's vector from the context's model, after the repository's memories that lack a
+ * vector from it got one (a bounded number: embedPending); null when meaning is off or the model
+ * cannot load or answer (then recall is the word-only one).
+ */
+export async function queryWithVectors(ctx: MemContext, handle: RepoHandle, q: string): Promise<{model: string; vector: Float32Array} | null> {
+  const model = await meaningModel(ctx)
+  if (!model) return null
+  try {
+    await embedPending(ctx, handle.store, model, PENDING_PER_RECALL)
+    const [vector] = await model.embed([q], {query: true})
+    return vector ? {model: model.id, vector} : null
+  } catch (err) {
+    ctx.notice?.(`The meaning model failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); this recall answers by words alone.`)
+    return null
+  }
+}

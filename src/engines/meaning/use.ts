@@ -1,0 +1,50 @@
+import type {MemContext} from '../context.js'
+import {loadMeaningModel} from './load.js'
+import type {MeaningModel} from './model.js'
+
+const told = new Set<string>()
+
+/**
+ * The context's meaning model, loaded on first use, or null when meaning is off or the model
+ * cannot load. Never throws: a model that cannot load (or a setting that is wrong) is told once per
+ * process through ctx.notice, and mem answers with words alone.
+ */
+export async function meaningModel(ctx: MemContext): Promise<MeaningModel | null> {
+  if (!ctx.meaning) return null
+  let key = 'setting'
+  try {
+    const {setting, runtime} = await ctx.meaning()
+    key = JSON.stringify(setting)
+    const loading = loadMeaningModel(setting, runtime)
+    if (!loading) return null
+    const loaded = await loading
+    if (loaded.model) return loaded.model
+    tell(ctx, key, `The meaning model (${describeSetting(setting)}) cannot load: ${loaded.error}. Recall answers by words alone.`)
+  } catch (err) {
+    const why = (err instanceof Error ? err.message.split('\n')[0] : String(err)).replace(/\.?$/, '.')
+    tell(ctx, key, `The meaning model is not set up right: ${why} Recall answers by words alone.`)
+  }
+  return null
+}
+
+function describeSetting(s: {model: string; dir?: string}): string {
+  return s.model === 'local' ? `local model at ${s.dir}` : s.model === 'builtin' ? 'built-in model' : s.model === 'runtime' ? "the enrichment runtime's embedding model" : s.model
+}
+
+function tell(ctx: MemContext, key: string, message: string): void {
+  if (told.has(key)) return
+  told.add(key)
+  ctx.notice?.(`${message} Set meaning.model: off in config.yaml (or MEM_MEANING=off) to silence this.`)
+}
+
+/** A query's vector from the context's model, or null (off, not loadable, or the model failed). */
+export async function meaningQuery(ctx: MemContext, q: string): Promise<{model: string; vector: Float32Array} | null> {
+  const model = await meaningModel(ctx)
+  if (!model) return null
+  try {
+    const [vector] = await model.embed([q], {query: true})
+    return vector ? {model: model.id, vector} : null
+  } catch {
+    return null
+  }
+}

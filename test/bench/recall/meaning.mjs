@@ -1,0 +1,206 @@
+// Meaning (issue 30): lexical-only, model-alone and fused rows, side by side, for the own recall set
+// (test/bench/recall/data), the paraphrase set (test/bench/recall/paraphrase, written by a colleague
+// before any tuning) and the LoCoMo dev split — recall@5, recall@10, MRR@10, overall and by kind —
+// then what meaning costs a cold command: `mem recall` at 10k memories against `node -e 0`, the
+// prompt hook and the session-start hook.
+// Every row ranks the same stores with the same vectors (the built-in model's), embedded once:
+// - lexical only: recall with meaning off (searchMemories without a vector);
+// - model alone: the ten nearest memories by cosine;
+// - fused: what recall does with meaning on (engines/meaning/fuse.ts: words answer when a memory
+//   holds every word of the question, else the fusion of search/engine.ts).
+// MEM_BENCH_MEANING_GRID=1 adds the fusion settings tried while tuning (slow); MEM_BENCH_MEANING_COST=0
+// skips the cost rows.
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {openMem} from '../../../dist/src/runtime/open-mem.js'
+import {store} from '../../../dist/src/operations/store.js'
+import {searchMemories, DEFAULT_FUSION} from '../../../dist/src/engines/search/engine.js'
+import {wordsAnswer} from '../../../dist/src/engines/meaning/fuse.js'
+import {embedPending} from '../../../dist/src/engines/meaning/pending.js'
+import {meaningModel} from '../../../dist/src/engines/meaning/use.js'
+import {liveVectors} from '../../../dist/src/storage/vectors.js'
+import {recallFieldsBySeq} from '../../../dist/src/storage/memories.js'
+import {fmt, tempRepo} from '../lib/util.mjs'
+import {scoreRanked, storeEvalSet} from '../lib/corpus.mjs'
+import {CATEGORIES, loadLocomo} from './locomo.mjs'
+
+const HERE = import.meta.dirname
+
+// MEM_BENCH_MEANING_CACHE=file keeps the model's vectors between runs (for tuning: the figures are the same)
+const CACHE = process.env.MEM_BENCH_MEANING_CACHE
+const cache = new Map(CACHE && existsSync(CACHE) ? Object.entries(JSON.parse(readFileSync(CACHE, 'utf8'))) : [])
+function cached(model) {
+  if (!CACHE || model.cached) return model
+  const embed = model.embed.bind(model)
+  model.embed = async (texts, options) => {
+    const missing = [...new Set(texts.filter((t) => !cache.has(t)))]
+    if (missing.length > 0) {
+      const vs = await embed(missing, options)
+      missing.forEach((t, i) => cache.set(t, Buffer.from(vs[i].buffer, vs[i].byteOffset, vs[i].byteLength).toString('base64')))
+    }
+    return texts.map((t) => {
+      const b = Buffer.from(cache.get(t), 'base64')
+      return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength))
+    })
+  }
+  model.cached = true
+  return model
+}
+const saveCache = () => CACHE && writeFileSync(CACHE, JSON.stringify(Object.fromEntries(cache)))
+
+function loadSet(dir) {
+  const m = join(HERE, dir, 'memories.json')
+  const q = join(HERE, dir, 'questions.json')
+  if (!existsSync(m) || !existsSync(q)) return null
+  return {memories: JSON.parse(readFileSync(m, 'utf8')), questions: JSON.parse(readFileSync(q, 'utf8'))}
+}
+
+/** A store of the set's memories with every vector made, and rankers over it. */
+async function prepared(name, put) {
+  const {root, home} = tempRepo(`meaning-${name}`)
+  let t = Date.parse('2026-01-01T00:00:00Z')
+  const clock = {set: (at) => (t = at), now: () => new Date(t)}
+  const ctx = openMem({home, cwd: root, now: clock.now, longLived: true, meaning: {model: 'builtin'}})
+  const keyOf = await put(ctx, root, clock)
+  const model = await meaningModel(ctx)
+  if (!model) throw new Error('the built-in model did not load')
+  cached(model)
+  const handle = await ctx.repo(root, 'read')
+  const t0 = performance.now()
+  let drained
+  do drained = await embedPending(ctx, handle.store, model, 100_000)
+  while (drained.left > 0 && drained.embedded > 0)
+  const embedMs = performance.now() - t0
+  const now = new Date(t)
+  const vectors = new Map()
+  const queryVector = async (q) => {
+    if (!vectors.has(q)) vectors.set(q, {model: model.id, vector: (await model.embed([q], {query: true}))[0]})
+    return vectors.get(q)
+  }
+  const keys = (hits) => hits.map((h) => keyOf.get(h.memory.id))
+  const search = (q, extra = {}) => handle.store.read((db) => searchMemories(db, q, {limit: 10, now, index: 'memory', version: handle.store.version, ...extra}))
+  const {seqs, matrix} = handle.store.read((db) => liveVectors(db, model.id, model.dims))
+  const idBySeq = handle.store.read((db) => new Map([...recallFieldsBySeq(db, seqs)].map(([seq, m]) => [seq, m.id])))
+  return {
+    count: keyOf.size,
+    embedMs,
+    close: () => ctx.close(),
+    lexical: (q) => keys(search(q)),
+    alone: async (q) => {
+      const v = (await queryVector(q)).vector
+      const scored = seqs.map((seq, r) => {
+        let dot = 0
+        for (let i = 0; i < v.length; i++) dot += matrix[r * v.length + i] * v[i]
+        return [seq, dot]
+      })
+      return scored.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([seq]) => keyOf.get(idBySeq.get(seq)))
+    },
+    fused: async (q, {fusion, gate = true} = {}) => {
+      const words = search(q)
+      if (gate && wordsAnswer(q, words)) return keys(words)
+      return keys(search(q, {embedding: await queryVector(q), ...(fusion ? {fusion} : {})}))
+    },
+  }
+}
+
+async function ownLike(name, set) {
+  return prepared(name, async (ctx, root, clock) => (await storeEvalSet(store, ctx, root, set.memories, clock)).keyOf)
+}
+
+async function locomoStores(convs) {
+  const out = []
+  for (const conv of convs) {
+    out.push(
+      await prepared(`locomo-${conv.name}`, async (ctx, root, clock) => {
+        let t = Date.parse('2026-01-01T00:00:00Z')
+        const keyOf = new Map()
+        for (const turn of conv.turns) {
+          t += 60_000
+          clock.set(t)
+          const r = await store(ctx, {repo: root, content: turn.content, type: 'observation', tags: [turn.dia]})
+          if (r.success) keyOf.set(r.id, turn.dia)
+        }
+        return keyOf
+      }),
+    )
+  }
+  return out
+}
+
+const row = (name, r, groups) =>
+  `${name.padEnd(30).slice(0, 30)} | ${fmt(r.all.r5, 3)}    | ${fmt(r.all.r10, 3)}     | ${fmt(r.all.mrr, 3)}  | ${groups.map((g) => (r[g]?.n ? `${fmt(r[g].r5, 3)}/${fmt(r[g].mrr, 3)}` : '—')).join('  ')}`
+
+/** Scores each ranker over a set's questions; `rankers` maps a row name to (question, i) => keys. */
+async function scoreSet(title, questions, rankers, {relevant, groupOf, groups, groupNames = groups}) {
+  console.log(`\n-- ${title}: ${questions.length} questions --`)
+  console.log(`ranker                         | recall@5 | recall@10 | MRR@10 | recall@5/MRR@10 by kind (${groupNames.join(' / ')})`)
+  const results = {}
+  for (const [name, rank] of Object.entries(rankers)) {
+    const ranked = []
+    for (const [i, q] of questions.entries()) ranked.push(await rank(q, i))
+    results[name] = scoreRanked(questions, ranked, {relevant, groupOf, groups})
+    console.log(row(name, results[name], groups))
+  }
+  return results
+}
+
+function rankersFor(stores, pick, grid) {
+  const out = {
+    'lexical only': (q, i) => pick(stores, q, i).lexical(q.q),
+    'model alone': (q, i) => pick(stores, q, i).alone(q.q),
+    'fused (recall, meaning on)': (q, i) => pick(stores, q, i).fused(q.q),
+  }
+  if (grid) {
+    out['  fused, no words gate'] = (q, i) => pick(stores, q, i).fused(q.q, {gate: false})
+    for (const meaningWeight of [0.3, 0.4, 0.6, 0.7])
+      out[`  weight ${meaningWeight}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {meaningWeight}})
+    for (const meaningFloor of [0.1, 0.3])
+      out[`  floor ${meaningFloor}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {meaningFloor}})
+    for (const wordCoverPower of [1, 2])
+      out[`  cover power ${wordCoverPower}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {wordCoverPower}})
+    for (const meaningWeight of [0.5, 0.7, 0.9, 1])
+      out[`  adaptive, weight ${meaningWeight}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight}})
+    for (const meaningFloor of [0.1, 0.3])
+      out[`  adaptive 0.9, floor ${meaningFloor}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight: 0.9, meaningFloor}})
+    for (const neighbors of [10, 40])
+      out[`  adaptive 0.9, ${neighbors} neighbours`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight: 0.9, neighbors}})
+  }
+  return out
+}
+
+export async function benchMeaning() {
+  const grid = process.env.MEM_BENCH_MEANING_GRID === '1'
+  console.log(`\n== Meaning: lexical only / model alone / fused (built-in model; fusion ${JSON.stringify(DEFAULT_FUSION)}) ==`)
+  const own = loadSet('data')
+  const para = loadSet('paraphrase')
+  const sets = [['own recall set', own, 'own'], ['paraphrase set', para, 'para']]
+  for (const [title, set, name] of sets) {
+    if (!set) {
+      console.log(`\n-- ${title}: NOT MEASURED (no data) --`)
+      continue
+    }
+    const s = await ownLike(name, set)
+    console.log(`(${title}: ${s.count} memories embedded in ${fmt(s.embedMs / 1000, 1)} s)`)
+    const kinds = [...new Set(set.questions.map((q) => q.kind))].sort()
+    await scoreSet(title, set.questions, rankersFor([s], (st) => st[0], grid), {relevant: (q) => q.relevant, groupOf: (q) => q.kind, groups: kinds})
+    await s.close()
+    saveCache()
+  }
+  const convs = loadLocomo()
+  if (!convs) console.log('\n-- LoCoMo dev split: NOT MEASURED (no data) --')
+  else {
+    const stores = await locomoStores(convs)
+    const questions = convs.flatMap((c, ci) => c.questions.map((q) => ({...q, conv: ci})))
+    await scoreSet('LoCoMo dev split', questions, rankersFor(stores, (st, q) => st[q.conv], grid), {
+      relevant: (q) => q.evidence,
+      groupOf: (q) => q.category,
+      groups: Object.keys(CATEGORIES),
+      groupNames: Object.values(CATEGORIES),
+    })
+    for (const s of stores) await s.close()
+  }
+  saveCache()
+  if (process.env.MEM_BENCH_MEANING_COST !== '0') await (await import('./meaning-cost.mjs')).benchMeaningCost()
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchMeaning()
