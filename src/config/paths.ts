@@ -1,6 +1,6 @@
-import {existsSync, statSync} from 'node:fs'
+import {existsSync, realpathSync, statSync} from 'node:fs'
 import {platform} from 'node:os'
-import {dirname, isAbsolute, join, resolve, win32} from 'node:path'
+import {dirname, isAbsolute, join, relative, resolve, win32} from 'node:path'
 import {MemError} from '../model/errors.js'
 
 /** The longest `repo` value taken (a path); longer ones are refused before touching the disk. */
@@ -132,4 +132,21 @@ export function isDirectory(path: string): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * Where `path` really is (links resolved), and whether that is inside `realRoot` — a repository's
+ * own real path (the root itself counts as inside). `real` is null when the path cannot be resolved
+ * (missing, or a dangling link). One rule for every reader and writer that must not leave a
+ * repository through a link it ships: intake, `mem setup`, `mem hooks install` (docs/security.md).
+ */
+export function realPathIn(realRoot: string, path: string): {real: string | null; inside: boolean} {
+  let real: string
+  try {
+    real = realpathSync.native(path)
+  } catch {
+    return {real: null, inside: false}
+  }
+  const rel = relative(realRoot, real)
+  return {real, inside: rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))}
 }

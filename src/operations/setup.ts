@@ -12,9 +12,9 @@
  * `CLAUDE.md` or `.claude/` pointing at a file or folder elsewhere) refuses the whole run.
  */
 import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, writeFileSync} from 'node:fs'
-import {dirname, join, sep} from 'node:path'
+import {dirname, join} from 'node:path'
 import {MemError} from '../model/errors.js'
-import {isDirectory} from '../config/paths.js'
+import {isDirectory, realPathIn} from '../config/paths.js'
 import type {MemContext} from '../engines/context.js'
 import {HOOK_EVENTS, HOST_SPECS, HOSTS, type HookEvent, type HostId} from '../engines/agents/hosts.js'
 import {hostFiles, SetupConflict, unifiedDiff, type FilePlan, type Templates} from '../engines/agents/setup-plan.js'
@@ -71,13 +71,8 @@ function refuseOutside(root: string, realRoot: string, rel: string): void {
       return // not there: nothing below it is either
     }
     if (!link) continue
-    let target: string | null
-    try {
-      target = realpathSync(abs)
-    } catch {
-      target = null // a dangling link: where a write would land is not known
-    }
-    const inside = target !== null && (target === realRoot || target.startsWith(realRoot + sep))
+    // a dangling link (real null): where a write would land is not known
+    const {real: target, inside} = realPathIn(realRoot, abs)
     if (!inside) {
       throw new MemError('conflict', `${part} is a symlink to ${target ?? 'a path that does not exist'}, outside the repository; mem setup writes only inside the repository, so it wrote nothing.`, {
         hint: `Replace ${part} with a real ${i === parts.length ? 'file' : 'folder'} (or remove the link), then run mem setup again.`,

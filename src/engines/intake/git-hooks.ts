@@ -12,6 +12,7 @@ import {chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync,
 import {isAbsolute, join, relative, resolve} from 'node:path'
 import {MemError} from '../../model/errors.js'
 import {makeMemDir, readInMem, writeInMem} from '../../storage/mem-dir.js'
+import {realPathIn} from '../../config/paths.js'
 
 export const HOOK_NAMES = ['post-commit', 'post-merge', 'post-checkout'] as const
 export type HookName = (typeof HOOK_NAMES)[number]
@@ -199,16 +200,14 @@ function ignoreHookLog(root: string): void {
 function assertHooksPathInside(root: string, hooksPath: string): void {
   const rel = relative(root, hooksPath)
   if (rel.startsWith('..') || isAbsolute(rel)) return
-  let real: string
   let realRoot: string
   try {
     realRoot = realpathSync(root)
-    real = realpathSync(hooksPath)
   } catch {
-    return // not there yet: mkdir makes a plain folder
+    return
   }
-  const inside = relative(realRoot, real)
-  if (inside.startsWith('..') || isAbsolute(inside)) {
+  const {real, inside} = realPathIn(realRoot, hooksPath)
+  if (real !== null && !inside) {
     throw new MemError('conflict', `The hooks folder ${hooksPath} is a link out of the repository (to ${real}); mem writes no hook through it.`, {
       hint: 'If the repository ships this link, remove it or point core.hooksPath at a folder inside the repo, then run `mem hooks install` again.',
     })

@@ -6,7 +6,8 @@
  */
 import {readdirSync, readFileSync, realpathSync, statSync} from 'node:fs'
 import {admitText} from '../../text/admit.js'
-import {isAbsolute, join, relative} from 'node:path'
+import {join} from 'node:path'
+import {realPathIn} from '../../config/paths.js'
 import {
   cargoToml,
   contributing,
@@ -94,15 +95,10 @@ const SYSTEM_TREES = ['/proc', '/sys', '/dev']
  * a system tree. Undefined when it may be read, or when it is not there.
  */
 function refusal(realRoot: string, abs: string): string | undefined {
-  let real: string
-  try {
-    real = realpathSync.native(abs)
-  } catch {
-    return undefined // missing or unreadable: nothing is read either way
-  }
+  const {real, inside} = realPathIn(realRoot, abs)
+  if (real === null) return undefined // missing or unreadable: nothing is read either way
   if (SYSTEM_TREES.some((t) => real === t || real.startsWith(`${t}/`))) return `links to ${real}, a system file; intake reads only the repository's own files`
-  const rel = relative(realRoot, real)
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return `links outside the repository (to ${real}); intake reads only the repository's own files`
+  if (!inside || real === realRoot) return `links outside the repository (to ${real}); intake reads only the repository's own files`
   return undefined
 }
 
