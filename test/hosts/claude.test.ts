@@ -33,6 +33,11 @@ describe(`Claude Code ${REAL_HOSTS.claude.version}, headless, against a fake Ant
     // the agent's own conversation: the requests that offer its tools
     const main = s.fake.requests.filter((r) => r.path.endsWith('/messages') && Array.isArray(r.body.tools) && r.body.tools.length > 0)
     assertSession(s, main, {stopReminder: true})
+    // what the model sees of the Stop reminder (docs/agents.md): mem gives it once a session, and
+    // Claude Code ${REAL_HOSTS.claude.version} shows it twice in every request after it (host behaviour)
+    const copies = main.map((r) => r.text.split('Before you finish: if this session taught').length - 1)
+    expect(copies.filter((n) => n > 0).length).toBeGreaterThan(0)
+    expect(new Set(copies.filter((n) => n > 0))).toEqual(new Set([2]))
     // Claude Code defers MCP tools behind ToolSearch: mem's are named in the list of deferred tools
     expect(main[0].text).toContain('mcp__mem__memory_recall')
     // no warning at all, about mem's configuration or anything else
