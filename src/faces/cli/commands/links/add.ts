@@ -6,7 +6,8 @@ export default class LinksAdd extends MemCommand {
   static description = `The target must be a registered repository (\`mem repos\` lists them): a repo id or its path. The link is a memory tagged cross-repo-link; remove it with \`mem forget LINK_ID\`. Memories of the linked repository join recall ranked below this repository's own (weight 0.8). An unknown repository exits 3.`
   static examples = [
     `<%= config.bin %> links add ../billing-api --note "the app calls this API for invoices"`,
-    `<%= config.bin %> links add -home-me-src-billing-api --json`,
+    '# a repo id that starts with "-" (as ids of paths do) goes after --, or it reads as a flag',
+    `<%= config.bin %> links add --json -- -home-me-src-billing-api`,
   ]
   static args = {targetRepo: Args.string({required: true, description: 'The repository to link: a repo id or a path.'})}
   static flags = {note: Flags.string({summary: 'How the repositories relate.'})}
