@@ -11,7 +11,8 @@
  *   The cost of folding U+200D (zero-width joiner): an emoji sequence such as a family is stored as
  *   its separate emoji; a Persian or Indic word that uses U+200C is stored without it.
  * - `scanForm` is what the secret gate reads: the stored form in NFKC (fullwidth `ｐａｓｓ`,
- *   mathematical `𝐩𝐚𝐬𝐬` and ligatures read as ASCII), with every other default-ignorable code
+ *   mathematical `𝐩𝐚𝐬𝐬` and ligatures read as ASCII; the 23 characters whose compatibility form is
+ *   longer than 4 code units, such as U+FDFA, read as they are), with every other default-ignorable code
  *   point taken out (variation selectors, U+2061–2064 invisible operators, U+180E, U+034F…), and
  *   each non-ASCII letter that Unicode's confusables table (UTS #39, through the `unhomoglyph`
  *   package's copy of it) maps to one ASCII character read as that character: a Cyrillic `а` in
@@ -21,6 +22,7 @@
  * Both are linear in the text's length and return ASCII text unchanged without copying.
  */
 import {lazyRequire} from '../model/lazy-require.js'
+import {LONG_FOLDS} from './tokenize.js'
 
 // Dropped: tag characters, bidi embeddings/overrides/isolates/marks. Folded: zero-width characters
 // and the soft hyphen. Both end the same way in the stored text (nothing is left of them); they are
@@ -57,10 +59,10 @@ export function needsAdmission(text: string): boolean {
 }
 
 const confusablesData = lazyRequire<Record<string, string>>('unhomoglyph/data.json')
-let confusables: Map<number, string> | undefined
+let confusables: {map: Map<number, string>; pattern: RegExp} | undefined
 
-/** Non-ASCII code point → the one printable ASCII character it is confusable with. */
-function confusableMap(): Map<number, string> {
+/** Non-ASCII code point → the one printable ASCII character it is confusable with, and a pattern of those code points. */
+function confusableMap(): {map: Map<number, string>; pattern: RegExp} {
   if (confusables) return confusables
   const map = new Map<number, string>()
   for (const [from, to] of Object.entries(confusablesData())) {
@@ -68,20 +70,24 @@ function confusableMap(): Map<number, string> {
     if (code < 0x80 || from.length !== String.fromCodePoint(code).length) continue
     if (to.length === 1 && to >= '!' && to <= '~') map.set(code, to)
   }
-  confusables = map
-  return map
+  const cls = [...map.keys()].map((code) => `\\u{${code.toString(16)}}`).join('')
+  confusables = {map, pattern: new RegExp(`[${cls}]`, 'gu')}
+  return confusables
 }
+
+// The runs of a text between the characters whose compatibility form is longer than 4 code units
+// (tokenize.ts LONG_FOLDS: U+FDFA is 18 characters of Arabic, U+3307 a katakana word). They are
+// read as they are, as the index reads them: none of them spells ASCII, and expanding 16,000 of
+// them made a 288,000-character text for the gate to read.
+const COMPATIBLE_RUN = new RegExp(`[^${LONG_FOLDS.source.slice(1, -1)}]+`, 'gu')
+const nfkc = (run: string): string => run.normalize('NFKC')
 
 /** The form the secret gate reads (see the module comment). */
 export function scanForm(text: string): string {
   if (ASCII_ONLY.test(text)) return text
-  const nfkc = admitText(text).normalize('NFKC').replace(IGNORABLE, '')
-  if (ASCII_ONLY.test(nfkc)) return nfkc
-  const map = confusableMap()
-  let out = ''
-  for (const ch of nfkc) {
-    const code = ch.codePointAt(0)!
-    out += code < 0x80 ? ch : (map.get(code) ?? ch)
-  }
-  return out
+  const admitted = admitText(text)
+  const compatible = (LONG_FOLDS.test(admitted) ? admitted.replace(COMPATIBLE_RUN, nfkc) : nfkc(admitted)).replace(IGNORABLE, '')
+  if (ASCII_ONLY.test(compatible)) return compatible
+  const {map, pattern} = confusableMap()
+  return compatible.replace(pattern, (ch) => map.get(ch.codePointAt(0)!)!)
 }

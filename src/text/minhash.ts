@@ -4,7 +4,7 @@
  * looks up four keys instead of comparing against every memory. Candidates are then verified with
  * the exact Jaccard similarity.
  */
-import {shingleSet} from './shingles.js'
+import {shinglesOf} from './shingles.js'
 import {factShape, factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
 
 export const BANDS = 4
@@ -41,7 +41,7 @@ let last: {content: string; shingles: ReadonlySet<string>; bands: readonly numbe
  */
 export function contentBands(content: string, {keep = false}: {keep?: boolean} = {}): {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; shape: FactShape} {
   if (last?.content !== content) {
-    const shingles = shingleSet(content)
+    const shingles = shinglesOf(content)
     // `keep`: among the kept shapes (values.ts factShapeOf), as a store keeps the text it stores
     // (later stores read it as a candidate); not maintenance, which runs every memory it forgets
     // through here and would fill them with texts no store looks at again

@@ -23,16 +23,25 @@ const MAX_TERM_CHARS = 48
  * their letters), so no text grows more than 4× (a test checks the list against the runtime's Unicode).
  */
 export const LONG_FOLDS = /[\u321d\u321e\u327c\u3307\u3315-\u3317\u3319\u331a\u3320\u332b\u332e\u3332\u3334\u3336\u3347\u334a\u3356\u33ae\u33af\ufdfa\ufdfb\u{16d6a}]/u
-const LONG_FOLDS_SPLIT = new RegExp(`(${LONG_FOLDS.source})`, 'u')
+
+// The runs of a text between LONG_FOLDS characters, which fold; the characters themselves are kept.
+const FOLDABLE_RUN = new RegExp(`[^${LONG_FOLDS.source.slice(1, -1)}]+`, 'gu')
+// eslint-disable-next-line no-control-regex
+const ASCII_ONLY = /^[\u0000-\u007f]*$/
+const MARKS = /\p{M}+/gu
+const foldRun = (run: string): string => run.normalize('NFKD').replace(MARKS, '')
+// The last text folded: a store folds its content for the duplicate key, its shingles, its index
+// terms and its fact shape, one after the other.
+let lastFold: {text: string; folded: string} | undefined
 
 /** Folds accents (NFKD, marks dropped) but keeps case, which camelCase splitting needs. */
 export function foldAccents(text: string): string {
-  if (!LONG_FOLDS.test(text)) return text.normalize('NFKD').replace(/\p{M}+/gu, '')
-  // the parts between such characters fold, the characters themselves are kept
-  return text
-    .split(LONG_FOLDS_SPLIT)
-    .map((part, i) => (i % 2 === 1 ? part : part.normalize('NFKD').replace(/\p{M}+/gu, '')))
-    .join('')
+  // ASCII has no marks and no compatibility forms: it folds to itself
+  if (ASCII_ONLY.test(text)) return text
+  if (lastFold?.text === text) return lastFold.folded
+  const folded = LONG_FOLDS.test(text) ? text.replace(FOLDABLE_RUN, foldRun) : foldRun(text)
+  lastFold = {text, folded}
+  return folded
 }
 
 // A token with no separator and no capital inside (most words): it is its only part.
@@ -90,29 +99,54 @@ export const NEGATIONS: ReadonlySet<string> = new Set([
   "isn't", 'isnt', "aren't", 'arent', "wasn't", 'wasnt', "won't", 'wont', "shouldn't", 'shouldnt', 'without',
 ])
 
-/** Reduces text to index terms, in order, duplicates kept (term frequency matters). */
-export function analyze(text: string, options: AnalyzeOptions = {}): string[] {
-  const out: string[] = []
-  const folded = foldAccents(text)
-  for (const match of folded.matchAll(RAW_TOKEN)) {
-    const raw = match[0]
-    if (CJK.test(raw)) {
-      for (const run of raw.match(CJK_RUN) ?? []) cjkBigrams(run, out)
-      const rest = raw.replace(CJK_RUN, ' ')
-      if (rest.trim()) out.push(...analyze(rest, options))
-      continue
-    }
+/**
+ * What one raw token reads as, in order: a string is a term always kept (a CJK bigram, a compound's
+ * whole); a word is kept unless it is a stop word the options drop.
+ */
+type Reading = ReadonlyArray<string | {readonly word: string; readonly stem: string; readonly stop: boolean}>
+
+// Readings of raw tokens seen lately: the words of a text come back in it and in every text after.
+const READINGS = new Map<string, Reading>()
+const MAX_READINGS = 50_000
+
+function readRaw(raw: string): Reading {
+  let reading = READINGS.get(raw)
+  if (reading !== undefined) return reading
+  const out: Array<Reading[number]> = []
+  if (CJK.test(raw)) {
+    const bigrams: string[] = []
+    for (const run of raw.match(CJK_RUN) ?? []) cjkBigrams(run, bigrams)
+    out.push(...bigrams)
+    const rest = raw.replace(CJK_RUN, ' ')
+    if (rest.trim()) for (const match of foldAccents(rest).matchAll(RAW_TOKEN)) out.push(...readRaw(match[0]))
+  } else {
     const parts = splitParts(raw)
     const lowered = parts.map((p) => p.toLowerCase())
     for (const word of lowered) {
       if (word.length > MAX_TERM_CHARS) continue
-      if (!options.keepStopWords && STOP_WORDS.has(word) && !options.keep?.has(word)) continue
+      // a letter alone says nothing, whether or not stop words are kept (a digit does)
       if (word.length === 1 && !/\p{N}/u.test(word)) continue
-      out.push(stemWord(word))
+      out.push({word, stem: stemWord(word), stop: STOP_WORDS.has(word)})
     }
     if (parts.length > 1) {
       const whole = lowered.join('')
       if (whole.length <= MAX_TERM_CHARS) out.push(whole)
+    }
+  }
+  reading = out
+  if (READINGS.size >= MAX_READINGS) READINGS.clear()
+  READINGS.set(raw, reading)
+  return reading
+}
+
+/** Reduces text to index terms, in order, duplicates kept (term frequency matters). */
+export function analyze(text: string, options: AnalyzeOptions = {}): string[] {
+  const out: string[] = []
+  const dropStops = !options.keepStopWords
+  for (const match of foldAccents(text).matchAll(RAW_TOKEN)) {
+    for (const r of readRaw(match[0])) {
+      if (typeof r === 'string') out.push(r)
+      else if (!(dropStops && r.stop && !options.keep?.has(r.word))) out.push(r.stem)
     }
   }
   return out

@@ -68,6 +68,12 @@ describe('scanForm: what the secret gate reads', () => {
     expect(scanForm('to\u2062ken\u180E\u034F')).toBe('token')
   })
 
+  it('reads the characters whose compatibility form is longer than 4 code units as they are, and folds around them', () => {
+    // U+FDFA is 18 characters of Arabic in NFKC: 16,000 of them made 288,000 characters to scan
+    expect(scanForm('\uFDFA'.repeat(16_000)).length).toBe(16_000)
+    expect(scanForm('ｔｏｋｅｎ\uFDFAp\u0430ss\u3307')).toBe('token\uFDFApass\u3307')
+  })
+
   it('never re-maps ASCII (confusables.txt maps 0 to O and 1 to l)', () => {
     const ascii = 'AKIA0123 l1O0 rn m ghp_aB3d'
     expect(scanForm(ascii)).toBe(ascii)

@@ -1,10 +1,19 @@
 import {describe, expect, it} from 'vitest'
-import {analyze, foldAccents, LONG_FOLDS} from '../../src/text/tokenize.js'
+import {analyze, foldAccents, LONG_FOLDS, NEGATIONS} from '../../src/text/tokenize.js'
 
 describe('analyze: the terms of a text', () => {
   it('splits code identifiers into parts and keeps them whole; plain and capitalized words are one part', () => {
     expect(analyze('HTTPServer parseConfigFile node_modules')).toEqual(['http', 'server', 'httpserver', 'pars', 'config', 'file', 'parseconfigfile', 'node', 'modul', 'nodemodules'])
     expect(analyze('Deploys v20.1 OPS-4821 iOS')).toEqual(['deploi', 'v20', '1', 'v201', 'op', '4821', 'ops4821', 'os', 'ios'])
+  })
+
+  it('reads a text read before the same way under each option (stop words, negations kept)', () => {
+    const text = 'Do not run the tests without CI; 漢字かなthe tests'
+    for (let i = 0; i < 2; i++) {
+      expect(analyze(text)).toEqual(['run', 'test', 'without', 'ci', '漢字', '字か', 'かな', 'test'])
+      expect(analyze(text, {keep: NEGATIONS})).toEqual(['not', 'run', 'test', 'without', 'ci', '漢字', '字か', 'かな', 'test'])
+      expect(analyze(text, {keepStopWords: true})).toEqual(['do', 'not', 'run', 'the', 'test', 'without', 'ci', '漢字', '字か', 'かな', 'the', 'test'])
+    }
   })
 
   it('stems a word the same way every time it comes back (stop words dropped, duplicates kept)', () => {

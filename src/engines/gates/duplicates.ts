@@ -1,9 +1,8 @@
 import type {Db} from '../../storage/db.js'
 import {findLiveByNormHash, getMemory, nearDuplicateCandidates, type DuplicateCandidate} from '../../storage/memories.js'
 import {contentBands} from '../../text/minhash.js'
-import {shingleSet} from '../../text/shingles.js'
+import {shinglesOf} from '../../text/shingles.js'
 import {jaccard} from '../../text/similarity.js'
-import {keptBy} from '../../text/kept.js'
 import {factShapeOf, restates, sameValues, sayTheSame, updateRelation, valueChange, type FactShape} from '../../text/values.js'
 import type {UpdateOf} from '../../model/shapes/memories.js'
 import {hasRelation, type MemoryLink, type MemoryType} from '../../model/memory.js'
@@ -26,7 +25,7 @@ export function isRestatement(shape: FactShape, other: string): boolean {
 
 /**
  * The characters a store's checks may read in its candidates: each candidate's length and the new
- * text's, summed over the candidates, newest first. Every rule is linear in the two texts it
+ * text's, summed over the candidates, newest first; the candidates past it are not even read. Every rule is linear in the two texts it
  * compares, so this bounds a store's work whatever its texts (64 candidates of 16,000 characters
  * each, all updates of a 16,000-character text, took 0.15–0.3 s of CPU); the rest are left
  * unchecked, and the outcome says how many (`unchecked`). 64 candidates of 1,000 characters fit:
@@ -45,16 +44,19 @@ export type Candidates = DuplicateCandidate[] & {unchecked?: number}
 export function candidatesFor(db: Db, content: string): Candidates {
   // a value key is in the band table only while a newer version updates its memory (minhash.ts)
   const {bands, values} = contentBands(content, {keep: true})
-  const rows = nearDuplicateCandidates(db, values.length > 0 ? [...bands, ...values] : bands, CANDIDATES)
+  const cost = (chars: number) => content.length + chars
+  // SQLite's lengths leave the rows that cannot fit unread; they count a character outside the BMP
+  // as one (and end at a NUL), never more than here, so the budget is then checked on what was read
+  let guess = 0
+  const {rows, unchecked} = nearDuplicateCandidates(db, values.length > 0 ? [...bands, ...values] : bands, CANDIDATES, (chars) => (guess += cost(chars)) <= COMPARE_BUDGET)
   let spent = 0
   let within = 0
-  while (within < rows.length && spent + content.length + rows[within].content.length <= COMPARE_BUDGET) spent += content.length + rows[within++].content.length
-  return within === rows.length ? rows : Object.assign(rows.slice(0, within), {unchecked: rows.length - within})
+  while (within < rows.length && spent + cost(rows[within].content.length) <= COMPARE_BUDGET) spent += cost(rows[within++].content.length)
+  const left = unchecked + rows.length - within
+  return left === 0 ? rows : Object.assign(rows.slice(0, within), {unchecked: left})
 }
 
 const cachedShape = factShapeOf
-/** Shingle sets of texts the gates saw lately (kept.ts). */
-const cachedShingles = keptBy(shingleSet)
 
 /**
  * Finds a live memory of the repo that says the same thing: the same text once case, whitespace
@@ -76,7 +78,7 @@ export function findDuplicate(db: Db, content: string, exclude?: string | null, 
     // Jaccard ≥ 0.9 needs texts of about one length: the subject keys bring in others too
     const ratio = candidate.content.length / content.length
     if (ratio < 0.5 || ratio > 2) continue
-    if (jaccard(shingles, cachedShingles(candidate.content)) >= NEAR_DUPLICATE_THRESHOLD && isRestatement(shape, candidate.content) && current(candidate.id, candidate.links)) return candidate.id
+    if (jaccard(shingles, shinglesOf(candidate.content)) >= NEAR_DUPLICATE_THRESHOLD && isRestatement(shape, candidate.content) && current(candidate.id, candidate.links)) return candidate.id
   }
   return undefined
 }

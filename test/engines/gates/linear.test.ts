@@ -79,6 +79,21 @@ describe('the compare budget of a store', () => {
     await ctx.close()
   })
 
+  it('counts the budget in the characters of the texts as read, outside the BMP too (SQLite counts those as one)', async () => {
+    const {ctx, repo, clock} = memRepo()
+    // 🎉 is two code units here and one character to SQLite: by SQLite's count five would fit
+    const emoji = (i: number) => `${PROSE.replaceAll(' ', ` ${'🎉'.repeat(16)} `).slice(0, N - 8)} v${i}`
+    for (let i = 0; i < 10; i++) {
+      storedId(await store(ctx, {repo, content: emoji(i), type: 'heuristic'}))
+      clock.advance(60_000)
+    }
+    const r = await store(ctx, {repo, content: emoji(10), type: 'heuristic'})
+    expect(r.success).toBe(true)
+    if (!r.success) return
+    expect(r.unchecked).toBe(10 - Math.floor(COMPARE_BUDGET / (2 * N)))
+    await ctx.close()
+  })
+
   it('finds a text stored again word for word past the budget (by its folded text)', async () => {
     const {ctx, repo, clock} = memRepo()
     // observations: two that differ by a value are two events, never an update of each other
