@@ -1,9 +1,36 @@
 import {availableParallelism} from 'node:os'
 import {defineConfig} from 'vitest/config'
 
+/**
+ * The slow part of the suite: tests that drive real processes at length (the agent hosts, npm
+ * install, Chromium, tmux, git hooks, writers killed mid-stream, `mem serve` and the built CLI in
+ * processes of their own) or grind through every byte of a pack. `npm run test:fast` (the `fast`
+ * project) leaves them out for quick feedback; `npm test` and CI run both projects: every test
+ * file is in exactly one (test/architecture/test-split.test.ts holds that).
+ * Measured in one run of the whole suite (load ~12 on 2 cores): these files took 1,012 s of its
+ * 1,213 s of test time.
+ */
+export const SLOW_TESTS = [
+  'test/hosts/**', // real agent hosts (Claude Code, Codex, Gemini CLI, OpenCode) against a fake model
+  'test/integration/**', // npm pack + install, the TUI under tmux, git hooks in hostile repos
+  'test/faces/ui/ui.test.ts', // the web UI in Chromium
+  'test/storage/durability.test.ts', // writer processes, one killed with SIGKILL
+  'test/faces/cli/agent-hooks.test.ts', // the hook process per host event
+  'test/faces/cli/hooks.test.ts', // real git commits running intake
+  'test/faces/cli/in-process.test.ts', // every kind of command against bin/run.js in its own process
+  'test/faces/server/serve-cli.test.ts', // mem serve processes
+  'test/faces/cli/setup.test.ts', // the hosts' own config validators
+  'test/faces/cli/bundle.test.ts', // what a cold command loads, in processes of their own
+  'test/faces/server/sharing.test.ts', // packs over HTTP, git layers
+  'test/faces/cli/recall-index.test.ts', // a large store, the detached index rebuild
+  'test/engines/sharing/layers-git.test.ts', // git remotes
+  'test/engines/sharing/packs.test.ts', // every single flipped byte of a pack
+]
+
+const ALL_TESTS = ['test/**/*.test.ts', 'test/**/*.test.tsx']
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Child processes, not worker threads: test/helpers/cli.ts (the CLI in process) and the server
@@ -22,5 +49,9 @@ export default defineConfig({
     // test turns it on (test/engines/meaning, the CLI meaning tests): loading it in every test file
     // would cost a second a worker, and the ranking tests pin the lexical answers.
     env: {MEM_MEANING: 'off'},
+    projects: [
+      {extends: true, test: {name: 'fast', include: ALL_TESTS, exclude: SLOW_TESTS}},
+      {extends: true, test: {name: 'slow', include: SLOW_TESTS.map((p) => (p.endsWith('/**') ? `${p}/*.test.{ts,tsx}` : p))}},
+    ],
   },
 })

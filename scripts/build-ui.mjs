@@ -1,6 +1,7 @@
 // The web UI (src/faces/ui, React) → dist/ui: one minified ES module and one stylesheet with content
 // hashes in their names (served immutable), and an index.html that names them (served no-cache).
-// Type-checked first with its own tsconfig (DOM, bundler resolution); src/faces/ui imports nothing from src but types.
+// Type-checked first with its own tsconfig (DOM, bundler resolution); src/faces/ui imports nothing from src but types
+// and the plain input bounds of src/model/inputs.ts and memory.ts (test/architecture).
 import {execFileSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'

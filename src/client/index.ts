@@ -40,6 +40,8 @@ import type {
   UsageHourly,
   UsageTimeseries,
 } from './types.js'
+// the one module of src the client takes values from (plain data: it needs nothing of Node)
+import {RECALL_LIMITS} from '../model/inputs.js'
 
 export type * from './types.js'
 
@@ -102,12 +104,12 @@ export class MemClient {
   }
 
   /** The memories relevant to `q`, best first. */
-  async recall(repo: string, q: string, limit = 10, type?: MemoryType): Promise<RecallItem[]> {
+  async recall(repo: string, q: string, limit: number = RECALL_LIMITS.defaultLimit, type?: MemoryType): Promise<RecallItem[]> {
     return (await this.getJson<{results: RecallItem[]}>('/api/mem/recall', {repo, q, limit, type})).results
   }
 
   /** Recall through the legacy alias `/api/mem/search` (same answer). */
-  async search(repo: string, q: string, limit = 10, type?: MemoryType): Promise<RecallItem[]> {
+  async search(repo: string, q: string, limit: number = RECALL_LIMITS.defaultLimit, type?: MemoryType): Promise<RecallItem[]> {
     return (await this.getJson<{results: RecallItem[]}>('/api/mem/search', {repo, q, limit, type})).results
   }
 

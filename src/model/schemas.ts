@@ -1,5 +1,6 @@
 import {z} from 'zod'
 import {MAX_CONTENT_CHARS, MAX_TAG_CHARS, MAX_TAGS, MEMORY_TYPES} from './memory.js'
+import {RECALL_LIMIT_RANGE, RECALL_LIMITS} from './inputs.js'
 
 export const RepoRef = z.string({error: 'repo is required'}).trim().min(1, 'repo is required')
 export const MemoryTypeSchema = z.enum(MEMORY_TYPES, {error: 'must be one of observation, insight, procedure, heuristic'})
@@ -25,14 +26,17 @@ export const Content = z
   .refine((s) => s.length <= MAX_CONTENT_CHARS, `content is longer than ${MAX_CONTENT_CHARS.toLocaleString('en-US')} characters`)
 export const Importance = z.number({error: 'must be a number from 0.0 to 1.0'}).min(0, 'must be at least 0.0').max(1, 'must be at most 1.0')
 
-/** The input of `stats` (the core checks it by hand, to start without zod). */
+/** The input of `stats` (the core checks it by hand, to start without zod: plainStatsInput in inputs.ts). */
 export const StatsInput = z.object({repo: RepoRef})
 
-/** Recall's input (core/recall.ts checks well-formed input by hand and falls back to this). */
+/** Recall's input (operations/recall.ts takes well-formed input by hand, plainRecallInput in inputs.ts, and falls back to this). */
+const LIMIT_RANGE = `limit must be ${RECALL_LIMIT_RANGE}`
 export const RecallInput = z.object({
   repo: RepoRef,
-  q: z.string({error: 'q (the query) is required'}).max(4_000, 'q is longer than 4,000 characters'),
-  limit: z.number().int().min(1, 'limit must be 1 to 100').max(100, 'limit must be 1 to 100').default(10),
+  q: z
+    .string({error: 'q (the query) is required'})
+    .max(RECALL_LIMITS.maxQueryChars, `q is longer than ${RECALL_LIMITS.maxQueryChars.toLocaleString('en-US')} characters`),
+  limit: z.number().int().min(RECALL_LIMITS.minLimit, LIMIT_RANGE).max(RECALL_LIMITS.maxLimit, LIMIT_RANGE).default(RECALL_LIMITS.defaultLimit),
   type: MemoryTypeSchema.optional(),
   touch: z
     .boolean({error: 'touch must be true or false'})

@@ -4,12 +4,13 @@ import {changeMemory, resolveRefs} from './lookup.js'
 import type {ForgetResult} from '../model/shapes/memories.js'
 import {MemoryRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
+import {MAX_FORGET_REASON_CHARS} from '../model/inputs.js'
 import {admitNote} from '../engines/gates/admit.js'
 
 export const ForgetInput = z.object({
   id: MemoryRef,
   repo: z.string().optional(),
-  reason: z.string().trim().max(500).optional(),
+  reason: z.string().trim().max(MAX_FORGET_REASON_CHARS).optional(),
 })
 export type ForgetInput = z.input<typeof ForgetInput>
 

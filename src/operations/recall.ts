@@ -1,4 +1,5 @@
-import {capitalizeType, MEMORY_TYPES, type MemoryType} from '../model/memory.js'
+import {capitalizeType, type MemoryType} from '../model/memory.js'
+import {plainRecallInput, type RecallArgs} from '../model/inputs.js'
 import {searchMemories, type SearchHit} from '../engines/search/engine.js'
 import {buildRecallIndex, searchIndexed} from '../engines/search/compact.js'
 import {normalizeForDuplicate} from '../text/tokenize.js'
@@ -15,7 +16,7 @@ export type {RecallItem, RecallResult} from '../model/shapes/memories.js'
 export interface RecallInput {
   repo: string
   q: string
-  /** 1 to 100, default 10. */
+  /** RECALL_LIMITS in model/inputs.ts: 1 to 100, default 10. */
   limit?: number
   type?: MemoryType
   /** Whether this recall counts as an agent using what it returns (default true); a person browsing passes false. */
@@ -29,28 +30,14 @@ export interface RecallInput {
  */
 export const BACKGROUND_INDEX_BYTES = 4 * 1024 * 1024
 
-const RECALL_KEYS = new Set(['repo', 'q', 'limit', 'type', 'touch'])
-
 /**
  * `mem recall` runs once per question, so its path does not load zod (a fifth of its start):
- * well-formed input is taken as is; anything else is parsed with the schema, which words the error.
+ * well-formed input is taken by the hand-written check of the contract (model/inputs.ts), anything
+ * else is parsed with the schema, which words the error.
  */
-async function recallInput(raw: RecallInput): Promise<Required<Pick<RecallInput, 'repo' | 'q' | 'limit'>> & {type?: MemoryType; touch?: boolean}> {
-  const r = raw as unknown as Record<string, unknown> | null
-  if (
-    r !== null &&
-    typeof r === 'object' &&
-    Object.keys(r).every((k) => RECALL_KEYS.has(k)) &&
-    typeof r.repo === 'string' &&
-    r.repo.trim() !== '' &&
-    typeof r.q === 'string' &&
-    r.q.length <= 4_000 &&
-    (r.limit === undefined || (Number.isInteger(r.limit) && (r.limit as number) >= 1 && (r.limit as number) <= 100)) &&
-    (r.type === undefined || (MEMORY_TYPES as readonly unknown[]).includes(r.type)) &&
-    (r.touch === undefined || typeof r.touch === 'boolean')
-  ) {
-    return {repo: r.repo.trim(), q: r.q, limit: (r.limit as number | undefined) ?? 10, ...(r.type === undefined ? {} : {type: r.type as MemoryType}), ...(r.touch === undefined ? {} : {touch: r.touch})}
-  }
+async function recallInput(raw: RecallInput): Promise<RecallArgs> {
+  const plain = plainRecallInput(raw)
+  if (plain) return plain
   const [{RecallInput: schema}, {parseInput}] = await Promise.all([import('../model/schemas.js'), import('../model/validate.js')])
   return parseInput(schema, raw)
 }

@@ -1,5 +1,5 @@
-import {MemError} from '../model/errors.js'
 import {MEMORY_TYPES, type MemoryType} from '../model/memory.js'
+import {plainStatsInput} from '../model/inputs.js'
 import {peekCounts} from '../storage/counts-file.js'
 import type {MemContext} from '../engines/context.js'
 import type {StatsResult} from '../model/shapes/memories.js'
@@ -20,10 +20,9 @@ const PLURAL: Record<MemoryType, string> = {
 /** Live memory counts by type, read from counts kept as memories change (no scan). */
 export async function stats(ctx: MemContext, raw: StatsInput): Promise<StatsResult> {
   // `mem stats` is the command people and prompts run most, so its path loads neither zod nor the
-  // store: the one field is checked by hand, with the same message as the RepoRef schema.
-  const repo = typeof raw?.repo === 'string' ? raw.repo.trim() : ''
-  if (!repo) throw new MemError('invalid_input', 'Invalid repo: repo is required', {details: [{path: 'repo', message: 'repo is required'}], hint: 'Pass the repository as a path or repo id.'})
-  const input = {repo}
+  // store: well-formed input is taken by the contract's hand-written check (model/inputs.ts), and
+  // anything else is parsed with the StatsInput schema, which words the error
+  const input = plainStatsInput(raw) ?? (await parseWithSchema(raw))
   // Counts change only with writes; a current sidecar answers without loading the database.
   const where = await ctx.locate(input.repo, 'read')
   const counts =
@@ -34,6 +33,11 @@ export async function stats(ctx: MemContext, raw: StatsInput): Promise<StatsResu
     })())
   const total = MEMORY_TYPES.reduce((n, t) => n + counts[t], 0)
   return {repo: input.repo, summary: summarize(counts, total), counts, total}
+}
+
+async function parseWithSchema(raw: unknown): Promise<{repo: string}> {
+  const [{StatsInput: schema}, {parseInput}] = await Promise.all([import('../model/schemas.js'), import('../model/validate.js')])
+  return parseInput(schema, raw)
 }
 
 export function summarize(counts: Record<MemoryType, number>, total: number): string {

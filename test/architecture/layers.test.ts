@@ -24,6 +24,8 @@ const LAYERS = [
 
 /** Layers that may reach the others only through `import type` (they ship without the core). */
 const TYPE_ONLY_OUTSIDE = ['src/client', 'src/faces/ui']
+/** What they may take values from all the same: the input bounds (one contract per input), plain data that imports only within this list and no package. */
+const PLAIN_SHARED = ['src/model/inputs.ts', 'src/model/memory.ts']
 /** Layers of one rank that must not import each other. */
 const APART = [['operations', 'runtime']]
 
@@ -130,11 +132,17 @@ describe('the architecture', () => {
     expect(wrong).toEqual([])
   })
 
-  it('the client and the web UI reach the rest only through `import type`', () => {
+  it('the client and the web UI reach the rest only through `import type` (but for the plain input bounds)', () => {
     const wrong = all
-      .filter((e) => TYPE_ONLY_OUTSIDE.some((d) => e.from.startsWith(`${d}/`) && !e.to.startsWith(`${d}/`)) && !e.typeOnly)
+      .filter((e) => TYPE_ONLY_OUTSIDE.some((d) => e.from.startsWith(`${d}/`) && !e.to.startsWith(`${d}/`)) && !e.typeOnly && !PLAIN_SHARED.includes(e.to))
       .map((e) => `${e.from} → ${e.to}`)
     expect(wrong).toEqual([])
+    // and those import nothing else: no package, nothing of src outside the list
+    for (const file of PLAIN_SHARED) {
+      const text = readFileSync(join(ROOT, file), 'utf8')
+      const specs = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1] ?? m[2])
+      expect(specs.filter((s) => !s.startsWith('.') || !PLAIN_SHARED.includes(resolveSpec(file, s) ?? s)), file).toEqual([])
+    }
   })
 
   it('no module imports in a circle (type imports included)', () => {

@@ -1,6 +1,7 @@
-import {readFileSync, statSync, truncateSync, writeFileSync} from 'node:fs'
+import {cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {recall} from '../../src/operations/recall.js'
 import {store} from '../../src/operations/store.js'
 import {get} from '../../src/operations/get.js'
@@ -13,15 +14,21 @@ import {RECALL_INDEX_FILE, RecallIndexFile} from '../../src/storage/recall-index
 import {searchMemories} from '../../src/engines/search/engine.js'
 import {searchIndexed} from '../../src/engines/search/compact.js'
 import {MEMORY_TYPES} from '../../src/model/memory.js'
-import {fixedClock, memRepo, storedId, type Clock} from '../helpers/mem.js'
+import {fixedClock, memRepo, storedId, tempDir, type Clock} from '../helpers/mem.js'
 
 const DATA = join(import.meta.dirname, '..', 'bench', 'recall', 'data')
 const EVAL_MEMORIES = JSON.parse(readFileSync(join(DATA, 'memories.json'), 'utf8')) as Array<{type: (typeof MEMORY_TYPES)[number]; content: string; tags: string[]; importance: number}>
 const QUESTIONS = (JSON.parse(readFileSync(join(DATA, 'questions.json'), 'utf8')) as Array<{q: string}>).map((q) => q.q)
 
 /** A store with the evaluation set, update pairs (currency), an edit and a question followed by its answer. */
-async function seeded() {
-  const {root, home, ctx, clock} = memRepo()
+async function seed() {
+  // a temp folder of the file's, not of a test (memRepo's is removed when its test ends)
+  const base = mkdtempSync(join(tmpdir(), 'mem-test-'))
+  const root = join(base, 'repo')
+  const home = join(base, 'home')
+  mkdirSync(join(root, '.git'), {recursive: true})
+  const clock = fixedClock()
+  const ctx = openMem({meaning: {model: 'off'}, home, cwd: root, now: clock})
   for (const m of EVAL_MEMORIES) {
     clock.advance(3_600_000)
     storedId(await store(ctx, {repo: root, ...m}))
@@ -44,7 +51,31 @@ async function seeded() {
   const used = storedId(await store(ctx, {repo: root, content: 'Flaky checkout spec: rerun with --retries 2 before filing a bug', type: 'procedure'}))
   await feedback(ctx, {memoryId: used, wasUsed: true})
   await ctx.close()
-  return {root, home, clock, updated}
+  return {base, root, home, time: clock().toISOString(), updated}
+}
+
+/** The seeded store, written once for the file (its 356 stores were most of this file's time). */
+let template: Awaited<ReturnType<typeof seed>>
+// 356 stores through every gate: seconds idle, more under load
+beforeAll(async () => {
+  template = await seed()
+}, 180_000)
+afterAll(() => rmSync(template.base, {recursive: true, force: true}))
+
+/**
+ * A copy of the seeded store for one test: its repo and home in a temp folder of the test's own,
+ * with the paths the home and repo.json record moved there (what seeding it there would have
+ * written), and a clock where seeding left it.
+ */
+async function seeded() {
+  const t = template
+  const base = tempDir()
+  cpSync(t.base, base, {recursive: true})
+  for (const file of [join('home', 'repos.yaml'), join('home', 'trust.json'), join('repo', '.mem', 'repo.json')]) {
+    const path = join(base, file)
+    if (existsSync(path)) writeFileSync(path, readFileSync(path, 'utf8').replaceAll(t.base, base))
+  }
+  return {root: join(base, 'repo'), home: join(base, 'home'), clock: fixedClock(t.time), updated: t.updated}
 }
 
 /** A one-shot context (as `mem recall` has), closed after `fn`. */
@@ -114,7 +145,9 @@ describe('the recall index', () => {
       index.close()
       await loaded.close()
     }
-  })
+    // 244 questions × 4 limits and filters, each searched both ways: 22 s at load 16, past the
+    // default 30 s at load 12 in a whole-suite run (a slow machine, not a hang)
+  }, 120_000)
 
   it('stays in use while only recall counters follow it, and the counters are all kept', async () => {
     const {root, home, clock} = await seeded()

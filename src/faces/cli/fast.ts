@@ -11,6 +11,7 @@ import {errorBody, errorText, exitCodeOf, MemError} from '../../model/errors.js'
 import {findRepoRoot} from '../../config/paths.js'
 import type {MemRuntime} from '../../runtime/open-mem.js'
 import {MEMORY_TYPES} from '../../model/memory.js'
+import {RECALL_LIMITS} from '../../model/inputs.js'
 import {precompileSqlJs} from '../../storage/sqljs.js'
 import {RECALL_INDEX_FILE} from '../../storage/recall-index.js'
 import {existsSync} from 'node:fs'
@@ -47,7 +48,7 @@ const COMMANDS: Record<string, FastCommand> = {
       const result = await invoke(mem, recallCall, {
         repo,
         q,
-        limit: values.limit === undefined ? 10 : Number(values.limit),
+        limit: values.limit === undefined ? RECALL_LIMITS.defaultLimit : Number(values.limit),
         type: values.type as (typeof MEMORY_TYPES)[number] | undefined,
       })
       return {text: formatRecall(result.results, q), result}

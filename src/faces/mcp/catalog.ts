@@ -10,6 +10,7 @@ import {ops} from '../../operations/catalog/index.js'
 import {invoke, type OpDef, outcomeOf} from '../../operations/define.js'
 import * as R from './render.js'
 import {MemError} from '../../model/errors.js'
+import {RECALL_LIMIT_RANGE, RECALL_LIMITS} from '../../model/inputs.js'
 
 export type JsonSchema = Record<string, unknown>
 
@@ -118,7 +119,7 @@ export const TOOLS: ToolDef[] = [
     title: 'Recall memories',
     description:
       'Search this repository\'s memories before a task, or whenever you wonder how something works here, why it was done, or what went wrong last time. Ask in your own words (e.g. "how do I run the integration tests?"). Returns the best matches first, each with its id, type, score (0..1), full content and age; a staleness warning means nobody confirmed it recently, so verify it. Afterwards report with memory_feedback whether each memory you read helped.',
-    argNotes: {q: 'The question or keywords, in natural language.', limit: 'How many results (1 to 100, default 10).', type: 'Only memories of this type.'},
+    argNotes: {q: 'The question or keywords, in natural language.', limit: `How many results (${RECALL_LIMIT_RANGE}, default ${RECALL_LIMITS.defaultLimit}).`, type: 'Only memories of this type.'},
     repo: 'bound',
     rename: {query: 'q'},
     lean: {brief: 'Search this repo\'s memories before a task or when you wonder how something works here or what went wrong before. Ask in your own words. Best matches first, each with id, type, score, content, age; verify one with a staleness warning. Then report each one you read with memory_feedback.'},

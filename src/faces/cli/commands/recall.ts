@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {MemCommand, typeFlag} from '../mem-command.js'
+import {RECALL_LIMIT_RANGE, RECALL_LIMITS} from '../../../model/inputs.js'
 
 export default class Recall extends MemCommand {
   static summary = 'Find the memories relevant to a question.'
@@ -11,7 +12,7 @@ export default class Recall extends MemCommand {
   ]
   static args = {q: Args.string({required: true, description: 'The question or keywords.'})}
   static flags = {
-    limit: Flags.integer({char: 'n', summary: 'How many results (1 to 100).', default: 10}),
+    limit: Flags.integer({char: 'n', summary: `How many results (${RECALL_LIMIT_RANGE}).`, default: RECALL_LIMITS.defaultLimit}),
     type: typeFlag(),
   }
 

@@ -3,6 +3,8 @@ import {api, memoryPath} from '../api.js'
 import {Empty, ErrorView, formatDate, Message, Section, Show, TypeBadge} from '../components.js'
 import {hrefFor, type Route, useApp, useAsync} from '../hooks.js'
 import {type BrowsePage, type Memory, type RecallItem, TYPES} from '../types.js'
+import {MAX_FORGET_REASON_CHARS} from '../../../model/inputs.js'
+import {MAX_CONTENT_CHARS} from '../../../model/memory.js'
 
 export const PAGE_SIZE = 20
 
@@ -364,7 +366,7 @@ function EditForm({memory, onCancel, onSaved}: {memory: Memory; onCancel: () => 
   return (
     <form className="edit-form" onSubmit={save} aria-label="Edit memory">
       <label htmlFor="edit-content">Content (a change makes a new version)</label>
-      <textarea id="edit-content" rows={6} value={content} onChange={(e) => setContent(e.target.value)} required maxLength={16000} />
+      <textarea id="edit-content" rows={6} value={content} onChange={(e) => setContent(e.target.value)} required maxLength={MAX_CONTENT_CHARS} />
       <div className="row">
         <div className="field grow">
           <label htmlFor="edit-tags">Tags (comma-separated)</label>
@@ -417,7 +419,7 @@ function ForgetDialog({id, onClose}: {id: string; onClose: (result?: string) => 
           It drops out of recall, browse and the session context. It stays readable by id and in its history (a soft delete).
         </p>
         <label htmlFor="forget-reason">Reason (optional)</label>
-        <input id="forget-reason" value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} placeholder="e.g. wrong since the build moved to pnpm" />
+        <input id="forget-reason" value={reason} maxLength={MAX_FORGET_REASON_CHARS} onChange={(e) => setReason(e.target.value)} placeholder="e.g. wrong since the build moved to pnpm" />
         {error ? <ErrorView error={error} /> : null}
         <div className="actions">
           <button type="button" onClick={() => onClose()}>

@@ -1,0 +1,59 @@
+// The client's HTTP paths against the declarations (one contract per path): every method of
+// MemClient sends its requests to a declared route, with the declared method.
+import {describe, expect, it} from 'vitest'
+import {MemClient} from '../../src/client/index.js'
+import {declaredRoutes, mismatch} from '../helpers/routes.js'
+
+/** What a method is called with here: any value does, as only the request it sends is looked at. */
+const ID = 'memories/app-1a2b3c4d/insight/0123456789ab'
+
+/** Runs every public method of a client whose fetch records the request and answers `{}`. */
+async function requestsOfEachMethod(): Promise<Map<string, Array<{method: string; path: string}>>> {
+  const sent = new Map<string, Array<{method: string; path: string}>>()
+  let current = ''
+  const fetch = (async (url: string | URL, init?: RequestInit) => {
+    const u = new URL(String(url))
+    sent.get(current)!.push({method: init?.method ?? 'GET', path: u.pathname})
+    return new Response('{}', {status: 200, headers: {'content-type': 'application/json'}})
+  }) as typeof globalThis.fetch
+  const client = new MemClient('http://127.0.0.1:1', undefined, {fetch})
+  const names = Object.getOwnPropertyNames(MemClient.prototype).filter((n) => !['constructor', 'close', 'send', 'getJson'].includes(n))
+  for (const name of names) {
+    current = name
+    sent.set(name, [])
+    const fn = (client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[name]
+    try {
+      await fn.call(client, ID, ID, 'shared', 'x', 'y')
+    } catch {
+      // the answer `{}` is not what every method reads: only the request matters here
+    }
+  }
+  return sent
+}
+
+describe('the client\'s paths (src/client) are declared routes', () => {
+  it('every method sends to a route the server declares, with the declared method', async () => {
+    const routes = await declaredRoutes()
+    const sent = await requestsOfEachMethod()
+    expect(sent.size).toBeGreaterThan(30)
+    const wrong: string[] = []
+    for (const [name, requests] of sent) {
+      if (requests.length === 0) wrong.push(`${name}: sent no request (a method this test cannot check)`)
+      for (const r of requests) {
+        const why = mismatch(routes, r.method, r.path)
+        if (why) wrong.push(`${name}: ${why}`)
+      }
+    }
+    expect(wrong).toEqual([])
+  })
+
+  it('the check tells a wrong path and a wrong method from a declared route', async () => {
+    const routes = await declaredRoutes()
+    expect(mismatch(routes, 'GET', '/api/mem/recall')).toBeNull()
+    expect(mismatch(routes, 'GET', `/api/mem/${encodeURIComponent(ID)}`)).toBeNull()
+    expect(mismatch(routes, 'GET', '/api/health')).toBeNull()
+    expect(mismatch(routes, 'GET', '/api/mem/recal/x')).toMatch(/no declared route/)
+    expect(mismatch(routes, 'GET', '/api/mem/feedback')).toMatch(/declared route takes POST/)
+    expect(mismatch(routes, 'POST', `/api/mem/history/${encodeURIComponent(ID)}`)).toMatch(/declared route takes GET/)
+  })
+})
