@@ -15,7 +15,7 @@ import {join} from 'node:path'
 import {openMem} from '../../../dist/src/runtime/open-mem.js'
 import {store} from '../../../dist/src/operations/store.js'
 import {searchMemories, DEFAULT_FUSION} from '../../../dist/src/engines/search/engine.js'
-import {wordsAnswer} from '../../../dist/src/engines/meaning/fuse.js'
+import {queryEmbedding, wordsAnswer} from '../../../dist/src/engines/meaning/fuse.js'
 import {embedPending} from '../../../dist/src/engines/meaning/pending.js'
 import {meaningModel} from '../../../dist/src/engines/meaning/use.js'
 import {liveVectors} from '../../../dist/src/storage/vectors.js'
@@ -56,15 +56,15 @@ function loadSet(dir) {
 }
 
 /** A store of the set's memories with every vector made, and rankers over it. */
-async function prepared(name, put) {
-  const {root, home} = tempRepo(`meaning-${name}`)
+async function prepared(name, put, setting) {
+  const {root, home} = tempRepo(`meaning-${name}-${setting}`)
   let t = Date.parse('2026-01-01T00:00:00Z')
   const clock = {set: (at) => (t = at), now: () => new Date(t)}
-  const ctx = openMem({home, cwd: root, now: clock.now, longLived: true, meaning: {model: 'builtin'}})
+  const ctx = openMem({home, cwd: root, now: clock.now, longLived: true, meaning: {model: setting}})
   const keyOf = await put(ctx, root, clock)
   const model = await meaningModel(ctx)
-  if (!model) throw new Error('the built-in model did not load')
-  cached(model)
+  if (!model) throw new Error(`the ${setting} model did not load`)
+  if (setting === 'builtin') cached(model)
   const handle = await ctx.repo(root, 'read')
   const t0 = performance.now()
   let drained
@@ -74,7 +74,7 @@ async function prepared(name, put) {
   const now = new Date(t)
   const vectors = new Map()
   const queryVector = async (q) => {
-    if (!vectors.has(q)) vectors.set(q, {model: model.id, vector: (await model.embed([q], {query: true}))[0]})
+    if (!vectors.has(q)) vectors.set(q, queryEmbedding(model, (await model.embed([q], {query: true}))[0]))
     return vectors.get(q)
   }
   const keys = (hits) => hits.map((h) => keyOf.get(h.memory.id))
@@ -103,11 +103,11 @@ async function prepared(name, put) {
   }
 }
 
-async function ownLike(name, set) {
-  return prepared(name, async (ctx, root, clock) => (await storeEvalSet(store, ctx, root, set.memories, clock)).keyOf)
+async function ownLike(name, set, setting) {
+  return prepared(name, async (ctx, root, clock) => (await storeEvalSet(store, ctx, root, set.memories, clock)).keyOf, setting)
 }
 
-async function locomoStores(convs) {
+async function locomoStores(convs, setting) {
   const out = []
   for (const conv of convs) {
     out.push(
@@ -121,7 +121,7 @@ async function locomoStores(convs) {
           if (r.success) keyOf.set(r.id, turn.dia)
         }
         return keyOf
-      }),
+      }, setting),
     )
   }
   return out
@@ -144,11 +144,15 @@ async function scoreSet(title, questions, rankers, {relevant, groupOf, groups, g
   return results
 }
 
-function rankersFor(stores, pick, grid) {
+/** `by`: the stores of each model ({builtin, static}); the lexical row is the same in either. */
+function rankersFor(by, pick, grid) {
+  const stores = by.static
   const out = {
-    'lexical only': (q, i) => pick(stores, q, i).lexical(q.q),
-    'model alone': (q, i) => pick(stores, q, i).alone(q.q),
-    'fused (recall, meaning on)': (q, i) => pick(stores, q, i).fused(q.q),
+    'lexical only': (q, i) => pick(by.static, q, i).lexical(q.q),
+    'USE-lite alone': (q, i) => pick(by.builtin, q, i).alone(q.q),
+    'USE-lite fused (opt-in)': (q, i) => pick(by.builtin, q, i).fused(q.q),
+    'static table alone': (q, i) => pick(by.static, q, i).alone(q.q),
+    'static fused (default)': (q, i) => pick(by.static, q, i).fused(q.q),
   }
   if (grid) {
     out['  fused, no words gate'] = (q, i) => pick(stores, q, i).fused(q.q, {gate: false})
@@ -179,25 +183,25 @@ export async function benchMeaning() {
       console.log(`\n-- ${title}: NOT MEASURED (no data) --`)
       continue
     }
-    const s = await ownLike(name, set)
-    console.log(`(${title}: ${s.count} memories embedded in ${fmt(s.embedMs / 1000, 1)} s)`)
+    const by = {builtin: [await ownLike(name, set, 'builtin')], static: [await ownLike(name, set, 'static')]}
+    console.log(`(${title}: ${by.static[0].count} memories embedded in ${fmt(by.builtin[0].embedMs / 1000, 1)} s by USE-lite, ${fmt(by.static[0].embedMs / 1000, 2)} s by the static table)`)
     const kinds = [...new Set(set.questions.map((q) => q.kind))].sort()
-    await scoreSet(title, set.questions, rankersFor([s], (st) => st[0], grid), {relevant: (q) => q.relevant, groupOf: (q) => q.kind, groups: kinds})
-    await s.close()
+    await scoreSet(title, set.questions, rankersFor(by, (st) => st[0], grid), {relevant: (q) => q.relevant, groupOf: (q) => q.kind, groups: kinds})
+    for (const s of [...by.builtin, ...by.static]) await s.close()
     saveCache()
   }
   const convs = loadLocomo()
   if (!convs) console.log('\n-- LoCoMo dev split: NOT MEASURED (no data) --')
   else {
-    const stores = await locomoStores(convs)
+    const by = {builtin: await locomoStores(convs, 'builtin'), static: await locomoStores(convs, 'static')}
     const questions = convs.flatMap((c, ci) => c.questions.map((q) => ({...q, conv: ci})))
-    await scoreSet('LoCoMo dev split', questions, rankersFor(stores, (st, q) => st[q.conv], grid), {
+    await scoreSet('LoCoMo dev split', questions, rankersFor(by, (st, q) => st[q.conv], grid), {
       relevant: (q) => q.evidence,
       groupOf: (q) => q.category,
       groups: Object.keys(CATEGORIES),
       groupNames: Object.values(CATEGORIES),
     })
-    for (const s of stores) await s.close()
+    for (const s of [...by.builtin, ...by.static]) await s.close()
   }
   saveCache()
   if (process.env.MEM_BENCH_MEANING_COST !== '0') await (await import('./meaning-cost.mjs')).benchMeaningCost()
