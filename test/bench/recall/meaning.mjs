@@ -1,13 +1,15 @@
-// Meaning (issue 30): lexical-only, model-alone and fused rows, side by side, for the own recall set
+// Meaning (issue 30): lexical-only, then model-alone and fused rows for USE-lite (meaning.model: builtin)
+// and for the static table distilled from it (meaning.model: static), side by side, for the own recall set
 // (test/bench/recall/data), the paraphrase set (test/bench/recall/paraphrase, written by a colleague
 // before any tuning) and the LoCoMo dev split — recall@5, recall@10, MRR@10, overall and by kind —
 // then what meaning costs a cold command: `mem recall` at 10k memories against `node -e 0`, the
 // prompt hook and the session-start hook.
-// Every row ranks the same stores with the same vectors (the built-in model's), embedded once:
+// Each model ranks its own stores of the same memories, every vector made once:
 // - lexical only: recall with meaning off (searchMemories without a vector);
 // - model alone: the ten nearest memories by cosine;
 // - fused: what recall does with meaning on (engines/meaning/fuse.ts: words answer when a memory
-//   holds every word of the question, else the fusion of search/engine.ts).
+//   holds every word of the question, else the fusion of search/engine.ts, with the model's floor
+//   for a hit by meaning alone, MeaningModel.onlyFloor).
 // MEM_BENCH_MEANING_GRID=1 adds the fusion settings tried while tuning (slow); MEM_BENCH_MEANING_COST=0
 // skips the cost rows.
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
@@ -150,9 +152,9 @@ function rankersFor(by, pick, grid) {
   const out = {
     'lexical only': (q, i) => pick(by.static, q, i).lexical(q.q),
     'USE-lite alone': (q, i) => pick(by.builtin, q, i).alone(q.q),
-    'USE-lite fused (opt-in)': (q, i) => pick(by.builtin, q, i).fused(q.q),
+    'USE-lite fused': (q, i) => pick(by.builtin, q, i).fused(q.q),
     'static table alone': (q, i) => pick(by.static, q, i).alone(q.q),
-    'static fused (default)': (q, i) => pick(by.static, q, i).fused(q.q),
+    'static fused': (q, i) => pick(by.static, q, i).fused(q.q),
   }
   if (grid) {
     out['  fused, no words gate'] = (q, i) => pick(stores, q, i).fused(q.q, {gate: false})
@@ -174,7 +176,7 @@ function rankersFor(by, pick, grid) {
 
 export async function benchMeaning() {
   const grid = process.env.MEM_BENCH_MEANING_GRID === '1'
-  console.log(`\n== Meaning: lexical only / model alone / fused (built-in model; fusion ${JSON.stringify(DEFAULT_FUSION)}) ==`)
+  console.log(`\n== Meaning: lexical only / model alone / fused (USE-lite and the static table; fusion ${JSON.stringify(DEFAULT_FUSION)}) ==`)
   const own = loadSet('data')
   const para = loadSet('paraphrase')
   const sets = [['own recall set', own, 'own'], ['paraphrase set', para, 'para']]
