@@ -45,7 +45,7 @@ export interface UserConfig {
  * (the default), none (`off`: exactly the lexical behaviour), a local model directory the user
  * brings, or the embedding model of the enrichment runtime.
  */
-export type MeaningSetting = {model: 'off'} | {model: 'builtin'} | {model: 'local'; dir: string} | {model: 'runtime'}
+export type MeaningSetting = {model: 'off'} | {model: 'static'} | {model: 'builtin'} | {model: 'local'; dir: string} | {model: 'runtime'}
 
 export const ENRICH_PROVIDERS = ['ollama', 'openai'] as const
 export type EnrichProvider = (typeof ENRICH_PROVIDERS)[number]
@@ -95,7 +95,7 @@ const WrittenConfig = z.looseObject({
   mcp: z.looseObject({tools: z.enum(['lean', 'all'], {error: 'must be lean or all'}).optional()}).nullish(),
   meaning: z
     .looseObject({
-      model: z.enum(['builtin', 'off', 'local', 'runtime'], {error: 'must be builtin, off, local or runtime'}).optional(),
+      model: z.enum(['static', 'builtin', 'off', 'local', 'runtime'], {error: 'must be static, builtin, off, local or runtime'}).optional(),
       dir: z.string().min(1).refine((d) => isAbsolute(d), 'must be an absolute path').optional(),
     })
     .refine((m) => m.model !== 'local' || m.dir !== undefined, {message: 'model local needs dir: the absolute path of the model directory', path: ['dir']})

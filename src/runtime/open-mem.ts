@@ -66,9 +66,9 @@ export interface MemRuntime extends MemContext {
  */
 /** MEM_MEANING: off, builtin, runtime, or the absolute path of a local model directory. */
 function meaningFromEnv(value: string): MeaningSetting {
-  if (value === 'off' || value === 'builtin' || value === 'runtime') return {model: value}
+  if (value === 'off' || value === 'static' || value === 'builtin' || value === 'runtime') return {model: value}
   if (isAbsolute(value)) return {model: 'local', dir: value}
-  throw new MemError('invalid_input', `MEM_MEANING is ${JSON.stringify(value)}: it must be off, builtin, runtime or the absolute path of a model directory.`, {
+  throw new MemError('invalid_input', `MEM_MEANING is ${JSON.stringify(value)}: it must be off, static, builtin, runtime or the absolute path of a model directory.`, {
     hint: 'Unset MEM_MEANING to use config.yaml (meaning.model), or set it to off for word-only recall.',
   })
 }

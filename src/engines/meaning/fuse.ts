@@ -4,6 +4,18 @@ import {analyze} from '../../text/tokenize.js'
 import type {MemContext, RepoHandle} from '../context.js'
 import {embedPending, PENDING_PER_RECALL} from './pending.js'
 import {meaningModel} from './use.js'
+import type {MeaningModel} from './model.js'
+
+/** A question's vector as search takes it: the model's id, and the floor of a hit found by meaning alone. */
+export interface QueryEmbedding {
+  model: string
+  vector: Float32Array
+  onlyFloor?: number
+}
+
+export function queryEmbedding(model: MeaningModel, vector: Float32Array): QueryEmbedding {
+  return model.onlyFloor === undefined ? {model: model.id, vector} : {model: model.id, vector, onlyFloor: model.onlyFloor}
+}
 
 /**
  * Words first, meaning when words fail (docs/meaning.md): when the best word match holds every word
@@ -30,13 +42,13 @@ export function preload(ctx: MemContext): Promise<unknown> {
  * vector from it got one (a bounded number: embedPending); null when meaning is off or the model
  * cannot load or answer (then recall is the word-only one).
  */
-export async function queryWithVectors(ctx: MemContext, handle: RepoHandle, q: string): Promise<{model: string; vector: Float32Array} | null> {
+export async function queryWithVectors(ctx: MemContext, handle: RepoHandle, q: string): Promise<QueryEmbedding | null> {
   const model = await meaningModel(ctx)
   if (!model) return null
   try {
     await embedPending(ctx, handle.store, model, PENDING_PER_RECALL)
     const [vector] = await model.embed([q], {query: true})
-    return vector ? {model: model.id, vector} : null
+    return vector ? queryEmbedding(model, vector) : null
   } catch (err) {
     ctx.notice?.(`The meaning model failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); this recall answers by words alone.`)
     return null

@@ -31,6 +31,8 @@ export function loadMeaningModel(setting: MeaningSetting, runtime: EnrichmentCon
 
 async function load(setting: MeaningSetting, runtime: EnrichmentConfig | null): Promise<MeaningModel> {
   switch (setting.model) {
+    case 'static':
+      return (await import('./static-table.js')).loadStaticTable()
     case 'builtin':
       return (await import('./builtin.js')).loadBuiltin()
     case 'local':

@@ -10,6 +10,12 @@ export interface MeaningModel {
   /** What `mem status` and the docs say about it. */
   about: MeaningAbout
   /**
+   * The least cosine with the question a memory needs to be returned on meaning alone (no word of
+   * the question in it), chosen on data for this model (docs/meaning.md): below it, a question no
+   * memory is about still answers "No memories match". Undefined: the fusion's meaningFloor only.
+   */
+  onlyFloor?: number
+  /**
    * One unit-length vector per text, in order. Throws when the model fails. `query`: a recall's
    * question (a runtime waits less for it).
    */
@@ -17,7 +23,7 @@ export interface MeaningModel {
 }
 
 export interface MeaningAbout {
-  /** 'builtin', 'local' or 'runtime'. */
+  /** 'static', 'builtin', 'local' or 'runtime'. */
   kind: MeaningKind
   name: string
   /** Bytes of weights on disk (null when unknown: a runtime's model). */
@@ -27,11 +33,11 @@ export interface MeaningAbout {
   source: string
 }
 
-export type MeaningKind = 'builtin' | 'local' | 'runtime'
+export type MeaningKind = 'static' | 'builtin' | 'local' | 'runtime'
 
 export type {MeaningSetting} from '../../config/user-config.js'
 
-export const MEANING_MODELS = ['builtin', 'off', 'local', 'runtime'] as const
+export const MEANING_MODELS = ['static', 'builtin', 'off', 'local', 'runtime'] as const
 
 /** A unit-length copy of `v` (all zeros stays zeros). */
 export function unit(v: ArrayLike<number>): Float32Array {

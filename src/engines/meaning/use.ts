@@ -28,7 +28,7 @@ export async function meaningModel(ctx: MemContext): Promise<MeaningModel | null
 }
 
 function describeSetting(s: {model: string; dir?: string}): string {
-  return s.model === 'local' ? `local model at ${s.dir}` : s.model === 'builtin' ? 'built-in model' : s.model === 'runtime' ? "the enrichment runtime's embedding model" : s.model
+  return s.model === 'local' ? `local model at ${s.dir}` : s.model === 'builtin' ? 'built-in model' : s.model === 'static' ? 'static table' : s.model === 'runtime' ? "the enrichment runtime's embedding model" : s.model
 }
 
 function tell(ctx: MemContext, key: string, message: string): void {

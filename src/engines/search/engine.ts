@@ -114,9 +114,10 @@ export interface SearchOptions {
   tuning?: Partial<Tuning>
   /**
    * The query's vector (unit length) from the meaning model in use, when meaning is on and the
-   * model answered; absent, the ranking is exactly the text-only one.
+   * model answered; absent, the ranking is exactly the text-only one. `onlyFloor`: the least
+   * cosine of a memory found by meaning alone (the model's, MeaningModel.onlyFloor).
    */
-  embedding?: {model: string; vector: Float32Array}
+  embedding?: {model: string; vector: Float32Array; onlyFloor?: number}
   fusion?: Partial<Fusion>
 }
 
@@ -288,10 +289,11 @@ export function searchIn(open: () => SearchSource, q: string, opts: SearchOption
   let relevance = (_seq: number, text: number): number => text
   let near: Array<{seq: number; text: number}> = []
   if (cosines) {
-    // the nearest memories by meaning, above the floor, join the text candidates
+    // the nearest memories by meaning, above the floor (the model's floor for a hit by meaning alone), join the text candidates
+    const onlyFloor = Math.max(fusion.meaningFloor, opts.embedding?.onlyFloor ?? 0)
     const words = new Set(scored.slice(0, take).map((c) => c.seq))
     near = [...cosines]
-      .filter(([seq, cos]) => cos > fusion.meaningFloor && !words.has(seq))
+      .filter(([seq, cos]) => cos > onlyFloor && !words.has(seq))
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
       .slice(0, Math.max(fusion.neighbors, opts.limit))
       .map(([seq]) => ({seq, text: 0}))

@@ -1,14 +1,15 @@
 // What meaning costs a cold command (issue 30's cost rows): at 10,000 memories, every one with its
-// vector from the built-in model, the wall time of `mem recall` (a question whose words a memory
+// vector from the model MEM_BENCH_MEANING_MODEL names (static, the default, or builtin), the wall time of `mem recall` (a question whose words a memory
 // holds, and one only meaning answers), of the prompt hook and of the session-start hook, each
 // beside `node -e 0` and the same command with MEM_MEANING=off, run side by side. The memories'
-// vectors are random unit vectors under the built-in model's id (embedding 10,000 notes takes minutes
-// and the cost of a recall does not depend on their values); the question's vector is the model's.
+// vectors are random unit vectors under the model's id (embedding 10,000 notes with USE-lite takes
+// minutes and the cost of a recall does not depend on their values); the question's vector is the model's.
 import {join} from 'node:path'
 import {rmSync} from 'node:fs'
 import {loadavg} from 'node:os'
 import {openMem} from '../../../dist/src/runtime/open-mem.js'
 import {BUILTIN_ID} from '../../../dist/src/engines/meaning/builtin.js'
+import {loadStaticTable} from '../../../dist/src/engines/meaning/static-table.js'
 import {liveWithoutVectorFrom, vectorBytes} from '../../../dist/src/storage/vectors.js'
 import {loadEvalSet, rng} from '../lib/corpus.mjs'
 import {recall} from '../../../dist/src/operations/recall.js'
@@ -16,7 +17,10 @@ import {percentile} from '../lib/util.mjs'
 import {seedRepo} from '../lib/seed.mjs'
 import {BIN, fmt, tempRepo, wallTimesSideBySide} from '../lib/util.mjs'
 
-export async function benchMeaningCost(size = Number(process.env.MEM_BENCH_MEANING_SIZE ?? 10_000)) {
+export async function benchMeaningCost(size = Number(process.env.MEM_BENCH_MEANING_SIZE ?? 10_000), setting = process.env.MEM_BENCH_MEANING_MODEL ?? 'static') {
+  const staticModel = setting === 'static' ? loadStaticTable() : null
+  const MODEL_ID = staticModel ? staticModel.id : BUILTIN_ID
+  const DIMS = staticModel ? staticModel.dims : 512
   const {root, home} = tempRepo('meaning-cost')
   await seedRepo(root, size)
   const ctx = openMem({home, cwd: root, meaning: {model: 'off'}})
@@ -24,14 +28,14 @@ export async function benchMeaningCost(size = Number(process.env.MEM_BENCH_MEANI
   const rand = rng(3)
   let embedded = 0
   for (;;) {
-    const batch = handle.store.read((db) => liveWithoutVectorFrom(db, BUILTIN_ID, 0, 2_000))
+    const batch = handle.store.read((db) => liveWithoutVectorFrom(db, MODEL_ID, 0, 2_000))
     if (batch.length === 0) break
     const at = new Date().toISOString()
     await handle.store.write(() => ({
       ops: batch.map((m) => {
-        const v = new Float32Array(512).map(() => rand() - 0.5)
+        const v = new Float32Array(DIMS).map(() => rand() - 0.5)
         const n = Math.hypot(...v)
-        return {op: 'vector', id: m.id, model: BUILTIN_ID, dims: 512, vector: Buffer.from(vectorBytes(v.map((x) => x / n))).toString('base64'), at}
+        return {op: 'vector', id: m.id, model: MODEL_ID, dims: DIMS, vector: Buffer.from(vectorBytes(v.map((x) => x / n))).toString('base64'), at}
       }),
       result: null,
     }))
@@ -40,7 +44,7 @@ export async function benchMeaningCost(size = Number(process.env.MEM_BENCH_MEANI
   await ctx.close()
   // one recall to leave the recall index current
   wallTimesSideBySide([{args: [BIN, 'recall', 'warm up', '--json'], env: {MEM_HOME: home, MEM_REPO: ''}, cwd: root}], {runs: 1})
-  const on = {MEM_HOME: home, MEM_REPO: '', MEM_MEANING: 'builtin'}
+  const on = {MEM_HOME: home, MEM_REPO: '', MEM_MEANING: setting}
   const off = {...on, MEM_MEANING: 'off'}
   const words = 'integration tests'
   const meaning = 'where do the nightly numbers get written down?'
@@ -59,11 +63,11 @@ export async function benchMeaningCost(size = Number(process.env.MEM_BENCH_MEANI
     ['session-start hook (context rebuilt), on', start(on)],
   ]
   const times = wallTimesSideBySide(cmds.map(([, c]) => c), {runs})
-  console.log(`\n-- cost: ${size} memories (${embedded} with a vector); median of ${runs} cold runs, side by side; load ${loadavg().map((l) => l.toFixed(1)).join(' ')} --`)
+  console.log(`\n-- cost (MEM_MEANING=${setting}): ${size} memories (${embedded} with a vector); median of ${runs} cold runs, side by side; load ${loadavg().map((l) => l.toFixed(1)).join(' ')} --`)
   console.log('command                                   | wall     | × node -e 0')
   cmds.forEach(([name], i) => console.log(`${name.padEnd(41).slice(0, 41)} | ${fmt(times[i], 0).padStart(5)} ms | ${fmt(times[i] / times[0], 1)}×`))
   // warm, in process, as `mem serve` answers (the model loaded once): per-question latency
-  const server = openMem({home, cwd: root, longLived: true, meaning: {model: 'builtin'}})
+  const server = openMem({home, cwd: root, longLived: true, meaning: {model: setting}})
   const {questions} = loadEvalSet()
   const kinds = {'own set, lexical questions': questions.filter((q) => q.kind === 'lexical').slice(0, 40), 'own set, paraphrase questions': questions.filter((q) => q.kind === 'paraphrase').slice(0, 40)}
   for (const q of questions.slice(0, 5)) await recall(server, {repo: root, q: q.q, touch: false})

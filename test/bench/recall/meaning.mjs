@@ -1,13 +1,15 @@
-// Meaning (issue 30): lexical-only, model-alone and fused rows, side by side, for the own recall set
+// Meaning (issue 30): lexical-only, then model-alone and fused rows for USE-lite (meaning.model: builtin)
+// and for the static table distilled from it (meaning.model: static), side by side, for the own recall set
 // (test/bench/recall/data), the paraphrase set (test/bench/recall/paraphrase, written by a colleague
 // before any tuning) and the LoCoMo dev split — recall@5, recall@10, MRR@10, overall and by kind —
 // then what meaning costs a cold command: `mem recall` at 10k memories against `node -e 0`, the
 // prompt hook and the session-start hook.
-// Every row ranks the same stores with the same vectors (the built-in model's), embedded once:
+// Each model ranks its own stores of the same memories, every vector made once:
 // - lexical only: recall with meaning off (searchMemories without a vector);
 // - model alone: the ten nearest memories by cosine;
 // - fused: what recall does with meaning on (engines/meaning/fuse.ts: words answer when a memory
-//   holds every word of the question, else the fusion of search/engine.ts).
+//   holds every word of the question, else the fusion of search/engine.ts, with the model's floor
+//   for a hit by meaning alone, MeaningModel.onlyFloor).
 // MEM_BENCH_MEANING_GRID=1 adds the fusion settings tried while tuning (slow); MEM_BENCH_MEANING_COST=0
 // skips the cost rows.
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
@@ -15,7 +17,7 @@ import {join} from 'node:path'
 import {openMem} from '../../../dist/src/runtime/open-mem.js'
 import {store} from '../../../dist/src/operations/store.js'
 import {searchMemories, DEFAULT_FUSION} from '../../../dist/src/engines/search/engine.js'
-import {wordsAnswer} from '../../../dist/src/engines/meaning/fuse.js'
+import {queryEmbedding, wordsAnswer} from '../../../dist/src/engines/meaning/fuse.js'
 import {embedPending} from '../../../dist/src/engines/meaning/pending.js'
 import {meaningModel} from '../../../dist/src/engines/meaning/use.js'
 import {liveVectors} from '../../../dist/src/storage/vectors.js'
@@ -56,15 +58,15 @@ function loadSet(dir) {
 }
 
 /** A store of the set's memories with every vector made, and rankers over it. */
-async function prepared(name, put) {
-  const {root, home} = tempRepo(`meaning-${name}`)
+async function prepared(name, put, setting) {
+  const {root, home} = tempRepo(`meaning-${name}-${setting}`)
   let t = Date.parse('2026-01-01T00:00:00Z')
   const clock = {set: (at) => (t = at), now: () => new Date(t)}
-  const ctx = openMem({home, cwd: root, now: clock.now, longLived: true, meaning: {model: 'builtin'}})
+  const ctx = openMem({home, cwd: root, now: clock.now, longLived: true, meaning: {model: setting}})
   const keyOf = await put(ctx, root, clock)
   const model = await meaningModel(ctx)
-  if (!model) throw new Error('the built-in model did not load')
-  cached(model)
+  if (!model) throw new Error(`the ${setting} model did not load`)
+  if (setting === 'builtin') cached(model)
   const handle = await ctx.repo(root, 'read')
   const t0 = performance.now()
   let drained
@@ -74,7 +76,7 @@ async function prepared(name, put) {
   const now = new Date(t)
   const vectors = new Map()
   const queryVector = async (q) => {
-    if (!vectors.has(q)) vectors.set(q, {model: model.id, vector: (await model.embed([q], {query: true}))[0]})
+    if (!vectors.has(q)) vectors.set(q, queryEmbedding(model, (await model.embed([q], {query: true}))[0]))
     return vectors.get(q)
   }
   const keys = (hits) => hits.map((h) => keyOf.get(h.memory.id))
@@ -103,11 +105,11 @@ async function prepared(name, put) {
   }
 }
 
-async function ownLike(name, set) {
-  return prepared(name, async (ctx, root, clock) => (await storeEvalSet(store, ctx, root, set.memories, clock)).keyOf)
+async function ownLike(name, set, setting) {
+  return prepared(name, async (ctx, root, clock) => (await storeEvalSet(store, ctx, root, set.memories, clock)).keyOf, setting)
 }
 
-async function locomoStores(convs) {
+async function locomoStores(convs, setting) {
   const out = []
   for (const conv of convs) {
     out.push(
@@ -121,7 +123,7 @@ async function locomoStores(convs) {
           if (r.success) keyOf.set(r.id, turn.dia)
         }
         return keyOf
-      }),
+      }, setting),
     )
   }
   return out
@@ -144,11 +146,15 @@ async function scoreSet(title, questions, rankers, {relevant, groupOf, groups, g
   return results
 }
 
-function rankersFor(stores, pick, grid) {
+/** `by`: the stores of each model ({builtin, static}); the lexical row is the same in either. */
+function rankersFor(by, pick, grid) {
+  const stores = by.static
   const out = {
-    'lexical only': (q, i) => pick(stores, q, i).lexical(q.q),
-    'model alone': (q, i) => pick(stores, q, i).alone(q.q),
-    'fused (recall, meaning on)': (q, i) => pick(stores, q, i).fused(q.q),
+    'lexical only': (q, i) => pick(by.static, q, i).lexical(q.q),
+    'USE-lite alone': (q, i) => pick(by.builtin, q, i).alone(q.q),
+    'USE-lite fused': (q, i) => pick(by.builtin, q, i).fused(q.q),
+    'static table alone': (q, i) => pick(by.static, q, i).alone(q.q),
+    'static fused': (q, i) => pick(by.static, q, i).fused(q.q),
   }
   if (grid) {
     out['  fused, no words gate'] = (q, i) => pick(stores, q, i).fused(q.q, {gate: false})
@@ -170,7 +176,7 @@ function rankersFor(stores, pick, grid) {
 
 export async function benchMeaning() {
   const grid = process.env.MEM_BENCH_MEANING_GRID === '1'
-  console.log(`\n== Meaning: lexical only / model alone / fused (built-in model; fusion ${JSON.stringify(DEFAULT_FUSION)}) ==`)
+  console.log(`\n== Meaning: lexical only / model alone / fused (USE-lite and the static table; fusion ${JSON.stringify(DEFAULT_FUSION)}) ==`)
   const own = loadSet('data')
   const para = loadSet('paraphrase')
   const sets = [['own recall set', own, 'own'], ['paraphrase set', para, 'para']]
@@ -179,25 +185,25 @@ export async function benchMeaning() {
       console.log(`\n-- ${title}: NOT MEASURED (no data) --`)
       continue
     }
-    const s = await ownLike(name, set)
-    console.log(`(${title}: ${s.count} memories embedded in ${fmt(s.embedMs / 1000, 1)} s)`)
+    const by = {builtin: [await ownLike(name, set, 'builtin')], static: [await ownLike(name, set, 'static')]}
+    console.log(`(${title}: ${by.static[0].count} memories embedded in ${fmt(by.builtin[0].embedMs / 1000, 1)} s by USE-lite, ${fmt(by.static[0].embedMs / 1000, 2)} s by the static table)`)
     const kinds = [...new Set(set.questions.map((q) => q.kind))].sort()
-    await scoreSet(title, set.questions, rankersFor([s], (st) => st[0], grid), {relevant: (q) => q.relevant, groupOf: (q) => q.kind, groups: kinds})
-    await s.close()
+    await scoreSet(title, set.questions, rankersFor(by, (st) => st[0], grid), {relevant: (q) => q.relevant, groupOf: (q) => q.kind, groups: kinds})
+    for (const s of [...by.builtin, ...by.static]) await s.close()
     saveCache()
   }
   const convs = loadLocomo()
   if (!convs) console.log('\n-- LoCoMo dev split: NOT MEASURED (no data) --')
   else {
-    const stores = await locomoStores(convs)
+    const by = {builtin: await locomoStores(convs, 'builtin'), static: await locomoStores(convs, 'static')}
     const questions = convs.flatMap((c, ci) => c.questions.map((q) => ({...q, conv: ci})))
-    await scoreSet('LoCoMo dev split', questions, rankersFor(stores, (st, q) => st[q.conv], grid), {
+    await scoreSet('LoCoMo dev split', questions, rankersFor(by, (st, q) => st[q.conv], grid), {
       relevant: (q) => q.evidence,
       groupOf: (q) => q.category,
       groups: Object.keys(CATEGORIES),
       groupNames: Object.values(CATEGORIES),
     })
-    for (const s of stores) await s.close()
+    for (const s of [...by.builtin, ...by.static]) await s.close()
   }
   saveCache()
   if (process.env.MEM_BENCH_MEANING_COST !== '0') await (await import('./meaning-cost.mjs')).benchMeaningCost()

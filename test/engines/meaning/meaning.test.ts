@@ -101,7 +101,7 @@ describe('meaning off', () => {
     expect(notices).toHaveLength(1)
     expect(notices[0]).toMatch(/meaning\.dir: model local needs dir: the absolute path of the model directory/)
     const bad = openMem({home: base.home, cwd: base.root, now: base.clock, env: {MEM_MEANING: 'models/tiny'}, onNotice: (m) => notices.push(m)})
-    await expect(bad.meaning!()).rejects.toThrow(/MEM_MEANING is "models\/tiny": it must be off, builtin, runtime or the absolute path of a model directory/)
+    await expect(bad.meaning!()).rejects.toThrow(/MEM_MEANING is "models\/tiny": it must be off, static, builtin, runtime or the absolute path of a model directory/)
     await Promise.all([ctx.close(), bad.close()])
   })
 })
