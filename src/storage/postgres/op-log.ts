@@ -112,12 +112,17 @@ export function opLog(pg: PgHandle): OpLog {
           answers.push({seq: next, replayed: false})
         }
         if (seqs.length > 0) {
-          await client.query(
-            `INSERT INTO ops (team, repo, seq, record, actor, request_id, at)
-             SELECT $1, $2, s, r, $3, q, $4 FROM unnest($5::bigint[], $6::jsonb[], $7::text[]) AS t(s, r, q)`,
-            [team, repo, options.actor, options.at, seqs, records, requestIds],
+          // one statement (one round trip while the head row is locked): the rows, then the head
+          // (a data-modifying WITH runs whole whether or not the UPDATE reads it; an error in it fails both)
+          const moved = await client.query(
+            `WITH appended AS (
+               INSERT INTO ops (team, repo, seq, record, actor, request_id, at)
+               SELECT $1, $2, s, r, $3, q, $4 FROM unnest($5::bigint[], $6::jsonb[], $7::text[]) AS t(s, r, q)
+             )
+             UPDATE repos SET head = $8 WHERE team = $1 AND repo = $2`,
+            [team, repo, options.actor, options.at, seqs, records, requestIds, next],
           )
-          await client.query('UPDATE repos SET head = $3 WHERE team = $1 AND repo = $2', [team, repo, next])
+          if (moved.rowCount !== 1) throw new MemError('internal', `The head of ${repo} could not be moved to ${next}.`)
         }
         return {head: next, entries: answers}
       })

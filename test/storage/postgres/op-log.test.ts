@@ -110,11 +110,14 @@ describe('the ops table as a journal', () => {
     const victim = await openDb(url, 1)
     const pending = rejection(victim.ops.append('a', REPO, range(5).map((n) => ({record: {n: 100 + n}})), {actor: 'victim', at: AT}))
     let pid: number | undefined
-    while (pid === undefined) {
-      const r = await sql.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory' AND query LIKE 'INSERT INTO ops%'")
+    for (let tries = 0; pid === undefined; tries++) {
+      if (tries > 1000) throw new Error('the append never reached its third row')
+      const r = await sql.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory' AND query LIKE '%INSERT INTO ops%'")
       pid = r.rows[0]?.pid
       if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 20))
     }
+    // the victim is inside its INSERT (rows 101 and 102 in, uncommitted; the trigger holds 103) and holds the head row
+    expect((await sql.query("SELECT count(*)::int AS n FROM pg_locks WHERE pid = $1 AND locktype = 'transactionid' AND granted", [pid])).rows[0].n).toBe(1)
     await sql.query('SELECT pg_terminate_backend($1)', [pid])
     const err = await pending
     expect(err.code).toBe('unavailable')
@@ -206,12 +209,13 @@ describe('the maintenance lock', () => {
     const held = await doomed.ops.tryMaintenanceLock('a', REPO)
     expect(held).not.toBe(null)
     expect(await db.ops.tryMaintenanceLock('a', REPO)).toBe(null)
-    const r = await sql.query("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted")
+    const r = await sql.query("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")
     expect(r.rows.length).toBe(1)
     await sql.query('SELECT pg_terminate_backend($1)', [r.rows[0].pid])
     let after = await db.ops.tryMaintenanceLock('a', REPO)
     // the backend's exit is asynchronous to pg_terminate_backend's answer
-    while (after === null) {
+    for (let tries = 0; after === null; tries++) {
+      if (tries > 1000) throw new Error('the lock was never freed')
       await new Promise((resolve) => setTimeout(resolve, 20))
       after = await db.ops.tryMaintenanceLock('a', REPO)
     }

@@ -63,19 +63,26 @@ describe('team store schema', () => {
   it('a migration waits for the advisory lock another connection holds', async () => {
     const {url} = await freshDatabase()
     const holder = new pg.Client({connectionString: url})
+    holder.on('error', () => {})
     await holder.connect()
+    // pg_stat_activity is read from a connection outside any transaction (inside one, it is a snapshot)
+    const watcher = new pg.Client({connectionString: url})
+    watcher.on('error', () => {})
+    await watcher.connect()
     await holder.query('BEGIN')
     await holder.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`)
     const opening = open(url)
     // the opener's connection shows up waiting on an advisory lock, and the schema is not there yet
-    for (;;) {
-      const r = await holder.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'")
+    for (let tries = 0; ; tries++) {
+      if (tries > 1000) throw new Error('the opener never waited on the lock')
+      const r = await watcher.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'")
       if (r.rows[0].n === 1) break
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
     expect((await holder.query("SELECT to_regclass('teams')::text AS t")).rows[0].t).toBe(null)
     await holder.query('COMMIT')
     await holder.end()
+    await watcher.end()
     const db = await opening
     expect(db.schema.applied).toEqual(MIGRATIONS.map((m) => m.version))
     await db.close()
