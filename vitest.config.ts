@@ -6,7 +6,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // the Postgres of the team-store tests: MEM_TEST_PG_URL, else one started for the run (not under CI)
+    // the Postgres of the team-store tests: MEM_TEST_PG_URL, else one started when a test first asks (not under CI)
     globalSetup: ['test/helpers/pg-global-setup.ts'],
     // Child processes, not worker threads: test/helpers/cli.ts (the CLI in process) and the server
     // fuzz test change the working directory, which a worker thread cannot.

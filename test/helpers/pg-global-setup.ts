@@ -1,19 +1,19 @@
 // vitest globalSetup: the Postgres the team-store tests run against. With MEM_TEST_PG_URL given
 // (.ci/run starts one), that one. Else, outside CI, a throwaway cluster of this machine's packages
-// (scripts/pg-cluster.mjs), started in the background so that runs which never touch it do not wait
-// for initdb: the tests that need it wait for the status file. Under CI=true without the URL, none:
-// those tests fail and say why (skipping them is not an option).
-import {spawn} from 'node:child_process'
-import {mkdtempSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+// (scripts/pg-cluster.mjs), started by the first test that asks for it (test/helpers/pg.ts), so a
+// run that never touches Postgres never pays for initdb, and stopped here when the run ends. Under
+// CI=true without the URL, none: the tests that need it fail and say why (they are never skipped).
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {setTimeout as sleep} from 'node:timers/promises'
 import type {TestProject} from 'vitest/node'
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The server URL when given; else '' and `pgStatusFile` says when it is ready. */
+    /** The server URL when given; else '' and the tests start one through `pgStatusFile`. */
     pgUrl: string
-    /** A file that holds `ready <url>` or `failed <why>` once the cluster started here is up (or is not). */
+    /** Where the test that starts the cluster writes `ready <url> <dir>` or `failed <why>` (with a `.lock` beside it). */
     pgStatusFile: string
   }
 }
@@ -31,27 +31,14 @@ export default function setup(project: TestProject): () => Promise<void> {
   const statusFile = join(statusDir, 'status')
   project.provide('pgUrl', '')
   project.provide('pgStatusFile', statusFile)
-  let clusterDir = ''
-  const started = new Promise<void>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'pg-cluster.mjs'), 'start'], {stdio: ['ignore', 'pipe', 'pipe']})
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (d) => (out += d))
-    child.stderr.on('data', (d) => (err += d))
-    child.on('close', (code) => {
-      const url = /MEM_TEST_PG_URL='([^']+)'/.exec(out)?.[1]
-      clusterDir = /MEM_TEST_PG_DIR='([^']+)'/.exec(out)?.[1] ?? ''
-      writeFileSync(`${statusFile}.tmp`, code === 0 && url ? `ready ${url}\n` : `failed ${err.trim() || `pg-cluster exited ${code}`}\n`)
-      // renamed into place: a reader never sees half a line
-      renameSync(`${statusFile}.tmp`, statusFile)
-      resolve()
-    })
-  })
   return async () => {
-    await started
-    if (clusterDir) {
+    // a start still under way (its worker ended early) is waited for, then stopped
+    for (let i = 0; existsSync(`${statusFile}.lock`) && !existsSync(statusFile) && i < 1200; i++) await sleep(50)
+    const status = existsSync(statusFile) ? readFileSync(statusFile, 'utf8').trim() : ''
+    const dir = /^ready \S+ (.+)$/.exec(status)?.[1]
+    if (dir) {
       const {stopCluster} = (await import(join(ROOT, 'scripts', 'pg-cluster.mjs'))) as {stopCluster(dir: string): void}
-      stopCluster(clusterDir)
+      stopCluster(dir)
     }
     rmSync(statusDir, {recursive: true, force: true})
   }

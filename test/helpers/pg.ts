@@ -1,10 +1,13 @@
 // The Postgres of the team-store tests (see pg-global-setup.ts): the server's URL, and a fresh
 // database per test, dropped when the test ends.
-import {existsSync, readFileSync} from 'node:fs'
+import {spawn} from 'node:child_process'
+import {closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import pg from 'pg'
 import {inject, onTestFinished} from 'vitest'
 
+const ROOT = join(import.meta.dirname, '..', '..')
 let serverUrl: Promise<string> | undefined
 
 /** The test server's URL (the one CI gives, or the one started for this run). Throws when there is none. */
@@ -20,14 +23,44 @@ async function findServer(): Promise<string> {
   if (!statusFile) {
     throw new Error('MEM_TEST_PG_URL is not set: under CI=true the team-store tests need a Postgres. .ci/run starts one (scripts/pg-cluster.mjs); or export MEM_TEST_PG_URL=postgres://…')
   }
-  const deadline = Date.now() + 90_000
+  // the first worker to get here starts the run's cluster; the others wait for its status
+  if (!existsSync(statusFile) && claim(`${statusFile}.lock`)) await startCluster(statusFile)
+  const deadline = Date.now() + 120_000
   while (!existsSync(statusFile)) {
-    if (Date.now() > deadline) throw new Error('The test Postgres did not start within 90 s (scripts/pg-cluster.mjs).')
+    if (Date.now() > deadline) throw new Error('The test Postgres did not start within 120 s (scripts/pg-cluster.mjs).')
     await sleep(50)
   }
   const status = readFileSync(statusFile, 'utf8').trim()
-  if (status.startsWith('ready ')) return status.slice('ready '.length)
+  const ready = /^ready (\S+) /.exec(status)
+  if (ready) return ready[1]
   throw new Error(`The test Postgres could not be started: ${status.replace(/^failed /, '')}`)
+}
+
+function claim(lock: string): boolean {
+  try {
+    closeSync(openSync(lock, 'wx'))
+    return true
+  } catch {
+    return false
+  }
+}
+
+function startCluster(statusFile: string): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'pg-cluster.mjs'), 'start'], {stdio: ['ignore', 'pipe', 'pipe']})
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (err += d))
+    child.on('close', (code) => {
+      const url = /MEM_TEST_PG_URL='([^']+)'/.exec(out)?.[1]
+      const dir = /MEM_TEST_PG_DIR='([^']+)'/.exec(out)?.[1]
+      writeFileSync(`${statusFile}.tmp`, code === 0 && url && dir ? `ready ${url} ${dir}\n` : `failed ${err.trim() || `pg-cluster exited ${code}`}\n`)
+      // renamed into place: a reader never sees half a line
+      renameSync(`${statusFile}.tmp`, statusFile)
+      resolve()
+    })
+  })
 }
 
 let counter = 0
