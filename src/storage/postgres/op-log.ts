@@ -81,6 +81,7 @@ export function opLog(pg: PgHandle): OpLog {
       checkRepoId(repo)
       const batch = checkBatch(entries)
       checkActor(options.actor)
+      checkAt(options.at)
       return pg.transaction(async (client) => {
         const head = await lockHead(client, team, repo, options.at)
         // a request id seen before (committed before this lock was taken) is answered, not appended
@@ -201,6 +202,10 @@ async function lockHead(client: PoolClient, team: string, repo: string, at: Date
 
 export function unknownTeam(team: string): MemError {
   return new MemError('not_found', `No team ${team} in this team store.`, {hint: `Create it: mem team create ${team} --store URL.`})
+}
+
+function checkAt(at: Date): void {
+  if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw new MemError('invalid_input', 'Invalid time for the append: a valid Date.')
 }
 
 function checkActor(actor: string): void {

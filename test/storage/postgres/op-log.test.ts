@@ -174,6 +174,7 @@ describe('the ops table as a journal', () => {
       [() => db.ops.append('a', REPO, [{record: {s: 'x'.repeat(1024 * 1024)}}], opt), 'payload_too_large', /more than/],
       [() => db.ops.append('a', REPO, range(1001).map((n) => ({record: {n}})), opt), 'invalid_input', /more than 1000/],
       [() => db.ops.append('a', REPO, [{record: {n: 1}}], {actor: '', at: AT}), 'invalid_input', /Invalid actor/],
+      [() => db.ops.append('a', REPO, [{record: {n: 1}}], {actor: 't', at: new Date('not a date')}), 'invalid_input', /Invalid time/],
       [() => db.ops.after('a', REPO, -1), 'invalid_input', /Invalid seq/],
     ]
     for (const [p, code, message] of cases) {
