@@ -34,6 +34,7 @@ export interface TeamCreated {
 
 export async function createTeam(store: TeamStore, input: {name: string}, call: TeamCall): Promise<TeamCreated> {
   const team = checkTeamName(input.name.trim())
+  await refuseSecrets([['team name', team]])
   const row = await store.teams.createTeam(team, call.now, call.actor)
   return {team: row.team, created: row.created.toISOString(), store: store.pg.shown}
 }
@@ -69,6 +70,7 @@ export async function createTeamKey(store: TeamStore, input: {name: string; team
   const team = checkTeamName(input.team.trim())
   const scope = checkScope(input.scope)
   const repos = input.repos === undefined ? null : parseRepos(input.repos)
+  await refuseSecrets([['key name', name], ...(repos ?? []).map((r): [string, string] => ['repo id', r])])
   const key = generateKey()
   const created = call.now
   await store.teams.insertKey({hash: hashKey(key), team, name, prefix: key.slice(0, SHOWN_PREFIX), scope, repos, created}, call.actor)
@@ -133,6 +135,18 @@ export async function verifyTeamKey(store: TeamStore, token: string | undefined,
     throw new MemError('forbidden', 'This key is not for this repo.', {hint: 'Use a key of the team for every repo, or one that lists this repo (mem keys create … --repos).'})
   }
   return {team: row.team, key: row.name, scope: row.scope, repos: row.repos}
+}
+
+/**
+ * Names are kept in the team store and shown in lists and the audit: the secret gate reads them as
+ * it reads every kept field (a token pasted as a name is refused, exit 5 / 422, and stored nowhere).
+ */
+async function refuseSecrets(fields: ReadonlyArray<[what: string, text: string]>): Promise<void> {
+  const {scanSecrets} = await import('../engines/gates/secrets.js')
+  for (const [what, text] of fields) {
+    const found = await scanSecrets(text)
+    if (found) throw new MemError('unprocessable', `The ${what} looks like a secret: ${found.message}`, {hint: `Nothing was stored. Pick a ${what} that is not a credential.`})
+  }
 }
 
 function invalidKey(): MemError {

@@ -10,6 +10,8 @@ import {createTeam, createTeamKey, listTeamKeys, listTeams, revokeTeamKey, verif
 import {openTeamDb, type TeamDb} from '../../src/storage/postgres/index.js'
 import {freshDatabase} from '../helpers/pg.js'
 
+/** A GitHub token's shape (made up here, never issued). */
+const GITHUB_TOKEN = 'ghp_' + 'Zq8xW2mR7tY4uI9oP3aS6dF1gH5jK0lZ8cV2'
 const call = {now: new Date('2026-03-01T12:00:00.000Z'), actor: 'cli'}
 
 async function store(): Promise<{db: TeamDb; url: string}> {
@@ -129,6 +131,9 @@ describe('teams and keys in a team store', () => {
       [() => createTeamKey(db, {name: 'k', team: 'a', scope: 'read', repos: Array.from({length: 101}, (_, i) => `r/${i}`)}, call), 'invalid_input', /more than 100/],
       [() => createTeamKey(db, {name: '-k', team: 'a', scope: 'read'}, call), 'invalid_input', /Invalid key name/],
       [() => listTeamKeys(db, {team: 'nope'}), 'not_found', /No team nope/],
+      [() => createTeam(db, {name: GITHUB_TOKEN}, call), 'unprocessable', /team name looks like a secret/],
+      [() => createTeamKey(db, {name: GITHUB_TOKEN, team: 'a', scope: 'read'}, call), 'unprocessable', /key name looks like a secret/],
+      [() => createTeamKey(db, {name: 'k', team: 'a', scope: 'read', repos: `github.com/org/${GITHUB_TOKEN}`}, call), 'unprocessable', /repo id looks like a secret/],
       [() => revokeTeamKey(db, {team: 'a', name: 'nokey'}, call), 'not_found', /has no key named nokey/],
       [() => revokeTeamKey(db, {team: 'nope', name: 'ci'}, call), 'not_found', /No team nope/],
     ]
@@ -136,6 +141,7 @@ describe('teams and keys in a team store', () => {
       const err = await fails(run())
       expect([err.code, err.message]).toEqual([code, expect.stringMatching(message)])
       expect(err.hint).toMatch(/\S/)
+      expect(JSON.stringify([err.message, err.hint])).not.toContain(GITHUB_TOKEN.slice(4))
     }
     expect(await everything(url)).toBe(before)
   })

@@ -97,6 +97,7 @@ describe('mem team and mem keys --team', () => {
       [['keys', 'revoke', 'nokey', '--team', 'platform', '--store', url], 3, /Team platform has no key named nokey/],
       [['team', 'create', 'platform', '--store', url], 4, /A team named platform exists already/],
       [['team', 'create', 'two words', '--store', url], 2, /Invalid team name/],
+      [['team', 'create', `ghp_${'Zq8xW2mR7tY4uI9oP3aS6dF1gH5jK0lZ8cV2'}`, '--store', url], 5, /team name looks like a secret/],
     ]
     for (const [args, code, message, env] of cases) {
       const r = await mem(args, env)
