@@ -85,9 +85,11 @@ export async function openPg(options: PgOptions): Promise<PgHandle> {
     async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
       const {client, done} = await checkout()
       let broken: unknown
+      let committing = false
       try {
         await client.query('BEGIN')
         const result = await fn(client)
+        committing = true
         await client.query('COMMIT')
         return result
       } catch (err) {
@@ -95,6 +97,13 @@ export async function openPg(options: PgOptions): Promise<PgHandle> {
           await client.query('ROLLBACK')
         } catch (rollbackErr) {
           broken = rollbackErr // the connection is gone: do not give it back to the pool
+        }
+        // the connection lost while COMMIT was under way: Postgres may have kept the transaction
+        if (committing && lostConnection(err)) {
+          throw new MemError('unavailable', `Postgres at ${shown} went away while committing: the write may or may not have been kept.`, {
+            hint: 'Retry it with the same request id: if it was kept, the retry appends nothing and answers the first result.',
+            cause: err,
+          })
         }
         throw pgError(err, shown)
       } finally {
@@ -107,6 +116,13 @@ export async function openPg(options: PgOptions): Promise<PgHandle> {
     },
   }
   return handle
+}
+
+/** A failure of the connection itself (no answer from the server), not an error the server answered. */
+function lostConnection(err: unknown): boolean {
+  const code = (err as {code?: unknown})?.code
+  if (typeof code !== 'string') return true
+  return UNREACHABLE.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03'
 }
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE', 'ENOENT'])
@@ -123,6 +139,10 @@ export function pgError(err: unknown, shown: string): MemError {
   const message = typeof e?.message === 'string' ? e.message : ''
   const where = `Postgres at ${shown}`
   const fixUrl = 'Start Postgres or fix the URL (--store, MEM_STORE or `store:` in the user config).'
+  if (/^timeout exceeded when trying to connect$/i.test(message)) {
+    // pg-pool: no connection came free (or could be made) within connectTimeoutMs
+    return new MemError('unavailable', `${where} gave no connection in time (all busy, or it is slow to answer).`, {hint: 'Retry; if it lasts, Postgres is overloaded or unreachable.', cause: err})
+  }
   if (UNREACHABLE.has(code) || /timeout expired|Connection terminated|connection timeout|Connection ended/i.test(message)) {
     return new MemError('unavailable', `${where} cannot be reached (${reason(code, message)}).`, {hint: fixUrl, cause: err})
   }
@@ -136,7 +156,7 @@ export function pgError(err: unknown, shown: string): MemError {
     return new MemError('unavailable', `${where}: the database does not exist.`, {hint: 'Create it (createdb NAME, or CREATE DATABASE) or fix the URL.', cause: err})
   }
   if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') {
-    return new MemError('unavailable', `${where} is not answering (${code === '53300' ? 'too many connections' : 'it is shutting down, starting or lost the connection'}); nothing was committed by the failed request.`, {
+    return new MemError('unavailable', `${where} is not answering (${code === '53300' ? 'too many connections' : 'it is shutting down, starting or lost the connection'}).`, {
       hint: 'Retry once Postgres is back.',
       cause: err,
     })

@@ -12,7 +12,9 @@ const AT = new Date('2026-03-01T12:00:00.000Z')
 const REPO = 'github.com/org/app'
 
 async function openDb(url: string, max = 10): Promise<TeamDb> {
-  const db = await openTeamDb({url, shown: maskUrl(new URL(url)), max})
+  // hundreds of appends queue for a pool's connections at once here: on a loaded machine the wait
+  // may pass the default 5 s, which would be a 503 (unavailable), not what these tests look at
+  const db = await openTeamDb({url, shown: maskUrl(new URL(url)), max, connectTimeoutMs: 120_000})
   onTestFinished(() => db.close())
   return db
 }
@@ -131,6 +133,38 @@ describe('the ops table as a journal', () => {
     expect(next.entries).toEqual([{seq: 3, replayed: false}])
   })
 
+  it('a connection lost while committing: an error that says the write may have been kept, and a retry with its request id appends once', async () => {
+    const {url, db, sql} = await setup()
+    // a deferred constraint trigger runs inside COMMIT: it waits there for a lock this test holds
+    await sql.query(`CREATE FUNCTION hold_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(4343); RETURN NULL; END $$`)
+    await sql.query('CREATE CONSTRAINT TRIGGER hold_at_commit AFTER INSERT ON ops DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION hold_commit()')
+    const holder = new pg.Client({connectionString: url})
+    holder.on('error', () => {})
+    await holder.connect()
+    await holder.query('SELECT pg_advisory_lock(4343)')
+    const victim = await openDb(url, 1)
+    const pending = rejection(victim.ops.append('a', REPO, [{record: {n: 1}, requestId: 'req-commit'}], {actor: 'victim', at: AT}))
+    let pid: number | undefined
+    for (let tries = 0; pid === undefined; tries++) {
+      if (tries > 1000) throw new Error('the append never reached its commit')
+      const r = await sql.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'advisory' AND query = 'COMMIT'")
+      pid = r.rows[0]?.pid
+      if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await sql.query('SELECT pg_terminate_backend($1)', [pid])
+    const err = await pending
+    expect([err.code, err.message]).toEqual(['unavailable', expect.stringContaining('went away while committing: the write may or may not have been kept')])
+    expect(err.hint).toContain('same request id')
+    await holder.end()
+    await sql.query('DROP TRIGGER hold_at_commit ON ops')
+    // here it was not kept; the retry appends it once, and a second retry replays it
+    const retry = await victim.ops.append('a', REPO, [{record: {n: 1}, requestId: 'req-commit'}], {actor: 'victim', at: AT})
+    expect(retry.entries).toEqual([{seq: 1, replayed: false}])
+    const again = await db.ops.append('a', REPO, [{record: {n: 1}, requestId: 'req-commit'}], {actor: 'victim', at: AT})
+    expect(again.entries).toEqual([{seq: 1, replayed: true}])
+    expect(await seqs(sql, 'a', REPO)).toEqual([1])
+  })
+
   it('another team’s repo of the same id is a separate repo: its own seqs, head and reads', async () => {
     const {db} = await setup()
     await db.ops.append('a', REPO, [{record: {team: 'a', n: 1}}, {record: {team: 'a', n: 2}}], {actor: 't', at: AT})
@@ -183,6 +217,19 @@ describe('the ops table as a journal', () => {
     }
     expect((await sql.query('SELECT count(*)::int AS n FROM ops')).rows[0].n).toBe(0)
     expect((await sql.query("SELECT count(*)::int AS n FROM repos WHERE team <> 'a' OR repo <> $1", [REPO])).rows[0].n).toBe(0)
+    expect(await db.ops.head('a', REPO)).toBe(0)
+  })
+})
+
+describe('a pool with no connection free', () => {
+  it('answers unavailable (503, exit 69) once its wait for a connection is over, and works again after', async () => {
+    const {url} = await setup()
+    const db = await openTeamDb({url, shown: maskUrl(new URL(url)), max: 1, connectTimeoutMs: 200})
+    onTestFinished(() => db.close())
+    const held = await db.ops.tryMaintenanceLock('a', REPO) // holds the pool's one connection
+    const err = await rejection(db.ops.head('a', REPO))
+    expect([err.code, err.exitCode, err.message]).toEqual(['unavailable', 69, expect.stringContaining('gave no connection in time')])
+    await held!.release()
     expect(await db.ops.head('a', REPO)).toBe(0)
   })
 })
