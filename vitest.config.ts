@@ -33,6 +33,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // the Postgres of the team-store tests: MEM_TEST_PG_URL, else one started when a test first asks (not under CI)
+    globalSetup: ['test/helpers/pg-global-setup.ts'],
     // Child processes, not worker threads: test/helpers/cli.ts (the CLI in process) and the server
     // fuzz test change the working directory, which a worker thread cannot.
     pool: 'forks',

@@ -38,6 +38,8 @@ export interface UserConfig {
    * when `enrichment.embeddings.enabled` is true, else the built-in one.
    */
   meaning: MeaningSetting
+  /** The team store's Postgres URL (`store:`), or null (local mode). `--store` and MEM_STORE win over it. */
+  store: string | null
 }
 
 /**
@@ -90,6 +92,7 @@ const KeyRecordSchema = z.object({
   created: z.string().default(''),
 })
 const WrittenConfig = z.looseObject({
+  store: z.string().min(1, 'must be a postgres:// URL').nullish(),
   auth: z.looseObject({enabled: z.boolean().optional(), keys: z.array(KeyRecordSchema).optional()}).nullish(),
   update: z.looseObject({check: z.boolean().optional(), registry: z.url().optional()}).nullish(),
   mcp: z.looseObject({tools: z.enum(['lean', 'all'], {error: 'must be lean or all'}).optional()}).nullish(),
@@ -164,6 +167,7 @@ function resolveConfig(written: z.output<typeof WrittenConfig>): UserConfig {
     enrichment: resolveEnrichment(written.enrichment),
     mcp: {tools: written.mcp?.tools ?? 'lean'},
     meaning: resolveMeaning(written),
+    store: written.store ?? null,
   }
 }
 

@@ -16,6 +16,7 @@ import {benchRecallKinds} from './recall/kinds.mjs'
 import {benchHooks} from './hooks.mjs'
 import {benchMeaning} from './recall/meaning.mjs'
 import {benchAdversarial} from './adversarial.mjs'
+import {benchTeamAppend} from './team-append.mjs'
 
 const started = performance.now()
 console.log(`mem benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -37,4 +38,5 @@ await benchUsage()
 await benchTui()
 await benchHooks()
 await benchAdversarial()
+await benchTeamAppend()
 console.log(`\ndone in ${((performance.now() - started) / 1000).toFixed(0)} s`)

@@ -41,6 +41,8 @@ import Setup from './commands/setup.js'
 import Stats from './commands/stats.js'
 import Status from './commands/status.js'
 import Store from './commands/store.js'
+import TeamCreate from './commands/team/create.js'
+import TeamList from './commands/team/list.js'
 import Usage from './commands/usage.js'
 
 export const COMMANDS = {
@@ -83,6 +85,8 @@ export const COMMANDS = {
   stats: Stats,
   status: Status,
   store: Store,
+  'team:create': TeamCreate,
+  'team:list': TeamList,
   usage: Usage,
 }
 

@@ -1,0 +1,36 @@
+/**
+ * The team store: Postgres as the journal and coordinator of team mode (docs/team.md). Opening it
+ * connects, brings the schema up to date (or refuses a newer one), and hands out the ops table
+ * (the append path and catch-up reads) and the teams' tables (teams, keys, audit).
+ */
+import {migrate, type MigrateResult} from './schema.js'
+import {opLog, type OpLog} from './op-log.js'
+import {openPg, type PgHandle, type PgOptions} from './pool.js'
+import {teamTables, type TeamStoreTables} from './teams.js'
+
+export type {AppendEntry, AppendOptions, AppendResult, AppendedEntry, MaintenanceLock, OpLog, OpRow} from './op-log.js'
+export type {TeamKeyRow, TeamRow, TeamScope, TeamStoreTables} from './teams.js'
+export type {PgHandle, PgOptions} from './pool.js'
+export {SCHEMA_VERSION} from './schema.js'
+
+export interface TeamDb {
+  readonly pg: PgHandle
+  readonly ops: OpLog
+  readonly teams: TeamStoreTables
+  /** What opening did to the schema. */
+  readonly schema: MigrateResult
+  close(): Promise<void>
+}
+
+/** Connects and migrates. Fails `unavailable` (exit 69, 503) when Postgres cannot be reached or its schema is newer. */
+export async function openTeamDb(options: PgOptions): Promise<TeamDb> {
+  const pg = await openPg(options)
+  let schema: MigrateResult
+  try {
+    schema = await migrate(pg)
+  } catch (err) {
+    await pg.close().catch(() => {})
+    throw pg.error(err)
+  }
+  return {pg, ops: opLog(pg), teams: teamTables(pg), schema, close: () => pg.close()}
+}

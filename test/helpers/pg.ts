@@ -1,0 +1,90 @@
+// The Postgres of the team-store tests (see pg-global-setup.ts): the server's URL, and a fresh
+// database per test, dropped when the test ends.
+import {spawn} from 'node:child_process'
+import {closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {setTimeout as sleep} from 'node:timers/promises'
+import pg from 'pg'
+import {inject, onTestFinished} from 'vitest'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+let serverUrl: Promise<string> | undefined
+
+/** The test server's URL (the one CI gives, or the one started for this run). Throws when there is none. */
+export function pgServerUrl(): Promise<string> {
+  serverUrl ??= findServer()
+  return serverUrl
+}
+
+async function findServer(): Promise<string> {
+  const given = inject('pgUrl')
+  if (given) return given
+  const statusFile = inject('pgStatusFile')
+  if (!statusFile) {
+    throw new Error('MEM_TEST_PG_URL is not set: under CI=true the team-store tests need a Postgres. .ci/run starts one (scripts/pg-cluster.mjs); or export MEM_TEST_PG_URL=postgres://…')
+  }
+  // the first worker to get here starts the run's cluster; the others wait for its status
+  if (!existsSync(statusFile) && claim(`${statusFile}.lock`)) await startCluster(statusFile)
+  const deadline = Date.now() + 120_000
+  while (!existsSync(statusFile)) {
+    if (Date.now() > deadline) throw new Error('The test Postgres did not start within 120 s (scripts/pg-cluster.mjs).')
+    await sleep(50)
+  }
+  const status = readFileSync(statusFile, 'utf8').trim()
+  const ready = /^ready (\S+) /.exec(status)
+  if (ready) return ready[1]
+  throw new Error(`The test Postgres could not be started: ${status.replace(/^failed /, '')}`)
+}
+
+function claim(lock: string): boolean {
+  try {
+    closeSync(openSync(lock, 'wx'))
+    return true
+  } catch {
+    return false
+  }
+}
+
+function startCluster(statusFile: string): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'pg-cluster.mjs'), 'start'], {stdio: ['ignore', 'pipe', 'pipe']})
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (err += d))
+    child.on('close', (code) => {
+      const url = /MEM_TEST_PG_URL='([^']+)'/.exec(out)?.[1]
+      const dir = /MEM_TEST_PG_DIR='([^']+)'/.exec(out)?.[1]
+      writeFileSync(`${statusFile}.tmp`, code === 0 && url && dir ? `ready ${url} ${dir}\n` : `failed ${err.trim() || `pg-cluster exited ${code}`}\n`)
+      // renamed into place: a reader never sees half a line
+      renameSync(`${statusFile}.tmp`, statusFile)
+      resolve()
+    })
+  })
+}
+
+let counter = 0
+
+/** A new, empty database on the test server, dropped (connections and all) when the test ends. */
+export async function freshDatabase(): Promise<{url: string; name: string}> {
+  const server = await pgServerUrl()
+  const name = `mem_t_${process.pid}_${Date.now().toString(36)}_${counter++}`
+  await admin(server, `CREATE DATABASE ${name}`)
+  onTestFinished(async () => {
+    await admin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+  })
+  const url = new URL(server)
+  url.pathname = `/${name}`
+  return {url: url.href, name}
+}
+
+/** One statement on the server's maintenance database. */
+export async function admin(server: string, sql: string, values?: unknown[]): Promise<pg.QueryResult> {
+  const client = new pg.Client({connectionString: server})
+  await client.connect()
+  try {
+    return await client.query(sql, values)
+  } finally {
+    await client.end()
+  }
+}
