@@ -55,15 +55,6 @@ async function open(root: string, options = {}): Promise<RepoStore> {
   return s
 }
 
-function code(fn: () => unknown): string | undefined {
-  try {
-    fn()
-  } catch (err) {
-    return err instanceof MemError ? err.code : String(err)
-  }
-  return undefined
-}
-
 async function codeAsync(p: Promise<unknown>): Promise<{code?: string; message?: string}> {
   try {
     await p

@@ -6,7 +6,7 @@ import {effectRunner} from '../../src/faces/tui/effects.js'
 import type {Memory, MemoryType} from '../../src/model/memory.js'
 import {GLOBAL_KEYS, KEY_TABLES, keyName, keyToAction, type KeyFlags} from '../../src/faces/tui/keys.js'
 import {headerLine, screen} from '../../src/faces/tui/screen.js'
-import {init, reduce, selectedRow, visibleRows, type Action, type BrowserConfig, type BrowserState, type Effect, type Mode} from '../../src/faces/tui/state.js'
+import {init, reduce, selectedRow, visibleRows, type Action, type BrowserConfig, type Effect, type Mode} from '../../src/faces/tui/state.js'
 import type {Row} from '../../src/faces/tui/view.js'
 
 const TYPES: MemoryType[] = ['observation', 'insight', 'procedure', 'heuristic']

@@ -10,7 +10,7 @@ import {analyze, normalizeForDuplicate} from '../../text/tokenize.js'
 import type {Db} from '../../storage/db.js'
 import {releaseBuffer} from '../../storage/files.js'
 import {eachLiveBriefOfType, getExtra, getMemory, liveBriefsById, liveBriefsBySeq, liveBriefsOfType, liveDerivedFromIds, originsById, type MemoryBrief, type Op} from '../../storage/memories.js'
-import type {ConsolidateResult, CandidateCluster, ClusterOutcome} from '../../model/shapes/operations.js'
+import type {ConsolidateResult, CandidateCluster} from '../../model/shapes/operations.js'
 export type {ConsolidateResult, CandidateCluster, ClusterOutcome} from '../../model/shapes/operations.js'
 
 /**

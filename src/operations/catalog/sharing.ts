@@ -3,13 +3,10 @@ import {z} from 'zod'
 import * as S from '../../model/shapes/sharing.js'
 import {OptionalRepo, IdParams, one} from './common.js'
 import {defineOp, type OpDef} from '../define.js'
-import {get} from '../get.js'
 import {LayerRefInput, listLayers, ListLayersInput, mountLayer, MountLayerInput, syncLayer, unmountLayer} from '../layers.js'
 import {linkMemory, LinkMemoryInput, linkRepo, LinkRepoInput, listLinks, ListLinksInput, unlinkMemory, UnlinkMemoryInput} from '../links.js'
 import {packExport, PackExportInput} from '../pack-export.js'
 import {packImport, PackImportInput} from '../pack-import.js'
-import {recall} from '../recall.js'
-import {repos} from '../repos.js'
 import {MAX_PACK_BYTES} from '../../storage/pack-file.js'
 
 
