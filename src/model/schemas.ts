@@ -28,7 +28,7 @@ export const Importance = z.number({error: 'must be a number from 0.0 to 1.0'}).
 /** The input of `stats` (the core checks it by hand, to start without zod). */
 export const StatsInput = z.object({repo: RepoRef})
 
-/** Recall's input (core/recall.ts checks well-formed input by hand and falls back to this). */
+/** Recall's input (src/operations/recall.ts checks well-formed input by hand and falls back to this). */
 export const RecallInput = z.object({
   repo: RepoRef,
   q: z.string({error: 'q (the query) is required'}).max(4_000, 'q is longer than 4,000 characters'),

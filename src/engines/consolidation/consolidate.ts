@@ -589,7 +589,8 @@ function aborted(signal?: AbortSignal): void {
 /**
  * Consolidates one repository's live observations into insights (see the module comment).
  * Reads a snapshot to plan, then writes in chunks, re-checking under the writer lock that every
- * member is still live. The caller holds the maintenance lock (see `core/consolidate.ts`).
+ * member is still live. The caller holds the maintenance lock (`src/operations/consolidate.ts`, or the maintenance pass in
+ * `src/engines/maintenance/pipeline.ts`).
  */
 export async function runConsolidation(ctx: MemContext, repo: RepoHandle, options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
   const progress = options.onProgress ?? (() => undefined)
