@@ -8,6 +8,7 @@ import {GLOBAL_KEYS, KEY_TABLES, keyName, keyToAction, type KeyFlags} from '../.
 import {headerLine, screen} from '../../src/faces/tui/screen.js'
 import {init, reduce, selectedRow, visibleRows, type Action, type BrowserConfig, type Effect, type Mode} from '../../src/faces/tui/state.js'
 import type {Row} from '../../src/faces/tui/view.js'
+import {testMemory} from '../helpers/memory.js'
 
 const TYPES: MemoryType[] = ['observation', 'insight', 'procedure', 'heuristic']
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet']
@@ -27,26 +28,7 @@ function row(i: number, over: Partial<Row> = {}): Row {
 }
 
 function memoryOf(r: Row): Memory {
-  return {
-    ...r,
-    repoId: 'app',
-    summary: null,
-    source: 'test',
-    sessionId: null,
-    supersedes: null,
-    supersededBy: null,
-    updatedAt: r.createdAt,
-    forgottenAt: null,
-    forgetReason: null,
-    expiresAt: null,
-    accessCount: 0,
-    lastAccessedAt: null,
-    usedCount: 0,
-    unusedCount: 0,
-    lastUsedAt: null,
-    derivedFrom: [],
-    links: [],
-  }
+  return testMemory({...r, updatedAt: r.createdAt})
 }
 
 const CONFIG: BrowserConfig = {repo: '/work/app', skip: 0, searchLimit: 50, debounceMs: 150, refreshMs: 0, warmSearch: false, canEdit: true, canCopy: true}
