@@ -1,14 +1,14 @@
 import {render} from 'ink-testing-library'
 import {describe, expect, it, onTestFinished} from 'vitest'
-import {browse} from '../../src/operations/browse.js'
-import {forget} from '../../src/operations/forget.js'
-import {get} from '../../src/operations/get.js'
-import {store} from '../../src/operations/store.js'
-import type {MemContext} from '../../src/engines/context.js'
-import {openMem} from '../../src/runtime/open-mem.js'
-import {Browser, type BrowserProps} from '../../src/faces/tui/app.js'
-import {fixedClock, memRepo} from '../helpers/mem.js'
-import {testMemory} from '../helpers/memory.js'
+import {browse} from '../../../src/operations/browse.js'
+import {forget} from '../../../src/operations/forget.js'
+import {get} from '../../../src/operations/get.js'
+import {store} from '../../../src/operations/store.js'
+import type {MemContext} from '../../../src/engines/context.js'
+import {openMem} from '../../../src/runtime/open-mem.js'
+import {Browser, type BrowserProps} from '../../../src/faces/tui/app.js'
+import {fixedClock, memRepo} from '../../helpers/mem.js'
+import {testMemory} from '../../helpers/memory.js'
 
 const KEY = {
   up: '\u001b[A',
