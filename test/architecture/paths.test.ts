@@ -17,11 +17,11 @@ const GONE = /(?<![\w./@-])(core\/|src\/ops\b)/g
  * Paths that are not this repository's, each where it is written and why: the repository a user runs
  * mem in, or a folder the tests make. An entry that no longer matches fails too, so the list stays true.
  */
-const ELSEWHERE: Array<{file: string; path: string; why: string}> = [
+const ELSEWHERE: Array<{file: string; path: string; why: string; madeByTests?: true}> = [
   {file: 'src/engines/intake/scan.ts', path: 'docs/CONTRIBUTING.md', why: 'a file intake reads in the user\'s repository'},
   {file: 'src/faces/cli/commands/export.ts', path: 'docs/memories.md', why: 'an example --out in the user\'s repository'},
   {file: 'docs/currency.md', path: 'test/fixtures/api', why: 'an example value inside a memory\'s text'},
-  {file: 'docs/web-ui.md', path: 'test/faces/ui/screenshots/', why: 'written by the UI tests, git-ignored'},
+  {file: 'docs/web-ui.md', path: 'test/faces/ui/screenshots/', why: 'written by the UI tests, git-ignored', madeByTests: true},
 ]
 
 function walk(dir: string): string[] {
@@ -67,7 +67,8 @@ describe('paths named in comments and docs', () => {
   it('every exception is still written where it says, and names no path of this repository', () => {
     for (const e of ELSEWHERE) {
       expect(all.some((m) => m.file === e.file && m.path === e.path), `${e.file}: ${e.path}`).toBe(true)
-      expect(exists(e.path), `${e.path} exists here: not an exception`).toBe(false)
+      // a folder the tests make is here once they have run; anything else that exists is no exception
+      if (!e.madeByTests) expect(exists(e.path), `${e.path} exists here: not an exception`).toBe(false)
     }
   })
 
