@@ -13,7 +13,7 @@ export {MemError, ERROR_CODES, type ErrorBody, type ErrorCode} from './model/err
 export {MEMORY_TYPES, type Memory, type MemoryType} from './model/memory.js'
 export {store} from './operations/store.js'
 export {recall} from './operations/recall.js'
-export {context, contextPreview} from './operations/context.js'
+export {context, contextPreview} from './operations/session-context.js'
 export {get} from './operations/get.js'
 export {edit} from './operations/edit.js'
 export {forget} from './operations/forget.js'

@@ -58,6 +58,44 @@ export interface MemoryLink {
   relation: string
 }
 
+/** What a memory must be given when it is made; every other field may be given, or starts as a new memory's. */
+export type NewMemoryFields = Pick<Memory, 'id' | 'repoId' | 'type' | 'content' | 'createdAt'> & Partial<Memory>
+
+/**
+ * A memory as it is made: the given fields, and for the rest a new memory's state (no one-liner or
+ * summary, the default importance and source, never updated, recalled, used, forgotten or linked,
+ * the user's own). The one place that spells the whole entry.
+ */
+export function newMemory(fields: NewMemoryFields): Memory {
+  return {
+    id: fields.id,
+    repoId: fields.repoId,
+    type: fields.type,
+    content: fields.content,
+    oneLiner: fields.oneLiner ?? null,
+    summary: fields.summary ?? null,
+    tags: fields.tags ?? [],
+    importance: fields.importance ?? DEFAULT_IMPORTANCE,
+    source: fields.source ?? DEFAULT_SOURCE,
+    sessionId: fields.sessionId ?? null,
+    supersedes: fields.supersedes ?? null,
+    supersededBy: fields.supersededBy ?? null,
+    createdAt: fields.createdAt,
+    updatedAt: fields.updatedAt ?? fields.createdAt,
+    forgottenAt: fields.forgottenAt ?? null,
+    forgetReason: fields.forgetReason ?? null,
+    expiresAt: fields.expiresAt ?? null,
+    accessCount: fields.accessCount ?? 0,
+    lastAccessedAt: fields.lastAccessedAt ?? null,
+    usedCount: fields.usedCount ?? 0,
+    unusedCount: fields.unusedCount ?? 0,
+    lastUsedAt: fields.lastUsedAt ?? null,
+    derivedFrom: fields.derivedFrom ?? [],
+    links: fields.links ?? [],
+    origin: fields.origin ?? OWN_ORIGIN,
+  }
+}
+
 /** A memory this user's own agents or the user stored through a face on this machine. */
 export const OWN_ORIGIN = 'user'
 /** A memory this machine cannot vouch for: a committed or copied store written elsewhere. */
@@ -106,12 +144,12 @@ export const OUTDATED_WARNING = 'may be outdated'
  */
 export const RESOLVED_UPDATE = 'maintenance: the same sentence with another value'
 
-/** `links` with the link to `targetId` set to `relation` (a second link to a target replaces the first), or removed. */
 /** Whether links name a relation: a list of links, or the links as stored (JSON text). */
 export function hasRelation(links: readonly MemoryLink[] | string, relation: string): boolean {
   return typeof links === 'string' ? links.includes(`"${relation}"`) : links.some((l) => l.relation === relation)
 }
 
+/** `links` with the link to `targetId` set to `relation` (a second link to a target replaces the first), or removed. */
 export function setLink(links: readonly MemoryLink[], targetId: string, relation?: string): MemoryLink[] {
   const rest = links.filter((l) => l.targetId !== targetId)
   return relation === undefined ? rest : [...rest, {targetId, relation}]

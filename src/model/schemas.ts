@@ -29,7 +29,7 @@ export const Importance = z.number({error: 'must be a number from 0.0 to 1.0'}).
 /** The input of `stats` (the core checks it by hand, to start without zod: plainStatsInput in inputs.ts). */
 export const StatsInput = z.object({repo: RepoRef})
 
-/** Recall's input (operations/recall.ts takes well-formed input by hand, plainRecallInput in inputs.ts, and falls back to this). */
+/** Recall's input (src/operations/recall.ts takes well-formed input by hand, plainRecallInput in src/model/inputs.ts, and falls back to this). */
 const LIMIT_RANGE = `limit must be ${RECALL_LIMIT_RANGE}`
 export const RecallInput = z.object({
   repo: RepoRef,

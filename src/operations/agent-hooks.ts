@@ -94,7 +94,7 @@ const FEEDBACK_NOTE = 'Lines end with a [ref]: after using one, report it (memor
 async function sessionContext(ctx: MemContext, repo: string, root: string, dir: string | null, now: Date): Promise<{context: CachedContext; cached: boolean}> {
   const found = dir ? readCachedContext(dir, root, HOOK_CONTEXT_TOKENS, now) : null
   if (found) return {context: found, cached: true}
-  const [{contextWithIds}, {layerSources}] = await Promise.all([import('./context.js'), import('./layers.js')])
+  const [{contextWithIds}, {layerSources}] = await Promise.all([import('./session-context.js'), import('./layers.js')])
   const handle = await ctx.repo(repo, 'read')
   // marks first: a write landing while the context is built leaves the cache stale, never wrong
   const marks = [handle.store.dir, ...(await layerSources(ctx, handle)).map((l) => l.store.dir)].map(journalMark)

@@ -1,5 +1,4 @@
 import {z} from 'zod'
-import type {Memory} from '../model/memory.js'
 import {browseLive} from '../storage/memories.js'
 import type {MemContext} from '../engines/context.js'
 import {MemoryTypeSchema, RepoRef} from '../model/schemas.js'

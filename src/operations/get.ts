@@ -11,6 +11,6 @@ export type GetInput = z.input<typeof GetInput>
 /** The full memory entry, including superseded and forgotten ones (they stay readable by id). */
 export async function get(ctx: MemContext, raw: GetInput): Promise<Memory> {
   const input = await resolveRefs(ctx, parseInput(GetInput, raw), 'id')
-  const {handle, memory} = await requireMemory(ctx, input.id, input.repo)
+  const {memory} = await requireMemory(ctx, input.id, input.repo)
   return memory
 }

@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {buildGraph, type GraphEdge, type GraphNode} from '../engines/export/graph.js'
+import {buildGraph} from '../engines/export/graph.js'
 import type {MemContext} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'

@@ -1,6 +1,6 @@
 import {join} from 'node:path'
 import {z} from 'zod'
-import {MemError} from '../model/errors.js'
+import {errorBody, MemError} from '../model/errors.js'
 import {MEMORY_TYPES} from '../model/memory.js'
 import {acquireSyncLock, classifySource, fetchPacks, prepareLayersDir, removeLayerCache} from '../engines/sharing/layer-source.js'
 import {getLayer, layerMemoryRows, listLayers as listLayerRows, type LayerRecord} from '../storage/layers.js'
@@ -157,6 +157,8 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
     }
   }
   const jobs: Array<Promise<'added' | 'updated' | 'removed' | null>> = []
+  // a write that fails is reported (failed, error), never counted as an entry that changed nothing
+  const failures: string[] = []
   for (const [key, {entry, fingerprint}] of wanted) {
     const old = current.get(key)
     if (old && old.fingerprint === fingerprint) continue
@@ -183,7 +185,10 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
           const outcome: 'added' | 'updated' | 'removed' | null = plan.result.success ? (old ? 'updated' : 'added') : old ? 'removed' : null
           return {ops, result: outcome}
         })
-        .catch(() => null),
+        .catch((err: unknown) => {
+          failures.push(`${entry.lineage}: ${errorBody(err).error}`)
+          return null
+        }),
     )
   }
   for (const [key, old] of current) {
@@ -204,6 +209,7 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
     added: outcomes.filter((o) => o === 'added').length,
     updated: outcomes.filter((o) => o === 'updated').length,
     removed: outcomes.filter((o) => o === 'removed').length,
+    ...(failures.length > 0 ? {failed: failures.length, error: failures[0]} : {}),
   }
 }
 

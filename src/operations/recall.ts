@@ -9,7 +9,7 @@ import type {RepoStore} from '../storage/repo-store.js'
 import {readOnlySources} from '../engines/sharing/sources.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import type {OpCall} from './define.js'
-import type {RecallItem, RecallResult} from '../model/shapes/memories.js'
+import type {RecallResult} from '../model/shapes/memories.js'
 export type {RecallItem, RecallResult} from '../model/shapes/memories.js'
 
 /** The HTTP and MCP schema of this input is `RecallInput` in schemas.ts (same rules, same messages). */

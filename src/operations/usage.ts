@@ -4,7 +4,7 @@ import {histPercentile, mergeAll, readUsageLog, usageRows, type UsageDelta} from
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
-import type {OperationUsage, UsageResult, DailyBucket, UsageTimeseries, UsageHourly} from '../model/shapes/insight.js'
+import type {UsageResult, DailyBucket, UsageTimeseries, UsageHourly} from '../model/shapes/insight.js'
 export type {OperationUsage, UsageResult, DailyBucket, UsageTimeseries, UsageHourly} from '../model/shapes/insight.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000

@@ -587,7 +587,7 @@ export function versionChain(db: Db, id: string): Memory[] {
 }
 
 
-// ---- maintenance and consolidation queries (src/ops) -----------------------------------------
+// ---- maintenance and consolidation queries (src/engines) --------------------------------------
 
 /** A live memory reduced to what clustering and dedup compare. */
 /**

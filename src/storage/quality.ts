@@ -2,7 +2,7 @@ import type {MemoryLink} from '../model/memory.js'
 import type {Db} from './db.js'
 
 /**
- * The figures of the quality report (core/quality.ts), over live memories. `staleBefore` and
+ * The figures of the quality report (src/operations/quality.ts), over live memories. `staleBefore` and
  * `deadBefore` are ISO timestamps (now − 30 days, now − 60 days); a memory's last activity is
  * the later of its last recall and its last reported use.
  */

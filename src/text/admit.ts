@@ -34,7 +34,6 @@ const HIDDEN = new RegExp(`[${DROPPED}${FOLDED}]`, 'gu')
 // What the scan also ignores: every default-ignorable code point (it includes all of the above).
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu
 
-// eslint-disable-next-line no-control-regex
 const ASCII_ONLY = /^[\u0000-\u007f]*$/
 
 /** The stored form of a text: hidden characters out, NFC. Idempotent. */

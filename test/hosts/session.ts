@@ -15,7 +15,7 @@ import {expect} from 'vitest'
 import {tempDir, writeTree} from '../helpers/mem.js'
 import {CONTEXT_IMPORTANCE, CONTEXT_MEMORIES, PROMPT_MEMORIES} from './fixture.js'
 import {startFakeModel, type FakeModel, type Recorded} from './fake-model.js'
-import {hostBin, type RealHost} from './hosts.js'
+import type {RealHost} from './hosts.js'
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'run.js')
 

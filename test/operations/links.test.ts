@@ -1,7 +1,7 @@
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {contextPreview} from '../../src/operations/context.js'
+import {contextPreview} from '../../src/operations/session-context.js'
 import {edit} from '../../src/operations/edit.js'
 import {forget} from '../../src/operations/forget.js'
 import {get} from '../../src/operations/get.js'

@@ -5,6 +5,7 @@ import {recall} from '../../src/operations/recall.js'
 import {store} from '../../src/operations/store.js'
 import type {Memory} from '../../src/model/memory.js'
 import {memRepo} from '../helpers/mem.js'
+import {testMemory} from '../helpers/memory.js'
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -18,13 +19,8 @@ function fixture() {
     const handle = await base.ctx.repo(base.repo, 'write')
     const createdAt = ago(m.daysOld)
     const id = `memories/${handle.id}/insight/${key.charCodeAt(0).toString(16).padStart(12, '0')}`
-    const memory: Memory = {
-      id, repoId: handle.id, type: 'insight', content: `memory ${key} about something distinct ${key}`, oneLiner: `memory ${key}`,
-      summary: null, tags: [], importance: 0.5, source: 'test', sessionId: null, supersedes: null, supersededBy: null,
-      createdAt, updatedAt: createdAt, forgottenAt: null, forgetReason: null, expiresAt: null, accessCount: 0,
-      lastAccessedAt: null, usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [], ...m,
-    }
-    delete (memory as Partial<typeof m>).daysOld
+    // daysOld is not a memory's field: the factory keeps only the fields of one
+    const memory = testMemory({id, repoId: handle.id, type: 'insight', content: `memory ${key} about something distinct ${key}`, oneLiner: `memory ${key}`, createdAt, updatedAt: createdAt, ...m})
     await handle.store.write(() => ({ops: [{op: 'insert', memory}], result: null}))
     ids[key] = id
   }

@@ -2,7 +2,7 @@
 // the request's repository; an ambiguous one lists the candidates; an unknown one is a 404.
 import {describe, expect, it} from 'vitest'
 import {normalizeRepoId} from '../../src/config/paths.js'
-import {context} from '../../src/operations/context.js'
+import {context} from '../../src/operations/session-context.js'
 import {feedback} from '../../src/operations/feedback.js'
 import {get} from '../../src/operations/get.js'
 import {history} from '../../src/operations/history.js'

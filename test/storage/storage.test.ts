@@ -13,39 +13,14 @@ import {SCHEMA_VERSION, setMeta} from '../../src/storage/schema.js'
 import {storedKeys} from '../../src/text/minhash.js'
 import {loadSqlJs} from '../../src/storage/sqljs.js'
 import {tempDir} from '../helpers/mem.js'
+import {testMemory} from '../helpers/memory.js'
 import {makeReadOnly} from '../helpers/readonly.js'
 
 let n = 0
 function memory(content: string, over: Partial<Memory> = {}): Memory {
   n++
   const at = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString()
-  return {
-    id: `memories/r/observation/${n.toString(16).padStart(12, '0')}`,
-    repoId: 'r',
-    type: 'observation',
-    content,
-    oneLiner: null,
-    summary: null,
-    tags: [],
-    importance: 0.5,
-    source: 'test',
-    sessionId: null,
-    supersedes: null,
-    supersededBy: null,
-    createdAt: at,
-    updatedAt: at,
-    forgottenAt: null,
-    forgetReason: null,
-    expiresAt: null,
-    accessCount: 0,
-    lastAccessedAt: null,
-    usedCount: 0,
-    unusedCount: 0,
-    lastUsedAt: null,
-    derivedFrom: [],
-    links: [],
-    ...over,
-  }
+  return testMemory({id: `memories/r/observation/${n.toString(16).padStart(12, '0')}`, repoId: 'r', content, createdAt: at, updatedAt: at, ...over})
 }
 
 const insert = (m: Memory) => (): {ops: Op[]; result: string} => ({ops: [{op: 'insert', memory: m}], result: m.id})
@@ -53,15 +28,6 @@ const insert = (m: Memory) => (): {ops: Op[]; result: string} => ({ops: [{op: 'i
 async function open(root: string, options = {}): Promise<RepoStore> {
   const s = await RepoStore.open(root, options)
   return s
-}
-
-function code(fn: () => unknown): string | undefined {
-  try {
-    fn()
-  } catch (err) {
-    return err instanceof MemError ? err.code : String(err)
-  }
-  return undefined
 }
 
 async function codeAsync(p: Promise<unknown>): Promise<{code?: string; message?: string}> {

@@ -10,7 +10,7 @@ import {analyze, normalizeForDuplicate} from '../../text/tokenize.js'
 import type {Db} from '../../storage/db.js'
 import {releaseBuffer} from '../../storage/files.js'
 import {eachLiveBriefOfType, getExtra, getMemory, liveBriefsById, liveBriefsBySeq, liveBriefsOfType, liveDerivedFromIds, originsById, type MemoryBrief, type Op} from '../../storage/memories.js'
-import type {ConsolidateResult, CandidateCluster, ClusterOutcome} from '../../model/shapes/operations.js'
+import type {ConsolidateResult, CandidateCluster} from '../../model/shapes/operations.js'
 export type {ConsolidateResult, CandidateCluster, ClusterOutcome} from '../../model/shapes/operations.js'
 
 /**
@@ -589,7 +589,8 @@ function aborted(signal?: AbortSignal): void {
 /**
  * Consolidates one repository's live observations into insights (see the module comment).
  * Reads a snapshot to plan, then writes in chunks, re-checking under the writer lock that every
- * member is still live. The caller holds the maintenance lock (see `core/consolidate.ts`).
+ * member is still live. The caller holds the maintenance lock (`src/operations/consolidate.ts`, or the maintenance pass in
+ * `src/engines/maintenance/pipeline.ts`).
  */
 export async function runConsolidation(ctx: MemContext, repo: RepoHandle, options: ConsolidateOptions = {}): Promise<ConsolidateResult> {
   const progress = options.onProgress ?? (() => undefined)

@@ -2,7 +2,7 @@
  * A language model's answer is data from outside: before anything of it is stored it is parsed
  * as JSON, each field is stripped of markup, control and invisible characters and of sentences
  * that read as instructions to an agent, and cut to a fixed length. (The secret scanner runs on
- * the result afterwards, in core/enrich.ts.)
+ * the result afterwards, in src/engines/enrichment/enrich-memory.ts.)
  */
 
 export const LIMITS = {oneLiner: 120, summary: 600, foresight: 300, entity: 60, entities: 12} as const

@@ -8,7 +8,7 @@
  */
 import {createHash} from 'node:crypto'
 import {MemError} from '../../model/errors.js'
-import {OWN_ORIGIN, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
+import {newMemory, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
 import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {checkContent} from './content.js'
 import {credentialLikeTag} from './secret-tags.js'
@@ -188,33 +188,22 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
     links.push({targetId: other.id, relation: newer ? UPDATES : UPDATED_BY})
     relinks.push({op: 'update', id: other.id, set: {links: setLink(other.links, id, newer ? UPDATED_BY : UPDATES)}})
   }
-  const memory: Memory = {
+  const memory = newMemory({
     id,
     repoId: repo.id,
     type: m.type,
     content: m.content,
     oneLiner: m.oneLiner ?? heuristicOneLiner(m.content),
-    summary: null,
     tags: m.tags,
     importance: m.importance,
     source: m.source,
     sessionId: m.sessionId,
     supersedes: m.supersedes,
-    supersededBy: null,
     createdAt: m.createdAt,
-    updatedAt: m.createdAt,
-    forgottenAt: null,
-    forgetReason: null,
-    expiresAt: null,
-    accessCount: 0,
-    lastAccessedAt: null,
-    usedCount: 0,
-    unusedCount: 0,
-    lastUsedAt: null,
-    derivedFrom: m.derivedFrom ?? [],
+    derivedFrom: m.derivedFrom,
     links,
-    origin: m.origin ?? OWN_ORIGIN,
-  }
+    origin: m.origin,
+  })
   if (hasMemory(db, id)) {
     throw new MemError('conflict', `A memory with id ${id} already exists.`, {hint: 'Store it again; the id includes the time.'})
   }

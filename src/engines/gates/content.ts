@@ -2,7 +2,6 @@
  * The content gate: text that is not a memory at all (binary data, no words) is rejected
  * before it reaches the store. Length and emptiness are input validation, checked earlier.
  */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/
 
 export interface ContentFinding {

@@ -3,7 +3,7 @@ import type {MemoryType} from '../../model/memory.js'
 import type {InsightWriter} from '../consolidation/consolidate.js'
 import type {Embedder} from '../enrichment/embed.js'
 import type {EnrichRuntime} from '../enrichment/types.js'
-import type {StageName, StageReport, MaintenanceReport} from '../../model/shapes/operations.js'
+import type {StageName} from '../../model/shapes/operations.js'
 export {STAGE_NAMES} from '../../model/names.js'
 export type {StageName, StageReport, MaintenanceReport} from '../../model/shapes/operations.js'
 

@@ -85,7 +85,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const parseJson = app.getDefaultJsonParser('error', 'error')
   const parseText = (req: FastifyRequest, text: string): unknown => {
     let out: unknown
-    parseJson(req, text, (err, value) => {
+    // the default JSON parser calls back before it returns (its type also allows a promise)
+    void parseJson(req, text, (err, value) => {
       if (err) throw err
       out = value
     })

@@ -46,6 +46,8 @@ export class UpdateChecker {
   private nextAt: number | null = null
   private lastAttemptAt: string | null = null
   private lastError: string | null = null
+  /** The registry answered that it has no such package (404): not published yet, an answer and not a failure. */
+  private unpublished = false
   private readonly file: string
   private readonly intervalMs: number
   private readonly now: () => number
@@ -84,8 +86,9 @@ export class UpdateChecker {
   }
 
   /** The update check as a row of `GET /api/mem/scheduled-tasks`. */
-  task(): {id: string; type: 'update-check'; intervalHours: number; lastRunAt: string | null; nextRunAt: string | null; status: 'idle' | 'running' | 'ok' | 'failed' | 'disabled'; lastError: string | null} {
+  task(): {id: string; type: 'update-check'; intervalHours: number; lastRunAt: string | null; nextRunAt: string | null; status: 'idle' | 'running' | 'ok' | 'failed' | 'disabled'; lastError: string | null; result?: string} {
     const enabled = this.options.enabled
+    const result = this.found()
     return {
       id: 'update-check',
       type: 'update-check',
@@ -94,7 +97,17 @@ export class UpdateChecker {
       nextRunAt: enabled && !this.stopped && this.nextAt !== null ? new Date(this.nextAt).toISOString() : null,
       status: !enabled ? 'disabled' : this.running ? 'running' : this.lastError ? 'failed' : this.lastAttemptAt || this.cache ? 'ok' : 'idle',
       lastError: this.lastError,
+      ...(result ? {result} : {}),
     }
+  }
+
+  /** What the last check that got an answer found, in words; undefined when none did (or the check is off). */
+  private found(): string | undefined {
+    if (!this.options.enabled) return undefined
+    if (this.unpublished) return `not published yet: the registry has no ${this.options.packageName}`
+    const {latestVersion, updateAvailable} = this.status()
+    if (latestVersion === null) return undefined
+    return updateAvailable ? `version ${latestVersion} available` : `no newer version (latest ${latestVersion})`
   }
 
   private schedule(delay: number): void {
@@ -116,10 +129,17 @@ export class UpdateChecker {
         headers: {accept: 'application/json'},
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 5_000),
       })
+      // no such package on the registry: nothing to update to, which is an answer (nothing cached)
+      if (res.status === 404) {
+        this.unpublished = true
+        this.lastError = null
+        return true
+      }
       if (!res.ok) throw new Error(`${res.status}`)
       const body = (await res.json()) as {version?: unknown}
       if (typeof body.version !== 'string' || !VERSION.test(body.version)) throw new Error('no version')
       this.cache = {registry, checkedAt: new Date(this.now()).toISOString(), latestVersion: body.version}
+      this.unpublished = false
       try {
         mkdirSync(this.options.home, {recursive: true})
         writeAtomic(this.file, Buffer.from(`${JSON.stringify(this.cache, null, 2)}\n`))

@@ -40,8 +40,9 @@ export function effectRunner(deps: EffectDeps, dispatch: (a: Action) => void) {
     timers.delete(key)
   }
   /** A change: its result, or the error said in the status line. */
-  const change = (work: () => Promise<Action>) =>
-    work().then(dispatch, (err) => dispatch({type: 'changeFailed', error: describe(err)}))
+  // both outcomes are dispatched, so nothing is left to await
+  const change = (work: () => Promise<Action>): void =>
+    void work().then(dispatch, (err) => dispatch({type: 'changeFailed', error: describe(err)}))
 
   function run(e: Effect): void {
     switch (e.type) {

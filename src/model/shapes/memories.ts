@@ -1,7 +1,7 @@
 /** Shapes of the memory operations: entries, store and edit outcomes, recall, context, browse, stats. */
 import {z} from 'zod'
 import {DEFAULT_IMPORTANCE, DEFAULT_SOURCE, MEMORY_TYPES, type Memory} from '../memory.js'
-import {Content, Importance, MemoryId, MemoryRef, MemoryTypeSchema, RepoRef, Tags} from '../schemas.js'
+import {Content, Importance, MemoryRef, MemoryTypeSchema, RepoRef, Tags} from '../schemas.js'
 import {Iso} from './common.js'
 
 /** A store request (spec section 2). */

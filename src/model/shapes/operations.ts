@@ -110,6 +110,7 @@ export const ScheduledTask = z.strictObject({
   nextRunAt: Iso.nullable(),
   status: z.enum(TASK_STATUSES),
   lastError: z.string().nullable(),
+  result: z.string().optional().describe('What the last run found, in words (the update check: "no newer version (latest 0.1.0)", "version 0.2.0 available", "not published yet: …"); absent before one did'),
 })
 export type ScheduledTask = z.output<typeof ScheduledTask>
 export const ScheduledTasksResult = z.strictObject({tasks: z.array(ScheduledTask)})

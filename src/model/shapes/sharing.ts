@@ -26,7 +26,14 @@ export const Layer = z
 export type Layer = z.output<typeof Layer>
 export const LayersResult = z.strictObject({repo: z.string(), layers: z.array(Layer)})
 export type LayersResult = z.output<typeof LayersResult>
-export const SyncResult = z.strictObject({layerId: z.string(), added: z.number().int(), updated: z.number().int(), removed: z.number().int()})
+export const SyncResult = z.strictObject({
+  layerId: z.string(),
+  added: z.number().int(),
+  updated: z.number().int(),
+  removed: z.number().int(),
+  failed: z.number().int().min(1).optional().describe('Entries whose write into the layer failed (the layer keeps what it had for them); absent when none did'),
+  error: z.string().optional().describe("The first such failure's message; with `failed`"),
+})
 export type SyncResult = z.output<typeof SyncResult>
 export const UnmountResult = z.strictObject({unmounted: z.literal(true)})
 export type UnmountResult = z.output<typeof UnmountResult>

@@ -1,5 +1,6 @@
 /** Usage statistics, the quality report, the dashboard data, enrichment. */
 import {z} from 'zod'
+import {ERROR_CODES} from '../../model/errors.js'
 import * as I from '../../model/shapes/insight.js'
 
 import {defineOp, type OpDef} from '../define.js'
@@ -89,8 +90,8 @@ export const insightOps = {
       stopped: z.string().nullable(),
       embedded: z.number().int(),
     }),
-    // memories the runtime failed on were left unchanged (the rest were enriched): the CLI exits 69
-    outcomes: [{when: (r) => r.failed > 0, status: 200, exit: 69}],
+    // memories the runtime failed on were left unchanged (the rest were enriched): the CLI exits as for an unavailable runtime (69)
+    outcomes: [{when: (r) => r.failed > 0, status: 200, exit: ERROR_CODES.unavailable.exit}],
     track: {as: 'enrich-all', count: (r) => r.enriched},
     run: enrichAll,
   }),

@@ -1,12 +1,13 @@
 /** The memory operations: store, recall, the session context, reading, editing, forgetting, feedback. */
 import {z} from 'zod'
+import {ERROR_CODES} from '../../model/errors.js'
 import {isRejected} from '../../model/memory.js'
 import {RecallInput, StatsInput} from '../../model/schemas.js'
 import * as M from '../../model/shapes/memories.js'
 import {OptionalRepo, IdParams, RepoOnly, one} from './common.js'
 import {defineOp, type OpDef, type Outcome} from '../define.js'
 import {browse, BrowseInput} from '../browse.js'
-import {context, ContextInput, contextPreview} from '../context.js'
+import {context, ContextInput, contextPreview} from '../session-context.js'
 import {edit, EditInput} from '../edit.js'
 import {feedback, FeedbackInput} from '../feedback.js'
 import {forget, ForgetInput} from '../forget.js'
@@ -17,9 +18,9 @@ import {repos, type ReposOptions} from '../repos.js'
 import {stats} from '../stats.js'
 import {store, StoreInput} from '../store.js'
 
-/** A store or edit that the secret scanner or content gate refused: 422, exit 5, its reason on stderr. */
+/** A store or edit that the secret scanner or content gate refused: unprocessable (422, exit 5), its reason on stderr. */
 function rejected<R extends {success: boolean}>(): Outcome<R> {
-  return {when: (r) => isRejected(r), status: 422, exit: 5, failed: true, message: (r) => (isRejected(r) ? r.reason : ''), answer: 'Rejected by the secret scanner or content gate: nothing stored'}
+  return {when: (r) => isRejected(r), ...ERROR_CODES.unprocessable, failed: true, message: (r) => (isRejected(r) ? r.reason : ''), answer: 'Rejected by the secret scanner or content gate: nothing stored'}
 }
 
 

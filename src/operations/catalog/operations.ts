@@ -6,12 +6,10 @@ import {defineOp, type OpDef} from '../define.js'
 import {consolidate, ConsolidateInput} from '../consolidate.js'
 import {exportMarkdown, ExportInput} from '../export.js'
 import {graph, GraphInput} from '../graph.js'
-import {history} from '../history.js'
 import {init, InitInput} from '../init.js'
 import {HooksInstallInput, HooksUninstallInput, installHooks, uninstallHooks} from '../hooks.js'
 import {intake, IntakeInput} from '../intake.js'
 import {maintain, MaintainInput} from '../maintain.js'
-import {store} from '../store.js'
 
 
 export const operationOps = {

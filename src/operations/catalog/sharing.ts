@@ -3,13 +3,10 @@ import {z} from 'zod'
 import * as S from '../../model/shapes/sharing.js'
 import {OptionalRepo, IdParams, one} from './common.js'
 import {defineOp, type OpDef} from '../define.js'
-import {get} from '../get.js'
 import {LayerRefInput, listLayers, ListLayersInput, mountLayer, MountLayerInput, syncLayer, unmountLayer} from '../layers.js'
 import {linkMemory, LinkMemoryInput, linkRepo, LinkRepoInput, listLinks, ListLinksInput, unlinkMemory, UnlinkMemoryInput} from '../links.js'
 import {packExport, PackExportInput} from '../pack-export.js'
 import {packImport, PackImportInput} from '../pack-import.js'
-import {recall} from '../recall.js'
-import {repos} from '../repos.js'
 import {MAX_PACK_BYTES} from '../../storage/pack-file.js'
 
 
@@ -91,6 +88,8 @@ export const sharingOps = {
     access: 'write',
     input: LayerRefInput,
     output: S.SyncResult,
+    // entries whose write failed (`failed`, `error`): the rest synced; the CLI exits 1, as maintain with a failed stage
+    outcomes: [{when: (r) => r.failed !== undefined, status: 200, exit: 1, answer: 'What changed, and how many entries could not be written (`failed`, `error`)'}],
     track: {as: 'layer-sync', count: (r) => r.added + r.updated + r.removed},
     run: syncLayer,
     http: {method: 'POST', path: '/api/mem/layers/sync', answer: 'What changed', tag: 'sharing', errors: {404: 'No such layer', 503: 'git could not fetch the source'}},

@@ -35,7 +35,8 @@ async function memSystem(root, {maintainFirst = false, padding = 0} = {}) {
     load('runtime/open-mem.js'),
     load('operations/store.js'),
     load('operations/recall.js'),
-    load('operations/context.js'),
+    // a MEM_BENCH_BEFORE build from before the rename has operations/context.js
+    load('operations/session-context.js').catch(() => load('operations/context.js')),
     load('engines/search/tokens.js'),
     load('operations/maintain.js'),
   ])

@@ -8,6 +8,7 @@ import {store} from '../../../src/operations/store.js'
 import {MemError} from '../../../src/model/errors.js'
 import {acquireMaintenanceLock} from '../../../src/engines/maintenance/lock.js'
 import {memRepo, refused, storedId as id} from '../../helpers/mem.js'
+import {testMemory} from '../../helpers/memory.js'
 
 type Ctx = ReturnType<typeof memRepo>['ctx']
 
@@ -213,12 +214,7 @@ describe('consolidate', () => {
       const createdAt = new Date(now + i * 1000).toISOString()
       ops.push({
         op: 'insert' as const,
-        memory: {
-          id: `memories/${handle.id}/observation/${i.toString(16).padStart(12, '0')}`, repoId: handle.id, type: 'observation' as const,
-          content, oneLiner: null, summary: null, tags: [], importance: 0.5, source: 'test', sessionId: null, supersedes: null,
-          supersededBy: null, createdAt, updatedAt: createdAt, forgottenAt: null, forgetReason: null, expiresAt: null, accessCount: 0,
-          lastAccessedAt: null, usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [],
-        },
+        memory: testMemory({id: `memories/${handle.id}/observation/${i.toString(16).padStart(12, '0')}`, repoId: handle.id, content, createdAt}),
       })
     }
     await handle.store.write(() => ({ops, result: null}))

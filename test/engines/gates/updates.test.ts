@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {store} from '../../../src/operations/store.js'
 import {recall} from '../../../src/operations/recall.js'
-import {context} from '../../../src/operations/context.js'
+import {context} from '../../../src/operations/session-context.js'
 import {edit} from '../../../src/operations/edit.js'
 import {forget} from '../../../src/operations/forget.js'
 import {get} from '../../../src/operations/get.js'

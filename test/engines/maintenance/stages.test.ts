@@ -12,6 +12,7 @@ import {STAGES} from '../../../src/engines/maintenance/pipeline.js'
 import {DEFAULT_POLICY, STAGE_NAMES} from '../../../src/engines/maintenance/types.js'
 import {getMemory} from '../../../src/storage/memories.js'
 import {memRepo} from '../../helpers/mem.js'
+import {testMemory} from '../../helpers/memory.js'
 
 const DAY = 24 * 60 * 60 * 1000
 const NOW = '2026-03-01T12:00:00.000Z'
@@ -29,12 +30,7 @@ function setup() {
     const type = m.type ?? 'observation'
     const createdAt = m.createdAt ?? NOW
     const id = `memories/${handle.id}/${type}/${(++n).toString(16).padStart(12, '0')}`
-    const memory: Memory = {
-      id, repoId: handle.id, type, oneLiner: 'one-liner', summary: null, tags: [], importance: 0.5, source: 'test', sessionId: null,
-      supersedes: null, supersededBy: null, createdAt, updatedAt: createdAt, forgottenAt: null, forgetReason: null, expiresAt: null,
-      accessCount: 0, lastAccessedAt: null, usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [],
-      ...m,
-    }
+    const memory = testMemory({id, repoId: handle.id, type, oneLiner: 'one-liner', createdAt, updatedAt: createdAt, ...m})
     await handle.store.write(() => ({ops: [{op: 'insert', memory}], result: null}))
     return id
   }

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {context, contextPreview} from '../../../src/operations/context.js'
+import {context, contextPreview} from '../../../src/operations/session-context.js'
 import {edit} from '../../../src/operations/edit.js'
 import {feedback} from '../../../src/operations/feedback.js'
 import {forget} from '../../../src/operations/forget.js'

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {execa} from 'execa'
 import {describe, expect, it} from 'vitest'
 import {MemError} from '../../../src/model/errors.js'
-import {contextPreview, context} from '../../../src/operations/context.js'
+import {contextPreview, context} from '../../../src/operations/session-context.js'
 import {edit} from '../../../src/operations/edit.js'
 import {forget} from '../../../src/operations/forget.js'
 import {get} from '../../../src/operations/get.js'
@@ -109,6 +109,25 @@ describe('shared layers synced through git', () => {
     expect((await recall(ctx, {repo, q: 'release train'})).results.every((h) => h.repoId !== 'layer-team')).toBe(true)
     expect((await listLayers(ctx, {repo})).layers.map((l) => l.id)).toEqual(['local'])
     await refused(unmountLayer(ctx, {repo, layerId: 'team'}), 'not_found', /No layer team/)
+  })
+
+  it('reports an entry whose write into the layer failed, instead of counting it as unchanged', async () => {
+    const {ctx, repo, team, remote, publish} = await setup()
+    const id = storedId(await store(ctx, {repo: team, content: 'the release notes live in CHANGELOG.md', type: 'procedure', tags: ['docs']}))
+    await store(ctx, {repo: team, content: 'the api gateway retries twice on 502', type: 'observation'})
+    await publish('first pack')
+    await mountLayer(ctx, {repo, layerId: 'team', type: 'shared', source: remote})
+    expect(await syncLayer(ctx, {repo, layerId: 'team'})).toEqual({layerId: 'team', added: 2, updated: 0, removed: 0})
+    // new tags, same text and time: the layer's new version would take the id of the version it
+    // replaces, and that write fails (a limit of layer sync, reported here rather than hidden)
+    await edit(ctx, {id, tags: ['docs', 'release']})
+    await store(ctx, {repo: team, content: 'staging deploys need a green main', type: 'heuristic'})
+    await publish('second pack')
+    const result = await syncLayer(ctx, {repo, layerId: 'team'})
+    expect(result).toEqual({layerId: 'team', added: 1, updated: 0, removed: 0, failed: 1, error: expect.stringMatching(/already exists/)})
+    // the failed entry keeps its old version; the rest synced
+    expect((await listLayers(ctx, {repo})).layers[1].memoryCount).toBe(3)
+    expect((await recall(ctx, {repo, q: 'release notes CHANGELOG'})).results.filter((h) => h.repoId === 'layer-team' && h.content.includes('CHANGELOG')).map((h) => h.tags)).toEqual([['docs']])
   })
 
   it('refuses a sync when a committed pack is damaged, and keeps the layer as it was', async () => {

@@ -65,7 +65,6 @@ describe('the CLI bundle keeps ink to mem browse', () => {
     const base = tempDir()
     const root = join(base, 'repo')
     mkdirSync(join(root, '.git'), {recursive: true})
-    const hook = join(base, 'trace.mjs')
     const log = join(base, 'loaded.txt')
     // a module hook that writes down every module the process loads
     const code = `import {appendFileSync} from 'node:fs'

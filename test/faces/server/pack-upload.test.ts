@@ -20,7 +20,7 @@ describe('pack import bodies', () => {
         })
         req.on('error', reject)
         req.end()
-      })
+      }, reject)
     })
     expect(raw.subarray(0, 15).toString()).toBe('SQLite format 3')
 

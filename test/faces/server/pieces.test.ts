@@ -186,6 +186,28 @@ describe('update check', () => {
     expect(calls).toHaveLength(2)
   })
 
+  it('says in words what it found: not published yet (a 404 is an answer, not a failure), no newer version, a version available', async () => {
+    const home = tempDir()
+    const notOnRegistry = new UpdateChecker({home, packageName: 'mem-for-agents', currentVersion: '0.1.0', registry: 'http://r.test', enabled: true, fetch: fakeFetch(() => new Response('{"error":"Not found"}', {status: 404})).fetch})
+    expect(notOnRegistry.task()).not.toHaveProperty('result')
+    expect(await notOnRegistry.check()).toBe(true)
+    expect(notOnRegistry.status()).toEqual({latestVersion: null, updateAvailable: false})
+    expect(notOnRegistry.task()).toMatchObject({status: 'ok', lastError: null, result: 'not published yet: the registry has no mem-for-agents'})
+    const same = new UpdateChecker({home: tempDir(), packageName: 'mem', currentVersion: '0.1.0', registry: 'http://r.test', enabled: true, fetch: fakeFetch(ok('0.1.0')).fetch})
+    await same.check()
+    expect(same.task()).toMatchObject({status: 'ok', lastError: null, result: 'no newer version (latest 0.1.0)'})
+    const newer = new UpdateChecker({home: tempDir(), packageName: 'mem', currentVersion: '0.1.0', registry: 'http://r.test', enabled: true, fetch: fakeFetch(ok('0.2.0')).fetch})
+    await newer.check()
+    expect(newer.task()).toMatchObject({status: 'ok', result: 'version 0.2.0 available'})
+    // a registry that fails is still a failure, and says nothing found
+    const down = new UpdateChecker({home: tempDir(), packageName: 'mem', currentVersion: '0.1.0', registry: 'http://r.test', enabled: true, fetch: fakeFetch(() => new Response('oops', {status: 503})).fetch})
+    expect(await down.check()).toBe(false)
+    expect(down.task()).toMatchObject({status: 'failed', lastError: 'update check failed: 503'})
+    expect(down.task()).not.toHaveProperty('result')
+    // off: nothing found, nothing said
+    expect(new UpdateChecker({home, packageName: 'mem', currentVersion: '0.1.0', registry: 'http://r.test', enabled: false}).task()).toEqual({id: 'update-check', type: 'update-check', intervalHours: 24, lastRunAt: null, nextRunAt: null, status: 'disabled', lastError: null})
+  })
+
   it('a failed or malformed answer changes nothing and never throws', async () => {
     const home = tempDir()
     for (const answer of [() => new Response('nope', {status: 500}), () => new Response('{"version": "latest!"}'), () => Promise.reject(new Error('offline'))]) {

@@ -1,4 +1,5 @@
 import {Flags} from '@oclif/core'
+import {ERROR_CODES} from '../../../model/errors.js'
 import {MemCommand} from '../mem-command.js'
 
 export default class Intake extends MemCommand {
@@ -19,7 +20,7 @@ export default class Intake extends MemCommand {
     const timer = limit ? setTimeout(() => controller.abort(), limit * 1000) : undefined
     timer?.unref()
     // a run stuck past its limit (a lock never released) must still end: a hook waits on nothing
-    const hardStop = limit ? setTimeout(() => process.exit(69), limit * 1000 + 10_000) : undefined
+    const hardStop = limit ? setTimeout(() => process.exit(ERROR_CODES.unavailable.exit), limit * 1000 + 10_000) : undefined
     hardStop?.unref()
     try {
       const repo = this.repoRef(flags)

@@ -231,7 +231,7 @@ function TasksView({tasks}: {tasks: ScheduledTask[]}) {
             </td>
             <td>
               <span className={`badge status-${t.status}`}>{t.status}</span>
-              {t.lastError ? <span className="error-text"> {t.lastError}</span> : null}
+              {t.lastError ? <span className="error-text"> {t.lastError}</span> : t.result ? <span className="muted"> {t.result}</span> : null}
             </td>
             <td>{formatDate(t.lastRunAt)}</td>
             <td>{formatDate(t.nextRunAt)}</td>

@@ -126,6 +126,8 @@ function ForceGraph({graph}: {graph: Graph}) {
     }
     sim.on('tick', draw).on('end', settle).restart()
     return () => void sim.stop()
+    // fit is this render's, which sees these nodes; listing it would restart the simulation on every render
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [nodes, links])
 
   // wheel zoom around the pointer, background drag pans
@@ -173,6 +175,8 @@ function ForceGraph({graph}: {graph: Graph}) {
       svg.removeEventListener('pointerup', onUp)
       svg.removeEventListener('pointercancel', onUp)
     }
+    // zoomAt reads only refs: the listeners are bound once, as a drag in progress needs
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 
   const zoomAt = (cx: number, cy: number, factor: number) => {

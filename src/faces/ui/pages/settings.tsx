@@ -61,7 +61,7 @@ function StatusSection() {
               ) : h.latestVersion ? (
                 `Up to date (latest ${h.latestVersion})`
               ) : (
-                'Not checked yet (or update.check is off)'
+                'No version known: not checked yet, not published yet, or update.check is off (the dashboard\'s scheduled tasks say which)'
               )}
             </dd>
             <dt>Enrichment</dt>

@@ -1,36 +1,22 @@
-import {describe, expect, it} from 'vitest'
-import type {Memory} from '../../src/model/memory.js'
+import {describe, expect, it, vi} from 'vitest'
+import type {Memory} from '../../../src/model/memory.js'
 import {PassThrough} from 'node:stream'
-import {oneKeyAtATime, osc52, splitKeys} from '../../src/faces/tui/run.js'
-import {clip, detailLines, HELP_LINES, filterRows, keysBar, nextType, parseImportance, parseTags, rowLine, toRow, wrap} from '../../src/faces/tui/view.js'
+import {oneKeyAtATime, osc52, splitKeys} from '../../../src/faces/tui/run.js'
+import {testMemory} from '../../helpers/memory.js'
+import {clip, detailLines, HELP_LINES, filterRows, keysBar, nextType, parseImportance, parseTags, rowLine, toRow, wrap} from '../../../src/faces/tui/view.js'
 
-const memory = (over: Partial<Memory> = {}): Memory => ({
-  id: 'memories/app/insight/0123456789ab',
-  repoId: 'app',
-  type: 'insight',
-  content: 'retries hide the real failure; log the first error',
-  oneLiner: null,
-  summary: null,
-  tags: ['errors'],
-  importance: 0.7,
-  source: 'claude-session',
-  sessionId: null,
-  supersedes: null,
-  supersededBy: null,
-  createdAt: '2026-03-01T12:00:00.000Z',
-  updatedAt: '2026-03-01T12:00:00.000Z',
-  forgottenAt: null,
-  forgetReason: null,
-  expiresAt: null,
-  accessCount: 0,
-  lastAccessedAt: null,
-  usedCount: 0,
-  unusedCount: 0,
-  lastUsedAt: null,
-  derivedFrom: [],
-  links: [],
-  ...over,
-})
+const memory = (over: Partial<Memory> = {}): Memory =>
+  testMemory({
+    id: 'memories/app/insight/0123456789ab',
+    type: 'insight',
+    content: 'retries hide the real failure; log the first error',
+    tags: ['errors'],
+    importance: 0.7,
+    source: 'claude-session',
+    createdAt: '2026-03-01T12:00:00.000Z',
+    updatedAt: '2026-03-01T12:00:00.000Z',
+    ...over,
+  })
 
 describe('tui view helpers', () => {
   it('parses tags, refusing too many or too long', () => {
@@ -141,11 +127,12 @@ describe('tui view helpers', () => {
       if (turn.length) turns.push(turn)
     })
     ;(stdin as unknown as PassThrough).write('/do\u001b[B\u001bq')
-    await new Promise((r) => setTimeout(r, 50))
+    // each key comes on a later turn of the event loop: wait for the last one, however long that takes
+    await vi.waitFor(() => expect(turns.flat()).toContain('q'), {timeout: 10_000})
     expect(turns).toEqual([['/'], ['d'], ['o'], ['\u001b[B'], ['\u001b'], ['q']])
     restore()
     ;(stdin as unknown as PassThrough).write('ab')
-    await new Promise((r) => setTimeout(r, 20))
+    await vi.waitFor(() => expect(turns).toHaveLength(7), {timeout: 10_000})
     expect(turns.at(-1)).toEqual(['ab'])
   })
 })

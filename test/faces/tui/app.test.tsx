@@ -1,13 +1,14 @@
 import {render} from 'ink-testing-library'
 import {describe, expect, it, onTestFinished} from 'vitest'
-import {browse} from '../../src/operations/browse.js'
-import {forget} from '../../src/operations/forget.js'
-import {get} from '../../src/operations/get.js'
-import {store} from '../../src/operations/store.js'
-import type {MemContext} from '../../src/engines/context.js'
-import {openMem} from '../../src/runtime/open-mem.js'
-import {Browser, type BrowserProps} from '../../src/faces/tui/app.js'
-import {fixedClock, memRepo} from '../helpers/mem.js'
+import {browse} from '../../../src/operations/browse.js'
+import {forget} from '../../../src/operations/forget.js'
+import {get} from '../../../src/operations/get.js'
+import {store} from '../../../src/operations/store.js'
+import type {MemContext} from '../../../src/engines/context.js'
+import {openMem} from '../../../src/runtime/open-mem.js'
+import {Browser, type BrowserProps} from '../../../src/faces/tui/app.js'
+import {fixedClock, memRepo} from '../../helpers/mem.js'
+import {testMemory} from '../../helpers/memory.js'
 
 const KEY = {
   up: '\u001b[A',
@@ -104,12 +105,7 @@ describe('terminal browser: first screen and layout', () => {
 
   it('shows the first page the command loaded while ink loaded, when it fits the screen', async () => {
     const {ctx, root} = await seeded(0)
-    const entry = {
-      id: 'memories/app/insight/0123456789ab', repoId: 'app', type: 'insight' as const, content: 'preloaded page entry', oneLiner: null,
-      summary: null, tags: [], importance: 0.5, source: 's', sessionId: null, supersedes: null, supersededBy: null,
-      createdAt: '2026-03-01T12:00:00.000Z', updatedAt: '2026-03-01T12:00:00.000Z', forgottenAt: null, forgetReason: null,
-      expiresAt: null, accessCount: 0, lastAccessedAt: null, usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [],
-    }
+    const entry = testMemory({id: 'memories/app/insight/0123456789ab', type: 'insight', content: 'preloaded page entry', source: 's'})
     const page = Promise.resolve({repo: 'app', skip: 0, take: 19, count: 1, entries: [entry]})
     const used = mount(ctx, root, {firstPage: {take: 19, page}})
     await used.waitFor('preloaded page entry')

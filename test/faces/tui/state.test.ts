@@ -1,13 +1,14 @@
 // The terminal browser as functions: keys → keyToAction → reduce → effects, with a fake store
 // answering the effects at once. No ink, no React, no timers: every step is a plain value.
 import {describe, expect, it, vi} from 'vitest'
-import type {MemContext} from '../../src/engines/context.js'
-import {effectRunner} from '../../src/faces/tui/effects.js'
-import type {Memory, MemoryType} from '../../src/model/memory.js'
-import {GLOBAL_KEYS, KEY_TABLES, keyName, keyToAction, type KeyFlags} from '../../src/faces/tui/keys.js'
-import {headerLine, screen} from '../../src/faces/tui/screen.js'
-import {init, reduce, selectedRow, visibleRows, type Action, type BrowserConfig, type BrowserState, type Effect, type Mode} from '../../src/faces/tui/state.js'
-import type {Row} from '../../src/faces/tui/view.js'
+import type {MemContext} from '../../../src/engines/context.js'
+import {effectRunner} from '../../../src/faces/tui/effects.js'
+import type {Memory, MemoryType} from '../../../src/model/memory.js'
+import {GLOBAL_KEYS, KEY_TABLES, keyName, keyToAction, type KeyFlags} from '../../../src/faces/tui/keys.js'
+import {headerLine, screen} from '../../../src/faces/tui/screen.js'
+import {init, reduce, selectedRow, visibleRows, type Action, type BrowserConfig, type Effect, type Mode} from '../../../src/faces/tui/state.js'
+import type {Row} from '../../../src/faces/tui/view.js'
+import {testMemory} from '../../helpers/memory.js'
 
 const TYPES: MemoryType[] = ['observation', 'insight', 'procedure', 'heuristic']
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet']
@@ -27,26 +28,7 @@ function row(i: number, over: Partial<Row> = {}): Row {
 }
 
 function memoryOf(r: Row): Memory {
-  return {
-    ...r,
-    repoId: 'app',
-    summary: null,
-    source: 'test',
-    sessionId: null,
-    supersedes: null,
-    supersededBy: null,
-    updatedAt: r.createdAt,
-    forgottenAt: null,
-    forgetReason: null,
-    expiresAt: null,
-    accessCount: 0,
-    lastAccessedAt: null,
-    usedCount: 0,
-    unusedCount: 0,
-    lastUsedAt: null,
-    derivedFrom: [],
-    links: [],
-  }
+  return testMemory({...r, updatedAt: r.createdAt})
 }
 
 const CONFIG: BrowserConfig = {repo: '/work/app', skip: 0, searchLimit: 50, debounceMs: 150, refreshMs: 0, warmSearch: false, canEdit: true, canCopy: true}
@@ -949,8 +931,8 @@ describe('effect runner: timers, clipboard, exit', () => {
 
 describe('effect runner: a search that is a short ref', () => {
   it('lists the memory the ref names first; a ref that names none adds nothing', async () => {
-    const {memRepo, storedId} = await import('../helpers/mem.js')
-    const {store} = await import('../../src/operations/store.js')
+    const {memRepo, storedId} = await import('../../helpers/mem.js')
+    const {store} = await import('../../../src/operations/store.js')
     const {ctx, root} = memRepo()
     const id = storedId(await store(ctx, {repo: root, content: 'The release script tags the commit and pushes the tag.', type: 'procedure'}))
     await store(ctx, {repo: root, content: 'Docker must be running for the integration tests.', type: 'observation'})
