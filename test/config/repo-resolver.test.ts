@@ -1,7 +1,7 @@
 // Repo identity (src/config/repo-resolver.ts), each rule driven directly on temp folders and a temp
 // MEM_HOME: which folder a `repo` value names, the id it gets and when that id is written down, the
 // ids a store carries from before, and whose a store's unsigned rows are the first time it is met.
-import {cpSync, existsSync, mkdirSync, readFileSync} from 'node:fs'
+import {cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it, onTestFinished} from 'vitest'
 import {loadOriginKey} from '../../src/config/origin-trust.js'
@@ -10,6 +10,7 @@ import {readRepoRecord, suffixedRepoId} from '../../src/config/repo-identity.js'
 import {RepoResolver} from '../../src/config/repo-resolver.js'
 import {store} from '../../src/operations/store.js'
 import {openMem} from '../../src/runtime/open-mem.js'
+import {getMemory} from '../../src/storage/memories.js'
 import {originKeys} from '../../src/storage/origin-keys.js'
 import {RepoStore} from '../../src/storage/repo-store.js'
 import {fixedClock, refused, storedId, tempDir} from '../helpers/mem.js'
@@ -146,7 +147,6 @@ describe('RepoResolver: which id, and when it is written down', () => {
     // moved: the original folder gone from its place
     const moved = gitFolder(join(base, 'moved'))
     cpSync(join(original, '.mem'), join(moved, '.mem'), {recursive: true})
-    const {rmSync} = await import('node:fs')
     rmSync(join(original, '.mem'), {recursive: true})
     expect(await resolver.locate(moved, 'write')).toMatchObject({id, root: moved, record: {repoId: id, path: moved}})
     expect(readRepoRecord(moved)).toMatchObject({repoId: id, path: moved})
@@ -169,7 +169,6 @@ describe('RepoResolver: former ids', () => {
     expect(resolved.formerIds).toEqual([oldId])
     expect(readRepoRecord(copy)).toEqual({repoId: resolved.id, path: copy, formerIds: [oldId]})
     // its memories' repo fields now name it; their ids never change
-    const {getMemory} = await import('../../src/storage/memories.js')
     expect(resolved.store.read((db) => getMemory(db, memoryId))?.repoId).toBe(resolved.id)
     // the original's id: the copy is a former holder of it; the original, being that id, is not
     const holders = await resolver.formerHolders(oldId, (id) => resolver.resolve(id, 'read', open))
@@ -186,7 +185,6 @@ describe('RepoResolver: trust, settled before the folder is registered', () => {
     await storeWith(join(base, 'elsewhere'), root, 'committed by a teammate')
     // what a clone holds: the committed store, without the machine's record of its id (.gitignore'd)
     expect(readFileSync(join(root, '.mem', '.gitignore'), 'utf8')).toMatch(/^repo\.json$/m)
-    const {rmSync} = await import('node:fs')
     rmSync(join(root, '.mem', 'repo.json'))
     const home = join(base, 'home')
     const {resolver, open} = resolverAt(home)
@@ -211,7 +209,6 @@ describe('RepoResolver: trust, settled before the folder is registered', () => {
     const byId = join(home, 'repos', 'scratch-notes')
     const fresh = resolverAt(home) // a new process: nothing settled in memory
     const trustFile = join(home, 'trust.json')
-    const {writeFileSync} = await import('node:fs')
     writeFileSync(trustFile, JSON.stringify({stores: {}})) // no decision on disk either
     await fresh.resolver.resolve('scratch-notes', 'read', fresh.open)
     expect(fresh.resolver.trust.get(byId)).toBe('adopted')

@@ -9,7 +9,8 @@ import {store} from '../../src/operations/store.js'
 import {RECALL_INDEX_FILE, RecallIndexFile} from '../../src/storage/recall-index.js'
 import {RecallIndexCache} from '../../src/storage/recall-index-cache.js'
 import {RepoStore} from '../../src/storage/repo-store.js'
-import type {Op} from '../../src/storage/memories.js'
+import {openMem} from '../../src/runtime/open-mem.js'
+import {getMemory, type Op} from '../../src/storage/memories.js'
 import {memRepo, storedId} from '../helpers/mem.js'
 
 const BIG = 512 * 1024
@@ -71,7 +72,6 @@ describe('RecallIndexCache', () => {
   it('is behind once a write that changes recall follows it, and the reader is not called', async () => {
     const {root, home, dir} = await repoWithMemories()
     await indexNow(root)
-    const {openMem} = await import('../../src/runtime/open-mem.js')
     const ctx = openMem({home, cwd: root, usage: false, meaning: {model: 'off'}})
     storedId(await store(ctx, {repo: root, content: 'Staging deploys need the VPN', type: 'observation'}))
     await ctx.close()
@@ -101,7 +101,6 @@ describe('RecallIndexCache', () => {
     // the counters reach the store when it loads
     const s = await RepoStore.open(root)
     try {
-      const {getMemory} = await import('../../src/storage/memories.js')
       expect(s.read((db) => getMemory(db, ids[0])?.accessCount)).toBe(1)
     } finally {
       await s.close()
@@ -121,7 +120,6 @@ describe('RecallIndexCache', () => {
     expect(journalBytes(dir)).toBeGreaterThan(clean)
     const s = await RepoStore.open(root)
     try {
-      const {getMemory} = await import('../../src/storage/memories.js')
       expect(s.read((db) => getMemory(db, ids[1])?.accessCount)).toBe(1)
     } finally {
       await s.close()
