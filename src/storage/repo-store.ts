@@ -115,6 +115,12 @@ const BACKGROUND_FLUSH_MS = 1_000
  * Nothing on the write path rewrites mem.db; checkpoints do, through a temp file and a rename.
  * The recall index on disk is a cache over it (recall-index-cache.ts); the usage roll-up is one
  * write like any other (usage-rollup.ts).
+ *
+ * The persistence steps, which team-server.md maps one by one to Postgres: the lock is a
+ * `WriterLock` (writer-lock.ts); catch-up is `catchUp()` (one stat, then a replay of what other
+ * processes appended); append is the one `appendDurably()` of `writeBatch()`; checkpoint is
+ * `checkpointLocked()`. Only the lock is behind an interface so far: the other three share the
+ * journal's file state (descriptor, offsets, generation) with the loaded database.
  */
 export class RepoStore {
   readonly dir: string
