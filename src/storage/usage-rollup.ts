@@ -1,7 +1,6 @@
-import {join} from 'node:path'
 import type {Db} from './db.js'
 import type {Op} from './memories.js'
-import {DAILY_KEEP_DAYS, HOURLY_KEEP_DAYS, ROLLUP_LOG_BYTES, takeUsageLog, usageLogBytes} from './usage.js'
+import {DAILY_KEEP_DAYS, HOURLY_KEEP_DAYS, takeUsageLog} from './usage.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -25,43 +24,4 @@ export function planUsageRollUp(dir: string, db: Db, now: Date): {ops: Op[]; res
   const stale = db.get(`SELECT 1 AS x FROM usage_hourly WHERE hour < ? LIMIT 1`, [hourlyBefore]) ?? db.get(`SELECT 1 AS x FROM usage_daily WHERE day < ? LIMIT 1`, [dailyBefore])
   if (rows.length === 0 && !stale) return {ops: [], result: 0}
   return {ops: [{op: 'usage', rows, hourlyBefore, dailyBefore}], result: rows.length}
-}
-
-/** What the roll-ups need of a store. */
-export interface RollsUpUsage {
-  rollUpUsage(now: Date): Promise<number>
-}
-
-/**
- * Folds the usage logs that have grown past a threshold, in a process that has their stores open
- * anyway: one roll-up per store at a time, failures ignored (the log waits for the next one).
- */
-export class UsageRollUps {
-  private readonly running = new Map<string, Promise<unknown>>()
-
-  /**
-   * `storeOf(root)`: the store this process has open at `root`, or undefined (a store not open here
-   * is left alone: opening one only to fold its log costs more than the log).
-   */
-  constructor(
-    private readonly storeOf: (root: string) => Promise<RollsUpUsage> | undefined,
-    private readonly now: () => Date,
-  ) {}
-
-  /** Rolls up each store of `roots` whose log holds at least `threshold` bytes (by default ROLLUP_LOG_BYTES). */
-  async rollUpLarge(roots: Iterable<string>, threshold = ROLLUP_LOG_BYTES): Promise<void> {
-    for (const root of roots) {
-      const opening = this.storeOf(root)
-      if (!opening || this.running.has(root) || usageLogBytes(join(root, '.mem')) < threshold) continue
-      const run = opening.then((store) => store.rollUpUsage(this.now())).catch(() => undefined)
-      this.running.set(root, run)
-      await run
-      this.running.delete(root)
-    }
-  }
-
-  /** Resolves when every roll-up under way has finished. */
-  async settled(): Promise<void> {
-    await Promise.all(this.running.values())
-  }
 }
