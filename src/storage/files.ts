@@ -2,6 +2,7 @@ import {nodeCrypto} from '../model/lazy-require.js'
 import {closeSync, fsyncSync, openSync, renameSync, writeSync} from 'node:fs'
 import {openInMem} from './mem-dir.js'
 import {join} from 'node:path'
+import {MemError, systemReason} from '../model/errors.js'
 
 /** Writes `bytes` to `path` all or nothing: a fsync'd temp file renamed over it, then the folder fsync'd. */
 export function writeAtomic(path: string, bytes: Uint8Array): void {
@@ -51,4 +52,13 @@ export function releaseBuffer(bytes: ArrayBufferView): void {
     port1.close()
     port2.close()
   }
+}
+
+/** The error for a store file that exists but cannot be read: named, and left untouched. */
+export function unreadableFile(path: string, err: unknown): MemError {
+  if (err instanceof MemError) return err
+  return new MemError('unavailable', `Cannot read ${path}: ${systemReason(err)}.`, {
+    hint: 'The file was left untouched. Check its permissions, or restore it from a backup.',
+    cause: err,
+  })
 }

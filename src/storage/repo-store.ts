@@ -8,25 +8,26 @@ import {
   mkdirSync,
   renameSync,
   statSync,
-  writeSync,
 } from 'node:fs'
 import {join} from 'node:path'
 import type {SqlJsStatic} from 'sql.js'
-import {MemError, systemReason} from '../model/errors.js'
+import {MemError} from '../model/errors.js'
 import {Db} from './db.js'
 import {appendDurably, closeQuietly, encodeHeader, encodeRecord, parseHeader, readRecords} from './journal.js'
-import {claimIndexRefresh, encodeRecallIndex, moveRecallIndex, RecallIndexFile, RecallIndexUnusable, writeRecallIndex, type RecallIndexContent} from './recall-index.js'
-import {acquireWriteLock, lockError, type Release} from './lock.js'
+import {claimIndexRefresh, type RecallIndexContent, type RecallIndexFile, type RecallIndexPosition} from './recall-index.js'
+import {RecallIndexCache} from './recall-index-cache.js'
+import {lockError} from './lock.js'
+import {LingeringWriterLock, type WriterLock} from './writer-lock.js'
 import {applyOps, coalesceTouches, liveCounts, rankFieldsChanged, type JournalRecord, type Op} from './memories.js'
 import {compactIndex, pruneIndexLog} from './fts.js'
 import {OWN_ORIGIN, type MemoryType} from '../model/memory.js'
 import type {OriginKeys} from './origin-keys.js'
 import {COUNTS_FILE, type CountsSidecar, peekCounts} from './counts-file.js'
-import {releaseBuffer, writeAtomic} from './files.js'
+import {releaseBuffer, unreadableFile, writeAtomic} from './files.js'
 import {assertMemDir, makeMemDir, openInMem, readInMem, writeInMem} from './mem-dir.js'
 import {getMeta, migrate, setMeta} from './schema.js'
 import {loadSqlJs} from './sqljs.js'
-import {DAILY_KEEP_DAYS, HOURLY_KEEP_DAYS, takeUsageLog} from './usage.js'
+import {planUsageRollUp} from './usage-rollup.js'
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 
@@ -100,19 +101,27 @@ export interface RepoStoreOptions {
 }
 
 /**
+ * How long recall counters wait for the next write before they are written on their own. A busy
+ * server's recalls within this window become one record with one update per memory (coalesced).
+ */
+const BACKGROUND_FLUSH_MS = 1_000
+
+/**
  * One repository's store: a sql.js database in memory, durable through `.mem/journal`.
  *
  * Writes go through the queue: under the cross-process lock the store first replays what other
  * processes appended, then applies each job in a transaction, appends its record and fsyncs once
  * for the batch, and only then resolves the jobs. Reads first replay what is new (one stat).
  * Nothing on the write path rewrites mem.db; checkpoints do, through a temp file and a rename.
+ * The recall index on disk is a cache over it (recall-index-cache.ts); the usage roll-up is one
+ * write like any other (usage-rollup.ts).
+ *
+ * The persistence steps, which team-server.md maps one by one to Postgres: the lock is a
+ * `WriterLock` (writer-lock.ts); catch-up is `catchUp()` (one stat, then a replay of what other
+ * processes appended); append is the one `appendDurably()` of `writeBatch()`; checkpoint is
+ * `checkpointLocked()`. Only the lock is behind an interface so far: the other three share the
+ * journal's file state (descriptor, offsets, generation) with the loaded database.
  */
-/**
- * How long recall counters wait for the next write before they are written on their own. A busy
- * server's recalls within this window become one record with one update per memory (coalesced).
- */
-const BACKGROUND_FLUSH_MS = 1_000
-
 export class RepoStore {
   readonly dir: string
   readonly dbPath: string
@@ -121,14 +130,8 @@ export class RepoStore {
   private SQL: SqlJsStatic | undefined
   private loaded = false
   private loading: Promise<void> | undefined
-  /** The journal as a read from the recall index saw it (file and end of its valid records). */
-  private indexedJournal: {ino: number; end: number} | undefined
-  /** Set when the recall index was missing or behind: the builder runs at close. */
-  private indexBuilder: ((db: Db) => RecallIndexContent) | undefined
-  /** A read found the recall index damaged: it is rewritten at close even if its header looks current. */
-  private indexDamaged = false
-  /** What the last readIndexed() found: the index missing, behind or damaged ('behind'), or usable. */
-  private indexFound: 'behind' | 'current' | undefined
+  /** The recall index on disk: when it answers for the store, and when it is rewritten. */
+  private readonly index: RecallIndexCache
   /** Generation of the snapshot this process loaded; null while no store exists on disk. */
   private generation: string | null = null
   private journalFd: number | undefined
@@ -148,14 +151,11 @@ export class RepoStore {
   private draining: Promise<void> | undefined
   private closed = false
   private changeCount = 0
-  private readonly lockStaleMs: number
-  private readonly lockLingerMs: number
   private readonly checkpointBytes: number
   private readonly onCreate: (() => void) | undefined
   readonly origins: OriginKeys | undefined
-  private held: {release: Release; timer?: NodeJS.Timeout} | undefined
-  /** Serializes every section that holds the writer lock within this process. */
-  private lockChain: Promise<unknown> = Promise.resolve()
+  /** One writer at a time across processes (writer-lock.ts). */
+  private readonly lock: WriterLock
 
   private constructor(
     readonly root: string,
@@ -164,11 +164,18 @@ export class RepoStore {
     this.dir = join(root, '.mem')
     this.dbPath = join(this.dir, 'mem.db')
     this.journalPath = join(this.dir, 'journal')
-    this.lockStaleMs = options.lockStaleMs ?? 5_000
-    this.lockLingerMs = options.lockLingerMs ?? 20
+    this.lock = new LingeringWriterLock(this.dir, {
+      staleMs: options.lockStaleMs ?? 5_000,
+      lingerMs: options.lockLingerMs ?? 20,
+      // once per burst of writes, while still holding the lock
+      beforeRelease: () => {
+        if (this.generation !== null) this.writeCountsSidecar()
+      },
+    })
     this.checkpointBytes = options.checkpointBytes ?? CHECKPOINT_BYTES
     this.onCreate = options.onCreate
     this.origins = options.origins
+    this.index = new RecallIndexCache({dir: this.dir, maxPendingBytes: CLOSE_CHECKPOINT_BYTES, origins: options.origins})
   }
 
   static async open(root: string, options: RepoStoreOptions = {}): Promise<RepoStore> {
@@ -209,28 +216,7 @@ export class RepoStore {
   readIndexed<T>(fn: (index: RecallIndexFile) => T | undefined): T | undefined {
     this.assertOpen()
     if (this.loaded) return undefined
-    let index: RecallIndexFile | null = null
-    try {
-      index = RecallIndexFile.open(this.dir)
-      if (index) index.origins = this.origins
-      this.indexFound = 'behind'
-      if (!index) return undefined
-      const journal = this.journalSince(index.header)
-      if (!journal) return undefined
-      this.indexFound = 'current'
-      const result = fn(index)
-      if (result !== undefined) this.indexedJournal = journal
-      return result
-    } catch (err) {
-      if (err instanceof RecallIndexUnusable) {
-        this.indexDamaged = true
-        this.indexFound = 'behind'
-        return undefined
-      }
-      throw err
-    } finally {
-      index?.close()
-    }
+    return this.index.read(fn)
   }
 
   /**
@@ -240,8 +226,7 @@ export class RepoStore {
    */
   get recallIndexBehind(): boolean {
     // loaded before any read of the index (a store's first open settles its repo record): asked now
-    if (this.indexFound === undefined && this.loaded && this.generation !== null) this.indexFound = this.indexCurrent(this.generation) ? 'current' : 'behind'
-    return this.indexFound === 'behind'
+    return this.index.behind(this.loaded ? this.generation : null)
   }
 
   /** Size of the snapshot on disk (0 when there is none). */
@@ -263,27 +248,13 @@ export class RepoStore {
     if (!release) return false
     try {
       // the recall that asked may have found it damaged where a header check does not look
-      if (this.indexIntactAndCurrent()) return false
+      if (this.index.intactAndCurrent()) return false
       await this.ready()
       this.catchUp()
-      this.indexDamaged = true // whatever is on disk is rewritten
-      return this.writeIndex(build)
+      this.index.markDamaged() // whatever is on disk is rewritten
+      return this.index.write(this.db, this.indexPosition(), build)
     } finally {
       release()
-    }
-  }
-
-  /** The recall index on disk is undamaged throughout and current (any journal size): no rebuild needed. */
-  private indexIntactAndCurrent(): boolean {
-    let index: RecallIndexFile | null = null
-    try {
-      index = RecallIndexFile.open(this.dir)
-      if (index) index.origins = this.origins
-      return index !== null && this.journalSince(index.header, Number.POSITIVE_INFINITY) !== null && index.intact()
-    } catch {
-      return false
-    } finally {
-      index?.close()
     }
   }
 
@@ -292,72 +263,13 @@ export class RepoStore {
    * as it is then), unless the index on disk is current. Loads nothing now.
    */
   refreshIndexOnClose(build: (db: Db) => RecallIndexContent): void {
-    this.indexBuilder = build
+    this.index.refreshOnClose(build)
   }
 
-  /**
-   * Where the journal stands if the recall index at `position` is current: same generation, and
-   * after its position only records that change no recall (counters, usage roll-ups), and no more
-   * of them than a close would checkpoint. Null otherwise.
-   */
-  private journalSince(position: {generation: string; journalOffset: number}, maxBytes = CLOSE_CHECKPOINT_BYTES): {ino: number; end: number} | null {
-    if (!existsSync(this.dbPath)) return null
-    let fd: number
-    try {
-      fd = openInMem(this.journalPath, 'r')
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-      throw this.unreadable(this.journalPath, err)
-    }
-    try {
-      const header = parseHeader(fd, this.journalPath)
-      if (!header || header.generation !== position.generation || position.journalOffset < header.bytes) return null
-      const st = fstatSync(fd)
-      if (st.size < position.journalOffset || st.size - header.bytes > maxBytes) return null
-      const {records, end} = readRecords<JournalRecord>(fd, position.journalOffset, this.journalPath)
-      for (const r of records) for (const op of r.ops) if (op.op !== 'touch' && op.op !== 'usage') return null
-      return {ino: st.ino, end}
-    } finally {
-      closeQuietly(fd)
-    }
-  }
-
-  /**
-   * Under the lock, on a store that is not loaded: appends recall counters to the journal as the
-   * write path would (after cutting a torn tail), and moves the counts sidecar along if it was
-   * current (counters change no count).
-   */
-  private appendCountersUnloaded(ops: Op[]): void {
-    const fd = openInMem(this.journalPath, 'r+')
-    try {
-      const header = parseHeader(fd, this.journalPath)
-      if (!header) throw new Error('journal without a header')
-      const st = fstatSync(fd)
-      const from = this.indexedJournal && this.indexedJournal.ino === st.ino && this.indexedJournal.end >= header.bytes ? this.indexedJournal.end : header.bytes
-      const {end} = readRecords<JournalRecord>(fd, from, this.journalPath)
-      if (st.size > end) {
-        // We hold the lock, so nobody is appending: these bytes were never acknowledged.
-        ftruncateSync(fd, end)
-        fsyncSync(fd)
-      }
-      const bytes = encodeRecord({ops} satisfies JournalRecord)
-      appendDurably(fd, end, bytes)
-      this.indexedJournal = {ino: st.ino, end: end + bytes.length}
-      const countsPath = join(this.dir, COUNTS_FILE)
-      try {
-        const side = JSON.parse(readInMem(countsPath, 'utf8')) as CountsSidecar
-        if (side.journalIno === st.ino && side.journalSize === end) {
-          // a random name without node:crypto (loading it costs a recall through the index ~10 ms)
-          const tmp = `${countsPath}.${Math.random().toString(36).slice(2)}.tmp`
-          writeInMem(tmp, JSON.stringify({...side, journalSize: end + bytes.length}), 'wx')
-          renameSync(tmp, countsPath)
-        }
-      } catch {
-        // the sidecar is an optimisation only
-      }
-    } finally {
-      closeQuietly(fd)
-    }
+  /** Where the database stands in the journal, as the recall index records it; null without a journal of its generation open. */
+  private indexPosition(): RecallIndexPosition | null {
+    if (this.generation === null || this.journalFd === undefined || this.staleJournal) return null
+    return {generation: this.generation, journalOffset: this.journalOffset}
   }
 
   /** A number that changes whenever the visible data changes (for caches over the store). */
@@ -428,15 +340,7 @@ export class RepoStore {
     this.assertOpen()
     await this.ready()
     if (!this.exists && !existsSync(this.dbPath)) return 0
-    const day = 24 * 60 * 60 * 1000
-    const hourlyBefore = new Date(now.getTime() - HOURLY_KEEP_DAYS * day).toISOString().slice(0, 13)
-    const dailyBefore = new Date(now.getTime() - DAILY_KEEP_DAYS * day).toISOString().slice(0, 10)
-    return this.write((db) => {
-      const rows = takeUsageLog(this.dir)
-      const stale = db.get(`SELECT 1 AS x FROM usage_hourly WHERE hour < ? LIMIT 1`, [hourlyBefore]) ?? db.get(`SELECT 1 AS x FROM usage_daily WHERE day < ? LIMIT 1`, [dailyBefore])
-      if (rows.length === 0 && !stale) return {ops: [], result: 0}
-      return {ops: [{op: 'usage', rows, hourlyBefore, dailyBefore}], result: rows.length}
-    })
+    return this.write((db) => planUsageRollUp(this.dir, db, now))
   }
 
   /** Creates the store on disk (`.mem/` with an empty snapshot) if it is not there; true when it was made now. */
@@ -470,43 +374,7 @@ export class RepoStore {
    * so that the next write of a burst does not take it again.
    */
   private withLock<T>(fn: () => T): Promise<T> {
-    const run = this.lockChain.then(async () => {
-      if (this.held?.timer) {
-        clearTimeout(this.held.timer)
-        this.held.timer = undefined
-      }
-      this.held ??= {release: await acquireWriteLock(this.dir, this.lockStaleMs)}
-      try {
-        return fn()
-      } finally {
-        this.lingerLock()
-      }
-    })
-    this.lockChain = run.catch(() => undefined)
-    return run
-  }
-
-  private lingerLock(): void {
-    const held = this.held
-    if (!held) return
-    if (this.lockLingerMs <= 0 || this.closed) {
-      void this.releaseLock()
-      return
-    }
-    held.timer = setTimeout(() => {
-      this.lockChain = this.lockChain.then(() => this.releaseLock())
-    }, this.lockLingerMs)
-    held.timer.unref()
-  }
-
-  private async releaseLock(): Promise<void> {
-    const held = this.held
-    if (!held) return
-    // once per burst of writes, while still holding the lock
-    if (this.generation !== null) this.writeCountsSidecar()
-    this.held = undefined
-    if (held.timer) clearTimeout(held.timer)
-    await held.release().catch(() => undefined)
+    return this.lock.run(fn)
   }
 
   /** Flushes, checkpoints a long journal, and frees the database. */
@@ -517,48 +385,14 @@ export class RepoStore {
       if (this.loaded && this.exists && (this.pendingJournalBytes > CLOSE_CHECKPOINT_BYTES || this.migrated)) {
         await this.checkpoint().catch(() => undefined)
       }
-      if (this.loaded && this.indexBuilder) this.writeIndex(this.indexBuilder)
+      if (this.loaded) this.index.writeOnClose(this.db, this.indexPosition())
     } finally {
       this.closed = true
-      await (this.lockChain = this.lockChain.then(() => this.releaseLock()))
+      await this.lock.close()
       if (this.backgroundTimer) clearTimeout(this.backgroundTimer)
       closeQuietly(this.journalFd)
       this.journalFd = undefined
       if (this.loaded) this.db.close()
-    }
-  }
-
-  /** Whether the recall index on disk is of `generation` and only recall counters (or nothing) followed it. */
-  private indexCurrent(generation: string): boolean {
-    try {
-      const current = RecallIndexFile.open(this.dir)
-      const fresh = current !== null && current.header.generation === generation && this.journalSince(current.header) !== null
-      current?.close()
-      return fresh
-    } catch {
-      return false // damaged: rewritten
-    }
-  }
-
-  /**
-   * Writes the recall index of the database as it is (which includes the journal up to
-   * journalOffset, nothing after), unless the one on disk is current (one the search declined,
-   * for a store with mounted layers say, is not rewritten on every recall). Best effort: a store that
-   * cannot write it keeps answering through the database.
-   */
-  private writeIndex(build: (db: Db) => RecallIndexContent): boolean {
-    if (this.generation === null || this.journalFd === undefined || this.staleJournal) return false
-    const position = {generation: this.generation, journalOffset: this.journalOffset}
-    if (!this.indexDamaged && this.indexCurrent(position.generation)) return false
-    try {
-      const bytes = encodeRecallIndex(build(this.db), position)
-      if (!bytes) return false
-      writeRecallIndex(this.dir, bytes)
-      this.indexDamaged = false
-      return true
-    } catch {
-      // a read-only or full disk: recall reads the database
-      return false
     }
   }
 
@@ -584,7 +418,7 @@ export class RepoStore {
       this.dirChecked = true
       snapshot = readInMem(this.dbPath)
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw this.unreadable(this.dbPath, err)
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadableFile(this.dbPath, err)
     }
     if (snapshot === null) {
       if (existsSync(this.journalPath)) {
@@ -622,7 +456,7 @@ export class RepoStore {
       fd = openInMem(this.journalPath, 'r')
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true // first writer creates it
-      throw this.unreadable(this.journalPath, err)
+      throw unreadableFile(this.journalPath, err)
     }
     const header = parseHeader(fd, this.journalPath)
     if (header === null) {
@@ -654,7 +488,7 @@ export class RepoStore {
     try {
       raw = new this.SQL!.Database(bytes ?? undefined)
     } catch (err) {
-      throw this.unreadable(this.dbPath, err)
+      throw unreadableFile(this.dbPath, err)
     }
     const db = new Db(raw)
     db.origins = this.origins
@@ -667,7 +501,7 @@ export class RepoStore {
     } catch (err) {
       db.close()
       if (err instanceof MemError) throw err
-      throw this.unreadable(this.dbPath, err)
+      throw unreadableFile(this.dbPath, err)
     }
     return db
   }
@@ -744,9 +578,9 @@ export class RepoStore {
     // requests) join this batch and share its fsync: 4 HTTP clients, 10k memories: ~130 → ~200/s.
     await new Promise<void>((resolve) => setImmediate(resolve))
     if (!this.loaded) {
-      if (this.queue.length === 0 && this.indexedJournal && this.background.every((op) => op.op === 'touch')) {
+      if (this.queue.length === 0 && this.index.readThrough && this.background.every((op) => op.op === 'touch')) {
         const ops = coalesceTouches(this.background.splice(0))
-        await this.withLock(() => this.appendCountersUnloaded(ops)).catch(() => undefined)
+        await this.withLock(() => this.index.appendCounters(ops)).catch(() => undefined)
         return
       }
       try {
@@ -998,7 +832,7 @@ export class RepoStore {
     const generation = newGeneration()
     // a recall index current before the checkpoint (only recall counters after it) is as current
     // after it: the snapshot changes nothing recall reads. Not across a migration.
-    const carried = this.migrated ? null : this.currentIndexPosition(previous)
+    const carried = this.migrated ? null : this.index.positionIfCurrent(previous)
     // the index change log only serves in-process indexes catching up: keep its recent end
     pruneIndexLog(this.db)
     try {
@@ -1020,27 +854,7 @@ export class RepoStore {
     this.staleJournal = false
     this.openJournal()
     this.writeCountsSidecar()
-    if (carried) {
-      try {
-        moveRecallIndex(this.dir, carried, {generation, journalOffset: this.journalOffset})
-      } catch {
-        // left behind: the next recall rebuilds it
-      }
-    }
-  }
-
-  /** The position of the recall index on disk if it is current for `generation` (any journal size). */
-  private currentIndexPosition(generation: string): {generation: string; journalOffset: number} | null {
-    try {
-      const index = RecallIndexFile.open(this.dir)
-      if (index) index.origins = this.origins
-      if (!index) return null
-      index.close()
-      const {header} = index
-      return header.generation === generation && this.journalSince(header, Number.POSITIVE_INFINITY) !== null ? {generation, journalOffset: header.journalOffset} : null
-    } catch {
-      return null
-    }
+    if (carried) this.index.carry(carried, {generation, journalOffset: this.journalOffset})
   }
 
   /** Writes the database to mem.db atomically; its serialized copy is freed at once after. */
@@ -1051,14 +865,6 @@ export class RepoStore {
     } finally {
       releaseBuffer(bytes)
     }
-  }
-
-  private unreadable(path: string, err: unknown): MemError {
-    if (err instanceof MemError) return err
-    return new MemError('unavailable', `Cannot read ${path}: ${systemReason(err)}.`, {
-      hint: 'The file was left untouched. Check its permissions, or restore it from a backup.',
-      cause: err,
-    })
   }
 
   private assertOpen(): void {

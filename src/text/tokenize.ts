@@ -26,7 +26,6 @@ export const LONG_FOLDS = /[\u321d\u321e\u327c\u3307\u3315-\u3317\u3319\u331a\u3
 
 // The runs of a text between LONG_FOLDS characters, which fold; the characters themselves are kept.
 const FOLDABLE_RUN = new RegExp(`[^${LONG_FOLDS.source.slice(1, -1)}]+`, 'gu')
-// eslint-disable-next-line no-control-regex
 const ASCII_ONLY = /^[\u0000-\u007f]*$/
 const MARKS = /\p{M}+/gu
 const foldRun = (run: string): string => run.normalize('NFKD').replace(MARKS, '')
