@@ -40,8 +40,12 @@ import type {
   UsageHourly,
   UsageTimeseries,
 } from './types.js'
-// the one module of src the client takes values from (plain data: it needs nothing of Node)
+// the modules of src the client takes values from (plain data: they need nothing of Node)
+import {ERROR_CODES} from '../model/errors.js'
 import {RECALL_LIMITS} from '../model/inputs.js'
+
+/** The status of a store or an edit the gates refused (the answer says why). */
+const UNPROCESSABLE = ERROR_CODES.unprocessable.status
 
 export type * from './types.js'
 
@@ -97,9 +101,9 @@ export class MemClient {
    * scanner or content gate (`error`); throws MemApiError for invalid input and other failures.
    */
   async store(request: StoreRequest): Promise<StoreOutcome> {
-    const res = await this.send('POST', '/api/mem', {body: request, accept: [422]})
+    const res = await this.send('POST', '/api/mem', {body: request, accept: [UNPROCESSABLE]})
     const body = res.body as StoreOutcome
-    if (res.status === 422) return {success: false, error: body.reason, reason: body.reason}
+    if (res.status === UNPROCESSABLE) return {success: false, error: body.reason, reason: body.reason}
     return body
   }
 
@@ -130,9 +134,9 @@ export class MemClient {
 
   /** New content makes a new version; tags or importance alone change in place. */
   async edit(id: string, changes: EditRequest): Promise<EditOutcome> {
-    const res = await this.send('PUT', `/api/mem/${encodeURIComponent(id)}`, {body: changes, accept: [422]})
+    const res = await this.send('PUT', `/api/mem/${encodeURIComponent(id)}`, {body: changes, accept: [UNPROCESSABLE]})
     const body = res.body as EditOutcome
-    if (res.status === 422) return {success: false, error: body.reason, reason: body.reason}
+    if (res.status === UNPROCESSABLE) return {success: false, error: body.reason, reason: body.reason}
     return body
   }
 

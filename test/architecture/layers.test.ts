@@ -25,7 +25,7 @@ const LAYERS = [
 /** Layers that may reach the others only through `import type` (they ship without the core). */
 const TYPE_ONLY_OUTSIDE = ['src/client', 'src/faces/ui']
 /** What they may take values from all the same: the input bounds (one contract per input), plain data that imports only within this list and no package. */
-const PLAIN_SHARED = ['src/model/inputs.ts', 'src/model/memory.ts']
+const PLAIN_SHARED = ['src/model/errors.ts', 'src/model/inputs.ts', 'src/model/memory.ts']
 /** Layers of one rank that must not import each other. */
 const APART = [['operations', 'runtime']]
 
