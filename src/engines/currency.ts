@@ -1,6 +1,6 @@
 /**
  * Currency: which of two live memories about the same subject is the current one. A store that
- * states another value of a live memory's subject (text/values.ts) links the pair both ways —
+ * states another value of a live memory's subject (currency/rules.ts) links the pair both ways —
  * `updates` on the newer, `updated-by` on the older — and never drops either. Recall ranks the
  * newer above the older and warns on the older; the session context shows only the newest.
  * A person undoes a wrong grouping by relinking the pair as `distinct` (`mem links attach NEWER

@@ -293,7 +293,7 @@ const COMMON_TAG_SHARE = 0.05
  * The tags that may relate observations: not generic (intake, source:…), and carried by at most
  * COMMON_TAG_SHARE of the live observations (or by SMALL_TAG_GROUP, in a small repo).
  */
-function telling(tagCounts: Map<string, number>, observations: number): (tag: string) => boolean {
+function relatingTags(tagCounts: Map<string, number>, observations: number): (tag: string) => boolean {
   const limit = Math.max(SMALL_TAG_GROUP, observations * COMMON_TAG_SHARE)
   return (tag) => !isOriginTag(tag) && (tagCounts.get(tag) ?? 0) <= limit
 }
@@ -301,9 +301,9 @@ function telling(tagCounts: Map<string, number>, observations: number): (tag: st
 /** A tag that says what a memory is about (not where it came from): with similar wording, it relates two. */
 const topical = (tag: string) => !isOriginTag(tag)
 
-function sharesTag(a: string[], b: string[], tells: (tag: string) => boolean): boolean {
+function sharesTag(a: string[], b: string[], relates: (tag: string) => boolean): boolean {
   if (a.length === 0 || b.length === 0) return false
-  return a.some((t) => b.includes(t) && tells(t))
+  return a.some((t) => b.includes(t) && relates(t))
 }
 
 /** Observations consolidation must leave alone: sources of any live memory (an insight, or a procedure or heuristic that a cluster boosted) and observations marked as restated. */
@@ -337,9 +337,9 @@ function clusterObservations(
     }
   })
   const tagLinked = new Set<number>() // i * n + j, i < j
-  const tells = telling(tagCounts, observations)
+  const relates = relatingTags(tagCounts, observations)
   for (const [tag, list] of byTag) {
-    if (list.length < MIN_CLUSTER || (tagCounts.get(tag) ?? 0) > SMALL_TAG_GROUP || !tells(tag)) continue
+    if (list.length < MIN_CLUSTER || (tagCounts.get(tag) ?? 0) > SMALL_TAG_GROUP || !relates(tag)) continue
     for (let a = 0; a < list.length; a++) {
       for (let b = a + 1; b < list.length; b++) {
         const key = list[a] * n + list[b]

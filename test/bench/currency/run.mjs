@@ -213,15 +213,18 @@ export async function benchCurrency({quiet = false} = {}) {
     }
     // the pair set (pairs.mjs): reworded updates found, pairs of other subjects grouped
     for (const [name, root] of [['mem', ROOT], ...(process.env.MEM_BENCH_BEFORE ? [[`mem at ${process.env.MEM_BENCH_BEFORE.split('/').pop()}`, process.env.MEM_BENCH_BEFORE]] : [])]) {
-      const rules = join(root, 'dist', 'src', 'text', 'values.js')
+      const values = join(root, 'dist', 'src', 'text', 'values.js')
       // a build from before update detection has no rules to score
-      if (!existsSync(rules)) {
+      if (!existsSync(values)) {
         console.log(`${name}: pair set: no update rules in this build`)
         continue
       }
-      const p = scorePairs(await import(rules))
+      // the rules are an engine since issue 30 (engines/currency/rules.js); before, values.js held them
+      const engine = join(root, 'dist', 'src', 'engines', 'currency', 'rules.js')
+      const rules = {...(await import(values)), ...(existsSync(engine) ? await import(engine) : {})}
+      const p = scorePairs(rules)
       console.log(`${name}: pair set: ${p.found} / ${p.updates} reworded updates found, ${p.grouped} / ${p.others} pairs of other subjects grouped`)
-      const q = scorePairs(await import(rules), {updates: SIDE_UPDATES, others: SIDE_BY_SIDE})
+      const q = scorePairs(rules, {updates: SIDE_UPDATES, others: SIDE_BY_SIDE})
       console.log(`${name}: side-by-side set: ${q.found} / ${q.updates} updates found, ${q.grouped} / ${q.others} pairs of facts held side by side grouped`)
     }
     if (process.env.MEM_BENCH_BEFORE) {
