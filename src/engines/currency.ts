@@ -12,7 +12,12 @@ import {UPDATED_BY, type MemoryLink} from '../model/memory.js'
 
 export {DISTINCT, UPDATED_BY, UPDATES} from '../model/memory.js'
 
-const MAX_HOPS = 6
+/**
+ * How far a chain of versions is followed (each hop reads its memories once; the visited set ends a
+ * loop). 6 left the first of a chain whose versions between were forgotten current again when the
+ * newest live one was 7 or more versions on (issue 30 item 5, test/engines/currency/context.test.ts).
+ */
+const MAX_HOPS = 256
 
 /** The ids a memory's links name as its newer versions. */
 export function updatedByIds(links: readonly MemoryLink[]): string[] {
@@ -21,7 +26,7 @@ export function updatedByIds(links: readonly MemoryLink[]): string[] {
 
 /**
  * The newest live memory that updates each of `memories` (following `updated-by` links, at most
- * a few hops), by the older memory's id; memories nothing live updates are absent.
+ * MAX_HOPS), by the older memory's id; memories nothing live updates are absent.
  */
 export function newestVersions(db: Db, memories: ReadonlyArray<Pick<RecallFields, 'id' | 'links'>>): Map<string, RecallFields> {
   const out = new Map<string, RecallFields>()
