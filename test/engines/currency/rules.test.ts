@@ -50,10 +50,19 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     updates: [
       ['Deploy the Go service with ko', 'Deploy the Rust service with cargo'],
       ['The EU cluster runs in eu-west-1', 'The US cluster runs in us-east-1'],
+      // wider finds it
+      ['Install Python packages with uv', 'Install JavaScript packages with uv'],
     ],
   },
   oneWordNoLikeValue: {updates: [['Staging uses Postgres 15', 'Staging is at https://stg.shop.example']]},
-  anotherKind: {updates: [['We use Jest for unit tests', 'To run unit tests: `npm test`']]},
+  anotherKind: {
+    updates: [
+      ['We use Jest for unit tests', 'To run unit tests: `npm test`'],
+      // reworded finds these: a prefix is not a suffix, a case style not a suffix
+      ['Always prefix class names with T_', 'Class names end with _K'],
+      ['Class names are written in CamelCase', 'Class names end with _K'],
+    ],
+  },
   fewShared: {updates: [['The linter is Biome', 'Run the linter with npm run lint']]},
   fewWordsShared: {
     updates: [
