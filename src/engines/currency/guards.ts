@@ -125,6 +125,16 @@ export const ownWordsBetweenSame: Guard = {
   refuses: (pair, m) => ownBetweenSameNeighbours(placesOf(pair, m)),
 }
 
+/**
+ * meaning: texts that share most of their words (two thirds of the shorter's) with words of their
+ * own between the same neighbours are one sentence about two subjects, not one fact in other
+ * words: "Deploys to production need 2 approvals" / "Deploys to staging need 1 approvals".
+ */
+export const alikeOtherSubject: Guard = {
+  name: 'most words shared, own words between the same neighbours',
+  refuses: (pair, m) => 3 * pair.shared >= 2 * Math.min(pair.a.size, pair.b.size) && ownBetweenSameNeighbours(placesOf(pair, m)),
+}
+
 /** same-frame: fewer than two words of what the sentence is about before the slot ("always use" instructs; it is about nothing). */
 export const littleBeforeSlot: Guard = {
   name: 'fewer than two words of subject before the slot',

@@ -9,6 +9,7 @@
 import {isHard, kindOf, sameValues, valuesOnly, type FactShape} from '../../text/values.js'
 import {
   addressed,
+  alikeOtherSubject,
   anotherKind,
   fewShared,
   fewWordsRestated,
@@ -34,13 +35,13 @@ import {Pair, shownList, slotOf, withNames} from './pair.js'
 export {Pair} from './pair.js'
 
 /** Which rule found an update. */
-export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame'
+export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning'
 
 export interface UpdateRelation {
   /**
    * Which rule found it: `same-words` (only values differ), `wider` (one wording adds words to the
-   * other), `reworded` (most words shared, one value changed) or `same-frame` (one sentence, one
-   * slot of it changed).
+   * other), `reworded` (most words shared, one value changed), `same-frame` (one sentence, one
+   * slot of it changed) or `meaning` (close by the meaning model, one value changed).
    */
   kind: UpdateKind
   /** What changed, as people read it: `'e_' → 'j_'`. */
@@ -114,12 +115,38 @@ export const sameFrame: Rule = {
   },
 }
 
+/**
+ * The cosine of two texts' vectors (the built-in model's) at or above which they may be one fact in
+ * other words: chosen on the currency set and the pair sets of test/bench/currency/pairs.mjs, the
+ * lowest at which no wrong link was made there (docs/currency.md, "With meaning").
+ */
+export const SAME_SUBJECT_COSINE = 0.75
+
+/**
+ * meaning: with a meaning model on, two texts whose vectors are close (their cosine is the pair's
+ * `similarity`: currency/meaning.ts) at or above SAME_SUBJECT_COSINE and that change one
+ * value for one of its kind are one fact said in other words: "Background jobs run on BullMQ" →
+ * "The job queue is pg-boss". Words cannot tell these; the guards that read where the values and
+ * the words of each text stand still refuse what names another subject.
+ */
+export const byMeaning: Rule = {
+  kind: 'meaning',
+  find: (p) => {
+    if (p.similarity === undefined || p.similarity < SAME_SUBJECT_COSINE) return null
+    const [gained, lost] = [p.hardGained, p.hardLost]
+    return gained.length === 1 && lost.length === 1 ? {gained, lost} : null
+  },
+  guards: [anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject],
+  reason: changed,
+}
+
 /** The update rules, in the order they are tried. */
 export const UPDATE_RULES: readonly Rule[] = [
   sameWords,
   wider,
   reworded,
   sameFrame,
+  byMeaning,
 ]
 
 /** Guards of every update rule: read before any rule. */
