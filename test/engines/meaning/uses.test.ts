@@ -1,13 +1,16 @@
-// Update detection with meaning (issue 30 item 4), with the real built-in model (USE-lite): a store's
-// nearest memories by meaning are update candidates beside those its words find, and the rules
-// decide (engines/currency/rules.ts, the `meaning` rule). The rules' parts are tested one by one in
-// rules.test.ts; this file checks the store path end to end with the model, and that meaning off
-// is the words' answer exactly.
+// What meaning changes besides recall (issue 30 items 4 and 5), with the real built-in model
+// (USE-lite): a store's nearest memories by meaning are update candidates beside those its words
+// find, and the rules decide (engines/currency/rules.ts, the `meaning` rule: its parts are tested one
+// by one in test/engines/currency/rules.test.ts); consolidation relates observations close by meaning;
+// the graph draws `similar` edges by meaning. With meaning off, each is the words' alone.
 import {describe, expect, it} from 'vitest'
 import {store} from '../../../src/operations/store.js'
 import {get} from '../../../src/operations/get.js'
 import {getVector} from '../../../src/storage/vectors.js'
 import {memRepo, storedId} from '../../helpers/mem.js'
+import {consolidate} from '../../../src/operations/consolidate.js'
+import {graph} from '../../../src/operations/graph.js'
+import {recall} from '../../../src/operations/recall.js'
 
 const BUILTIN = 'builtin/use-lite-512@0.2.0'
 
@@ -87,5 +90,62 @@ describe('update detection with the meaning model on', () => {
     const differs = meaning.out.map((o, i) => JSON.stringify(o) === JSON.stringify(words.out[i])).flatMap((same, i) => (same ? [] : [i]))
     expect(differs).toEqual([5])
     expect(meaning.out[5]).toMatchObject({success: true, updates: [{reason: '3000 → 3100'}]})
+  })
+})
+
+/** Observations of other things, so that words weigh as in a real store (idf). */
+const FILLER = [
+  'Renamed the billing module to invoicing',
+  'Added a README section about local setup',
+  'Bumped the lint rules to the latest preset',
+  'The design team asked for a darker sidebar',
+  'Moved the feature flag docs to the wiki',
+  'Wrote a migration that adds the orders.notes column',
+  'Upgraded the charting library in the dashboard',
+  'Removed the unused analytics script from the landing page',
+]
+/** Three observations of one event in other words: the model puts the last one close to both others (cosine 0.71 and 0.80). */
+const EVENT = ['The API returned 500 errors after the deploy', 'Server errors spiked once the new version went out', 'Internal server errors appeared right after releasing']
+
+describe('consolidation and the graph with the meaning model on', () => {
+  it('consolidation relates observations close by meaning that words do not relate', async () => {
+    const results: Record<string, unknown> = {}
+    for (const model of ['off', 'builtin'] as const) {
+      const m = memRepo({}, {meaning: {model}})
+      for (const content of [...FILLER, ...EVENT]) {
+        await store(m.ctx, {repo: m.repo, content, type: 'observation'})
+        m.clock.advance(3_600_000)
+      }
+      const r = await consolidate(m.ctx, {repo: m.repo, dryRun: true})
+      results[model] = (r.clusters ?? []).map((c) => c.members.length)
+      if (model === 'builtin') {
+        const members = new Set((r.clusters ?? []).flatMap((c) => c.members.map((x) => x.id)))
+        const ids = new Set((await recall(m.ctx, {repo: m.repo, q: 'server errors after the deploy', touch: false})).results.filter((x) => EVENT.includes(x.content)).map((x) => x.id))
+        expect(ids.size).toBe(3)
+        for (const id of ids) expect(members.has(id)).toBe(true)
+      }
+    }
+    expect(results).toEqual({off: [], builtin: [3]})
+  })
+
+  it('the graph joins memories close by meaning with `similar` edges, and only by words with meaning off', async () => {
+    const edges: Record<string, Array<[string, string]>> = {}
+    for (const model of ['off', 'builtin'] as const) {
+      const m = memRepo({}, {meaning: {model}})
+      const content = new Map<string, string>()
+      for (const text of [...FILLER, ...EVENT]) {
+        content.set(storedId(await store(m.ctx, {repo: m.repo, content: text, type: 'observation'})), text)
+        m.clock.advance(3_600_000)
+      }
+      const g = await graph(m.ctx, {repo: m.repo})
+      edges[model] = g.edges.filter((e) => e.relation === 'similar').map((e) => [content.get(e.from)!, content.get(e.to)!].sort() as [string, string])
+    }
+    // the event's two close pairs by meaning (0.71, 0.80) are edges with meaning on, none with it off
+    const close = [[EVENT[0], EVENT[2]], [EVENT[1], EVENT[2]]].map((p) => [...p].sort().join(' | '))
+    const has = (model: string) => close.filter((p) => edges[model].some((e) => e.join(' | ') === p)).length
+    expect(has('off')).toBe(0)
+    expect(has('builtin')).toBe(2)
+    // what words relate stays related
+    for (const e of edges.off) expect(edges.builtin).toContainEqual(e)
   })
 })
