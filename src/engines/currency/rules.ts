@@ -15,6 +15,7 @@ import {
   fewWordsRestated,
   fewWordsShared,
   littleBeforeSlot,
+  longText,
   nameOfSubject,
   negationInSlot,
   oneWordNoLikeValue,
@@ -136,7 +137,7 @@ export const byMeaning: Rule = {
     const [gained, lost] = [p.hardGained, p.hardLost]
     return gained.length === 1 && lost.length === 1 ? {gained, lost} : null
   },
-  guards: [anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject],
+  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject],
   reason: changed,
 }
 

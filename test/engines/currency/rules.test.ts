@@ -107,6 +107,15 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   negationInSlot: {updates: [['Feature flags are read from the config service', 'Feature flags are read from no local service']]},
   slotAfterContentWord: {updates: [['Production logs at level info by default', 'Production logs at level warn by default']]},
   valueOutsideSlot: {updates: [['Fixtures in test/fixtures are loaded by the api suite', 'Fixtures in test/fixtures are loaded by the web suite']]},
+  // the own recall set's one wrong link by meaning before this guard (two notes of several rules each)
+  longText: {
+    meaning: [
+      [
+        'Logging is pino. Inside handlers use request.log, which carries the request id, instead of the global logger, and never log whole request bodies because they may include card details.',
+        'Never log email addresses, names or IBANs. The pino redact config lists the known paths; add new PII fields there when you add them to a model.',
+      ],
+    ],
+  },
   alikeOtherSubject: {meaning: [['Deploys to production need 2 approvals', 'Deploys to staging need 1 approvals']]},
   otherValues: {restates: [['The iOS app targets iOS 16', 'The iOS app is built with Xcode']]},
   fewWordsRestated: {restates: [['Name constants in camelCase', 'CamelCase']]},
