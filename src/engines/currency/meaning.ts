@@ -51,10 +51,13 @@ export function nearestByMeaning(db: Db, q: MeaningVector, {min = SAME_SUBJECT_C
  * A new text's vector from the context's meaning model (loaded on first use), to store with it and
  * to find its candidates by; null when meaning is off or the model cannot load or answer (then the
  * store is the words' alone, as with meaning off; a model that fails is told once, through ctx.notice).
+ * Only a model in process (built in, or a local directory) is asked: the enrichment runtime's is a
+ * request to another server, which a store does not wait for — its vectors come as before (`mem
+ * enrich`, the next recall, the server's drain), and its stores compare words alone.
  */
 export async function vectorOfNewText(ctx: MemContext, content: string): Promise<MeaningVector | null> {
   const model = await meaningModel(ctx)
-  if (!model) return null
+  if (!model || model.about.kind === 'runtime') return null
   try {
     const [vector] = await model.embed([content])
     return vector ? {model: model.id, vector} : null
