@@ -1,6 +1,6 @@
 /**
  * Currency: which of two live memories about the same subject is the current one. A store that
- * states another value of a live memory's subject (text/values.ts) links the pair both ways —
+ * states another value of a live memory's subject (currency/rules.ts) links the pair both ways —
  * `updates` on the newer, `updated-by` on the older — and never drops either. Recall ranks the
  * newer above the older and warns on the older; the session context shows only the newest.
  * A person undoes a wrong grouping by relinking the pair as `distinct` (`mem links attach NEWER
@@ -12,7 +12,12 @@ import {UPDATED_BY, type MemoryLink} from '../model/memory.js'
 
 export {DISTINCT, UPDATED_BY, UPDATES} from '../model/memory.js'
 
-const MAX_HOPS = 6
+/**
+ * How far a chain of versions is followed (each hop reads its memories once; the visited set ends a
+ * loop). 6 left the first of a chain whose versions between were forgotten current again when the
+ * newest live one was 7 or more versions on (issue 30 item 5, test/engines/currency/context.test.ts).
+ */
+const MAX_HOPS = 256
 
 /** The ids a memory's links name as its newer versions. */
 export function updatedByIds(links: readonly MemoryLink[]): string[] {
@@ -21,7 +26,7 @@ export function updatedByIds(links: readonly MemoryLink[]): string[] {
 
 /**
  * The newest live memory that updates each of `memories` (following `updated-by` links, at most
- * a few hops), by the older memory's id; memories nothing live updates are absent.
+ * MAX_HOPS), by the older memory's id; memories nothing live updates are absent.
  */
 export function newestVersions(db: Db, memories: ReadonlyArray<Pick<RecallFields, 'id' | 'links'>>): Map<string, RecallFields> {
   const out = new Map<string, RecallFields>()

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {buildGraph} from '../engines/export/graph.js'
 import type {MemContext} from '../engines/context.js'
+import {vectorsInUse} from '../engines/meaning/related.js'
 import {RepoRef} from '../model/schemas.js'
 import {parseInput} from '../model/validate.js'
 import type {GraphResult} from '../model/shapes/operations.js'
@@ -25,6 +26,8 @@ export type {GraphEdge, GraphNode} from '../engines/export/graph.js'
 export async function graph(ctx: MemContext, raw: GraphInput): Promise<GraphResult> {
   const input = parseInput(GraphInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
-  const g = handle.store.read((db) => buildGraph(db, {limit: input.limit, history: input.history}))
+  // with meaning on, the model's stored vectors relate memories too (`similar` edges)
+  const meaning = ctx.meaning ? await vectorsInUse(ctx) : null
+  const g = handle.store.read((db) => buildGraph(db, {limit: input.limit, history: input.history, meaning}))
   return {repo: handle.id, ...g}
 }

@@ -3,6 +3,8 @@ import {gate, planStore, type StoreResult} from '../engines/gates/admit.js'
 import {StoreInput} from '../model/shapes/memories.js'
 import {parseInput} from '../model/validate.js'
 import {resolveMemoryId} from './lookup.js'
+import {vectorOfNewText} from '../engines/currency/meaning.js'
+import {admitText} from '../text/admit.js'
 
 export {StoreInput} from '../model/shapes/memories.js'
 
@@ -21,6 +23,8 @@ export async function store(ctx: MemContext, raw: StoreInput): Promise<StoreResu
   const rejected = await gate(ctx, input)
   if (rejected) return rejected
   const repo = await ctx.repo(input.repo, 'write')
+  // with meaning on, the text's vector: stored with it, and its nearest memories are update candidates
+  const meaning = ctx.meaning ? await vectorOfNewText(ctx, admitText(input.content)) : null
   const createdAt = ctx.now().toISOString()
-  return repo.store.write((db) => planStore(db, repo, {...input, createdAt}))
+  return repo.store.write((db) => planStore(db, repo, {...input, createdAt, ...(meaning ? {meaning} : {})}))
 }

@@ -503,6 +503,15 @@ export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: 
   return {rows, unchecked: found.length - within}
 }
 
+/** Live memories by seq, as duplicate and update candidates (and their seq). */
+export function duplicateCandidatesBySeq(db: Db, seqs: readonly number[]): Array<DuplicateCandidate & {seq: number}> {
+  if (seqs.length === 0) return []
+  return db.all<DuplicateCandidate & {seq: number}>(
+    `SELECT seq, id, content, created_at AS createdAt, type, links FROM memories WHERE seq IN (${seqs.map(() => '?').join(',')}) AND +live = 1`,
+    [...seqs],
+  )
+}
+
 export interface BrowseQuery {
   type?: MemoryType
   skip: number

@@ -75,3 +75,18 @@ export function liveVectors(db: Db, model: string, dims: number): {seqs: number[
   }
   return {seqs, matrix: matrix.subarray(0, seqs.length * dims)}
 }
+
+/** The vectors from `model` with `dims` numbers of the live memories among `ids`, by id (a memory without one is absent). */
+export function liveVectorsById(db: Db, model: string, dims: number, ids: readonly string[]): Map<string, Float32Array> {
+  const out = new Map<string, Float32Array>()
+  for (let at = 0; at < ids.length; at += 500) {
+    const some = ids.slice(at, at + 500)
+    const rows = db.all<{id: string; vector: Uint8Array}>(
+      `SELECT m.id, v.vector FROM memory_vectors v JOIN memories m ON m.id = v.memory_id
+       WHERE m.live = 1 AND v.model = ? AND v.dims = ? AND m.id IN (${some.map(() => '?').join(',')})`,
+      [model, dims, ...some],
+    )
+    for (const r of rows) if (r.vector.byteLength === dims * 4) out.set(r.id, bytesVector(r.vector))
+  }
+  return out
+}

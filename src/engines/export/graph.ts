@@ -12,12 +12,15 @@ import type {GraphNode, GraphEdge} from '../../model/shapes/operations.js'
 import {analyze} from '../../text/tokenize.js'
 import {isOriginTag} from '../../model/memory.js'
 import {DISTINCT, UPDATED_BY} from '../currency.js'
+import {closePairs, vectorsById, type VectorsOf} from '../meaning/related.js'
 export type {GraphNode, GraphEdge} from '../../model/shapes/operations.js'
 
 /** What an edge source sees: the database and the node set (id → row). */
 export interface EdgeSourceInput {
   db: Db
   nodes: ReadonlyMap<string, GraphRow>
+  /** The meaning model whose stored vectors relate memories too (similarEdges), when meaning is on. */
+  meaning?: VectorsOf | null
 }
 
 /** Returns edges of one relation; the graph keeps only those whose ends are both nodes. */
@@ -88,11 +91,21 @@ const SIMILAR_MIN = 0.3
 const SIMILAR_PER_NODE = 3
 
 /**
- * `similar`: memories that say related things in other words — cosine similarity of their term
- * vectors (the search analyzer's terms, idf over the nodes) of at least SIMILAR_MIN, each joined to
- * its SIMILAR_PER_NODE closest. Pairs come from an inverted index of the terms, never every pair.
+ * By meaning (issue 30 item 5): the cosine of two memories' vectors from the meaning model at least
+ * this also makes them similar. Chosen by hand for the built-in model, not tuned on a set (an edge
+ * of the graph hides nothing, unlike an update link).
  */
-export const similarEdges: EdgeSource = ({nodes}) => {
+const SIMILAR_MEANING_MIN = 0.7
+
+/**
+ * `similar`: memories that say related things in other words — cosine similarity of their term
+ * vectors (the search analyzer's terms, idf over the nodes) of at least SIMILAR_MIN, or, with
+ * meaning on, of their vectors from the meaning model of at least SIMILAR_MEANING_MIN — each joined
+ * to its SIMILAR_PER_NODE closest (by how far each measure passes its own floor). Pairs come from an
+ * inverted index of the terms, never every pair; by meaning, every pair of the nodes (at most
+ * MAX_GRAPH_LIMIT of them) that have a vector.
+ */
+export const similarEdges: EdgeSource = ({db, nodes, meaning}) => {
   const list = [...nodes.values()]
   const terms = list.map((n) => {
     const counts = new Map<string, number>()
@@ -123,6 +136,15 @@ export const similarEdges: EdgeSource = ({nodes}) => {
       p.push(i)
     }
   })
+  // with meaning on: the pairs close by the model, each by the first of its two nodes
+  const close = new Map<number, Array<{j: number; sim: number}>>()
+  if (meaning) {
+    for (const {i, j, sim} of closePairs(vectorsById(db, meaning, list.map((n) => n.id)), SIMILAR_MEANING_MIN, list.length)) {
+      let l = close.get(i)
+      if (!l) close.set(i, (l = []))
+      l.push({j, sim: sim / SIMILAR_MEANING_MIN})
+    }
+  }
   const out: GraphEdge[] = []
   vectors.forEach((v, i) => {
     const seen = new Set<number>()
@@ -136,8 +158,13 @@ export const similarEdges: EdgeSource = ({nodes}) => {
           const o = vectors[j].get(term)
           if (o !== undefined) sim += w * o
         }
-        if (sim >= SIMILAR_MIN) best.push({j, sim})
+        if (sim >= SIMILAR_MIN) best.push({j, sim: meaning ? sim / SIMILAR_MIN : sim})
       }
+    }
+    for (const c of close.get(i) ?? []) {
+      const found = best.find((b) => b.j === c.j)
+      if (!found) best.push(c)
+      else found.sim = Math.max(found.sim, c.sim)
     }
     best.sort((a, b) => b.sim - a.sim || a.j - b.j)
     for (const {j} of best.slice(0, SIMILAR_PER_NODE)) out.push({from: list[i].id, to: list[j].id, relation: 'similar'})
@@ -161,6 +188,8 @@ export interface BuildGraphOptions {
   /** Also include the earlier versions of returned memories (at most `HISTORY_DEPTH` each), so `supersedes` edges show. */
   history?: boolean
   sources?: EdgeSource[]
+  /** The meaning model whose stored vectors relate memories too, when meaning is on (similarEdges). */
+  meaning?: VectorsOf | null
 }
 
 export const HISTORY_DEPTH = 10
@@ -183,7 +212,7 @@ export function buildGraph(db: Db, options: BuildGraphOptions): {nodes: GraphNod
   const inferred = (e: GraphEdge) => e.relation === 'similar' || e.relation.startsWith('tag:')
   const edges: GraphEdge[] = []
   for (const source of options.sources ?? EDGE_SOURCES) {
-    for (const e of source({db, nodes})) {
+    for (const e of source({db, nodes, meaning: options.meaning ?? null})) {
       if (!nodes.has(e.from) || !nodes.has(e.to) || e.from === e.to) continue
       const key = `${e.from}\n${e.to}\n${e.relation}`
       if (seen.has(key) || (inferred(e) && joined.has(pair(e)))) continue

@@ -15,6 +15,8 @@ import {credentialLikeTag} from './secret-tags.js'
 import {admitOptional, admitTags, admitText} from '../../text/admit.js'
 import {candidatesFor, findDuplicate, findRestatedReverts, findUpdateCandidates} from './duplicates.js'
 import {getMemory, hasMemory, type Op} from '../../storage/memories.js'
+import {vectorBytes} from '../../storage/vectors.js'
+import {nearestByMeaning, type MeaningVector} from '../currency/meaning.js'
 import type {Db} from '../../storage/db.js'
 import type {MemContext, RepoHandle} from '../context.js'
 import type {StoreResult} from '../../model/shapes/memories.js'
@@ -133,6 +135,8 @@ export interface NewMemory {
   oneLiner?: string
   /** Where it came from (model/memory.ts `origin`); the user's own when not given. */
   origin?: string
+  /** Its vector from the meaning model, when meaning is on: stored with it, and its nearest memories are update candidates (currency/meaning.ts). */
+  meaning?: MeaningVector
 }
 
 /** Under the lock: checks the chain and duplicates, and returns the ops of a store. */
@@ -172,7 +176,8 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
   const id = memoryId(repo.id, m.type, m.content, m.createdAt)
   // Live memories of the same subject with another value: the newer of each pair updates the
   // older (an import can bring in a text older than what the repo holds).
-  const found = findUpdateCandidates(db, m.content, m.type, m.supersedes, candidates)
+  const near = m.meaning ? nearestByMeaning(db, m.meaning, {exclude: m.supersedes}) : []
+  const found = findUpdateCandidates(db, m.content, m.type, m.supersedes, candidates, near)
   // and the newest versions of what it restates in other words (a revert across wordings)
   for (const r of findRestatedReverts(db, m.content, m.type, m.supersedes, candidates)) if (!found.some((f) => f.id === r.id)) found.push(r)
   // a version another of them already updates is reached through that one (currency.ts follows
@@ -208,6 +213,7 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
     throw new MemError('conflict', `A memory with id ${id} already exists.`, {hint: 'Store it again; the id includes the time.'})
   }
   const ops: Op[] = [{op: 'insert', memory}, ...relinks]
+  if (m.meaning) ops.push({op: 'vector', id, model: m.meaning.model, dims: m.meaning.vector.length, vector: Buffer.from(vectorBytes(m.meaning.vector)).toString('base64'), at: m.createdAt})
   if (old) ops.push({op: 'update', id: old.id, set: {supersededBy: id, updatedAt: m.createdAt}})
   // candidates past the budget were not compared (duplicates.ts COMPARE_BUDGET): the outcome says so
   const unchecked = candidates.unchecked ? {unchecked: candidates.unchecked} : {}

@@ -3,7 +3,9 @@ import {findLiveByNormHash, getMemory, nearDuplicateCandidates, type DuplicateCa
 import {contentBands} from '../../text/minhash.js'
 import {shinglesOf} from '../../text/shingles.js'
 import {jaccard} from '../../text/similarity.js'
-import {factShapeOf, restates, sameValues, sayTheSame, updateRelation, valueChange, type FactShape} from '../../text/values.js'
+import {factShapeOf, sameValues, type FactShape} from '../../text/values.js'
+import {Pair, restates, sayTheSame, updateOf, valueChange} from '../currency/rules.js'
+import type {MeaningCandidate} from '../currency/meaning.js'
 import type {UpdateOf} from '../../model/shapes/memories.js'
 import {hasRelation, type MemoryLink, type MemoryType} from '../../model/memory.js'
 import {newestVersions, UPDATED_BY, updatedByIds} from '../currency.js'
@@ -89,14 +91,25 @@ export function findDuplicate(db: Db, content: string, exclude?: string | null, 
  * caller that links them, its time and links). Two observations
  * are never paired: they record events, and two events that differ by a value are two events.
  */
-export function findUpdateCandidates(db: Db, content: string, type: MemoryType, exclude?: string | null, candidates: Candidates = candidatesFor(db, content)): Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> {
+export function findUpdateCandidates(
+  db: Db,
+  content: string,
+  type: MemoryType,
+  exclude?: string | null,
+  candidates: Candidates = candidatesFor(db, content),
+  near: readonly MeaningCandidate[] = [],
+): Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> {
   const {shape} = contentBands(content, {keep: true})
   const found: Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> = []
-  for (const candidate of candidates) {
-    if (candidate.id === exclude) continue
+  // with meaning on, the nearest memories by meaning are candidates too, with their cosine (currency/meaning.ts)
+  const similarity = new Map(near.map((n) => [n.id, n.similarity]))
+  const looked = new Set<string>()
+  for (const candidate of near.length === 0 ? candidates : [...candidates, ...near]) {
+    if (candidate.id === exclude || looked.has(candidate.id)) continue
+    looked.add(candidate.id)
     // observations record events: two that differ by a value are two events (build 41 and 42 failed)
     if (type === 'observation' && candidate.type === 'observation') continue
-    const relation = updateRelation(shape, cachedShape(candidate.content))
+    const relation = updateOf(new Pair(shape, cachedShape(candidate.content), similarity.get(candidate.id)))
     if (relation) found.push({id: candidate.id, reason: relation.reason, createdAt: candidate.createdAt, links: JSON.parse(candidate.links) as MemoryLink[]})
   }
   return found.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)).slice(0, MAX_UPDATES_NAMED)

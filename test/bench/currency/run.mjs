@@ -14,6 +14,10 @@
 // does a third set there, of facts a repo holds side by side.
 // MEM_BENCH_CURRENCY_PADDING=<n> adds a row where each history's repo first holds n other
 // memories (the bench corpus): the same questions among many more distractors.
+// "mem, meaning on" stores with the built-in meaning model (engines/currency/meaning.ts): its row and
+// its update pairs (right: versions of one fact; wrong: any other pair) beside the words' own; the
+// pair sets are scored with words alone, then with the model's cosines, beside the meaning set
+// (meaning-pairs.mjs, held out).
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
 // commit before a change), in the same run.
 import {existsSync, readFileSync} from 'node:fs'
@@ -25,11 +29,12 @@ import {fmt, tempRepo} from '../lib/util.mjs'
 import {realisticStore} from '../lib/corpus.mjs'
 import {seedMemories} from '../lib/seed.mjs'
 import {currencySet} from './set.mjs'
-import {scorePairs, SIDE_BY_SIDE, SIDE_UPDATES} from './pairs.mjs'
+import {PAIR_OTHERS, PAIR_UPDATES, scorePairs, SIDE_BY_SIDE, SIDE_UPDATES} from './pairs.mjs'
+import {MEANING_OTHERS, MEANING_UPDATES, scoreWithMeaning} from './meaning-pairs.mjs'
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
 
-async function memSystem(root, {maintainFirst = false, padding = 0} = {}) {
+async function memSystem(root, {maintainFirst = false, padding = 0, meaning} = {}) {
   const load = (p) => import(join(root, 'dist', 'src', p))
   const [{openMem}, {store}, {recall}, {context}, {loadTokenCounter}, {maintain}] = await Promise.all([
     load('runtime/open-mem.js'),
@@ -46,7 +51,7 @@ async function memSystem(root, {maintainFirst = false, padding = 0} = {}) {
     // a large repo: other memories first, from before the history (the bench corpus, seeded)
     if (padding > 0) await seedMemories(repo, realisticStore(padding, {now: history.items[0].at - 86_400_000}))
     let t = 0
-    const ctx = openMem({home, cwd: repo, now: () => new Date(t), longLived: true})
+    const ctx = openMem({home, cwd: repo, now: () => new Date(t), longLived: true, ...(meaning ? {meaning} : {})})
     const ids = []
     const storeMs = []
     let lost = 0
@@ -175,6 +180,9 @@ async function storeSideBySide(roots, batches) {
 export async function benchCurrency({quiet = false} = {}) {
   const histories = currencySet()
   const systems = [['mem', await memSystem(ROOT)], ['mem after mem maintain', await memSystem(ROOT, {maintainFirst: true})]]
+  // meaning on (issue 30 item 4): a store's nearest memories by the built-in model are update candidates too
+  // (MEM_BENCH_CURRENCY_MEANING=0 leaves the row out: it loads the model and embeds each memory as it is stored)
+  if (process.env.MEM_BENCH_CURRENCY_MEANING !== '0') systems.push(['mem, meaning on (built-in model)', await memSystem(ROOT, {meaning: {model: 'builtin'}})])
   if (process.env.MEM_BENCH_BEFORE) systems.push([`mem at ${process.env.MEM_BENCH_BEFORE.split('/').pop()}`, await memSystem(process.env.MEM_BENCH_BEFORE)])
   // MEM_BENCH_CURRENCY_PADDING=<n>: each history also in a repo that holds n other memories
   const padding = Number(process.env.MEM_BENCH_CURRENCY_PADDING ?? 0)
@@ -214,16 +222,34 @@ export async function benchCurrency({quiet = false} = {}) {
     }
     // the pair set (pairs.mjs): reworded updates found, pairs of other subjects grouped
     for (const [name, root] of [['mem', ROOT], ...(process.env.MEM_BENCH_BEFORE ? [[`mem at ${process.env.MEM_BENCH_BEFORE.split('/').pop()}`, process.env.MEM_BENCH_BEFORE]] : [])]) {
-      const rules = join(root, 'dist', 'src', 'text', 'values.js')
+      const values = join(root, 'dist', 'src', 'text', 'values.js')
       // a build from before update detection has no rules to score
-      if (!existsSync(rules)) {
+      if (!existsSync(values)) {
         console.log(`${name}: pair set: no update rules in this build`)
         continue
       }
-      const p = scorePairs(await import(rules))
+      // the rules are an engine since issue 30 (engines/currency/rules.js); before, values.js held them
+      const engine = join(root, 'dist', 'src', 'engines', 'currency', 'rules.js')
+      const rules = {...(await import(values)), ...(existsSync(engine) ? await import(engine) : {})}
+      const p = scorePairs(rules)
       console.log(`${name}: pair set: ${p.found} / ${p.updates} reworded updates found, ${p.grouped} / ${p.others} pairs of other subjects grouped`)
-      const q = scorePairs(await import(rules), {updates: SIDE_UPDATES, others: SIDE_BY_SIDE})
+      const q = scorePairs(rules, {updates: SIDE_UPDATES, others: SIDE_BY_SIDE})
       console.log(`${name}: side-by-side set: ${q.found} / ${q.updates} updates found, ${q.grouped} / ${q.others} pairs of facts held side by side grouped`)
+    }
+    // the rules with meaning on, on the pair sets and the meaning set (held out: not tuned on), with the built-in model's cosines
+    if (process.env.MEM_BENCH_CURRENCY_MEANING !== '0') {
+      const engine = await import(join(ROOT, 'dist', 'src', 'engines', 'currency', 'rules.js'))
+      const {factShape} = await import(join(ROOT, 'dist', 'src', 'text', 'values.js'))
+      const {loadBuiltin} = await import(join(ROOT, 'dist', 'src', 'engines', 'meaning', 'builtin.js'))
+      const model = await loadBuiltin()
+      const sets = {pair: [PAIR_UPDATES, PAIR_OTHERS], 'side-by-side': [SIDE_UPDATES, SIDE_BY_SIDE], 'meaning (held out)': [MEANING_UPDATES, MEANING_OTHERS]}
+      const texts = [...new Set(Object.values(sets).flat(2).flat())]
+      const vectors = new Map((await model.embed(texts)).map((v, i) => [texts[i], v]))
+      const cosine = (a, b) => vectors.get(a).reduce((s, x, i) => s + x * vectors.get(b)[i], 0)
+      for (const [name, [updates, others]] of Object.entries(sets)) {
+        const s = scoreWithMeaning({factShape, ...engine}, cosine, {updates, others})
+        console.log(`mem, meaning on: ${name} set: ${s.found} / ${s.updates} updates found (words alone ${s.foundByWords}), ${s.grouped} / ${s.others} pairs of other subjects linked (words alone ${s.groupedByWords})`)
+      }
     }
     if (process.env.MEM_BENCH_BEFORE) {
       const roots = [ROOT, process.env.MEM_BENCH_BEFORE]

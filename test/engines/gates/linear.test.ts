@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {store} from '../../../src/operations/store.js'
 import {COMPARE_BUDGET} from '../../../src/engines/gates/duplicates.js'
-import {factShape, updateRelation} from '../../../src/text/values.js'
+import {factShape} from '../../../src/text/values.js'
+import {updateRelation} from '../../../src/engines/currency/rules.js'
 import {memRepo, storedId} from '../../helpers/mem.js'
 // @ts-expect-error plain JavaScript, shared with the benchmark
 import {ADVERSARIAL, N, PROSE, variantOf} from '../../helpers/adversarial.mjs'

@@ -1,0 +1,234 @@
+/**
+ * The guards of the currency rules (rules.ts): each names one reason a pair a rule found is not an
+ * update after all, and refuses it. A rule links a pair only when none of its guards refuses; a
+ * refused pair goes on to the next rule. Each guard has a test that fails when it alone is
+ * removed (test/engines/currency/rules.test.ts). See docs/currency.md.
+ */
+import {STOP_WORDS} from '../../text/stopwords.js'
+import {NEGATIONS} from '../../text/tokenize.js'
+import {INSTRUCTION_WORDS, isHard, kindOf, stem, STRONG_KINDS} from '../../text/values.js'
+import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, type OwnPlaces, type Pair} from './pair.js'
+
+/** One sentence's slot in which two texts differ (slotOf in pair.ts). */
+export interface Slot {
+  /** The older sentence's words, lowercased; the shared prefix and suffix lengths; the slot's words in each. */
+  a: string[]
+  p: number
+  q: number
+  x: string[]
+  y: string[]
+}
+
+/** What a rule found in a pair: the values that changed as the rule reads them, and what its guards read. */
+export interface Match {
+  gained: readonly string[]
+  lost: readonly string[]
+  /** same-frame: where the sentences differ. */
+  slot?: Slot
+  /** reworded: the words each text is compared on, a name one text writes as a value and the other as a word counted. */
+  named?: {a: Set<string>; b: Set<string>}
+  /** Where each text's own words stand, read once for the guards that compare them. */
+  places?: OwnPlaces
+}
+
+export interface Guard {
+  /** What it refuses, in a few words (test names and docs use it). */
+  name: string
+  refuses(pair: Pair, match: Match): boolean
+}
+
+/** Whether a value of one kind was replaced by one of the same kind (a number by a number, a name by a name). */
+export function replacedInKind(gained: readonly string[], lost: readonly string[]): boolean {
+  const lostKinds = new Set(lost.map(kindOf))
+  return gained.some((g) => lostKinds.has(kindOf(g)))
+}
+
+function placesOf(pair: Pair, m: Match): OwnPlaces {
+  const words = m.named ?? {a: pair.a, b: pair.b}
+  return (m.places ??= ownPlaces(pair.newer, words.a, pair.older, words.b))
+}
+
+/** A question states no value ("Which port does the API listen on?"). */
+export const question: Guard = {
+  name: 'a question',
+  refuses: ({newer, older}) => newer.question || older.question,
+}
+
+/**
+ * A name in the place of a word of the subject names what the sentence is about, while each text
+ * states another value: "Install Python packages with uv" / "Install JavaScript packages with pnpm".
+ */
+export const nameOfSubject: Guard = {
+  name: 'a name of what the sentence is about',
+  refuses: ({newer, older}, m) => modifierChanged(newer, m.gained, older, m.lost),
+}
+
+/** The same words, but one word of subject alone with no value both state, and no value replaced by one of its kind. */
+export const oneWordNoLikeValue: Guard = {
+  name: 'one word shared, no value like the other',
+  refuses: ({shared, sharedValues}, m) => shared + sharedValues < 2 && !replacedInKind(m.gained, m.lost),
+}
+
+/** A value replaced by one of another kind is another fact: "class names end with _K" / "… are written in CamelCase". */
+export const anotherKind: Guard = {
+  name: 'a value of another kind',
+  refuses: (_pair, m) => !replacedInKind(m.gained, m.lost),
+}
+
+/** Fewer than two words shared, counting the values both state. */
+export const fewShared: Guard = {
+  name: 'fewer than two shared',
+  refuses: ({shared, sharedValues}) => shared + sharedValues < 2,
+}
+
+/**
+ * reworded: fewer than two words shared, or under two thirds of the shorter text's (counting the
+ * values both state, and a name one text writes as a value and the other as a word).
+ */
+export const fewWordsShared: Guard = {
+  name: 'under two thirds of the words shared',
+  refuses: ({newer}, m) => {
+    const {a, b} = m.named!
+    let shared = 0
+    for (const w of b) if (a.has(w)) shared++
+    const gained = new Set(m.gained)
+    const both = newer.values.filter((v) => isHard(v) && !gained.has(v) && !(v.startsWith('w:') && a.has(stem(v.slice(2))))).length
+    return shared + both < 2 || 3 * (shared + both) < 2 * (Math.min(a.size, b.size) + both)
+  },
+}
+
+/** A name in a clause of its own addresses someone ("Thanks, Mel!" / "Thanks, Melanie."): it states no value. */
+export const addressed: Guard = {
+  name: 'a name that addresses someone',
+  refuses: ({newer, older}, m) => clauseOf(newer, m.gained[0]) <= 2 || clauseOf(older, m.lost[0]) <= 2,
+}
+
+/** A value named by other words is another value: "port 5432" / "Postgres 15". */
+export const otherLabel: Guard = {
+  name: 'a value named by another word',
+  refuses: ({newer, older}, m) => {
+    const mine = labelOf(newer, m.gained[0])
+    const theirs = labelOf(older, m.lost[0])
+    return mine !== null && theirs !== null && mine !== theirs
+  },
+}
+
+/** Each text has words of its own right before the same shared word: "method names" / "class names". */
+export const ownWordBeforeShared: Guard = {
+  name: 'own words before the same word',
+  refuses: (pair, m) => ownBeforeSameWord(placesOf(pair, m)),
+}
+
+/** Each text has words of its own between the same neighbours (what follows "is" / "are" aside): "API dev server" / "admin … server". */
+export const ownWordsBetweenSame: Guard = {
+  name: 'own words between the same neighbours',
+  refuses: (pair, m) => ownBetweenSameNeighbours(placesOf(pair, m)),
+}
+
+/**
+ * meaning: texts that share most of their words (two thirds of the shorter's) with words of their
+ * own between the same neighbours are one sentence about two subjects, not one fact in other
+ * words: "Deploys to production need 2 approvals" / "Deploys to staging need 1 approvals".
+ */
+export const alikeOtherSubject: Guard = {
+  name: 'most words shared, own words between the same neighbours',
+  refuses: (pair, m) => 3 * pair.shared >= 2 * Math.min(pair.a.size, pair.b.size) && ownBetweenSameNeighbours(placesOf(pair, m)),
+}
+
+/** Beyond this many words a text is a note of several facts, not one fact (the meaning rule). */
+export const MEANING_MAX_WORDS = 20
+
+/**
+ * meaning: a text of more than MEANING_MAX_WORDS words is a note that states several things: one
+ * value each changed between two such notes close by meaning is a coincidence more often than an
+ * update ("Logging is pino. Inside handlers use request.log …" / "Never log email addresses … The
+ * pino redact config lists …", the one wrong link of the own recall set's 350 notes).
+ */
+export const longText: Guard = {
+  name: 'a text of many facts',
+  refuses: ({newer, older}) => Math.max(newer.sequence.length, older.sequence.length) > MEANING_MAX_WORDS,
+}
+
+/** same-frame: fewer than two words of what the sentence is about before the slot ("always use" instructs; it is about nothing). */
+export const littleBeforeSlot: Guard = {
+  name: 'fewer than two words of subject before the slot',
+  refuses: (_pair, m) => m.slot!.a.slice(0, m.slot!.p).filter((w) => plain(w) && !INSTRUCTION_WORDS.has(stem(w))).length < 2,
+}
+
+/**
+ * same-frame: a slot states a value when a word of it is a plain word or a number on both sides;
+ * or when it is the sentence's last word, whatever it is ("boolean variables start with is" →
+ * "… with has"), but a pronoun ("… merge to it").
+ */
+export const slotStatesNothing: Guard = {
+  name: 'a slot that states nothing',
+  refuses: (_pair, m) => {
+    const {q, x, y} = m.slot!
+    const last = q === 0 && x.length === 1 && y.length === 1 && [x[0], y[0]].every((w) => /^\p{L}+$/u.test(w) && !PRONOUNS.has(w))
+    if (last) return false
+    const states = (ws: string[]) => ws.some(plain) || ws.some((w) => /\p{N}/u.test(w))
+    return !states(x) || !states(y)
+  },
+}
+
+/** same-frame: a negation in the slot says the opposite, not another value ("… with not"). */
+export const negationInSlot: Guard = {
+  name: 'a negation in the slot',
+  refuses: (_pair, m) => [...m.slot!.x, ...m.slot!.y].some((w) => NEGATIONS.has(w)),
+}
+
+/**
+ * same-frame: a value follows a word of function ("with Biome", "in gitmoji style", "is info");
+ * after a word of content the slot is what is done, another rule: "handlers retry with backoff" /
+ * "handlers use idempotency keys".
+ */
+export const slotAfterContentWord: Guard = {
+  name: 'a slot after a word of content',
+  refuses: (_pair, m) => m.slot!.p > 0 && !STOP_WORDS.has(m.slot!.a[m.slot!.p - 1]),
+}
+
+/** same-frame: a value outside the slot makes the slot what the sentence is about ("'e_' for class names" / "… method names"). */
+export const valueOutsideSlot: Guard = {
+  name: 'a value outside the slot',
+  refuses: ({newer, older}, m) => {
+    const {a, p, q} = m.slot!
+    const hard = new Set<string>()
+    for (const shape of [older, newer]) for (const v of shape.values) if (isHard(v)) for (const t of v.slice(2).toLowerCase().split(/\s+/)) hard.add(t)
+    return [...a.slice(0, p), ...a.slice(a.length - q)].some((w) => hard.has(w))
+  },
+}
+
+/** A plain word: letters, not a stop word. */
+function plain(w: string): boolean {
+  return /^\p{L}+$/u.test(w) && !STOP_WORDS.has(w)
+}
+
+/**
+ * restates: at most one value said by one text only (the "API" of "Public API routes"): a text that
+ * adds more ("Formatting is Prettier with printWidth 100 and singleQuote") says something else.
+ * A value replaced by one of its kind (one in each text) is refused here too: a change, not a
+ * restatement. (values.ts once refused it apart as well; no pair could reach that test.)
+ */
+export const otherValues: Guard = {
+  name: 'more than one value said by one text only',
+  refuses: (_pair, m) => m.gained.length + m.lost.length > 1,
+}
+
+/**
+ * restates: about as much of the subject — at least one word shared, and two thirds of the shorter
+ * text's; half, when a value both state names one thing (a tool, a path, an image), which says more
+ * than a number or a case style many facts share.
+ */
+export const fewWordsRestated: Guard = {
+  name: 'too few words shared for a restatement',
+  refuses: (pair) => {
+    const {newer, older, a, b, shared} = pair
+    const olderBodies = new Set(older.values.filter(isHard).map(bodyOf))
+    const named = newer.values.some((v) => isHard(v) && olderBodies.has(bodyOf(v)) && STRONG_KINDS.has(kindOf(v)))
+    const enough = named ? 2 * shared >= Math.min(a.size, b.size) : 3 * shared >= 2 * Math.min(a.size, b.size)
+    return shared < 1 || !enough
+  },
+}
+
+/** A value's text without its kind, lowercased. */
+export const bodyOf = (v: string) => v.slice(2).toLowerCase()

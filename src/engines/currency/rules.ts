@@ -1,0 +1,253 @@
+/**
+ * Currency's rules, as an engine of named parts: whether a newer text updates an older one (the
+ * same subject with another value), restates it, or says something else. Each rule finds a pair
+ * its way (rules below, tried in order: UPDATE_RULES); each of its guards (guards.ts) may refuse
+ * what it found, and a refused pair goes on to the next rule. Pure functions over the shapes of
+ * text/values.ts; stores (gates/duplicates.ts) and maintenance (maintenance/dedup.ts) ask them.
+ * See docs/currency.md.
+ */
+import {isHard, kindOf, sameValues, valuesOnly, type FactShape} from '../../text/values.js'
+import {
+  addressed,
+  alikeOtherSubject,
+  anotherKind,
+  fewShared,
+  fewWordsRestated,
+  fewWordsShared,
+  littleBeforeSlot,
+  longText,
+  nameOfSubject,
+  negationInSlot,
+  oneWordNoLikeValue,
+  otherLabel,
+  otherValues,
+  ownWordBeforeShared,
+  ownWordsBetweenSame,
+  question,
+  slotAfterContentWord,
+  slotStatesNothing,
+  valueOutsideSlot,
+  bodyOf,
+  type Guard,
+  type Match,
+} from './guards.js'
+import {Pair, shownList, slotOf, withNames} from './pair.js'
+
+export {Pair} from './pair.js'
+
+/** Which rule found an update. */
+export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning'
+
+export interface UpdateRelation {
+  /**
+   * Which rule found it: `same-words` (only values differ), `wider` (one wording adds words to the
+   * other), `reworded` (most words shared, one value changed), `same-frame` (one sentence, one
+   * slot of it changed) or `meaning` (close by the meaning model, one value changed).
+   */
+  kind: UpdateKind
+  /** What changed, as people read it: `'e_' → 'j_'`. */
+  reason: string
+}
+
+/** A named rule: how it finds a pair, the guards that may refuse it, and what changed as people read it. */
+export interface Rule<K extends string = UpdateKind> {
+  kind: K
+  find(pair: Pair): Match | null
+  guards: readonly Guard[]
+  reason(pair: Pair, match: Match): string
+}
+
+/** The values that changed, as people read them: `'e_' → 'j_'`. */
+const changed = ({newer, older}: Pair, m: Match) => `${shownList(older, [...m.lost])} → ${shownList(newer, [...m.gained])}`
+
+/**
+ * same-words: the core words are identical (at least one) and the newer states a value the older
+ * does not: "CI runs on Node 18" → "CI runs on Node 20".
+ */
+export const sameWords: Rule = {
+  kind: 'same-words',
+  find: (p) => (p.gained.length > 0 && p.shared >= 1 && p.shared === p.union ? {gained: p.gained, lost: p.lost} : null),
+  guards: [oneWordNoLikeValue, nameOfSubject],
+  reason: changed,
+}
+
+/**
+ * wider: one text's core words are all in the other's, and exactly one value changed: "CI runs the
+ * tests on Node 18" → "Our CI pipeline runs the tests on Node 20".
+ */
+export const wider: Rule = {
+  kind: 'wider',
+  find: (p) => (p.gained.length === 1 && p.lost.length === 1 && p.shared >= 1 && p.shared === Math.min(p.a.size, p.b.size) ? {gained: p.gained, lost: p.lost} : null),
+  guards: [anotherKind, fewShared, nameOfSubject],
+  reason: changed,
+}
+
+/**
+ * reworded: each text has words of its own, one hard value changed (soft values aside: "with the
+ * --headed flag" / "use --ui"), most words shared: "Convention: class names end with _K" →
+ * "Always suffix class names with _T".
+ */
+export const reworded: Rule = {
+  kind: 'reworded',
+  find: (p) => {
+    const [gained, lost] = [p.hardGained, p.hardLost]
+    if (gained.length !== 1 || lost.length !== 1) return null
+    return {gained, lost, named: {a: withNames(p.newer, p.a, p.older), b: withNames(p.older, p.b, p.newer)}}
+  },
+  guards: [anotherKind, fewWordsShared, addressed, otherLabel, ownWordBeforeShared, ownWordsBetweenSame, nameOfSubject],
+  reason: changed,
+}
+
+/**
+ * same-frame: the two sentences are word for word the same but for one slot of one to three words,
+ * where a value may be a word no other rule reads as one: "Format the code with Biome on save" →
+ * "… with dprint on save", "boolean variables start with is" → "… with has".
+ */
+export const sameFrame: Rule = {
+  kind: 'same-frame',
+  find: (p) => {
+    const slot = slotOf(p.older, p.newer)
+    return slot ? {gained: [], lost: [], slot} : null
+  },
+  guards: [littleBeforeSlot, slotStatesNothing, negationInSlot, slotAfterContentWord, valueOutsideSlot],
+  reason: ({newer, older}, m) => {
+    const {a, p, q} = m.slot!
+    return `${older.sequence.slice(p, a.length - q).join(' ')} → ${newer.sequence.slice(p, newer.sequence.length - q).join(' ')}`
+  },
+}
+
+/**
+ * The cosine of two texts' vectors (the built-in model's) at or above which they may be one fact in
+ * other words: chosen on the currency set and the pair sets of test/bench/currency/pairs.mjs, the
+ * lowest at which no wrong link was made there (docs/currency.md, "With meaning").
+ */
+export const SAME_SUBJECT_COSINE = 0.75
+
+/**
+ * meaning: with a meaning model on, two texts whose vectors are close (their cosine is the pair's
+ * `similarity`: currency/meaning.ts) at or above SAME_SUBJECT_COSINE and that change one
+ * value for one of its kind are one fact said in other words: "Background jobs run on BullMQ" →
+ * "The job queue is pg-boss". Words cannot tell these; the guards that read where the values and
+ * the words of each text stand still refuse what names another subject.
+ */
+export const byMeaning: Rule = {
+  kind: 'meaning',
+  find: (p) => {
+    if (p.similarity === undefined || p.similarity < SAME_SUBJECT_COSINE) return null
+    const [gained, lost] = [p.hardGained, p.hardLost]
+    return gained.length === 1 && lost.length === 1 ? {gained, lost} : null
+  },
+  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject],
+  reason: changed,
+}
+
+/** The update rules, in the order they are tried. */
+export const UPDATE_RULES: readonly Rule[] = [
+  sameWords,
+  wider,
+  reworded,
+  sameFrame,
+  byMeaning,
+]
+
+/** Guards of every update rule: read before any rule. */
+export const PAIR_GUARDS: readonly Guard[] = [question]
+
+const NOTHING: Match = {gained: [], lost: []}
+
+/** What a rule finds in a pair that none of its guards refuses, or null. */
+export function applyRule<K extends string>(rule: Rule<K>, pair: Pair): {kind: K; reason: string} | null {
+  const m = rule.find(pair)
+  if (m === null) return null
+  for (const g of rule.guards) if (g.refuses(pair, m)) return null
+  return {kind: rule.kind, reason: rule.reason(pair, m)}
+}
+
+/** The first rule that finds an update in a pair, none of its guards refusing. */
+export function updateOf(pair: Pair): UpdateRelation | null {
+  for (const g of PAIR_GUARDS) if (g.refuses(pair, NOTHING)) return null
+  for (const rule of UPDATE_RULES) {
+    const found = applyRule(rule, pair)
+    if (found) return found
+  }
+  return null
+}
+
+/**
+ * Whether `newer` states the same subject as `older` with another value: an update. Null for
+ * another subject, or the same values (a restatement or a duplicate).
+ */
+export function updateRelation(newer: FactShape, older: FactShape): UpdateRelation | null {
+  return updateOf(new Pair(newer, older))
+}
+
+/**
+ * Whether `newer` updates `older` and says so in the same sentence with one slot changed — the
+ * pairs maintenance is sure of ("CI runs on Node 18" → "CI runs on Node 20").
+ */
+export function sureUpdate(newer: FactShape, older: FactShape): UpdateRelation | null {
+  const relation = updateRelation(newer, older)
+  return relation && slotOf(older, newer) ? relation : null
+}
+
+/**
+ * Whether two texts alike as texts say one thing: the same values, and neither an update of the
+ * other in one sentence (one slot of one sentence changed is another value even where no rule
+ * reads a value: "boolean variables start with is" / "… with has").
+ */
+export function sayTheSame(a: FactShape, b: FactShape): boolean {
+  return sameValues(a, b) && applyRule(sameFrame, new Pair(a, b)) === null && applyRule(sameFrame, new Pair(b, a)) === null
+}
+
+/**
+ * restates: a value both texts state whole and none changed — the values one text states that the
+ * other does not are what it found ("Vitest" is not the `npx vitest run` of another text).
+ * "Production errors go to Honeybadger" restates "Errors are reported to Honeybadger". A store uses
+ * it to carry a revert across wordings: when the older has a newer version since, stating its
+ * value again updates that version.
+ */
+export const restatement: Rule<'restates'> = {
+  kind: 'restates',
+  find: ({newer, older}) => {
+    // most pairs (maintenance compares every pair a key groups) share no value: out before any set
+    // is made — by comparing each with each while that is cheap, through a set when the texts state many
+    const shareOne =
+      newer.values.length * older.values.length <= 64
+        ? newer.values.some((v) => isHard(v) && older.values.some((o) => isHard(o) && o.length === v.length && bodyOf(o) === bodyOf(v)))
+        : ((bodies) => newer.values.some((v) => isHard(v) && bodies.has(bodyOf(v))))(new Set(older.values.filter(isHard).map(bodyOf)))
+    if (!shareOne) return null
+    const olderBodies = new Set(older.values.filter(isHard).map(bodyOf))
+    const newerBodies = new Set(newer.values.filter(isHard).map(bodyOf))
+    return {gained: newer.values.filter((v) => isHard(v) && !olderBodies.has(bodyOf(v))), lost: older.values.filter((v) => isHard(v) && !newerBodies.has(bodyOf(v)))}
+  },
+  // with the same value, words between the same neighbours are most often the verb said another
+  // way ("errors are reported to" / "errors go to"): only a word right before a shared one counts
+  guards: [question, otherValues, fewWordsRestated, ownWordBeforeShared],
+  reason: () => 'the same value',
+}
+
+/** The rules of a restatement. */
+export const RESTATEMENT_RULES: ReadonlyArray<Rule<'restates'>> = [
+  restatement,
+]
+
+/** Whether `newer` states what `older` states in other words (restatement). */
+export function restates(newer: FactShape, older: FactShape): boolean {
+  const pair = new Pair(newer, older)
+  return RESTATEMENT_RULES.some((rule) => applyRule(rule, pair) !== null)
+}
+
+/** What changed from `older` to `newer`, as people read it (`'e_' → 'j_'`), hard values first. */
+export function valueChange(newer: FactShape, older: FactShape): string {
+  const hardFirst = (vs: string[]) => (vs.some(isHard) ? vs.filter(isHard) : vs)
+  let lost = hardFirst(valuesOnly(older, newer))
+  let gained = hardFirst(valuesOnly(newer, older))
+  // the values of a kind both sides have changed, when there are such: "/v3 → /api/v1", not "…, API"
+  const kinds = new Set(lost.map(kindOf))
+  if (gained.some((v) => kinds.has(kindOf(v)))) {
+    gained = gained.filter((v) => kinds.has(kindOf(v)))
+    const gainedKinds = new Set(gained.map(kindOf))
+    lost = lost.filter((v) => gainedKinds.has(kindOf(v)))
+  }
+  return `${shownList(older, lost)} → ${shownList(newer, gained)}`
+}

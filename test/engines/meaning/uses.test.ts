@@ -1,0 +1,151 @@
+// What meaning changes besides recall (issue 30 items 4 and 5), with the real built-in model
+// (USE-lite): a store's nearest memories by meaning are update candidates beside those its words
+// find, and the rules decide (engines/currency/rules.ts, the `meaning` rule: its parts are tested one
+// by one in test/engines/currency/rules.test.ts); consolidation relates observations close by meaning;
+// the graph draws `similar` edges by meaning. With meaning off, each is the words' alone.
+import {describe, expect, it} from 'vitest'
+import {store} from '../../../src/operations/store.js'
+import {get} from '../../../src/operations/get.js'
+import {getVector} from '../../../src/storage/vectors.js'
+import {memRepo, storedId} from '../../helpers/mem.js'
+import {consolidate} from '../../../src/operations/consolidate.js'
+import {graph} from '../../../src/operations/graph.js'
+import {recall} from '../../../src/operations/recall.js'
+
+const BUILTIN = 'builtin/use-lite-512@0.2.0'
+
+describe('update detection with the meaning model on', () => {
+  it('links a reworded update that words alone do not, and stores the vector with the memory', async () => {
+    const on = memRepo({}, {meaning: {model: 'builtin'}})
+    const off = memRepo({}, {meaning: {model: 'off'}})
+    const [older, newer] = ['App configuration lives in .config/app.json', 'The app reads its settings from config/app.yaml']
+    const a = storedId(await store(on.ctx, {repo: on.repo, content: older, type: 'heuristic'}))
+    on.clock.advance(60_000)
+    const r = await store(on.ctx, {repo: on.repo, content: newer, type: 'heuristic'})
+    expect(r).toMatchObject({success: true, updates: [{id: a, reason: '.config/app.json → config/app.yaml'}]})
+    expect((await get(on.ctx, {id: a})).links).toEqual([{targetId: r.success ? r.id : '', relation: 'updated-by'}])
+    // the new memory's vector is in the store from the moment it was written
+    const handle = await on.ctx.repo(on.repo, 'read')
+    expect(handle.store.read((db) => getVector(db, r.success ? r.id : ''))).toMatchObject({model: BUILTIN, dims: 512})
+    // words alone (meaning off) link nothing here
+    storedId(await store(off.ctx, {repo: off.repo, content: older, type: 'heuristic'}))
+    off.clock.advance(60_000)
+    const w = await store(off.ctx, {repo: off.repo, content: newer, type: 'heuristic'})
+    expect(w.success).toBe(true)
+    expect(w).not.toHaveProperty('updates')
+  })
+
+  it('links no pair of facts held side by side in like words', async () => {
+    const on = memRepo({}, {meaning: {model: 'builtin'}})
+    const facts = [
+      // close by the model (cosine 0.68–0.88) and one value apart: two facts all the same
+      ['The frontend is deployed to Vercel', 'The backend is deployed to Fly.io'],
+      ['Deploys to production need 2 approvals', 'Deploys to staging need 1 approvals'],
+      ['Staging uses Postgres 15', 'Production uses Postgres 16'],
+      ['The iOS app is built with Xcode', 'The Android app is built with Gradle'],
+      ['Frontend errors go to Sentry', 'Backend errors go to Rollbar'],
+    ]
+    for (const pair of facts) {
+      for (const content of pair) {
+        const r = await store(on.ctx, {repo: on.repo, content, type: 'heuristic'})
+        expect(r.success, content).toBe(true)
+        expect(r, content).not.toHaveProperty('updates')
+        on.clock.advance(60_000)
+      }
+    }
+  })
+
+  it('with meaning off, a store is the words\' store: no vector, and the outcomes the model changes only where it links', async () => {
+    const texts = [
+      'CI runs on Node 18',
+      'Background jobs run on BullMQ',
+      'The API dev server listens on port 3000',
+      'CI runs on Node 20',
+      'The job queue is pg-boss',
+      'Start the API locally with pnpm dev; it serves on port 3100',
+      'CI runs on Node 20',
+    ]
+    const outcomes = async (meaning: 'off' | 'builtin') => {
+      const m = memRepo({}, {meaning: {model: meaning}})
+      const out: unknown[] = []
+      // ids name the repository and the time: each outcome is compared with the ids as the positions of the texts stored
+      const at = new Map<string, number>()
+      for (const [i, content] of texts.entries()) {
+        const r = await store(m.ctx, {repo: m.repo, content, type: 'heuristic'})
+        if (r.success) at.set(r.id, i)
+        out.push(JSON.parse(JSON.stringify(r, (k, v: unknown) => (typeof v === 'string' && at.has(v) ? `#${at.get(v)}` : k === 'duplicateId' ? `#${at.get(v as string)}` : v))))
+        m.clock.advance(60_000)
+      }
+      const handle = await m.ctx.repo(m.repo, 'read')
+      const vectors = handle.store.read((db) => db.get<{n: number}>('SELECT count(*) AS n FROM memory_vectors')!.n)
+      return {out, vectors}
+    }
+    const words = await outcomes('off')
+    expect(words.vectors).toBe(0)
+    expect(words.out[3]).toMatchObject({success: true, updates: [{id: '#0', reason: '18 → 20'}]})
+    expect(words.out[6]).toEqual({success: false, duplicateId: '#3', reason: 'duplicate'})
+    // and with the model on, the same outcomes here but for the one update meaning links (port 3000 → 3100)
+    const meaning = await outcomes('builtin')
+    expect(meaning.vectors).toBe(texts.length - 1)
+    const differs = meaning.out.map((o, i) => JSON.stringify(o) === JSON.stringify(words.out[i])).flatMap((same, i) => (same ? [] : [i]))
+    expect(differs).toEqual([5])
+    expect(meaning.out[5]).toMatchObject({success: true, updates: [{reason: '3000 → 3100'}]})
+  })
+})
+
+/** Observations of other things, so that words weigh as in a real store (idf). */
+const FILLER = [
+  'Renamed the billing module to invoicing',
+  'Added a README section about local setup',
+  'Bumped the lint rules to the latest preset',
+  'The design team asked for a darker sidebar',
+  'Moved the feature flag docs to the wiki',
+  'Wrote a migration that adds the orders.notes column',
+  'Upgraded the charting library in the dashboard',
+  'Removed the unused analytics script from the landing page',
+]
+/** Three observations of one event in other words: the model puts the last one close to both others (cosine 0.71 and 0.80). */
+const EVENT = ['The API returned 500 errors after the deploy', 'Server errors spiked once the new version went out', 'Internal server errors appeared right after releasing']
+
+describe('consolidation and the graph with the meaning model on', () => {
+  it('consolidation relates observations close by meaning that words do not relate', async () => {
+    const results: Record<string, unknown> = {}
+    for (const model of ['off', 'builtin'] as const) {
+      const m = memRepo({}, {meaning: {model}})
+      for (const content of [...FILLER, ...EVENT]) {
+        await store(m.ctx, {repo: m.repo, content, type: 'observation'})
+        m.clock.advance(3_600_000)
+      }
+      const r = await consolidate(m.ctx, {repo: m.repo, dryRun: true})
+      results[model] = (r.clusters ?? []).map((c) => c.members.length)
+      if (model === 'builtin') {
+        const members = new Set((r.clusters ?? []).flatMap((c) => c.members.map((x) => x.id)))
+        const ids = new Set((await recall(m.ctx, {repo: m.repo, q: 'server errors after the deploy', touch: false})).results.filter((x) => EVENT.includes(x.content)).map((x) => x.id))
+        expect(ids.size).toBe(3)
+        for (const id of ids) expect(members.has(id)).toBe(true)
+      }
+    }
+    expect(results).toEqual({off: [], builtin: [3]})
+  })
+
+  it('the graph joins memories close by meaning with `similar` edges, and only by words with meaning off', async () => {
+    const edges: Record<string, Array<[string, string]>> = {}
+    for (const model of ['off', 'builtin'] as const) {
+      const m = memRepo({}, {meaning: {model}})
+      const content = new Map<string, string>()
+      for (const text of [...FILLER, ...EVENT]) {
+        content.set(storedId(await store(m.ctx, {repo: m.repo, content: text, type: 'observation'})), text)
+        m.clock.advance(3_600_000)
+      }
+      const g = await graph(m.ctx, {repo: m.repo})
+      edges[model] = g.edges.filter((e) => e.relation === 'similar').map((e) => [content.get(e.from)!, content.get(e.to)!].sort() as [string, string])
+    }
+    // the event's two close pairs by meaning (0.71, 0.80) are edges with meaning on, none with it off
+    const close = [[EVENT[0], EVENT[2]], [EVENT[1], EVENT[2]]].map((p) => [...p].sort().join(' | '))
+    const has = (model: string) => close.filter((p) => edges[model].some((e) => e.join(' | ') === p)).length
+    expect(has('off')).toBe(0)
+    expect(has('builtin')).toBe(2)
+    // what words relate stays related
+    for (const e of edges.off) expect(edges.builtin).toContainEqual(e)
+  })
+})
