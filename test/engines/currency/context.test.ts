@@ -3,7 +3,7 @@
 // chain longer than a few versions, maintenance.
 import {describe, expect, it} from 'vitest'
 import {store} from '../../../src/operations/store.js'
-import {context} from '../../../src/operations/context.js'
+import {context} from '../../../src/operations/session-context.js'
 import {edit} from '../../../src/operations/edit.js'
 import {forget} from '../../../src/operations/forget.js'
 import {get} from '../../../src/operations/get.js'
