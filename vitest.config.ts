@@ -47,9 +47,9 @@ export default defineConfig({
     isolate: false,
     // the built CLI that test/helpers/cli.ts runs in process loads as node loads it, untransformed
     server: {deps: {external: [/\/dist\/cli\//]}},
-    // The meaning model (engines/meaning) is on by default for users; the suite runs word-only unless a
-    // test turns it on (test/engines/meaning, the CLI meaning tests): loading it in every test file
-    // would cost a second a worker, and the ranking tests pin the lexical answers.
+    // The meaning model (engines/meaning) is off unless a user turns it on (docs/meaning.md); the suite
+    // pins it off, whatever the machine's MEM_MEANING says, unless a test turns it on
+    // (test/engines/meaning, the CLI meaning tests): the ranking tests pin the lexical answers.
     env: {MEM_MEANING: 'off'},
     projects: [
       {extends: true, test: {name: 'fast', include: ALL_TESTS, exclude: SLOW_TESTS}},

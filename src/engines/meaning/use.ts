@@ -19,10 +19,10 @@ export async function meaningModel(ctx: MemContext): Promise<MeaningModel | null
     if (!loading) return null
     const loaded = await loading
     if (loaded.model) return loaded.model
-    tell(ctx, key, `The meaning model (${describeSetting(setting)}) cannot load: ${loaded.error}. Recall answers by words alone.`)
+    tell(ctx, key, `The meaning model (${describeSetting(setting)}) cannot load: ${loaded.error}. mem reads by words alone (recall, and update detection when storing).`)
   } catch (err) {
     const why = (err instanceof Error ? err.message.split('\n')[0] : String(err)).replace(/\.?$/, '.')
-    tell(ctx, key, `The meaning model is not set up right: ${why} Recall answers by words alone.`)
+    tell(ctx, key, `The meaning model is not set up right: ${why} mem reads by words alone (recall, and update detection when storing).`)
   }
   return null
 }

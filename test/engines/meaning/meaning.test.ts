@@ -117,7 +117,7 @@ describe('a model that cannot load', () => {
       expect(await recall(ctx, {repo: base.repo, q, touch: false})).toEqual(await recall(base.ctx, {repo: base.repo, q, touch: false}))
     }
     expect(notices).toEqual([
-      `The meaning model (local model at ${missing}) cannot load: ${missing} has no model.safetensors (a static-embedding model directory holds model.safetensors and tokenizer.json). Recall answers by words alone. Set meaning.model: off in config.yaml (or MEM_MEANING=off) to silence this.`,
+      `The meaning model (local model at ${missing}) cannot load: ${missing} has no model.safetensors (a static-embedding model directory holds model.safetensors and tokenizer.json). mem reads by words alone (recall, and update detection when storing). Set meaning.model: off in config.yaml (or MEM_MEANING=off) to silence this.`,
     ])
     await ctx.close()
   })
