@@ -260,7 +260,17 @@ export function factShape(text: string): FactShape {
  * are one value; 'e_' and 'e' are two.
  */
 export function valuesOnly(a: FactShape, b: FactShape): string[] {
-  return a.values.filter((v) => !v.slice(2).toLowerCase().split(/\s+/).every((t) => b.tokens.has(t)))
+  const words = valueWords(a)
+  return a.values.filter((_, i) => !words[i].every((t) => b.tokens.has(t)))
+}
+
+// The words of each of a shape's values, made once per shape: a store compares its text with each
+// candidate several times (a text of 2,000 versions split its values again every time).
+const VALUE_WORDS = new WeakMap<FactShape, ReadonlyArray<readonly string[]>>()
+function valueWords(shape: FactShape): ReadonlyArray<readonly string[]> {
+  let words = VALUE_WORDS.get(shape)
+  if (words === undefined) VALUE_WORDS.set(shape, (words = shape.values.map((v) => v.slice(2).toLowerCase().split(/\s+/))))
+  return words
 }
 
 /** Whether two shapes state the same values (a restatement, when their texts are alike too). */
