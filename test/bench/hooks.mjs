@@ -19,6 +19,7 @@ import {encode} from 'gpt-tokenizer/encoding/cl100k_base'
 import {seedMemories, seedRepo} from './lib/seed.mjs'
 import {loadEvalSet} from './lib/corpus.mjs'
 import {BIN, fmt, percentile, tempRepo, wallTimesSideBySide} from './lib/util.mjs'
+import {hookStateDir} from '../../dist/src/storage/hook-state.js'
 
 const tokens = (text) => encode(text).length
 
@@ -45,9 +46,11 @@ export async function benchHooks(size = 10_000) {
   await seedRepo(root, size)
   const env = {MEM_HOME: home, MEM_REPO: ''}
   const input = (extra = {}) => JSON.stringify({session_id: `bench-${Math.random()}`, cwd: root, hook_event_name: 'SessionStart', source: 'startup', ...extra})
-  const start = {args: [BIN, 'hook', 'session-start', '--host', 'claude'], env, cwd: root, input: input()}
-  const miss = {...start, before: () => rmSync(join(root, '.mem', 'hooks', 'context.json'), {force: true})}
-  const prompt = {args: [BIN, 'hook', 'prompt', '--host', 'claude'], env, cwd: root, input: input({hook_event_name: 'UserPromptSubmit', prompt: 'how do I run the integration tests in CI?'})}
+  // a new session every run: a session that was given the context is not given it again (it prints nothing)
+  const start = {args: [BIN, 'hook', 'session-start', '--host', 'claude'], env, cwd: root, input: () => input()}
+  // the context cache lives in MEM_HOME/hooks/<repo key>/ (storage/hook-state.ts), not in the repo
+  const miss = {...start, before: () => rmSync(join(hookStateDir(home, root), 'context.json'), {force: true})}
+  const prompt = {args: [BIN, 'hook', 'prompt', '--host', 'claude'], env, cwd: root, input: () => input({hook_event_name: 'UserPromptSubmit', prompt: 'how do I run the integration tests in CI?'})}
   const [nodeMs, hitMs, missMs, promptMs] = wallTimesSideBySide([{args: ['-e', '0']}, start, miss, prompt], {runs: 15})
   console.log(`\n== agent hooks (issue 18): ${size.toLocaleString('en-US')} memories, load ${loadavg().map((l) => l.toFixed(2)).join(' ')} ==`)
   console.log('node -e 0 | session-start, cached context | session-start, context rebuilt | prompt (recall + filter)')

@@ -33,8 +33,10 @@ export function wallTime(args, {runs = 7, env = {}, cwd} = {}) {
 export function wallTimesSideBySide(commands, {runs = 15} = {}) {
   const times = commands.map(() => [])
   for (let i = 0; i <= runs; i++) {
-    commands.forEach(({args, env = {}, cwd, input, before}, c) => {
+    commands.forEach(({args, env = {}, cwd, input: given, before}, c) => {
       before?.()
+      // a function makes each run's input (a hook needs a new session id every time)
+      const input = typeof given === 'function' ? given() : given
       const t = performance.now()
       const r = spawnSync(process.execPath, args, {env: {...process.env, ...env}, cwd, encoding: 'utf8', ...(input === undefined ? {} : {input})})
       const ms = performance.now() - t

@@ -11,6 +11,7 @@ import {openMem} from '../../../dist/src/runtime/open-mem.js'
 import {BUILTIN_ID} from '../../../dist/src/engines/meaning/builtin.js'
 import {loadStaticTable} from '../../../dist/src/engines/meaning/static-table.js'
 import {liveWithoutVectorFrom, vectorBytes} from '../../../dist/src/storage/vectors.js'
+import {hookStateDir} from '../../../dist/src/storage/hook-state.js'
 import {loadEvalSet, rng} from '../lib/corpus.mjs'
 import {recall} from '../../../dist/src/operations/recall.js'
 import {percentile} from '../lib/util.mjs'
@@ -48,9 +49,11 @@ export async function benchMeaningCost(size = Number(process.env.MEM_BENCH_MEANI
   const off = {...on, MEM_MEANING: 'off'}
   const words = 'integration tests'
   const meaning = 'where do the nightly numbers get written down?'
+  // a new session every run (a session given the context is not given it again), and the context cache
+  // where it lives, MEM_HOME/hooks/<repo key>/ (storage/hook-state.ts)
   const hookInput = (extra) => JSON.stringify({session_id: `bench-${Math.random()}`, cwd: root, hook_event_name: 'SessionStart', source: 'startup', ...extra})
-  const prompt = (env) => ({args: [BIN, 'hook', 'prompt', '--host', 'claude'], env, cwd: root, input: hookInput({hook_event_name: 'UserPromptSubmit', prompt: 'how do I run the integration tests in CI?'})})
-  const start = (env) => ({args: [BIN, 'hook', 'session-start', '--host', 'claude'], env, cwd: root, input: hookInput({}), before: () => rmSync(join(root, '.mem', 'hooks', 'context.json'), {force: true})})
+  const prompt = (env) => ({args: [BIN, 'hook', 'prompt', '--host', 'claude'], env, cwd: root, input: () => hookInput({hook_event_name: 'UserPromptSubmit', prompt: 'how do I run the integration tests in CI?'})})
+  const start = (env) => ({args: [BIN, 'hook', 'session-start', '--host', 'claude'], env, cwd: root, input: () => hookInput({}), before: () => rmSync(join(hookStateDir(home, root), 'context.json'), {force: true})})
   const runs = Number(process.env.MEM_BENCH_MEANING_RUNS ?? 7)
   const cmds = [
     ['node -e 0', {args: ['-e', '0']}],
