@@ -2,6 +2,7 @@
 // database per test, dropped when the test ends.
 import {spawn} from 'node:child_process'
 import {closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {createServer} from 'node:net'
 import {join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import pg from 'pg'
@@ -87,4 +88,16 @@ export async function admin(server: string, sql: string, values?: unknown[]): Pr
   } finally {
     await client.end()
   }
+}
+
+/** A loopback port nothing listens on (taken, then freed). */
+export function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const {port} = server.address() as {port: number}
+      server.close(() => resolve(port))
+    })
+  })
 }

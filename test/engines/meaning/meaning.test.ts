@@ -11,15 +11,7 @@ import {loadLocalTable, LocalModelError, WordPiece} from '../../../src/engines/m
 import {countWithoutVectorFrom, getVector} from '../../../src/storage/vectors.js'
 import {memRepo, storedId, tempDir} from '../../helpers/mem.js'
 import {writeTinyModel} from '../../helpers/tiny-model.js'
-
-const NOTES = [
-  'Use pnpm, never npm, in this repo',
-  'The API returns money as integer cents, never floats',
-  'Never log request bodies: they contain customer PII',
-  'We deploy to Fly.io from the main branch via GitHub Actions',
-]
-// the issue's four questions: no word of them is in the note they ask about
-const QUESTIONS = ['how do I install dependencies', 'what format are prices in', 'privacy rules', 'where is production hosted']
+import {MEANING_NOTES as NOTES, MEANING_QUESTIONS as QUESTIONS} from '../../helpers/meaning-cases.js'
 
 describe('the built-in model (Universal Sentence Encoder Lite, from the npm package)', () => {
   it("answers the issue's four questions that words cannot, and words alone answer none", async () => {

@@ -10,14 +10,8 @@ import {searchMemories} from '../../../src/engines/search/engine.js'
 import {getVector} from '../../../src/storage/vectors.js'
 import {memRepo, storedId, tempDir} from '../../helpers/mem.js'
 import {writeTinyModel} from '../../helpers/tiny-model.js'
+import {MEANING_NOTES as NOTES, MEANING_QUESTIONS as QUESTIONS} from '../../helpers/meaning-cases.js'
 
-const NOTES = [
-  'Use pnpm, never npm, in this repo',
-  'The API returns money as integer cents, never floats',
-  'Never log request bodies: they contain customer PII',
-  'We deploy to Fly.io from the main branch via GitHub Actions',
-]
-const QUESTIONS = ['how do I install dependencies', 'what format are prices in', 'privacy rules', 'where is production hosted']
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0)
 
 describe('the static table distilled from the built-in model (meaning.model: static)', () => {

@@ -2,12 +2,11 @@
 // once, --json answers, the URL from --store, MEM_STORE or the user config, and each mistake a clear
 // error with its exit code (bad URL 2, unknown team 3, Postgres unreachable 69), never the password.
 import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
-import {createServer} from 'node:net'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {runCli, runCliInProcess} from '../../helpers/cli.js'
 import {tempDir} from '../../helpers/mem.js'
-import {freshDatabase} from '../../helpers/pg.js'
+import {closedPort, freshDatabase} from '../../helpers/pg.js'
 
 function setup() {
   const base = tempDir()
@@ -16,16 +15,6 @@ function setup() {
   return {base, home, mem}
 }
 
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number}
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 describe('mem team and mem keys --team', () => {
   it('create a team, a key (printed once), list and revoke it; --json bodies; nothing written to MEM_HOME', async () => {

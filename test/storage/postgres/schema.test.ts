@@ -1,13 +1,12 @@
 // The team store's schema against a real Postgres: made once by racing replicas, a newer one
 // refused and left as it is, and connection failures that say what to fix without the password.
-import {createServer} from 'node:net'
 import pg from 'pg'
 import {describe, expect, it} from 'vitest'
 import {MemError} from '../../../src/model/errors.js'
 import {openTeamDb, SCHEMA_VERSION} from '../../../src/storage/postgres/index.js'
 import {MIGRATION_LOCK, MIGRATIONS} from '../../../src/storage/postgres/schema.js'
 import {maskUrl} from '../../../src/config/store-url.js'
-import {freshDatabase} from '../../helpers/pg.js'
+import {closedPort, freshDatabase} from '../../helpers/pg.js'
 
 const open = (url: string) => openTeamDb({url, shown: maskUrl(new URL(url))})
 
@@ -128,14 +127,3 @@ describe('team store schema', () => {
   })
 })
 
-/** A loopback port nothing listens on (taken, then freed). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number}
-      server.close(() => resolve(port))
-    })
-  })
-}
