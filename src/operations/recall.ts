@@ -6,6 +6,7 @@ import {normalizeForDuplicate} from '../text/tokenize.js'
 import {MemoryIndex} from '../engines/search/retriever.js'
 import {ageDays, outdatedWarning, stalenessWarning} from '../engines/search/rank.js'
 import type {RepoStore} from '../storage/repo-store.js'
+import type {IndexVectorsHeader} from '../storage/recall-index.js'
 import {readOnlySources} from '../engines/sharing/sources.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import type {OpCall} from './define.js'
@@ -61,12 +62,29 @@ export async function recall(ctx: MemContext, raw: RecallInput, options: {meanin
   // with meaning on (the default), words answer first; the model is asked only when no memory
   // holds every word of the question (engines/meaning/fuse.ts)
   const meaning = options.meaning !== false && ctx.meaning && (await meaningIsOn(ctx)) ? await import('../engines/meaning/fuse.js') : null
+  // false once the model could not answer this recall (it says so once; the store then ranks by words)
+  let askModel = true
   if (!ctx.longLived) {
     if (!handle.store.isLoaded) {
-      const indexed = handle.store.readIndexed((index) => searchIndexed(index, input.q, {limit: input.limit, type: input.type, now}))
+      let vectors: IndexVectorsHeader | undefined
+      const indexed = handle.store.readIndexed((index) => {
+        vectors = index.header.vectors
+        return searchIndexed(index, input.q, {limit: input.limit, type: input.type, now})
+      })
       if (indexed && (!meaning || meaning.wordsAnswer(input.q, indexed))) return recallResult(handle.store, indexed, input.touch, now)
-      // the words did not answer: the model loads while the store does (both take a while cold)
-      if (indexed && meaning) void meaning.preload(ctx)
+      if (indexed && meaning) {
+        if (vectors && vectors.missing === 0) {
+          // the words did not answer, and the index holds every memory's vector: the question's
+          // vector is ranked with them (when they are the model's in use), the store is not loaded
+          const embedding = await meaning.queryVector(ctx, input.q)
+          askModel = embedding !== null
+          const byMeaning = embedding ? handle.store.readIndexed((index) => searchIndexed(index, input.q, {limit: input.limit, type: input.type, now, embedding})) : undefined
+          if (byMeaning) return recallResult(handle.store, byMeaning, input.touch, now)
+        } else {
+          // the model loads while the store does (both take a while cold)
+          void meaning.preload(ctx)
+        }
+      }
     }
     // the index is missing or behind: the store answers, and the index is brought up to date in a
     // process of its own (the CLI's) or when the store closes (after the answer is out)
@@ -78,7 +96,7 @@ export async function recall(ctx: MemContext, raw: RecallInput, options: {meanin
   }
   await handle.store.ready()
   let found = await searchAll(ctx, handle, input, now)
-  if (meaning && !meaning.wordsAnswer(input.q, found.hits)) {
+  if (meaning && askModel && !meaning.wordsAnswer(input.q, found.hits)) {
     const embedding = await meaning.queryWithVectors(ctx, handle, input.q)
     if (embedding) found = await searchAll(ctx, handle, input, now, embedding)
   }

@@ -21,7 +21,9 @@ import type {RankFields, RecallFields} from './memories.js'
  * - per term, its postings: (seq, tf per field), varint-coded, read by offset only for the query's terms;
  * - each indexed memory's field lengths in terms (BM25's length normalisation);
  * - per live memory, one record with its rank and recall fields, read by offset for the few
- *   memories ranked and returned.
+ *   memories ranked and returned;
+ * - the live memories' meaning vectors from the model most of them were embedded by (the seqs, then
+ *   the Float32 rows), read whole only by a recall the words did not answer (engines/meaning).
  * Every part carries a CRC32: a damaged or truncated file is refused (`RecallIndexUnusable`), never
  * read as data. The file is a cache: the store decides whether it is current (repo-store.ts) and
  * rebuilds it from the database; deleting it costs one slow recall.
@@ -33,7 +35,8 @@ import type {RankFields, RecallFields} from './memories.js'
 export const RECALL_INDEX_FILE = 'recall.idx'
 const MAGIC = 'MRI1'
 // 2: records carry each memory's recorded origin and its MAC (storage/origin.ts)
-const FORMAT = 2
+// 3: the live memories' meaning vectors (section `vecs`), so a cold recall by meaning reads no store
+const FORMAT = 3
 /** Magic, header length, header CRC, header block size. */
 const HEAD = 16
 
@@ -58,7 +61,26 @@ export interface RecallIndexHeader extends RecallIndexPosition {
   fileSize: number
   /** CRC32 of everything after the header block (checked whole only by a rebuild deciding whether to run). */
   bodyCrc: number
-  sections: Record<'dict' | 'lens' | 'table', [offset: number, length: number, crc: number]>
+  /** The meaning vectors the file holds (section `vecs`): their model, size and count, and how many live memories have none from it. */
+  vectors?: IndexVectorsHeader
+  sections: Record<'dict' | 'lens' | 'table', [offset: number, length: number, crc: number]> & {vecs?: [offset: number, length: number, crc: number]}
+}
+
+export interface IndexVectorsHeader {
+  model: string
+  dims: number
+  count: number
+  missing: number
+}
+
+/** The live memories' vectors from one model, as the index holds them: seqs ascending, rows in that order. */
+export interface IndexVectors {
+  model: string
+  dims: number
+  /** Live memories with no vector from this model (a recall by meaning then asks the store, which embeds them). */
+  missing: number
+  seqs: Uint32Array
+  matrix: Float32Array
 }
 
 function verifyIndexed(keys: OriginKeys | undefined, f: RecallFields): void {
@@ -89,6 +111,8 @@ export interface RecallIndexContent {
   records: Map<number, string>
   /** The newest live version of memories that newer ones update, by the older memory's seq. */
   newer: Map<number, RecallFields>
+  /** The live memories' meaning vectors from the model most of them come from (none: no section). */
+  vectors?: {model: string; dims: number; missing: number; seqs: number[]; matrix: Float32Array}
 }
 
 // ---- reading what a build needs from the database ---------------------------------------------
@@ -313,6 +337,10 @@ export function encodeRecallIndex(content: RecallIndexContent, position: RecallI
   const dict = section(Buffer.concat([u32(new Uint32Array([terms.length])), u32(termOff), u32(dfSorted), u32(postOff), u32(postLen), u32(postCrc), ...termBytes]))
   const lensSection = section(u32(lens))
   const tableSection = section(u32(table))
+  const vectors = content.vectors && content.vectors.seqs.length > 0 ? content.vectors : undefined
+  const vecs = vectors
+    ? section(Buffer.concat([u32(Uint32Array.from(vectors.seqs)), Buffer.from(vectors.matrix.buffer, vectors.matrix.byteOffset, vectors.seqs.length * vectors.dims * 4)]))
+    : undefined
   if (out.length > 0xffff_0000) return null
   const header: Omit<RecallIndexHeader, 'fileSize'> = {
     bodyCrc: crc32(out.view()),
@@ -324,7 +352,8 @@ export function encodeRecallIndex(content: RecallIndexContent, position: RecallI
     solo: content.solo,
     terms: terms.length,
     seqs: maxSeq + 1,
-    sections: {dict, lens: lensSection, table: tableSection},
+    ...(vectors ? {vectors: {model: vectors.model, dims: vectors.dims, count: vectors.seqs.length, missing: vectors.missing}} : {}),
+    sections: {dict, lens: lensSection, table: tableSection, ...(vecs ? {vecs} : {})},
   }
   // sections are addressed from the end of the header block; its size is fixed by padding
   // the header block's size (sections are addressed from its end) leaves room for the file size's digits
@@ -413,6 +442,7 @@ function bad(what: string): never {
 export class RecallIndexFile {
   /** This machine's origin keys (the store sets them): records' origins are verified as read. */
   origins: OriginKeys | undefined
+  private vectorCache: IndexVectors | null = null
   private constructor(
     private readonly fd: number,
     readonly header: RecallIndexHeader,
@@ -459,7 +489,7 @@ export class RecallIndexFile {
     if (header.fileSize !== size) bad('truncated or extended')
     const base = first.readUInt32LE(12)
     if (base < HEAD + jsonLength || base > size) bad('header damaged')
-    const section = (name: keyof RecallIndexHeader['sections']): Buffer => {
+    const section = (name: 'dict' | 'lens'): Buffer => {
       const [offset, length, crc] = header.sections[name]
       const bytes = readRange(fd, base + offset, length)
       if (bytes.length !== length || crc32(bytes) !== crc) bad(`${name} damaged`)
@@ -581,6 +611,28 @@ export class RecallIndexFile {
     }
     if (p !== bytes.length || seq >= this.header.seqs) bad(`postings of ${term} damaged`)
     return {seqs, tf}
+  }
+
+  /**
+   * The meaning vectors the index holds when they come from `model` with `dims` numbers (read and
+   * checked whole on the first call); null when it holds none, or another model's.
+   */
+  vectors(model: string, dims: number): IndexVectors | null {
+    const v = this.header.vectors
+    const at = this.header.sections.vecs
+    if (!v || !at || v.model !== model || v.dims !== dims) return null
+    if (this.vectorCache) return this.vectorCache
+    const [offset, length, crc] = at
+    if (!Number.isInteger(v.count) || v.count <= 0 || !Number.isInteger(v.missing) || v.missing < 0 || length !== v.count * 4 * (1 + dims)) bad('vectors damaged')
+    const bytes = readRange(this.fd, this.base + offset, length)
+    if (bytes.length !== length || crc32(bytes) !== crc) bad('vectors damaged')
+    // copied into aligned memory (the typed arrays need 4-byte alignment)
+    const words = new Uint32Array(length / 4)
+    Buffer.from(words.buffer).set(bytes)
+    const seqs = words.subarray(0, v.count)
+    for (let i = 0; i < seqs.length; i++) if (seqs[i] >= this.header.seqs || (i > 0 && seqs[i] <= seqs[i - 1])) bad('vectors damaged')
+    this.vectorCache = {model, dims, missing: v.missing, seqs, matrix: new Float32Array(words.buffer, v.count * 4, v.count * dims)}
+    return this.vectorCache
   }
 
   /** The record of each live indexed memory among `seqs` (others are left out). */

@@ -59,6 +59,18 @@ export function countWithoutVectorFrom(db: Db, model: string): number {
   )!.n
 }
 
+/**
+ * The model and size most of the live memories' vectors come from (the one a recall index carries),
+ * with how many live memories have none from it; null when no live memory has a vector.
+ */
+export function dominantVectorModel(db: Db): {model: string; dims: number; missing: number} | null {
+  const top = db.get<{model: string; dims: number}>(
+    `SELECT v.model, v.dims FROM memory_vectors v JOIN memories m ON m.id = v.memory_id
+     WHERE m.live = 1 GROUP BY v.model, v.dims ORDER BY count(*) DESC, v.model LIMIT 1`,
+  )
+  return top ? {...top, missing: countWithoutVectorFrom(db, top.model)} : null
+}
+
 /** Every live memory's vector from `model` with `dims` numbers, as one row-major matrix. */
 export function liveVectors(db: Db, model: string, dims: number): {seqs: number[]; matrix: Float32Array} {
   const rows = db.all<{seq: number; vector: Uint8Array}>(

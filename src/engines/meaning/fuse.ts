@@ -38,6 +38,22 @@ export function preload(ctx: MemContext): Promise<unknown> {
 }
 
 /**
+ * The question's vector from the context's model, as it is (no memory is embedded first: the
+ * recall index's vectors answer); null when meaning is off or the model cannot load or answer.
+ */
+export async function queryVector(ctx: MemContext, q: string): Promise<QueryEmbedding | null> {
+  const model = await meaningModel(ctx)
+  if (!model) return null
+  try {
+    const [vector] = await model.embed([q], {query: true})
+    return vector ? queryEmbedding(model, vector) : null
+  } catch (err) {
+    ctx.notice?.(`The meaning model failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); this recall answers by words alone.`)
+    return null
+  }
+}
+
+/**
  * The question's vector from the context's model, after the repository's memories that lack a
  * vector from it got one (a bounded number: embedPending); null when meaning is off or the model
  * cannot load or answer (then recall is the word-only one).

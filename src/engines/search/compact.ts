@@ -1,11 +1,12 @@
 import type {Db} from '../../storage/db.js'
 import {FTS_COLUMN_COUNT} from '../../storage/fts.js'
 import {recordedOrigins, type RankFields, type RecallFields} from '../../storage/memories.js'
+import {dominantVectorModel, liveVectors} from '../../storage/vectors.js'
 import {indexBasics, indexedFieldsInOrder, liveIndexRows, type IndexedMemory, type RecallIndexContent, type RecallIndexFile} from '../../storage/recall-index.js'
 import {newestVersions} from '../currency.js'
 import {CROSS_REPO_LINK_TAG} from '../sharing/sources.js'
 import {groupsOf, scoreFieldsTf, type Bm25Params, type CorpusStats, type WeightedTerm} from './bm25.js'
-import {searchIn, type SearchHit, type SearchOptions} from './engine.js'
+import {cosinesOf, searchIn, type SearchHit, type SearchOptions} from './engine.js'
 import {byText, topK, type Retriever} from './retriever.js'
 import {Vocabulary} from './vocabulary.js'
 
@@ -28,19 +29,39 @@ export function buildRecallIndex(db: Db): RecallIndexContent {
     const n = newest.get(m.id)
     if (n) newer.set((m as RecallFields & {seq: number}).seq, {...n, ...recorded.get(n.id)})
   }
-  return {...basics, fields: indexedFieldsInOrder(db), records, newer}
+  // the meaning vectors of the model most live memories were embedded by (engines/meaning)
+  const dominant = dominantVectorModel(db)
+  const vectors = dominant ? {...dominant, ...liveVectors(db, dominant.model, dominant.dims)} : undefined
+  return {...basics, fields: indexedFieldsInOrder(db), records, newer, ...(vectors ? {vectors} : {})}
+}
+
+/**
+ * Whether the index can rank `q`'s vector by meaning by itself: it holds a vector from that model
+ * for every live memory (else the store answers, and embeds the ones that lack one first).
+ */
+export function indexAnswersMeaning(index: RecallIndexFile, embedding: {model: string; vector: Float32Array}): boolean {
+  const v = index.header.vectors
+  return index.header.solo && v !== undefined && v.model === embedding.model && v.dims === embedding.vector.length && v.missing === 0
 }
 
 /**
  * Ranks like searchMemories(db, q, {index: 'fts'}) from the index file; undefined when the file
- * cannot answer this search alone (recall would also read mounted layers or linked repos).
+ * cannot answer this search alone (recall would also read mounted layers or linked repos, or the
+ * question's vector is of a model whose vectors the index does not hold for every memory).
  */
-export function searchIndexed(index: RecallIndexFile, q: string, opts: Omit<SearchOptions, 'index' | 'embedding' | 'tuning'>): SearchHit[] | undefined {
+export function searchIndexed(index: RecallIndexFile, q: string, opts: Omit<SearchOptions, 'index' | 'tuning'>): SearchHit[] | undefined {
   if (!index.header.solo) return undefined
+  const embedding = opts.embedding
+  if (embedding && !indexAnswersMeaning(index, embedding)) return undefined
   const retriever = new CompactRetriever(index)
   return searchIn(
     () => ({
       retriever,
+      cosines: (e) => {
+        const v = index.vectors(e.model, e.vector.length)
+        if (!v) throw new Error('the recall index holds no vectors of this model')
+        return cosinesOf(v.seqs, v.matrix, e.vector)
+      },
       recallFields: (seqs) => new Map([...retriever.records(seqs)].map(([seq, m]) => [seq, m.recall])),
       newestVersions: (memories: RecallFields[]) => {
         const out = new Map<string, RecallFields>()

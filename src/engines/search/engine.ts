@@ -198,6 +198,8 @@ export interface SearchSource {
   recallFields(seqs: number[]): Map<number, RecallFields>
   newestVersions(memories: RecallFields[]): ReadonlyMap<string, RecallFields>
   db?: Db
+  /** The cosine of the question's vector with every live memory's vector from its model, by seq (else read from `db`). */
+  cosines?(embedding: {model: string; vector: Float32Array}): Map<number, number>
 }
 
 /** searchMemories over any source (made only once the query has terms). */
@@ -208,7 +210,7 @@ export function searchIn(open: () => SearchSource, q: string, opts: SearchOption
   const source = open()
   const {retriever} = source
   const db = source.db
-  if (!db && (tuning.prfDocs > 0 || opts.embedding)) throw new Error('feedback expansion and embeddings need the database')
+  if (!db && (tuning.prfDocs > 0 || (opts.embedding && !source.cosines))) throw new Error('feedback expansion and embeddings need the database')
   const stats = retriever.stats()
 
   const weights = new Map<string, number>(original.map((t) => [t, 1]))
@@ -284,7 +286,7 @@ export function searchIn(open: () => SearchSource, q: string, opts: SearchOption
   if (scored.length > 0) scored = shaped(source, q, scored, retriever, tuning, take)
 
   const best = scored[0]?.text || 1
-  const cosines = opts.embedding ? cosineBySeq(db!, opts.embedding, opts.version) : null
+  const cosines = opts.embedding ? (source.cosines ? source.cosines(opts.embedding) : cosineBySeq(db!, opts.embedding, opts.version)) : null
   const fusion: Fusion = {...DEFAULT_FUSION, ...opts.fusion}
   let relevance = (_seq: number, text: number): number => text
   let near: Array<{seq: number; text: number}> = []
@@ -439,9 +441,13 @@ function cosineBySeq(db: Db, q: {model: string; vector: Float32Array}, version: 
     hit = {version, model: q.model, dims, ...liveVectors(db, q.model, dims)}
     vectorCache.set(db, hit)
   }
+  return cosinesOf(hit.seqs, hit.matrix, q.vector)
+}
+
+/** The dot product (the cosine: both unit length) of `v` with each row of `matrix`, by the row's seq. */
+export function cosinesOf(seqs: ArrayLike<number>, matrix: Float32Array, v: Float32Array): Map<number, number> {
+  const dims = v.length
   const out = new Map<number, number>()
-  const {seqs, matrix} = hit
-  const v = q.vector
   for (let r = 0; r < seqs.length; r++) {
     let dot = 0
     const base = r * dims
