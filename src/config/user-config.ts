@@ -47,7 +47,13 @@ export interface UserConfig {
  * (the default), none (`off`: exactly the lexical behaviour), a local model directory the user
  * brings, or the embedding model of the enrichment runtime.
  */
-export type MeaningSetting = {model: 'off'} | {model: 'static'} | {model: 'builtin'} | {model: 'local'; dir: string} | {model: 'runtime'}
+export type MeaningSetting = ({model: 'off'} | {model: 'static'} | {model: 'builtin'} | {model: 'local'; dir: string} | {model: 'runtime'}) & {
+  /**
+   * `meaning.floor`: the least cosine with the question a memory that holds none of its words needs
+   * to be returned (MeaningModel.onlyFloor); unset, the model's own (docs/meaning.md).
+   */
+  floor?: number
+}
 
 export const ENRICH_PROVIDERS = ['ollama', 'openai'] as const
 export type EnrichProvider = (typeof ENRICH_PROVIDERS)[number]
@@ -100,6 +106,7 @@ const WrittenConfig = z.looseObject({
     .looseObject({
       model: z.enum(['static', 'builtin', 'off', 'local', 'runtime'], {error: 'must be static, builtin, off, local or runtime'}).optional(),
       dir: z.string().min(1).refine((d) => isAbsolute(d), 'must be an absolute path').optional(),
+      floor: z.number({error: 'must be a number from 0 to 1'}).min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1').optional(),
     })
     .refine((m) => m.model !== 'local' || m.dir !== undefined, {message: 'model local needs dir: the absolute path of the model directory', path: ['dir']})
     .nullish(),
@@ -173,11 +180,12 @@ function resolveConfig(written: z.output<typeof WrittenConfig>): UserConfig {
 
 function resolveMeaning(written: z.output<typeof WrittenConfig>): MeaningSetting {
   const m = written.meaning
-  if (m?.model === 'local') return {model: 'local', dir: m.dir!}
-  if (m?.model) return {model: m.model}
-  // opt-in for now (docs/meaning.md, "Why it is off by default"): the built-in model answers every
-  // question, off-topic ones included, and a cold recall that asks it costs ~19× `node -e 0`
-  return resolveEnrichment(written.enrichment)?.embeddings ? {model: 'runtime'} : {model: 'off'}
+  const floor = m?.floor === undefined ? {} : {floor: m.floor}
+  if (m?.model === 'local') return {model: 'local', dir: m.dir!, ...floor}
+  if (m?.model) return {model: m.model, ...floor}
+  // without a model named: the enrichment runtime's embedding model when that is on, else the
+  // built-in model (on by default: docs/meaning.md)
+  return resolveEnrichment(written.enrichment)?.embeddings ? {model: 'runtime', ...floor} : {model: 'builtin', ...floor}
 }
 
 /** Enrichment is on when a provider is set and `enabled` is not false. */

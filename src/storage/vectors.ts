@@ -20,9 +20,15 @@ export function vectorBytes(v: Float32Array): Uint8Array {
   return out
 }
 
+/** Whether this machine stores numbers little-endian (then the bytes are the Float32Array as they are). */
+const LITTLE_ENDIAN = new Uint8Array(new Float32Array([1]).buffer)[3] === 0x3f
+
 export function bytesVector(b: Uint8Array): Float32Array {
+  const n = Math.floor(b.byteLength / 4)
+  // a copy of the bytes as they are (one memcpy), not a number at a time
+  if (LITTLE_ENDIAN) return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + n * 4))
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength)
-  const out = new Float32Array(Math.floor(b.byteLength / 4))
+  const out = new Float32Array(n)
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true)
   return out
 }
@@ -79,10 +85,12 @@ export function liveVectors(db: Db, model: string, dims: number): {seqs: number[
     [model, dims],
   )
   const matrix = new Float32Array(rows.length * dims)
+  const bytes = new Uint8Array(matrix.buffer)
   const seqs: number[] = []
   for (const r of rows) {
     if (r.vector.byteLength !== dims * 4) continue
-    matrix.set(bytesVector(r.vector), seqs.length * dims)
+    if (LITTLE_ENDIAN) bytes.set(r.vector, seqs.length * dims * 4)
+    else matrix.set(bytesVector(r.vector), seqs.length * dims)
     seqs.push(r.seq)
   }
   return {seqs, matrix: matrix.subarray(0, seqs.length * dims)}

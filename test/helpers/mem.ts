@@ -54,7 +54,7 @@ export function storeFiles(root: string): Array<{path: string; text: string}> {
  * A temp git-like repo (with `.git/`) and a temp MEM_HOME, and a context over them with a fixed
  * clock (and the usage options given). Everything is closed and removed when the test ends.
  */
-export function memRepo(files: Record<string, string> = {}, options: {clock?: Clock; usage?: OpenMemOptions['usage']; meaning?: OpenMemOptions['meaning']} = {}) {
+export function memRepo(files: Record<string, string> = {}, options: {clock?: Clock; usage?: OpenMemOptions['usage']; meaning?: OpenMemOptions['meaning']; longLived?: boolean} = {}) {
   const base = tempDir()
   const root = join(base, 'repo')
   const home = join(base, 'home')
@@ -62,7 +62,7 @@ export function memRepo(files: Record<string, string> = {}, options: {clock?: Cl
   writeTree(root, files)
   const clock = options.clock ?? fixedClock()
   // word-only unless the test asks for a meaning model (vitest.config.ts)
-  const ctx = openMem({home, cwd: root, now: clock, usage: options.usage, meaning: options.meaning ?? {model: 'off'}})
+  const ctx = openMem({home, cwd: root, now: clock, usage: options.usage, meaning: options.meaning ?? {model: 'off'}, ...(options.longLived ? {longLived: true} : {})})
   onTestFinished(() => ctx.close())
   return {root, home, base, ctx, clock, repo: root}
 }

@@ -53,9 +53,13 @@ export function nearestByMeaning(db: Db, q: MeaningVector, {min = SAME_SUBJECT_C
  * store is the words' alone, as with meaning off; a model that fails is told once, through ctx.notice).
  * Only a model in process (built in, or a local directory) is asked: the enrichment runtime's is a
  * request to another server, which a store does not wait for — its vectors come as before (`mem
- * enrich`, the next recall, the server's drain), and its stores compare words alone.
+ * enrich`, the next recall, the server's drain), and its stores compare words alone. Nor is the
+ * built-in model in a one-shot process (`mem store` from a shell): loading it costs a cold command
+ * about half a second, so the memory waits in the queue for the next recall that asks the model (or
+ * a long-lived process: `mem mcp`, `mem serve`, where it is loaded once and a store asks it).
  */
 export async function vectorOfNewText(ctx: MemContext, content: string): Promise<MeaningVector | null> {
+  if (!ctx.longLived && (await builtinSetting(ctx))) return null
   const model = await meaningModel(ctx)
   if (!model || model.about.kind === 'runtime') return null
   try {
@@ -64,5 +68,14 @@ export async function vectorOfNewText(ctx: MemContext, content: string): Promise
   } catch (err) {
     ctx.notice?.(`The meaning model failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); this store compares words alone.`)
     return null
+  }
+}
+
+/** Whether the context's meaning setting is the built-in model (false when it cannot be read: the model step says why). */
+async function builtinSetting(ctx: MemContext): Promise<boolean> {
+  try {
+    return ctx.meaning !== undefined && (await ctx.meaning()).setting.model === 'builtin'
+  } catch {
+    return false
   }
 }

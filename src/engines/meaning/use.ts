@@ -18,7 +18,8 @@ export async function meaningModel(ctx: MemContext): Promise<MeaningModel | null
     const loading = loadMeaningModel(setting, runtime)
     if (!loading) return null
     const loaded = await loading
-    if (loaded.model) return loaded.model
+    // config.yaml's meaning.floor sets the floor of a hit by meaning alone over the model's own
+    if (loaded.model) return setting.floor === undefined ? loaded.model : {...loaded.model, onlyFloor: setting.floor}
     tell(ctx, key, `The meaning model (${describeSetting(setting)}) cannot load: ${loaded.error}. mem reads by words alone (recall, and update detection when storing).`)
   } catch (err) {
     const why = (err instanceof Error ? err.message.split('\n')[0] : String(err)).replace(/\.?$/, '.')

@@ -69,6 +69,23 @@ export async function benchMeaningCost(size = Number(process.env.MEM_BENCH_MEANI
   console.log(`\n-- cost (MEM_MEANING=${setting}): ${size} memories (${embedded} with a vector); median of ${runs} cold runs, side by side; load ${loadavg().map((l) => l.toFixed(1)).join(' ')} --`)
   console.log('command                                   | wall     | × node -e 0')
   cmds.forEach(([name], i) => console.log(`${name.padEnd(41).slice(0, 41)} | ${fmt(times[i], 0).padStart(5)} ms | ${fmt(times[i] / times[0], 1)}×`))
+  // a cold `mem store` (a new text each run), after the rows above (a store leaves the recall index behind)
+  let n = 0
+  const storeCmd = (env) => ({
+    get args() {
+      n++
+      return [BIN, 'store', `Bench note ${n}: the nightly export job ${n % 7} writes its totals to table report_${n}`, '--type', 'observation', '--json']
+    },
+    env,
+    cwd: root,
+  })
+  const stores = [
+    ['node -e 0', {args: ['-e', '0']}],
+    ['mem store, meaning off', storeCmd(off)],
+    ['mem store, meaning on', storeCmd(on)],
+  ]
+  const storeTimes = wallTimesSideBySide(stores.map(([, c]) => c), {runs})
+  stores.forEach(([name], i) => i > 0 && console.log(`${name.padEnd(41).slice(0, 41)} | ${fmt(storeTimes[i], 0).padStart(5)} ms | ${fmt(storeTimes[i] / storeTimes[0], 1)}×`))
   // warm, in process, as `mem serve` answers (the model loaded once): per-question latency
   const server = openMem({home, cwd: root, longLived: true, meaning: {model: setting}})
   const {questions} = loadEvalSet()

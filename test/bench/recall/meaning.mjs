@@ -97,10 +97,11 @@ async function prepared(name, put, setting) {
       })
       return scored.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([seq]) => keyOf.get(idBySeq.get(seq)))
     },
-    fused: async (q, {fusion, gate = true} = {}) => {
+    fused: async (q, {fusion, gate = true, onlyFloor} = {}) => {
       const words = search(q)
       if (gate && wordsAnswer(q, words)) return keys(words)
-      return keys(search(q, {embedding: await queryVector(q), ...(fusion ? {fusion} : {})}))
+      const embedding = await queryVector(q)
+      return keys(search(q, {embedding: onlyFloor === undefined ? embedding : {...embedding, onlyFloor}, ...(fusion ? {fusion} : {})}))
     },
   }
 }
@@ -148,7 +149,8 @@ async function scoreSet(title, questions, rankers, {relevant, groupOf, groups, g
 
 /** `by`: the stores of each model ({builtin, static}); the lexical row is the same in either. */
 function rankersFor(by, pick, grid) {
-  const stores = by.static
+  // MEM_BENCH_MEANING_GRID_MODEL=builtin: the grid's rows are USE-lite's (else the static table's)
+  const stores = process.env.MEM_BENCH_MEANING_GRID_MODEL === 'builtin' ? by.builtin : by.static
   const out = {
     'lexical only': (q, i) => pick(by.static, q, i).lexical(q.q),
     'USE-lite alone': (q, i) => pick(by.builtin, q, i).alone(q.q),
@@ -168,6 +170,8 @@ function rankersFor(by, pick, grid) {
       out[`  adaptive, weight ${meaningWeight}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight}})
     for (const meaningFloor of [0.1, 0.3])
       out[`  adaptive 0.9, floor ${meaningFloor}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight: 0.9, meaningFloor}})
+    for (const onlyFloor of [0.3, 0.4, 0.5, 0.55, 0.6])
+      out[`  meaning-alone floor ${onlyFloor}`] = (q, i) => pick(stores, q, i).fused(q.q, {onlyFloor})
     for (const neighbors of [10, 40])
       out[`  adaptive 0.9, ${neighbors} neighbours`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight: 0.9, neighbors}})
   }

@@ -14,8 +14,9 @@ import {writeTinyModel} from '../../helpers/tiny-model.js'
 import {MEANING_NOTES as NOTES, MEANING_QUESTIONS as QUESTIONS} from '../../helpers/meaning-cases.js'
 
 describe('the built-in model (Universal Sentence Encoder Lite, from the npm package)', () => {
-  it("answers the issue's four questions that words cannot, and words alone answer none", async () => {
-    const on = memRepo({}, {meaning: {model: 'builtin'}})
+  it("answers the issue's four questions that words cannot with meaning.floor 0, and words alone answer none", async () => {
+    // their cosines with their notes are 0.20–0.46: under the model's own floor for a hit by meaning alone (below)
+    const on = memRepo({}, {meaning: {model: 'builtin', floor: 0}})
     const ids: string[] = []
     for (const content of NOTES) ids.push(storedId(await store(on.ctx, {repo: on.repo, content, type: 'procedure'})))
     const off = openMem({home: on.home, cwd: on.root, now: on.clock, meaning: {model: 'off'}})
@@ -35,6 +36,35 @@ describe('the built-in model (Universal Sentence Encoder Lite, from the npm pack
     for (const id of ids) expect(handle.store.read((db) => getVector(db, id))).toMatchObject({model: 'builtin/use-lite-512@0.2.0', dims: 512})
   })
 
+  it('with its own floor, questions no memory is about find nothing (and so do the four, whose notes share no word and are too far)', async () => {
+    const on = memRepo({}, {meaning: {model: 'builtin'}})
+    for (const content of NOTES) storedId(await store(on.ctx, {repo: on.repo, content, type: 'procedure'}))
+    for (const q of ['how do I bake bread', 'Why is the sky blue?', 'tell me a joke about cats', 'what should I cook for dinner tonight', ...QUESTIONS]) {
+      expect((await recall(on.ctx, {repo: on.repo, q, touch: false})).results, q).toEqual([])
+    }
+    // the model was asked (each memory has its vector now): the floor, not a model that did not answer, left them out
+    const handle = await on.ctx.repo(on.repo, 'read')
+    expect(handle.store.read((db) => countWithoutVectorFrom(db, 'builtin/use-lite-512@0.2.0'))).toBe(0)
+    // and with meaning.floor 0 the same store answers the first of them with its nearest memories
+    const padded = openMem({home: on.home, cwd: on.root, now: on.clock, meaning: {model: 'builtin', floor: 0}})
+    expect((await recall(padded, {repo: on.repo, q: QUESTIONS[2], touch: false})).results.length).toBeGreaterThan(0)
+    await padded.close()
+  })
+
+  it('a one-shot store leaves its vector to the next recall that asks the model; a long-lived one stores it at once', async () => {
+    const oneShot = memRepo({}, {meaning: {model: 'builtin', floor: 0}})
+    const id = storedId(await store(oneShot.ctx, {repo: oneShot.repo, content: NOTES[0], type: 'procedure'}))
+    const handle = await oneShot.ctx.repo(oneShot.repo, 'read')
+    expect(handle.store.read((db) => getVector(db, id))).toBeUndefined()
+    await recall(oneShot.ctx, {repo: oneShot.repo, q: QUESTIONS[0], touch: false})
+    expect(handle.store.read((db) => getVector(db, id))).toMatchObject({model: 'builtin/use-lite-512@0.2.0', dims: 512})
+    const server = openMem({home: oneShot.home, cwd: oneShot.root, now: oneShot.clock, meaning: {model: 'builtin'}, longLived: true})
+    const id2 = storedId(await store(server, {repo: oneShot.repo, content: NOTES[1], type: 'procedure'}))
+    const h2 = await server.repo(oneShot.repo, 'read')
+    expect(h2.store.read((db) => getVector(db, id2))).toMatchObject({model: 'builtin/use-lite-512@0.2.0', dims: 512})
+    await server.close()
+  })
+
   it('leaves a question whose words a memory holds to the words: the same answer as word-only recall', async () => {
     const on = memRepo({}, {meaning: {model: 'builtin'}})
     for (const content of NOTES) await store(on.ctx, {repo: on.repo, content, type: 'procedure'})
@@ -46,19 +76,25 @@ describe('the built-in model (Universal Sentence Encoder Lite, from the npm pack
   })
 })
 
-describe('meaning off', () => {
-  it('is the default: without a meaning key or MEM_MEANING, recall uses words alone (opt-in, docs/meaning.md)', async () => {
+describe('the setting', () => {
+  it('is the built-in model by default: without a meaning key or MEM_MEANING (docs/meaning.md); off, another model or a floor in config.yaml', async () => {
     const base = memRepo()
     mkdirSync(base.home, {recursive: true})
     const plain = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
-    expect((await plain.meaning!()).setting).toEqual({model: 'off'})
+    expect((await plain.meaning!()).setting).toEqual({model: 'builtin'})
     writeFileSync(join(base.home, 'config.yaml'), 'update:\n  check: false\n')
     const withConfig = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
-    expect((await withConfig.meaning!()).setting).toEqual({model: 'off'})
-    writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  model: builtin\n')
-    const optedIn = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
-    expect((await optedIn.meaning!()).setting).toEqual({model: 'builtin'})
-    await Promise.all([plain.close(), withConfig.close(), optedIn.close()])
+    expect((await withConfig.meaning!()).setting).toEqual({model: 'builtin'})
+    writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  model: off\n')
+    const optedOut = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
+    expect((await optedOut.meaning!()).setting).toEqual({model: 'off'})
+    writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  floor: 0.3\n')
+    const floor = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
+    expect((await floor.meaning!()).setting).toEqual({model: 'builtin', floor: 0.3})
+    writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  model: static\n  floor: 2\n')
+    const wrong = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
+    await expect(wrong.meaning!()).rejects.toThrow(/meaning\.floor: must be a number from 0 to 1/)
+    await Promise.all([plain.close(), withConfig.close(), optedOut.close(), floor.close(), wrong.close()])
   })
 
   it('config.yaml meaning.model: off gives exactly the word-only answers, where the model would answer otherwise', async () => {
@@ -68,7 +104,7 @@ describe('meaning off', () => {
     writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  model: off\n')
     const viaConfig = openMem({home: base.home, cwd: base.root, now: base.clock})
     const viaEnv = openMem({home: base.home, cwd: base.root, now: base.clock, env: {MEM_MEANING: 'off'}})
-    const builtin = openMem({home: base.home, cwd: base.root, now: base.clock, env: {MEM_MEANING: 'builtin'}})
+    const builtin = openMem({home: base.home, cwd: base.root, now: base.clock, meaning: {model: 'builtin', floor: 0}})
     for (const q of [...QUESTIONS, 'pnpm', 'customer PII request bodies', 'money']) {
       const words = await recall(base.ctx, {repo: base.repo, q, touch: false})
       expect(await recall(viaConfig, {repo: base.repo, q, touch: false})).toEqual(words)

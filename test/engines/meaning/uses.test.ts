@@ -16,7 +16,7 @@ const BUILTIN = 'builtin/use-lite-512@0.2.0'
 
 describe('update detection with the meaning model on', () => {
   it('links a reworded update that words alone do not, and stores the vector with the memory', async () => {
-    const on = memRepo({}, {meaning: {model: 'builtin'}})
+    const on = memRepo({}, {meaning: {model: 'builtin'}, longLived: true})
     const off = memRepo({}, {meaning: {model: 'off'}})
     const [older, newer] = ['App configuration lives in .config/app.json', 'The app reads its settings from config/app.yaml']
     const a = storedId(await store(on.ctx, {repo: on.repo, content: older, type: 'heuristic'}))
@@ -36,7 +36,7 @@ describe('update detection with the meaning model on', () => {
   })
 
   it('links no pair of facts held side by side in like words', async () => {
-    const on = memRepo({}, {meaning: {model: 'builtin'}})
+    const on = memRepo({}, {meaning: {model: 'builtin'}, longLived: true})
     const facts = [
       // close by the model (cosine 0.68–0.88) and one value apart: two facts all the same
       ['The frontend is deployed to Vercel', 'The backend is deployed to Fly.io'],
@@ -66,7 +66,7 @@ describe('update detection with the meaning model on', () => {
       'CI runs on Node 20',
     ]
     const outcomes = async (meaning: 'off' | 'builtin') => {
-      const m = memRepo({}, {meaning: {model: meaning}})
+      const m = memRepo({}, {meaning: {model: meaning}, longLived: true})
       const out: unknown[] = []
       // ids name the repository and the time: each outcome is compared with the ids as the positions of the texts stored
       const at = new Map<string, number>()
@@ -111,7 +111,7 @@ describe('consolidation and the graph with the meaning model on', () => {
   it('consolidation relates observations close by meaning that words do not relate', async () => {
     const results: Record<string, unknown> = {}
     for (const model of ['off', 'builtin'] as const) {
-      const m = memRepo({}, {meaning: {model}})
+      const m = memRepo({}, {meaning: {model}, longLived: true})
       for (const content of [...FILLER, ...EVENT]) {
         await store(m.ctx, {repo: m.repo, content, type: 'observation'})
         m.clock.advance(3_600_000)
@@ -131,7 +131,7 @@ describe('consolidation and the graph with the meaning model on', () => {
   it('the graph joins memories close by meaning with `similar` edges, and only by words with meaning off', async () => {
     const edges: Record<string, Array<[string, string]>> = {}
     for (const model of ['off', 'builtin'] as const) {
-      const m = memRepo({}, {meaning: {model}})
+      const m = memRepo({}, {meaning: {model}, longLived: true})
       const content = new Map<string, string>()
       for (const text of [...FILLER, ...EVENT]) {
         content.set(storedId(await store(m.ctx, {repo: m.repo, content: text, type: 'observation'})), text)
