@@ -35,10 +35,12 @@ export function bytesVector(b: Uint8Array): Float32Array {
 
 export function putVector(db: Db, id: string, v: {model: string; dims: number; bytes: Uint8Array; embeddedAt: string}): void {
   db.run(`INSERT OR REPLACE INTO memory_vectors (memory_id, model, dims, vector, embedded_at) VALUES (?, ?, ?, ?, ?)`, [id, v.model, v.dims, v.bytes, v.embeddedAt])
+  matrixCache.get(db)?.changed.add(id)
 }
 
 export function deleteVector(db: Db, id: string): void {
   db.run(`DELETE FROM memory_vectors WHERE memory_id = ?`, [id])
+  matrixCache.get(db)?.changed.add(id)
 }
 
 export function getVector(db: Db, id: string): StoredVector | undefined {
@@ -77,24 +79,78 @@ export function dominantVectorModel(db: Db): {model: string; dims: number; missi
   return top ? {...top, missing: countWithoutVectorFrom(db, top.model)} : null
 }
 
-/** Every live memory's vector from `model` with `dims` numbers, as one row-major matrix. */
+/**
+ * Every live memory's vector from `model` with `dims` numbers, as one row-major matrix (seqs
+ * ascending). Kept per database and brought up to date by what changed since the last call — the
+ * vectors putVector and deleteVector wrote since (the only writers of the table), and the live
+ * memories when anything was written — rather than read whole: a store or a recall after a write in
+ * a long-lived process reads a few rows, not every vector (at 10,000 memories, reading them all
+ * through sql.js takes ~0.3–0.7 s here). The arrays returned are never changed afterwards (a change
+ * makes new ones): callers may keep them.
+ */
 export function liveVectors(db: Db, model: string, dims: number): {seqs: number[]; matrix: Float32Array} {
-  const rows = db.all<{seq: number; vector: Uint8Array}>(
-    `SELECT m.seq, v.vector FROM memory_vectors v JOIN memories m ON m.id = v.memory_id
-     WHERE m.live = 1 AND v.model = ? AND v.dims = ? ORDER BY m.seq`,
-    [model, dims],
-  )
-  const matrix = new Float32Array(rows.length * dims)
-  const bytes = new Uint8Array(matrix.buffer)
-  const seqs: number[] = []
-  for (const r of rows) {
-    if (r.vector.byteLength !== dims * 4) continue
-    if (LITTLE_ENDIAN) bytes.set(r.vector, seqs.length * dims * 4)
-    else matrix.set(bytesVector(r.vector), seqs.length * dims)
-    seqs.push(r.seq)
+  const changes = totalChanges(db)
+  let cached = matrixCache.get(db)
+  if (!cached || cached.model !== model || cached.dims !== dims) {
+    cached = {model, dims, changes, changed: new Set(), rows: new Map(), result: {seqs: [], matrix: new Float32Array(0)}}
+    db.eachRow<{seq: number; vector: Uint8Array}>(
+      `SELECT m.seq AS seq, v.vector AS vector FROM memory_vectors v JOIN memories m ON m.id = v.memory_id WHERE v.model = ? AND v.dims = ?`,
+      [model, dims],
+      (r) => {
+        if (r.vector.byteLength === dims * 4) cached!.rows.set(r.seq, bytesVector(r.vector))
+      },
+    )
+    matrixCache.set(db, cached)
+    cached.changes = -1
   }
-  return {seqs, matrix: matrix.subarray(0, seqs.length * dims)}
+  if (cached.changes === changes) return cached.result
+  const c = cached
+  let rebuild = c.changes === -1
+  // the vectors written since the last call (one replaced by another model's, or removed, drops out)
+  for (const id of c.changed) {
+    const r = db.get<{seq: number; model: string; dims: number; vector: Uint8Array | null}>(
+      `SELECT m.seq AS seq, v.model AS model, v.dims AS dims, v.vector AS vector FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id WHERE m.id = ?`,
+      [id],
+    )
+    if (!r) continue
+    rebuild = true
+    if (r.vector && r.model === model && r.dims === dims && r.vector.byteLength === dims * 4) c.rows.set(r.seq, bytesVector(r.vector))
+    else c.rows.delete(r.seq)
+  }
+  c.changed.clear()
+  // the live memories now (a forgotten or superseded one leaves)
+  const seqs: number[] = []
+  db.eachRow<{seq: number}>(`SELECT seq FROM memories WHERE live = 1 ORDER BY seq`, undefined, (r) => {
+    if (c.rows.has(r.seq)) seqs.push(r.seq)
+  })
+  const before = c.result.seqs
+  if (rebuild || seqs.length !== before.length || seqs.some((seq, i) => seq !== before[i])) {
+    const matrix = new Float32Array(seqs.length * dims)
+    seqs.forEach((seq, i) => matrix.set(c.rows.get(seq)!, i * dims))
+    c.result = {seqs, matrix}
+  }
+  c.changes = changes
+  return c.result
 }
+
+/** Rows this connection has changed since it opened (SQLite's total_changes()): any write moves it. */
+function totalChanges(db: Db): number {
+  return db.get<{n: number}>(`SELECT total_changes() AS n`)!.n
+}
+
+interface MatrixCache {
+  model: string
+  dims: number
+  /** totalChanges() when `result` was made (-1: not made yet). */
+  changes: number
+  /** Memory ids whose vector putVector or deleteVector wrote since `result` was made. */
+  changed: Set<string>
+  /** Every vector of this model read so far, by its memory's seq (live or not). */
+  rows: Map<number, Float32Array>
+  result: {seqs: number[]; matrix: Float32Array}
+}
+
+const matrixCache = new WeakMap<Db, MatrixCache>()
 
 /** The vectors from `model` with `dims` numbers of the live memories among `ids`, by id (a memory without one is absent). */
 export function liveVectorsById(db: Db, model: string, dims: number, ids: readonly string[]): Map<string, Float32Array> {

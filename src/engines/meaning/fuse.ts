@@ -2,7 +2,7 @@ import type {SearchHit} from '../search/engine.js'
 import {queryTerms} from '../search/query.js'
 import {analyze} from '../../text/tokenize.js'
 import type {MemContext, RepoHandle} from '../context.js'
-import {embedPending, PENDING_PER_RECALL} from './pending.js'
+import {embedPending, PENDING_PER_LIVE_RECALL, PENDING_PER_RECALL} from './pending.js'
 import {meaningModel} from './use.js'
 import type {MeaningModel} from './model.js'
 
@@ -62,7 +62,7 @@ export async function queryWithVectors(ctx: MemContext, handle: RepoHandle, q: s
   const model = await meaningModel(ctx)
   if (!model) return null
   try {
-    await embedPending(ctx, handle.store, model, PENDING_PER_RECALL)
+    await embedPending(ctx, handle.store, model, ctx.longLived ? PENDING_PER_LIVE_RECALL : PENDING_PER_RECALL)
     const [vector] = await model.embed([q], {query: true})
     return vector ? queryEmbedding(model, vector) : null
   } catch (err) {

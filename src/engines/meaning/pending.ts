@@ -17,6 +17,12 @@ import type {MeaningModel} from './model.js'
 export const PENDING_PER_DRAIN = 256
 /** What one recall embeds before it answers, at most (a second or two with the built-in model). */
 export const PENDING_PER_RECALL = 64
+/**
+ * What one recall embeds in a long-lived process (MCP, the server, the TUI), at most: a backlog (a
+ * store that grew before meaning was on) is the server's background drain's work, and a recall
+ * there should not wait ~1.5 s for 64 of it (measured with the MCP bench at 5,000 memories).
+ */
+export const PENDING_PER_LIVE_RECALL = 16
 const WRITE_BATCH = 32
 
 export interface Drained {

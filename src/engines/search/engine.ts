@@ -161,8 +161,6 @@ export interface Fusion {
 }
 export const DEFAULT_FUSION: Fusion = {meaningWeight: 0.9, meaningFloor: 0.2, wordCoverPower: 0, neighbors: 20, adaptive: true}
 
-const vectorCache = new WeakMap<Db, {version: unknown; model: string; dims: number; seqs: number[]; matrix: Float32Array}>()
-
 /**
  * Ranks the live memories of one store against a natural-language query. Only memories that match
  * are returned (`limit` is a maximum): by their words, by a correction of a word the store does not
@@ -286,7 +284,7 @@ export function searchIn(open: () => SearchSource, q: string, opts: SearchOption
   if (scored.length > 0) scored = shaped(source, q, scored, retriever, tuning, take)
 
   const best = scored[0]?.text || 1
-  const cosines = opts.embedding ? (source.cosines ? source.cosines(opts.embedding) : cosineBySeq(db!, opts.embedding, opts.version)) : null
+  const cosines = opts.embedding ? (source.cosines ? source.cosines(opts.embedding) : cosineBySeq(db!, opts.embedding)) : null
   const fusion: Fusion = {...DEFAULT_FUSION, ...opts.fusion}
   let relevance = (_seq: number, text: number): number => text
   let near: Array<{seq: number; text: number}> = []
@@ -433,15 +431,10 @@ function wordCover(source: SearchSource, terms: string[], seqs: number[]): Map<n
   return out
 }
 
-/** Cosine similarity of the query to every live memory's vector from the same model (brute force). */
-function cosineBySeq(db: Db, q: {model: string; vector: Float32Array}, version: unknown): Map<number, number> {
-  const dims = q.vector.length
-  let hit = vectorCache.get(db)
-  if (!hit || version === undefined || hit.version !== version || hit.model !== q.model || hit.dims !== dims) {
-    hit = {version, model: q.model, dims, ...liveVectors(db, q.model, dims)}
-    vectorCache.set(db, hit)
-  }
-  return cosinesOf(hit.seqs, hit.matrix, q.vector)
+/** Cosine similarity of the query to every live memory's vector from the same model (brute force; the matrix is kept up to date by storage/vectors.ts). */
+function cosineBySeq(db: Db, q: {model: string; vector: Float32Array}): Map<number, number> {
+  const {seqs, matrix} = liveVectors(db, q.model, q.vector.length)
+  return cosinesOf(seqs, matrix, q.vector)
 }
 
 /** The dot product (the cosine: both unit length) of `v` with each row of `matrix`, by the row's seq. */

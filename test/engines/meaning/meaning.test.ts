@@ -77,17 +77,17 @@ describe('the built-in model (Universal Sentence Encoder Lite, from the npm pack
 })
 
 describe('the setting', () => {
-  it('is the built-in model by default: without a meaning key or MEM_MEANING (docs/meaning.md); off, another model or a floor in config.yaml', async () => {
+  it('is off by default: without a meaning key or MEM_MEANING, words alone (opt-in, docs/meaning.md); a model or a floor in config.yaml', async () => {
     const base = memRepo()
     mkdirSync(base.home, {recursive: true})
     const plain = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
-    expect((await plain.meaning!()).setting).toEqual({model: 'builtin'})
+    expect((await plain.meaning!()).setting).toEqual({model: 'off'})
     writeFileSync(join(base.home, 'config.yaml'), 'update:\n  check: false\n')
     const withConfig = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
-    expect((await withConfig.meaning!()).setting).toEqual({model: 'builtin'})
-    writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  model: off\n')
+    expect((await withConfig.meaning!()).setting).toEqual({model: 'off'})
+    writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  model: builtin\n')
     const optedOut = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
-    expect((await optedOut.meaning!()).setting).toEqual({model: 'off'})
+    expect((await optedOut.meaning!()).setting).toEqual({model: 'builtin'})
     writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  floor: 0.3\n')
     const floor = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
     expect((await floor.meaning!()).setting).toEqual({model: 'builtin', floor: 0.3})

@@ -1,0 +1,54 @@
+import {describe, expect, it} from 'vitest'
+import {store} from '../../src/operations/store.js'
+import {forget} from '../../src/operations/forget.js'
+import {liveVectors, vectorBytes} from '../../src/storage/vectors.js'
+import type {Db} from '../../src/storage/db.js'
+import {memRepo, storedId} from '../helpers/mem.js'
+
+const unitVector = (seed: number, dims = 4) => {
+  const v = Float32Array.from({length: dims}, (_, i) => Math.sin(seed * 7 + i * 3) + 0.1)
+  const n = Math.hypot(...v)
+  return v.map((x) => x / n)
+}
+
+/** What liveVectors must answer, read whole with no cache. */
+function expected(db: Db, model: string, dims: number) {
+  const rows = db.all<{seq: number; vector: Uint8Array}>(
+    `SELECT m.seq, v.vector FROM memory_vectors v JOIN memories m ON m.id = v.memory_id WHERE m.live = 1 AND v.model = ? AND v.dims = ? ORDER BY m.seq`,
+    [model, dims],
+  )
+  return {seqs: rows.map((r) => r.seq), matrix: [...rows.flatMap((r) => [...new Float32Array(r.vector.buffer.slice(r.vector.byteOffset, r.vector.byteOffset + r.vector.byteLength))])]}
+}
+
+describe('the live vectors matrix', () => {
+  it('stays what a whole read gives through new, replaced, other-model and forgotten vectors, the newest row included', async () => {
+    const r = memRepo()
+    const ids: string[] = []
+    for (let i = 0; i < 6; i++) ids.push(storedId(await store(r.ctx, {repo: r.repo, content: `Note ${i}: the service ${'abcdef'[i]} listens on its own port ${9000 + i * 17}`, type: 'observation'})))
+    const handle = await r.ctx.repo(r.repo, 'write')
+    const put = (id: string, seed: number, model = 'm', dims = 4) =>
+      handle.store.write(() => ({ops: [{op: 'vector' as const, id, model, dims, vector: Buffer.from(vectorBytes(unitVector(seed, dims))).toString('base64'), at: r.clock().toISOString()}], result: null}))
+    const check = () =>
+      handle.store.read((db) => {
+        const got = liveVectors(db, 'm', 4)
+        expect({seqs: got.seqs, matrix: [...got.matrix]}).toEqual(expected(db, 'm', 4))
+        return got.seqs.length
+      })
+    for (const [i, id] of ids.entries()) await put(id, i)
+    expect(check()).toBe(6)
+    // the newest memory's vector replaced (its row is deleted and inserted again: same place)
+    await put(ids[5], 50)
+    expect(check()).toBe(6)
+    // replaced by another model's: it leaves this model's matrix
+    await put(ids[4], 40, 'other', 3)
+    expect(check()).toBe(5)
+    // forgotten: it leaves
+    await forget(r.ctx, {id: ids[0], reason: 'test'})
+    expect(check()).toBe(4)
+    // a write that is not a vector changes nothing of it; a new memory without a vector is not in it
+    storedId(await store(r.ctx, {repo: r.repo, content: 'A seventh note about the billing queue retries', type: 'observation'}))
+    expect(check()).toBe(4)
+    await put(ids[4], 41)
+    expect(check()).toBe(5)
+  })
+})
