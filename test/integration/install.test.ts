@@ -25,7 +25,20 @@ describe('installing the package', () => {
   // the global install is thousands of files: removing them took more than the 30 s of an
   // onTestFinished hook at load 12, so they go after the test, with a budget of their own
   const base = mkdtempSync(join(tmpdir(), 'mem-install-'))
-  afterAll(() => rmSync(base, {recursive: true, force: true}), 180_000)
+  afterAll(() => {
+    rmSync(base, {recursive: true, force: true})
+    // npm exec installed the tarball into a folder of npm's cache (_npx/<hash of its path>) that
+    // nothing reuses (the path is new each run): that folder goes too, found by the path it records
+    const npx = join(npm(['config', 'get', 'cache'], tmpdir()).stdout.trim(), '_npx')
+    for (const dir of existsSync(npx) ? readdirSync(npx) : []) {
+      try {
+        const record = JSON.parse(readFileSync(join(npx, dir, 'package.json'), 'utf8')) as {_npx?: {packages?: string[]}}
+        if (record._npx?.packages?.some((p) => p.startsWith(`${base}/`))) rmSync(join(npx, dir), {recursive: true, force: true})
+      } catch {
+        // another run's folder, being written or not npm exec's: not ours
+      }
+    }
+  }, 180_000)
 
   it('npm pack → npm install -g into a fresh prefix → mem store / mem recall in an unrelated git repository; npm exec runs it too', {timeout: 300_000}, () => {
     expect(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'the package is built first (npm test runs npm run build)').toBe(true)
