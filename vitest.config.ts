@@ -34,7 +34,8 @@ const ALL_TESTS = ['test/**/*.test.ts', 'test/**/*.test.tsx']
 /**
  * The longest files start first, whichever project they are in: vitest's own order runs the
  * projects one after the other (every `fast` file before any `slow` one), so the longest files of
- * the suite (the agent hosts, 40–120 s each) started only after the fast part and finished alone.
+ * the suite (the agent hosts, 40–120 s each) started only after the whole fast part; a long file
+ * that starts last keeps one worker busy after the other has run out of files.
  * A file's duration is the one vitest recorded in its last run (node_modules/.vite/vitest); a file
  * without one (a first run, a new file) counts as long in the slow project and short in the fast.
  */
