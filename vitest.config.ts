@@ -1,5 +1,7 @@
 import {availableParallelism} from 'node:os'
+import {relative} from 'node:path'
 import {defineConfig} from 'vitest/config'
+import {BaseSequencer, type TestSpecification} from 'vitest/node'
 
 /**
  * The slow part of the suite: tests that drive real processes at length (the agent hosts, npm
@@ -29,6 +31,24 @@ export const SLOW_TESTS = [
 
 const ALL_TESTS = ['test/**/*.test.ts', 'test/**/*.test.tsx']
 
+/**
+ * The longest files start first, whichever project they are in: vitest's own order runs the
+ * projects one after the other (every `fast` file before any `slow` one), so the longest files of
+ * the suite (the agent hosts, 40–120 s each) started only after the whole fast part; a long file
+ * that starts last keeps one worker busy after the other has run out of files.
+ * A file's duration is the one vitest recorded in its last run (node_modules/.vite/vitest); a file
+ * without one (a first run, a new file) counts as long in the slow project and short in the fast.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root
+    const expected = (f: TestSpecification) =>
+      this.ctx.cache.getFileTestResults(`${f.project.name}:${relative(root, f.moduleId)}`)?.duration ?? (f.project.name === 'slow' ? 30_000 : 1_000)
+    const time = new Map(files.map((f) => [f, expected(f)]))
+    return [...files].sort((a, b) => time.get(b)! - time.get(a)!)
+  }
+}
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -51,6 +71,7 @@ export default defineConfig({
     // pins it off, whatever the machine's MEM_MEANING says, unless a test turns it on
     // (test/engines/meaning, the CLI meaning tests): the ranking tests pin the lexical answers.
     env: {MEM_MEANING: 'off'},
+    sequence: {sequencer: LongestFirst},
     projects: [
       {extends: true, test: {name: 'fast', include: ALL_TESTS, exclude: SLOW_TESTS}},
       {extends: true, test: {name: 'slow', include: SLOW_TESTS.map((p) => (p.endsWith('/**') ? `${p}/*.test.{ts,tsx}` : p))}},

@@ -1,15 +1,19 @@
 import {join} from 'node:path'
 import {z} from 'zod'
 import {errorBody, MemError} from '../model/errors.js'
-import {MEMORY_TYPES} from '../model/memory.js'
+import {MEMORY_TYPES, type Memory} from '../model/memory.js'
 import {acquireSyncLock, classifySource, fetchPacks, prepareLayersDir, removeLayerCache} from '../engines/sharing/layer-source.js'
 import {getLayer, layerMemoryRows, listLayers as listLayerRows, type LayerRecord} from '../storage/layers.js'
-import {liveCounts, type Op} from '../storage/memories.js'
+import {getMemory, liveCounts, type Op} from '../storage/memories.js'
+import type {Db} from '../storage/db.js'
+import {admitOptional, admitTags, admitText} from '../text/admit.js'
+import {heuristicOneLiner} from '../engines/enrichment/heuristic.js'
 import type {MemContext, RepoHandle} from '../engines/context.js'
 import {layerSources, layersDir, layerStoreRoot, NON_LOCAL_WEIGHT, type ReadOnlySource} from '../engines/sharing/sources.js'
 import {type DecodedPack, decodePack, entryFingerprint, entryRejected, clampTime} from './pack-import.js'
+import type {PackEntry} from '../storage/pack-file.js'
 import {RepoRef} from '../model/schemas.js'
-import {admitManifest, admitNote, planStore} from '../engines/gates/admit.js'
+import {admitManifest, admitNote, memoryId, planStore} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
 import type {Layer, SyncResult} from '../model/shapes/sharing.js'
 export type {Layer, SyncResult} from '../model/shapes/sharing.js'
@@ -165,6 +169,10 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
     jobs.push(
       store
         .write((db) => {
+          // the same type, text and time: the new version's id is the old one's (memoryId), so only its metadata changed
+          if (old && memoryId(layerHandle.id, entry.type, admitText(entry.content), clampTime(entry.createdAt, now)) === old.id) {
+            return {ops: replaceMetadata(db, old.id, entry, {layerKey: key, fingerprint}), result: 'updated' as const}
+          }
           const plan = planStore(db, layerHandle, {
             content: entry.content,
             type: entry.type,
@@ -211,6 +219,29 @@ async function syncLocked(ctx: MemContext, handle: RepoHandle, layer: LayerRecor
     removed: outcomes.filter((o) => o === 'removed').length,
     ...(failures.length > 0 ? {failed: failures.length, error: failures[0]} : {}),
   }
+}
+
+/**
+ * The ops that give a layer's memory an entry's new metadata (tags, importance, one-liner, source)
+ * when its type, text and creation time are the same: the version keeps its id (a new one would
+ * take it, memoryId), and with it the links other memories of the layer have to it. A layer keeps
+ * no history, so the row is replaced (purge, insert) rather than superseded.
+ */
+function replaceMetadata(db: Db, id: string, entry: PackEntry, extra: {layerKey: string; fingerprint: string}): Op[] {
+  const was = getMemory(db, id)
+  if (!was) throw new MemError('not_found', `No memory ${id} in the layer to update.`, {hint: 'Sync the layer again.'})
+  const oneLiner = admitOptional(entry.oneLiner ?? undefined)
+  const memory: Memory = {
+    ...was,
+    tags: admitTags(entry.tags),
+    importance: entry.importance,
+    source: admitText(entry.source),
+    oneLiner: oneLiner ?? heuristicOneLiner(was.content),
+  }
+  return [
+    {op: 'purge', id},
+    {op: 'insert', memory, extra},
+  ]
 }
 
 /** Unmounts a layer: its row goes, and its cache (clone and store) is deleted. */

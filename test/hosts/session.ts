@@ -12,6 +12,7 @@ import {execFileSync, spawn} from 'node:child_process'
 import {chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {expect} from 'vitest'
+import {runCliInProcess} from '../helpers/cli.js'
 import {tempDir, writeTree} from '../helpers/mem.js'
 import {CONTEXT_IMPORTANCE, CONTEXT_MEMORIES, PROMPT_MEMORIES} from './fixture.js'
 import {startFakeModel, type FakeModel, type Recorded} from './fake-model.js'
@@ -118,10 +119,17 @@ export async function prepare(host: RealHost, files: Record<string, string>): Pr
     TMPDIR: process.env.TMPDIR ?? '/tmp',
   }
   const mem = (...args: string[]) => execFileSync('mem', args, {cwd: root, env, encoding: 'utf8'})
-  for (const m of CONTEXT_MEMORIES) mem('store', m.content, '--type', m.type, '--importance', CONTEXT_IMPORTANCE)
+  // the fixture's memories through the same CLI, run in this process (27 node starts less per host);
+  // setup, the sessions and uninstall run in processes of their own, as a user's do
+  const store = async (...args: string[]) => {
+    const r = await runCliInProcess(['store', ...args, '--json'], {cwd: root, home: memHome, env: env as Record<string, string>})
+    if (r.code !== 0) throw new Error(`mem store ${args.join(' ')} failed (${r.code}): ${r.stderr}`)
+    return r.json() as {id: string}
+  }
+  for (const m of CONTEXT_MEMORIES) await store(m.content, '--type', m.type, '--importance', CONTEXT_IMPORTANCE)
   const refs = {} as Record<keyof typeof PROMPT_MEMORIES, string>
   for (const [name, m] of Object.entries(PROMPT_MEMORIES)) {
-    const id = JSON.parse(mem('store', m.content, '--type', m.type, '--importance', m.importance, '--json')).id as string
+    const {id} = await store(m.content, '--type', m.type, '--importance', m.importance)
     refs[name as keyof typeof PROMPT_MEMORIES] = id.split('/').pop()!.slice(0, 8)
   }
   const before = snapshot(root)

@@ -2,10 +2,10 @@
 // globally into a fresh prefix, and `mem` run from an unrelated git repository. Needs the npm
 // registry (or npm's cache) for the dependencies; it never skips: without them it fails, saying why.
 import {execFileSync, spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, readdirSync, readFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
-import {tempDir} from '../helpers/mem.js'
+import {afterAll, describe, expect, it} from 'vitest'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm'
@@ -22,9 +22,26 @@ function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env):
 }
 
 describe('installing the package', () => {
+  // the global install is thousands of files: removing them took more than the 30 s of an
+  // onTestFinished hook at load 12, so they go after the test, with a budget of their own
+  const base = mkdtempSync(join(tmpdir(), 'mem-install-'))
+  afterAll(() => {
+    rmSync(base, {recursive: true, force: true})
+    // npm exec installed the tarball into a folder of npm's cache (_npx/<hash of its path>) that
+    // nothing reuses (the path is new each run): that folder goes too, found by the path it records
+    const npx = join(npm(['config', 'get', 'cache'], tmpdir()).stdout.trim(), '_npx')
+    for (const dir of existsSync(npx) ? readdirSync(npx) : []) {
+      try {
+        const record = JSON.parse(readFileSync(join(npx, dir, 'package.json'), 'utf8')) as {_npx?: {packages?: string[]}}
+        if (record._npx?.packages?.some((p) => p.startsWith(`${base}/`))) rmSync(join(npx, dir), {recursive: true, force: true})
+      } catch {
+        // another run's folder, being written or not npm exec's: not ours
+      }
+    }
+  }, 180_000)
+
   it('npm pack → npm install -g into a fresh prefix → mem store / mem recall in an unrelated git repository; npm exec runs it too', {timeout: 300_000}, () => {
     expect(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'the package is built first (npm test runs npm run build)').toBe(true)
-    const base = tempDir('mem-install-')
     // 1. the tarball npm would publish (built already: scripts are not run again)
     const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', base], ROOT).stdout) as Array<{filename: string; files: Array<{path: string}>}>
     const tarball = join(base, packed[0].filename)

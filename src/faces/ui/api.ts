@@ -74,11 +74,24 @@ export interface RequestOptions {
 }
 
 /**
- * Routes other issues add (graph, usage, quality, portal, intake, export, packs, …): a server
- * without them is an older or smaller one. The OpenAPI document says which it has, so the UI shows
- * "not available" without sending a request bound to fail.
+ * Routes other issues add (graph, usage, quality, portal, scheduled tasks, intake, export, packs), as `METHOD
+ * /path`: a server without them is an older or smaller one. The OpenAPI document says which it
+ * has, so the UI shows "not available" without sending a request bound to fail. Every route the UI
+ * requests is either here or one every mem server has (test/faces/ui/paths.test.ts holds that
+ * against the operation declarations, so a new route the UI starts using cannot be missed).
  */
-const OPTIONAL_ROUTE = /^\/api\/mem\/(?:portal|quality|usage(?:\/timeseries|\/hourly)?|graph|intake|export|packs\/(?:export|import)|layers|links|enrich)$/
+export const OPTIONAL_ROUTES: ReadonlySet<string> = new Set([
+  'GET /api/mem/portal',
+  'GET /api/mem/quality',
+  'GET /api/mem/usage',
+  'GET /api/mem/usage/timeseries',
+  'GET /api/mem/graph',
+  'POST /api/mem/intake',
+  'GET /api/mem/export',
+  'POST /api/mem/packs/export',
+  'POST /api/mem/packs/import',
+  'GET /api/mem/scheduled-tasks',
+])
 
 let routes: Promise<Set<string> | null> | null = null
 
@@ -112,7 +125,7 @@ export async function routeAvailable(method: string, path: string): Promise<bool
 
 async function send(path: string, options: RequestOptions): Promise<Response> {
   const method = options.method ?? 'GET'
-  if (OPTIONAL_ROUTE.test(path)) {
+  if (OPTIONAL_ROUTES.has(`${method} ${path.split('?')[0]}`)) {
     const known = await serverRoutes()
     if (known && !known.has(`${method} ${path}`)) throw new ApiError(404, path, {error: `No route ${method} ${path}.`, code: 'not_found'}, '')
   }

@@ -111,23 +111,46 @@ describe('shared layers synced through git', () => {
     await refused(unmountLayer(ctx, {repo, layerId: 'team'}), 'not_found', /No layer team/)
   })
 
-  it('reports an entry whose write into the layer failed, instead of counting it as unchanged', async () => {
+  it('updates an entry whose tags and importance changed but not its text and time: same id, new metadata', async () => {
     const {ctx, repo, team, remote, publish} = await setup()
-    const id = storedId(await store(ctx, {repo: team, content: 'the release notes live in CHANGELOG.md', type: 'procedure', tags: ['docs']}))
+    const id = storedId(await store(ctx, {repo: team, content: 'the release notes live in CHANGELOG.md', type: 'procedure', tags: ['docs'], importance: 0.5}))
     await store(ctx, {repo: team, content: 'the api gateway retries twice on 502', type: 'observation'})
     await publish('first pack')
     await mountLayer(ctx, {repo, layerId: 'team', type: 'shared', source: remote})
     expect(await syncLayer(ctx, {repo, layerId: 'team'})).toEqual({layerId: 'team', added: 2, updated: 0, removed: 0})
-    // new tags, same text and time: the layer's new version would take the id of the version it
-    // replaces, and that write fails (a limit of layer sync, reported here rather than hidden)
-    await edit(ctx, {id, tags: ['docs', 'release']})
+    const layerHit = async () => (await recall(ctx, {repo, q: 'release notes CHANGELOG'})).results.filter((h) => h.repoId === 'layer-team' && h.content.includes('CHANGELOG'))
+    const [before] = await layerHit()
+    // new tags and importance, the same text and time: the layer's new version has the id of the one it replaces
+    await edit(ctx, {id, tags: ['docs', 'release'], importance: 0.9})
+    await store(ctx, {repo: team, content: 'staging deploys need a green main', type: 'heuristic'})
+    await publish('second pack')
+    expect(await syncLayer(ctx, {repo, layerId: 'team'})).toEqual({layerId: 'team', added: 1, updated: 1, removed: 0})
+    expect((await listLayers(ctx, {repo})).layers[1].memoryCount).toBe(3)
+    const after = await layerHit()
+    expect(after.map((h) => ({id: h.id, tags: h.tags, importance: h.importance}))).toEqual([{id: before.id, tags: ['docs', 'release'], importance: 0.9}])
+    // and it is settled: the next sync of the same packs changes nothing
+    expect(await syncLayer(ctx, {repo, layerId: 'team'})).toEqual({layerId: 'team', added: 0, updated: 0, removed: 0})
+  })
+
+  it('reports an entry whose write into the layer failed, instead of counting it as unchanged', async () => {
+    const {ctx, repo, root, team, remote, publish} = await setup()
+    await store(ctx, {repo: team, content: 'the release notes live in CHANGELOG.md', type: 'procedure', tags: ['docs']})
+    await store(ctx, {repo: team, content: 'the api gateway retries twice on 502', type: 'observation'})
+    await publish('first pack')
+    await mountLayer(ctx, {repo, layerId: 'team', type: 'shared', source: remote})
+    expect(await syncLayer(ctx, {repo, layerId: 'team'})).toEqual({layerId: 'team', added: 2, updated: 0, removed: 0})
+    // something besides sync forgot one of the layer's memories in its store: the row stays, not
+    // live, so sync sees the entry as missing, and its new version would take that row's id
+    const layerStore = await ctx.storeAt(join(root, '.mem', 'layers', 'team', 'store'))
+    const [gone] = (await recall(ctx, {repo, q: 'release notes CHANGELOG'})).results.filter((h) => h.repoId === 'layer-team' && h.content.includes('CHANGELOG'))
+    await layerStore.write(() => ({ops: [{op: 'update', id: gone.id, set: {forgottenAt: '2026-01-02T00:00:00.000Z', forgetReason: 'by hand'}}], result: null}))
     await store(ctx, {repo: team, content: 'staging deploys need a green main', type: 'heuristic'})
     await publish('second pack')
     const result = await syncLayer(ctx, {repo, layerId: 'team'})
     expect(result).toEqual({layerId: 'team', added: 1, updated: 0, removed: 0, failed: 1, error: expect.stringMatching(/already exists/)})
-    // the failed entry keeps its old version; the rest synced
-    expect((await listLayers(ctx, {repo})).layers[1].memoryCount).toBe(3)
-    expect((await recall(ctx, {repo, q: 'release notes CHANGELOG'})).results.filter((h) => h.repoId === 'layer-team' && h.content.includes('CHANGELOG')).map((h) => h.tags)).toEqual([['docs']])
+    // the failed entry keeps what the layer had for it (nothing live); the rest synced
+    expect((await listLayers(ctx, {repo})).layers[1].memoryCount).toBe(2)
+    expect((await recall(ctx, {repo, q: 'staging deploys green main'})).results.some((h) => h.repoId === 'layer-team')).toBe(true)
   })
 
   it('refuses a sync when a committed pack is damaged, and keeps the layer as it was', async () => {

@@ -7,7 +7,8 @@ import {readdirSync, readFileSync} from 'node:fs'
 import {join, relative} from 'node:path'
 import ts from 'typescript'
 import {describe, expect, it} from 'vitest'
-import {declaredRoutes, mismatch} from '../../helpers/routes.js'
+import {OPTIONAL_ROUTES} from '../../../src/faces/ui/api.js'
+import {declaredRoutes, mismatch, pattern, type DeclaredRoute} from '../../helpers/routes.js'
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
 const UI = join(ROOT, 'src', 'faces', 'ui')
@@ -137,5 +138,56 @@ describe('the web UI\'s paths (src/faces/ui) are declared routes', () => {
     expect(uses.map((u) => `${u.method} ${u.path}`)).toEqual(expect.arrayContaining(['PUT /api/mem/x', 'GET /api/maintenance/runs/x', 'POST /api/mem/packs/import', 'GET /api/openapi.json']))
     const wrong = uses.map((u) => mismatch(routes, u.method, u.path) && `${u.file}:${u.line}: ${mismatch(routes, u.method, u.path)}`).filter(Boolean)
     expect(wrong).toEqual([])
+  })
+})
+
+/**
+ * The routes every mem server has had (the spec's memory, health and maintenance routes): the UI
+ * sends to these without asking. Any other route the UI requests may be missing from an older or
+ * smaller server, so it must be in the UI's OPTIONAL_ROUTES, which it checks against the server's
+ * OpenAPI document first.
+ */
+const ALWAYS_THERE = new Set([
+  'GET /api/health',
+  'GET /api/status',
+  'GET /api/openapi.json',
+  'POST /api/mem',
+  'GET /api/mem/recall',
+  'GET /api/mem/context',
+  'GET /api/mem/context/preview',
+  'GET /api/mem/stats',
+  'GET /api/mem/browse',
+  'GET /api/mem/repos',
+  'POST /api/mem/feedback',
+  'GET /api/mem/history/:id',
+  'GET /api/mem/:id',
+  'PUT /api/mem/:id',
+  'DELETE /api/mem/:id',
+  'POST /api/mem/consolidate',
+  'POST /api/maintenance',
+  'GET /api/maintenance/runs/:id',
+])
+
+/** The declared route a request goes to, as `METHOD /path` with its parameters as `:name`; undefined when none. */
+function routeOf(routes: DeclaredRoute[], method: string, path: string): string | undefined {
+  const exact = routes.filter((r) => r.path === path && r.method === method)
+  const found = exact[0] ?? routes.find((r) => r.method === method && pattern(r.path).test(path))
+  return found && `${found.method} ${found.path.replace(/\{(\w+)\}/g, ':$1')}`
+}
+
+describe("the web UI's optional routes (OPTIONAL_ROUTES in src/faces/ui/api.ts) against the declarations", () => {
+  it('every route the UI requests is one every server has or one it checks first; each optional route is declared and requested', async () => {
+    const routes = await declaredRoutes()
+    const {uses} = uiRequests()
+    const requested = new Set(uses.map((u) => routeOf(routes, u.method, u.path)).filter((r): r is string => r !== undefined))
+    expect(requested.size).toBeGreaterThan(20)
+    // a route neither always there nor checked first: a server without it would answer the page with a 404
+    const unchecked = [...requested].filter((r) => !ALWAYS_THERE.has(r) && !OPTIONAL_ROUTES.has(r))
+    expect(unchecked, 'add these to OPTIONAL_ROUTES in src/faces/ui/api.ts (or, if every mem server has them, to ALWAYS_THERE here)').toEqual([])
+    // the list holds declared routes without parameters (the UI compares the path it sends), each one the UI requests
+    const declared = new Set(routes.map((r) => `${r.method} ${r.path}`))
+    expect([...OPTIONAL_ROUTES].filter((r) => !declared.has(r) || r.includes(':') || !requested.has(r))).toEqual([])
+    // and none of them is also one every server has
+    expect([...OPTIONAL_ROUTES].filter((r) => ALWAYS_THERE.has(r))).toEqual([])
   })
 })
