@@ -35,6 +35,8 @@ export interface ReplicaLog {
    * nothing. Fails `unavailable` when the log cannot commit; nothing is appended then.
    */
   commit(seq: number, plan: (missed: ReplicaRecord[]) => JournalRecord[]): Promise<{seqs: number[]}>
+  /** The repo's one-maintenance-pass lock if no one holds it (freed when its holder dies); null when another holds it. */
+  tryMaintenanceLock(): Promise<(() => Promise<void>) | null>
   /** Keeps a snapshot at `seq` if no other writer is keeping one now; true when this call kept it. */
   saveSnapshot(seq: number, bytes: Uint8Array): Promise<boolean>
 }

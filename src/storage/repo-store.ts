@@ -920,6 +920,14 @@ export class RepoStore {
     })
   }
 
+  /**
+   * For a replica, its log's maintenance lock (resolving to its release, or null when another
+   * holds it); undefined for a store in `.mem/`, whose lock is `.mem/maintenance.lock`.
+   */
+  sharedMaintenanceLock(): Promise<(() => Promise<void>) | null> | undefined {
+    return this.replica?.tryMaintenanceLock()
+  }
+
   /** The seq of the last record this replica applied (0 for a store in `.mem/`). */
   get replicaPosition(): number {
     return this.replicaSeq

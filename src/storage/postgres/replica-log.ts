@@ -9,7 +9,7 @@ import {MemError} from '../../model/errors.js'
 import {checkRepoId, checkTeamName} from '../../model/team-names.js'
 import type {JournalRecord} from '../memories.js'
 import type {ReplicaLog, ReplicaRecord} from '../replica.js'
-import {lockHead, MAX_BATCH, MAX_RECORD_BYTES} from './op-log.js'
+import {lockHead, MAX_BATCH, MAX_RECORD_BYTES, opLog} from './op-log.js'
 import type {PgHandle} from './pool.js'
 
 /** Snapshots kept per repo (the newest serves cold replicas; one more while it is being replaced). */
@@ -85,6 +85,11 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
         if (err instanceof NothingToAppend || (err as {cause?: unknown})?.cause instanceof NothingToAppend) return {seqs: []}
         throw err
       }
+    },
+
+    async tryMaintenanceLock() {
+      const lock = await opLog(pg).tryMaintenanceLock(team, repo)
+      return lock ? () => lock.release() : null
     },
 
     async saveSnapshot(seq, bytes) {

@@ -63,20 +63,14 @@ export default class Serve extends MemCommand {
     const config = flag?.trim() || process.env.MEM_STORE?.trim() ? null : (await import('../../../config/user-config.js').then((m) => m.readUserConfig(home))).store
     const store = resolveStoreUrl({flag, env: process.env, config})
     if (!store) return undefined
-    const [{openTeamStore, openTeamRuntime}, {verifyTeamKey}, {hostname}] = await Promise.all([
+    const [{openTeamStore, openTeamRuntime}, {teamAuth}, {hostname}] = await Promise.all([
       import('../../../runtime/team-store.js'),
-      import('../../../operations/team.js'),
+      import('../../server/team.js'),
       import('node:os'),
     ])
     const db = await openTeamStore(store, {max: 10, applicationName: 'mem-serve'})
     const runtime = openTeamRuntime(db, {home, replicaName: `${hostname()}/${process.pid}`.slice(0, 200), onNotice: (m) => process.stderr.write(`${m}\n`)})
-    const auth = {
-      verify: (header: string | undefined, need: 'read' | 'write' | 'admin') => {
-        const token = header === undefined ? undefined : (/^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? 'malformed')
-        return verifyTeamKey(db, token, {scope: need})
-      },
-      asPrincipal: runtime.asPrincipal,
-    }
+    const auth = teamAuth(db, runtime)
     return {runtime, auth, shown: store.shown}
   }
 }
