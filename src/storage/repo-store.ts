@@ -1071,7 +1071,9 @@ export class RepoStore {
       }
     } finally {
       this.db.exec('ROLLBACK')
-      rankFieldsChanged(this.db)
+      // what a job read while planning is gone: rank caches of the planned state too (recall
+      // counters and usage change no rank field: a batch of those alone leaves them)
+      if (failed.length > 0 || records.some((r) => r.ops.some((op) => op.op !== 'touch' && op.op !== 'usage'))) rankFieldsChanged(this.db)
     }
     return {records, done, failed}
   }

@@ -52,10 +52,19 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
       try {
         return await pg.transaction(async (client) => {
           const at = now()
-          const head = await lockHead(client, team, repo, at)
           const missed: ReplicaRecord[] = []
+          // one round trip: the head row locked and the first records after the replica's place
+          const locked = await client.query<{head: string; seq: string | null; record: JournalRecord | null}>(
+            `SELECT r.head, o.seq, o.record FROM repos r
+               LEFT JOIN LATERAL (SELECT seq, record FROM ops WHERE team = r.team AND repo = r.repo AND seq > $3 ORDER BY seq LIMIT 1000) o ON true
+             WHERE r.team = $1 AND r.repo = $2 FOR UPDATE OF r`,
+            [team, repo, seq],
+          )
+          // the repo's first write: made (and locked) the slow way
+          const head = locked.rows.length > 0 ? Number(locked.rows[0].head) : await lockHead(client, team, repo, at)
+          for (const r of locked.rows) if (r.seq !== null) missed.push({seq: Number(r.seq), record: r.record!})
           // every record after the replica's place, read under the lock: nothing can come between
-          for (let from = seq; from < head; ) {
+          for (let from = missed.at(-1)?.seq ?? seq; from < head; ) {
             const rows = await client.query<{seq: string; record: JournalRecord}>('SELECT seq, record FROM ops WHERE team = $1 AND repo = $2 AND seq > $3 ORDER BY seq LIMIT 1000', [team, repo, from])
             if (rows.rows.length === 0) break
             for (const r of rows.rows) missed.push({seq: Number(r.seq), record: r.record})
