@@ -91,6 +91,28 @@ describe('mem serve --store: the core operations over two replicas', () => {
   })
 })
 
+describe('mem serve --store: maintenance', () => {
+  it('one pass per repo across replicas: while another holds the repo\'s lock a pass is a 409 on any replica; once freed it runs', async () => {
+    const {db, url} = await teamStore()
+    const key = await teamKey(db, 'acme', 'ops', 'admin')
+    const a = await inProcessReplica(url, {name: 'a'})
+    expect((await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'Nightly builds publish to the staging bucket'})).status).toBe(201)
+    // another replica's pass, as Postgres sees it: the repo's advisory lock held by another connection
+    const held = await db.ops.tryMaintenanceLock('acme', REPO)
+    expect(held).not.toBeNull()
+    const refused = await api(a.url, key, 'POST', `/api/maintenance?repo=${enc(REPO)}`)
+    expect([refused.status, refused.body.code]).toEqual([409, 'conflict'])
+    await held!.release()
+    const ran = await api(a.url, key, 'POST', `/api/maintenance?repo=${enc(REPO)}`)
+    expect(ran.status).toBe(200)
+    expect(ran.body.stages.length).toBeGreaterThan(0)
+    // and the pass let go of the lock: another can take it
+    const again = await db.ops.tryMaintenanceLock('acme', REPO)
+    expect(again).not.toBeNull()
+    await again!.release()
+  })
+})
+
 describe('mem serve --store: tenancy', () => {
   it('another team gets 404 for the repos and ids of this one; a repo-scoped key 403 elsewhere; a path as repo 400; a revoked key 401; nothing is written by any of them', async () => {
     const {db, url} = await teamStore()
