@@ -1083,6 +1083,13 @@ export class RepoStore {
     await this.advance(async () => {
       if (this.replicaSeq <= this.snapshotSeq) return
       const seq = this.replicaSeq
+      // as a file checkpoint does: the index change log's recent end, the full-text index merged
+      pruneIndexLog(this.db)
+      try {
+        compactIndex(this.db)
+      } catch {
+        // sqlite rolled the merge back: the index is as it was, only slower to read
+      }
       const bytes = this.db.export()
       try {
         await replica.saveSnapshot(seq, bytes)
