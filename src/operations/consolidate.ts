@@ -36,6 +36,6 @@ export async function consolidate(
   const input = parseInput(ConsolidateInput, raw)
   const repo = await ctx.repo(input.repo, 'read')
   const run = () => runConsolidation(ctx, repo, {...options, dryRun: input.dryRun, ...(input.clusters ? {only: input.clusters} : {})})
-  const result = input.dryRun || !repo.store.exists ? await run() : await withMaintenanceLock(repo.store.dir, run)
+  const result = input.dryRun || !repo.store.exists ? await run() : await withMaintenanceLock(repo.store, run)
   return result
 }

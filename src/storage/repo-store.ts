@@ -28,6 +28,7 @@ import {assertMemDir, makeMemDir, openInMem, readInMem, writeInMem} from './mem-
 import {getMeta, migrate, setMeta} from './schema.js'
 import {loadSqlJs} from './sqljs.js'
 import {planUsageRollUp} from './usage-rollup.js'
+import type {ReplicaLog, ReplicaRecord} from './replica.js'
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 
@@ -98,7 +99,17 @@ export interface RepoStoreOptions {
    * them, and rows read back verified. Without them origins read as recorded (tools and tests).
    */
   origins?: OriginKeys
+  /**
+   * Keep the store as a replica of a shared log (team mode: replica.ts) instead of `.mem/`: nothing
+   * is read or written under `root`; `sync()` before each operation catches up with the log.
+   */
+  replica?: ReplicaLog
 }
+
+/** Records after a replica's snapshot past which it keeps a new one: a cold replica replays at most about this many (at 10k memories, 383 records took ~2 s to replay at load 9, and a snapshot is ~15 MB). */
+const REPLICA_SNAPSHOT_RECORDS = 250
+/** Records a replica asks the log for at once while catching up. */
+const REPLICA_PAGE = 1_000
 
 /**
  * How long recall counters wait for the next write before they are written on their own. A busy
@@ -156,6 +167,15 @@ export class RepoStore {
   readonly origins: OriginKeys | undefined
   /** One writer at a time across processes (writer-lock.ts). */
   private readonly lock: WriterLock
+  /** The shared log this store is a replica of (team mode); undefined for a store in `.mem/`. */
+  private readonly replica: ReplicaLog | undefined
+  /** The replica's place in the log: every record up to it is applied, none after. */
+  private replicaSeq = 0
+  /** The seq of the snapshot the log holds last this replica knows of. */
+  private snapshotSeq = 0
+  /** Serializes what moves the replica forward (catch-up, a write batch, a snapshot). */
+  private advancing: Promise<unknown> = Promise.resolve()
+  private snapshotting: Promise<unknown> | undefined
 
   private constructor(
     readonly root: string,
@@ -175,6 +195,7 @@ export class RepoStore {
     this.checkpointBytes = options.checkpointBytes ?? CHECKPOINT_BYTES
     this.onCreate = options.onCreate
     this.origins = options.origins
+    this.replica = options.replica
     this.index = new RecallIndexCache({dir: this.dir, maxPendingBytes: CLOSE_CHECKPOINT_BYTES, origins: options.origins})
   }
 
@@ -188,7 +209,8 @@ export class RepoStore {
   ready(): Promise<void> {
     this.loading ??= (async () => {
       this.SQL = await loadSqlJs()
-      this.load()
+      if (this.replica) await this.loadReplica(this.replica)
+      else this.load()
       this.loaded = true
     })()
     // a store that failed to load (a damaged snapshot, say) is tried again on the next call
@@ -225,6 +247,7 @@ export class RepoStore {
    * read, whether the index on disk is behind it.
    */
   get recallIndexBehind(): boolean {
+    if (this.replica) return false // a replica keeps its recall index in memory only
     // loaded before any read of the index (a store's first open settles its repo record): asked now
     return this.index.behind(this.loaded ? this.generation : null)
   }
@@ -244,6 +267,7 @@ export class RepoStore {
    */
   async rebuildIndex(build: (db: Db) => RecallIndexContent): Promise<boolean> {
     this.assertOpen()
+    if (this.replica) return false
     const release = existsSync(this.dbPath) ? claimIndexRefresh(this.dir) : null
     if (!release) return false
     try {
@@ -281,12 +305,14 @@ export class RepoStore {
   /** True once the store has a snapshot on disk. */
   get exists(): boolean {
     this.assertLoaded()
+    if (this.replica) return this.replicaSeq > 0
     return this.generation !== null
   }
 
-  /** Bytes of journal records not yet folded into the snapshot. */
+  /** Bytes of journal records not yet folded into the snapshot (a replica: records after its log's last snapshot). */
   get pendingJournalBytes(): number {
     this.assertLoaded()
+    if (this.replica) return this.replicaSeq - this.snapshotSeq
     return this.journalOffset - this.journalStart
   }
 
@@ -339,6 +365,7 @@ export class RepoStore {
   async rollUpUsage(now: Date): Promise<number> {
     this.assertOpen()
     await this.ready()
+    if (this.replica) return 0 // usage is counted in `.mem/usage.log`, which a replica has not
     if (!this.exists && !existsSync(this.dbPath)) return 0
     return this.write((db) => planUsageRollUp(this.dir, db, now))
   }
@@ -348,7 +375,7 @@ export class RepoStore {
     this.assertOpen()
     await this.ready()
     await this.flush()
-    if (this.exists) return false
+    if (this.exists || this.replica) return false // a replica's repo comes to be with its first record
     this.prepareDir()
     return this.withLock(() => {
       const made = !existsSync(this.dbPath)
@@ -362,6 +389,7 @@ export class RepoStore {
     this.assertOpen()
     await this.ready()
     await this.flush()
+    if (this.replica) return this.snapshotReplica(this.replica)
     if (!this.exists && !existsSync(this.dbPath)) return
     await this.withLock(() => {
       this.catchUp()
@@ -385,7 +413,7 @@ export class RepoStore {
       if (this.loaded && this.exists && (this.pendingJournalBytes > CLOSE_CHECKPOINT_BYTES || this.migrated)) {
         await this.checkpoint().catch(() => undefined)
       }
-      if (this.loaded) this.index.writeOnClose(this.db, this.indexPosition())
+      if (this.loaded && !this.replica) this.index.writeOnClose(this.db, this.indexPosition())
     } finally {
       this.closed = true
       await this.lock.close()
@@ -519,6 +547,7 @@ export class RepoStore {
 
   /** Applies what other processes appended since we last looked. */
   private catchUp(): void {
+    if (this.replica) return // a replica catches up in sync(), before the operation
     if (this.generation === null) {
       if (existsSync(this.dbPath)) this.reload()
       return
@@ -577,6 +606,7 @@ export class RepoStore {
     // One turn of the event loop first, so that writes arriving together (a server's concurrent
     // requests) join this batch and share its fsync: 4 HTTP clients, 10k memories: ~130 → ~200/s.
     await new Promise<void>((resolve) => setImmediate(resolve))
+    if (this.replica) return this.drainReplica(this.replica)
     if (!this.loaded) {
       if (this.queue.length === 0 && this.index.readThrough && this.background.every((op) => op.op === 'touch')) {
         const ops = coalesceTouches(this.background.splice(0))
@@ -865,6 +895,210 @@ export class RepoStore {
     } finally {
       releaseBuffer(bytes)
     }
+  }
+
+  // ---- a replica of a shared log (team mode: replica.ts) ---------------------------------------
+
+  /**
+   * Brings the store up to date before an operation: for a replica, one `head()` and, when the log
+   * moved on, the records after this replica's place (read-your-writes across replicas). A store
+   * in `.mem/` catches up in read() itself: loading it is all this does.
+   */
+  async sync(): Promise<void> {
+    this.assertOpen()
+    await this.ready()
+    const replica = this.replica
+    if (!replica) return
+    const head = await replica.head()
+    if (head <= this.replicaSeq) return
+    await this.advance(async () => {
+      while (this.replicaSeq < head) {
+        const rows = await replica.after(this.replicaSeq, REPLICA_PAGE)
+        this.applyReplicaRecords(rows)
+        if (rows.length < REPLICA_PAGE) break
+      }
+    })
+  }
+
+  /**
+   * For a replica, its log's maintenance lock (resolving to its release, or null when another
+   * holds it); undefined for a store in `.mem/`, whose lock is `.mem/maintenance.lock`.
+   */
+  sharedMaintenanceLock(): Promise<(() => Promise<void>) | null> | undefined {
+    return this.replica?.tryMaintenanceLock()
+  }
+
+  /** The seq of the last record this replica applied (0 for a store in `.mem/`). */
+  get replicaPosition(): number {
+    return this.replicaSeq
+  }
+
+  /** Runs `fn` after whatever moves the replica forward already, and before what comes next. */
+  private advance<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.advancing.then(fn)
+    this.advancing = run.catch(() => undefined)
+    return run
+  }
+
+  /** Opens from the log's newest snapshot plus the records after it. */
+  private async loadReplica(replica: ReplicaLog): Promise<void> {
+    const snapshot = await replica.snapshot()
+    this.db = this.newDb(snapshot?.bytes ?? null)
+    this.replicaSeq = snapshot?.seq ?? 0
+    this.snapshotSeq = this.replicaSeq
+    try {
+      for (;;) {
+        const rows = await replica.after(this.replicaSeq, REPLICA_PAGE)
+        this.applyReplicaRecords(rows)
+        if (rows.length < REPLICA_PAGE) break
+      }
+    } catch (err) {
+      this.db.close()
+      throw err
+    }
+  }
+
+  /** Applies committed records of the log, in order, from this replica's place; a gap or a record of the past is refused. */
+  private applyReplicaRecords(rows: readonly ReplicaRecord[]): void {
+    const fresh = rows.filter((r) => r.seq > this.replicaSeq)
+    if (fresh.length === 0) return
+    fresh.forEach((r, i) => {
+      if (r.seq !== this.replicaSeq + i + 1) {
+        throw new MemError('internal', `The log ${this.replica?.name ?? ''} skipped from seq ${this.replicaSeq + i} to ${r.seq}: the replica stopped there.`)
+      }
+    })
+    this.db.exec('BEGIN')
+    try {
+      applyOps(this.db, coalesceTouches(fresh.flatMap((r) => r.record.ops)))
+      this.db.exec('COMMIT')
+    } catch (err) {
+      this.db.exec('ROLLBACK')
+      rankFieldsChanged(this.db)
+      throw new MemError('unavailable', `A record of ${this.replica?.name ?? 'the log'} (seq ${fresh[0].seq} to ${fresh.at(-1)!.seq}) could not be applied: ${(err as Error).message}`, {
+        hint: 'The log was left untouched. It may come from a newer mem; upgrade every replica to the same version.',
+        cause: err,
+      })
+    }
+    this.replicaSeq = fresh.at(-1)!.seq
+    this.changeCount++
+  }
+
+  /**
+   * Group commit on a replica: the queued jobs are planned in one write transaction of the log, on
+   * the state it hands over (every record committed before its lock), and their records appended
+   * in it. The plan is rolled back in the database at once; once the log has committed, the records
+   * are applied as any replica applies them (as data, from their JSON), and only then are the jobs
+   * answered. So the database only ever holds what the log committed: a reader in between sees the
+   * state before the batch, never a write that might still fail.
+   */
+  private async drainReplica(replica: ReplicaLog): Promise<void> {
+    try {
+      await this.ready()
+    } catch (err) {
+      const jobs = this.queue.splice(0)
+      this.background = []
+      for (const job of jobs) job.reject(err)
+      return
+    }
+    const jobs = this.queue.splice(0)
+    const background = coalesceTouches(this.background.splice(0))
+    let done: Array<{job: Job; result: unknown}> = []
+    let failed: Array<{job: Job; err: unknown}> = []
+    await this.advance(async () => {
+      let planned: JournalRecord[] = []
+      try {
+        const {seqs} = await replica.commit(this.replicaSeq, (missed) => {
+          this.applyReplicaRecords(missed)
+          const plan = this.planReplicaBatch(jobs, background)
+          done = plan.done
+          failed = plan.failed
+          planned = plan.records
+          return planned
+        })
+        // what every other replica will read back: the records as data
+        this.applyReplicaRecords(seqs.map((seq, i) => ({seq, record: JSON.parse(JSON.stringify(planned[i])) as JournalRecord})))
+      } catch (err) {
+        const planning = new Set(failed.map((f) => f.job))
+        for (const job of jobs) if (!planning.has(job)) job.reject(err)
+        for (const {job, err: e} of failed) job.reject(e)
+        return
+      }
+      for (const {job, result} of done) job.resolve(result)
+      for (const {job, err} of failed) job.reject(err)
+    })
+    if (this.replicaSeq - this.snapshotSeq >= REPLICA_SNAPSHOT_RECORDS && !this.snapshotting) {
+      // kept in the background: a failure leaves the records in the log, where they are anyway
+      this.snapshotting = this.snapshotReplica(replica)
+        .catch(() => undefined)
+        .finally(() => (this.snapshotting = undefined))
+    }
+  }
+
+  /** Plans each job on the state as it is (jobs see the ones before them), and rolls it all back: the log commits first. */
+  private planReplicaBatch(jobs: Job[], background: Op[]): {records: JournalRecord[]; done: Array<{job: Job; result: unknown}>; failed: Array<{job: Job; err: unknown}>} {
+    const records: JournalRecord[] = []
+    const done: Array<{job: Job; result: unknown}> = []
+    const failed: Array<{job: Job; err: unknown}> = []
+    this.db.exec('BEGIN')
+    try {
+      for (const job of jobs) {
+        this.db.exec('SAVEPOINT job')
+        try {
+          const plan = job.build(this.db)
+          if (this.origins) signInserts(this.origins, plan.ops)
+          if (plan.ops.length > 0) {
+            applyOps(this.db, plan.ops)
+            records.push({ops: plan.ops})
+          }
+          this.db.exec('RELEASE job')
+          done.push({job, result: plan.result})
+        } catch (err) {
+          this.db.exec('ROLLBACK TO job')
+          this.db.exec('RELEASE job')
+          failed.push({job, err})
+        }
+      }
+      if (background.length > 0) {
+        this.db.exec('SAVEPOINT bg')
+        try {
+          applyOps(this.db, background)
+          records.push({ops: background})
+          this.db.exec('RELEASE bg')
+        } catch {
+          this.db.exec('ROLLBACK TO bg')
+          this.db.exec('RELEASE bg')
+        }
+      }
+    } finally {
+      this.db.exec('ROLLBACK')
+      // what a job read while planning is gone: rank caches of the planned state too (recall
+      // counters and usage change no rank field: a batch of those alone leaves them)
+      if (failed.length > 0 || records.some((r) => r.ops.some((op) => op.op !== 'touch' && op.op !== 'usage'))) rankFieldsChanged(this.db)
+    }
+    return {records, done, failed}
+  }
+
+  /** Keeps a snapshot of the replica in the log when records came after the last one. */
+  private async snapshotReplica(replica: ReplicaLog): Promise<void> {
+    await this.advance(async () => {
+      if (this.replicaSeq <= this.snapshotSeq) return
+      const seq = this.replicaSeq
+      // as a file checkpoint does: the index change log's recent end, the full-text index merged
+      pruneIndexLog(this.db)
+      try {
+        compactIndex(this.db)
+      } catch {
+        // sqlite rolled the merge back: the index is as it was, only slower to read
+      }
+      const bytes = this.db.export()
+      try {
+        await replica.saveSnapshot(seq, bytes)
+      } finally {
+        releaseBuffer(bytes)
+      }
+      // kept by this call or by another replica at the same time: either way the log has a recent one
+      this.snapshotSeq = seq
+    })
   }
 
   private assertOpen(): void {

@@ -22,9 +22,22 @@ export async function acquireMaintenanceLock(memDir: string): Promise<ReleaseMai
   return release
 }
 
-/** Runs `fn` holding the maintenance lock of the repo whose store lives in `memDir`. */
-export async function withMaintenanceLock<T>(memDir: string, fn: () => Promise<T>): Promise<T> {
-  const release = await acquireMaintenanceLock(memDir)
+/**
+ * Runs `fn` holding the maintenance lock of the repo whose store this is: `.mem/maintenance.lock`,
+ * or for a replica of a shared log (team mode) the log's lock, which every replica obeys.
+ */
+export async function withMaintenanceLock<T>(store: {dir: string; sharedMaintenanceLock(): Promise<ReleaseMaintenance | null> | undefined}, fn: () => Promise<T>): Promise<T> {
+  const shared = store.sharedMaintenanceLock()
+  let release: ReleaseMaintenance
+  if (shared) {
+    const got = await shared
+    if (!got) {
+      throw new MemError('conflict', 'A maintenance pass is already running on this repo (another replica of the team store holds its lock).', {
+        hint: 'Wait for it to finish and try again.',
+      })
+    }
+    release = got
+  } else release = await acquireMaintenanceLock(store.dir)
   try {
     return await fn()
   } finally {

@@ -46,7 +46,7 @@ export async function runMaintenance(ctx: MemContext, repo: RepoHandle, options:
   const done = track(ctx, 'maintain')
   const dryRun = options.dryRun ?? false
   const run = () => runStages(ctx, repo, options, dryRun)
-  const report = dryRun || !repo.store.exists ? await run() : await withMaintenanceLock(repo.store.dir, run)
+  const report = dryRun || !repo.store.exists ? await run() : await withMaintenanceLock(repo.store, run)
   done(repo, report.stages.reduce((n, s) => n + s.affected, 0))
   return report
 }

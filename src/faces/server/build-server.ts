@@ -5,7 +5,7 @@ import {mcpRoutes} from '../mcp/http.js'
 import {MemError} from '../../model/errors.js'
 import {parsePackBody, readBody} from './pack-body.js'
 import {BODY_LIMIT_BYTES, errorHandler, notFoundHandler, type PrivatePath} from './errors.js'
-import {authGuard, localGuard} from './guard.js'
+import {authGuard, localGuard, teamGuard, type TeamAuth} from './guard.js'
 import {openApiDocument} from './openapi.js'
 import {RouteTable, validatorCompiler} from './route.js'
 import {MaintenanceRuns} from './maintenance-runs.js'
@@ -51,6 +51,8 @@ export interface BuildServerOptions {
   uiDir?: string | false
   /** Folders of the service's own (MEM_HOME) that error messages name by a label instead. */
   privatePaths?: PrivatePath[]
+  /** Team mode (docs/team.md): every request needs a team key and runs as its team; `keys` is then unused. */
+  team?: TeamAuth
 }
 
 /**
@@ -113,7 +115,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.setNotFoundHandler(notFoundHandler)
 
   app.addHook('onRequest', localGuard({loopbackOnly: options.loopbackOnly ?? true}))
-  if (options.keys) app.addHook('onRequest', authGuard(options.keys, {required: options.requireAuth ?? false}))
+  if (options.team) {
+    const guard = teamGuard(options.team)
+    app.addHook('onRequest', guard.onRequest)
+    app.addHook('preHandler', guard.preHandler)
+  } else if (options.keys) app.addHook('onRequest', authGuard(options.keys, {required: options.requireAuth ?? false}))
 
   const address =
     options.address ??

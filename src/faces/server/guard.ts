@@ -2,6 +2,7 @@ import type {FastifyReply, FastifyRequest} from 'fastify'
 import type {KeyRing} from '../../config/api-keys.js'
 import {errorBody, MemError} from '../../model/errors.js'
 import {type Access, requiredAccess} from './route.js'
+import type {TeamPrincipal} from '../../operations/team.js'
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
 
@@ -103,5 +104,52 @@ export function authGuard(keys: KeyRing, options: {required: boolean}) {
       .code(403)
       .type('application/json; charset=utf-8')
       .send({...body, required: result.required})
+  }
+}
+
+/** What a team server checks each request's key with, and runs its handler as (runtime/team-store.ts). */
+export interface TeamAuth {
+  /** The key's team, name, scope and repos; 401 for an unknown or revoked key, 403 for a scope too small. */
+  verify(authorization: string | undefined, need: 'read' | 'write' | 'admin'): Promise<TeamPrincipal>
+  /** Runs the rest of the request as `principal`. */
+  asPrincipal<T>(principal: TeamPrincipal, fn: () => T): T
+}
+
+const principals = new WeakMap<FastifyRequest, TeamPrincipal>()
+
+/**
+ * Team mode's auth: every route but the public ones needs a team key (there is no "auth off"). The
+ * key names the team the request acts for; the handler then runs as that principal, so every repo
+ * it touches is looked up under that team only (another team's repo or id: 404).
+ */
+export function teamGuard(auth: TeamAuth) {
+  return {
+    onRequest: async (req: FastifyRequest, reply: FastifyReply) => {
+      const route = req.routeOptions.url
+      const declared = (req.routeOptions.config as {access?: Access} | undefined)?.access
+      const need = declared ?? requiredAccess(req.method, route)
+      if (need === 'public') return
+      let principal: TeamPrincipal
+      try {
+        principal = await auth.verify(req.headers.authorization, need)
+      } catch (err) {
+        if (err instanceof MemError && err.code === 'unauthorized') {
+          return reply.code(401).header('www-authenticate', 'Bearer realm="mem"').type('application/json; charset=utf-8').send(errorBody(err))
+        }
+        if (err instanceof MemError && err.code === 'forbidden') {
+          const path = route ?? req.url.split('?')[0]
+          const body = errorBody(new MemError('forbidden', `This key's scope is too small: ${req.method} ${path} needs ${need}.`, {hint: `Use a team key with scope ${need}${need === 'admin' ? '' : ' or admin'}.`}))
+          return reply.code(403).type('application/json; charset=utf-8').send({...body, required: need})
+        }
+        throw err
+      }
+      principals.set(req, principal)
+    },
+    /** Registered as the last preHandler: the handler runs inside the principal's tenancy. */
+    preHandler: (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+      const principal = principals.get(req)
+      if (principal) auth.asPrincipal(principal, () => done())
+      else done()
+    },
   }
 }

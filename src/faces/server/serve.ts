@@ -8,7 +8,7 @@ import {MemError, systemReason} from '../../model/errors.js'
 import type {MemRuntime} from '../../runtime/open-mem.js'
 import type {RepoStore} from '../../storage/repo-store.js'
 import {buildServer} from './build-server.js'
-import {isLoopback} from './guard.js'
+import {isLoopback, type TeamAuth} from './guard.js'
 import {UpdateChecker} from './update-check.js'
 import {MaintenanceRuns} from './maintenance-runs.js'
 import {Scheduler} from './scheduler.js'
@@ -45,6 +45,11 @@ export interface StartServerOptions {
    * (every 24 h per registered repo; `schedule: false` turns it off).
    */
   maintenance?: {windowMs?: number; schedule?: boolean; intervalMs?: number; firstRunDelayMs?: number; tickMs?: number}
+  /**
+   * Team mode (`mem serve --store`, docs/team.md): the runtime is a team runtime, every request
+   * needs a team key (auth is always on, so any host may be bound), and the scheduler does not run.
+   */
+  team?: TeamAuth
 }
 
 export interface RunningServer {
@@ -70,9 +75,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new MemError('invalid_input', `Invalid port ${port}: use 0 to 65535 (0 picks a free port).`)
   }
-  const keys = await KeyRing.open(runtime.home)
+  const keys = options.team ? undefined : await KeyRing.open(runtime.home)
   const loopbackOnly = isLoopback(host)
-  if (!loopbackOnly && !keys.enabled) {
+  if (keys && !loopbackOnly && !keys.enabled) {
     throw new MemError('invalid_input', `Refusing to listen on ${host} while API key auth is off: anyone on the network could read and change memories.`, {
       hint: 'Create a key first (`mem keys create NAME --scope write`), or serve on 127.0.0.1.',
     })
@@ -117,6 +122,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     currentRepo: options.currentRepo,
     onInternalError: options.onInternalError,
     privatePaths: [{path: runtime.home, label: '$MEM_HOME'}],
+    team: options.team,
   })
 
   for (const ref of options.preload ?? []) await runtime.repo(ref, 'read')
@@ -137,7 +143,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const actualPort = bound && typeof bound === 'object' ? bound.port : port
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
   updates.start()
-  if (maintenanceOptions.schedule !== false) scheduler.start()
+  if (maintenanceOptions.schedule !== false && !options.team) scheduler.start()
 
   const connections = trackConnections(app)
   const idle = idleCheckpointer(runtime, options.idleCheckpointMs ?? IDLE_CHECKPOINT_MS, options.onBackgroundError ?? (() => undefined))
@@ -149,7 +155,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     url: `http://${urlHost}:${actualPort}`,
     host,
     port: actualPort,
-    authEnabled: keys.enabled,
+    authEnabled: keys ? keys.enabled : true,
     close: () =>
       (closing ??= (async () => {
         idle.stop()

@@ -7,6 +7,8 @@ import {migrate, type MigrateResult} from './schema.js'
 import {opLog, type OpLog} from './op-log.js'
 import {openPg, type PgHandle, type PgOptions} from './pool.js'
 import {teamTables, type TeamStoreTables} from './teams.js'
+import {replicaLog, type ReplicaLogOptions} from './replica-log.js'
+import type {ReplicaLog} from '../replica.js'
 
 export type {AppendEntry, AppendOptions, AppendResult, AppendedEntry, MaintenanceLock, OpLog, OpRow} from './op-log.js'
 export type {TeamKeyRow, TeamRow, TeamScope, TeamStoreTables} from './teams.js'
@@ -17,6 +19,10 @@ export interface TeamDb {
   readonly pg: PgHandle
   readonly ops: OpLog
   readonly teams: TeamStoreTables
+  /** One team repo's ops as the log a RepoStore replica reads and writes (replica-log.ts). */
+  replica(team: string, repo: string, options: ReplicaLogOptions): ReplicaLog
+  /** The repos of `team` (those with a record), by id. */
+  repos(team: string): Promise<string[]>
   /** What opening did to the schema. */
   readonly schema: MigrateResult
   close(): Promise<void>
@@ -32,5 +38,16 @@ export async function openTeamDb(options: PgOptions): Promise<TeamDb> {
     await pg.close().catch(() => {})
     throw pg.error(err)
   }
-  return {pg, ops: opLog(pg), teams: teamTables(pg), schema, close: () => pg.close()}
+  return {
+    pg,
+    ops: opLog(pg),
+    teams: teamTables(pg),
+    schema,
+    replica: (team, repo, options) => replicaLog(pg, team, repo, options),
+    async repos(team) {
+      const rows = await pg.query<{repo: string}>('SELECT repo FROM repos WHERE team = $1 AND head > 0 ORDER BY repo', [team])
+      return rows.map((r) => r.repo)
+    },
+    close: () => pg.close(),
+  }
 }

@@ -189,7 +189,7 @@ function lockName(team: string, repo: string): string {
  * Locks the repo's head row (making the row on the repo's first write) and returns the head.
  * A team that does not exist is not_found.
  */
-async function lockHead(client: PoolClient, team: string, repo: string, at: Date): Promise<number> {
+export async function lockHead(client: PoolClient, team: string, repo: string, at: Date): Promise<number> {
   const locked = await client.query<{head: string}>('SELECT head FROM repos WHERE team = $1 AND repo = $2 FOR UPDATE', [team, repo])
   if (locked.rows.length > 0) return Number(locked.rows[0].head)
   const team_ = await client.query('SELECT 1 FROM teams WHERE team = $1', [team])

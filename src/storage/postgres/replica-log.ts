@@ -1,0 +1,128 @@
+/**
+ * One team repo's ops table as the log a RepoStore replica reads and writes (storage/replica.ts).
+ * The write transaction is op-log's: the head row locked `FOR UPDATE` (writers of the repo take
+ * turns across every replica), the records after the replica's place read in it, the batch
+ * planned on them and appended after the head, all committed at once. Snapshots are rows of
+ * `snapshots`, kept under a transaction-level advisory lock so that one replica writes one at a time.
+ */
+import {MemError} from '../../model/errors.js'
+import {checkRepoId, checkTeamName} from '../../model/team-names.js'
+import type {JournalRecord} from '../memories.js'
+import type {ReplicaLog, ReplicaRecord} from '../replica.js'
+import {lockHead, MAX_BATCH, MAX_RECORD_BYTES, opLog} from './op-log.js'
+import type {PgHandle} from './pool.js'
+
+/** Snapshots kept per repo (the newest serves cold replicas; one more while it is being replaced). */
+const SNAPSHOTS_KEPT = 2
+
+/** Thrown inside the transaction to roll it back when the batch has nothing to append. */
+class NothingToAppend {}
+
+export interface ReplicaLogOptions {
+  /** Who writes: kept on each ops row (a replica's name). */
+  actor: string
+  now?: () => Date
+}
+
+export function replicaLog(pg: PgHandle, team: string, repo: string, options: ReplicaLogOptions): ReplicaLog {
+  checkTeamName(team)
+  checkRepoId(repo)
+  const now = options.now ?? (() => new Date())
+  const name = `${pg.shown} (team ${team}, repo ${repo})`
+  return {
+    name,
+
+    async snapshot() {
+      const rows = await pg.query<{seq: string; bytes: Buffer}>('SELECT seq, bytes FROM snapshots WHERE team = $1 AND repo = $2 ORDER BY seq DESC LIMIT 1', [team, repo])
+      if (rows.length === 0) return null
+      return {seq: Number(rows[0].seq), bytes: new Uint8Array(rows[0].bytes.buffer, rows[0].bytes.byteOffset, rows[0].bytes.byteLength)}
+    },
+
+    async head() {
+      const rows = await pg.query<{head: string}>('SELECT head FROM repos WHERE team = $1 AND repo = $2', [team, repo])
+      return rows.length === 0 ? 0 : Number(rows[0].head)
+    },
+
+    async after(seq, limit) {
+      const rows = await pg.query<{seq: string; record: JournalRecord}>('SELECT seq, record FROM ops WHERE team = $1 AND repo = $2 AND seq > $3 ORDER BY seq LIMIT $4', [team, repo, seq, limit])
+      return rows.map((r) => ({seq: Number(r.seq), record: r.record}))
+    },
+
+    async commit(seq, plan) {
+      try {
+        return await pg.transaction(async (client) => {
+          const at = now()
+          const missed: ReplicaRecord[] = []
+          // one round trip: the head row locked and the first records after the replica's place
+          const locked = await client.query<{head: string; seq: string | null; record: JournalRecord | null}>(
+            `SELECT r.head, o.seq, o.record FROM repos r
+               LEFT JOIN LATERAL (SELECT seq, record FROM ops WHERE team = r.team AND repo = r.repo AND seq > $3 ORDER BY seq LIMIT 1000) o ON true
+             WHERE r.team = $1 AND r.repo = $2 FOR UPDATE OF r`,
+            [team, repo, seq],
+          )
+          // the repo's first write: made (and locked) the slow way
+          const head = locked.rows.length > 0 ? Number(locked.rows[0].head) : await lockHead(client, team, repo, at)
+          for (const r of locked.rows) if (r.seq !== null) missed.push({seq: Number(r.seq), record: r.record!})
+          // every record after the replica's place, read under the lock: nothing can come between
+          for (let from = missed.at(-1)?.seq ?? seq; from < head; ) {
+            const rows = await client.query<{seq: string; record: JournalRecord}>('SELECT seq, record FROM ops WHERE team = $1 AND repo = $2 AND seq > $3 ORDER BY seq LIMIT 1000', [team, repo, from])
+            if (rows.rows.length === 0) break
+            for (const r of rows.rows) missed.push({seq: Number(r.seq), record: r.record})
+            from = missed.at(-1)!.seq
+          }
+          const records = plan(missed)
+          if (records.length === 0) throw new NothingToAppend()
+          if (records.length > MAX_BATCH) throw new MemError('invalid_input', `A batch of ${records.length} records is more than ${MAX_BATCH}.`)
+          const json = records.map((r, i) => {
+            const text = JSON.stringify(r)
+            if (Buffer.byteLength(text) > MAX_RECORD_BYTES) throw new MemError('payload_too_large', `Record ${i + 1} of the batch is more than ${MAX_RECORD_BYTES} bytes of JSON.`)
+            return text
+          })
+          const seqs = json.map((_, i) => head + i + 1)
+          const moved = await client.query(
+            `WITH appended AS (
+               INSERT INTO ops (team, repo, seq, record, actor, request_id, at)
+               SELECT $1, $2, s, r, $3, NULL, $4 FROM unnest($5::bigint[], $6::jsonb[]) AS t(s, r)
+             )
+             UPDATE repos SET head = $7 WHERE team = $1 AND repo = $2`,
+            [team, repo, options.actor, at, seqs, json, head + json.length],
+          )
+          if (moved.rowCount !== 1) throw new MemError('internal', `The head of ${repo} could not be moved to ${head + json.length}.`)
+          return {seqs}
+        })
+      } catch (err) {
+        if (err instanceof NothingToAppend || (err as {cause?: unknown})?.cause instanceof NothingToAppend) return {seqs: []}
+        throw err
+      }
+    },
+
+    async tryMaintenanceLock() {
+      const lock = await opLog(pg).tryMaintenanceLock(team, repo)
+      return lock ? () => lock.release() : null
+    },
+
+    async saveSnapshot(seq, bytes) {
+      try {
+        return await pg.transaction(async (client) => {
+          const got = await client.query<{ok: boolean}>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [`mem-snapshot:${team}/${repo}`])
+          if (!got.rows[0]?.ok) return false
+          await client.query('INSERT INTO snapshots (team, repo, seq, bytes, at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+            team,
+            repo,
+            seq,
+            Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+            now(),
+          ])
+          await client.query(
+            `DELETE FROM snapshots WHERE team = $1 AND repo = $2 AND seq < (
+               SELECT min(seq) FROM (SELECT seq FROM snapshots WHERE team = $1 AND repo = $2 ORDER BY seq DESC LIMIT $3) AS kept)`,
+            [team, repo, SNAPSHOTS_KEPT],
+          )
+          return true
+        })
+      } catch (err) {
+        throw pg.error(err)
+      }
+    },
+  }
+}

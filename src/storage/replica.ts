@@ -1,0 +1,42 @@
+/**
+ * The persistence a RepoStore uses when its journal is not `.mem/` but a shared log (team mode:
+ * the ops table of a team store, storage/postgres/replica-log.ts). The store keeps its sql.js
+ * database and recall index as a replica of the log: it opens from the newest snapshot plus the
+ * records after it, catches up with `after()`, and writes through `commit()`, which takes the
+ * log's writer lock, hands over what other writers committed meanwhile, and appends the batch the
+ * store planned on that state in one transaction (group commit).
+ *
+ * The steps map one to one to the file store's (repo-store.ts): write.lock → the lock `commit`
+ * holds; journal append → the records `commit` appends; catch-up by stat → `head()` then `after()`;
+ * checkpoint → `saveSnapshot()`; opening mem.db → `snapshot()` then `after()`.
+ */
+import type {JournalRecord} from './memories.js'
+
+/** A record of the log with its place in it (1, 2, 3, … gapless). */
+export interface ReplicaRecord {
+  seq: number
+  record: JournalRecord
+}
+
+export interface ReplicaLog {
+  /** How messages name the log (never a password). */
+  readonly name: string
+  /** The newest snapshot: a sql.js database holding every record up to `seq`; null when there is none. */
+  snapshot(): Promise<{seq: number; bytes: Uint8Array} | null>
+  /** The last seq committed (0 when nothing is). One round trip: the check before every operation. */
+  head(): Promise<number>
+  /** Records after `seq`, in order, at most `limit`. */
+  after(seq: number, limit: number): Promise<ReplicaRecord[]>
+  /**
+   * One write transaction: takes the log's writer lock, reads every record committed after `seq`
+   * and hands them to `plan` (synchronous), which applies them and returns the records of its
+   * batch, planned on that state; appends those after them and commits. Resolves once committed,
+   * with the seq of each record appended. `plan` returning no record appends nothing and creates
+   * nothing. Fails `unavailable` when the log cannot commit; nothing is appended then.
+   */
+  commit(seq: number, plan: (missed: ReplicaRecord[]) => JournalRecord[]): Promise<{seqs: number[]}>
+  /** The repo's one-maintenance-pass lock if no one holds it (freed when its holder dies); null when another holds it. */
+  tryMaintenanceLock(): Promise<(() => Promise<void>) | null>
+  /** Keeps a snapshot at `seq` if no other writer is keeping one now; true when this call kept it. */
+  saveSnapshot(seq: number, bytes: Uint8Array): Promise<boolean>
+}

@@ -1,0 +1,260 @@
+// Team mode against the local store, side by side in one run (issue 31): the built `mem serve`
+// (local, one process) and two `mem serve --store` replicas on one Postgres (a throwaway cluster of
+// this machine's packages, fsync on, or MEM_BENCH_PG_URL), each over the same 10k synthetic
+// memories. Measures, in alternating rounds: durable stores/s with 4 clients (team: 2 on each
+// replica), HTTP recall latency (1 connection), and a cold replica's first answer on the 10k repo
+// (the newest snapshot plus the ops after it). Every acknowledged team store is then read back
+// through the other replica. Prints medians and the load average; asserts nothing.
+// Run: npm run build && node test/bench/team-serve.mjs
+import {spawn} from 'node:child_process'
+import {createHash} from 'node:crypto'
+import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
+import os from 'node:os'
+import {join} from 'node:path'
+import {createInterface} from 'node:readline'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import {heuristicOneLiner} from '../../dist/src/engines/enrichment/heuristic.js'
+import {createTeam, createTeamKey} from '../../dist/src/operations/team.js'
+import {openTeamDb} from '../../dist/src/storage/postgres/index.js'
+import {RepoStore} from '../../dist/src/storage/repo-store.js'
+import {startCluster, stopCluster} from '../../scripts/pg-cluster.mjs'
+import {loadEvalSet, syntheticMemories} from './lib/corpus.mjs'
+import {seedRepo} from './lib/seed.mjs'
+import {BIN, fmt, median, percentile, startServe, tempRepo} from './lib/util.mjs'
+
+const SIZE = Number(process.env.MEM_BENCH_SIZE ?? 10_000)
+const SECONDS = Number(process.env.MEM_BENCH_SECONDS ?? 5)
+const ROUNDS = Number(process.env.MEM_BENCH_ROUNDS ?? 3)
+const TEAM_REPO = 'github.com/bench/app'
+const SEGMENT = 'github.com~bench~app'
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    const times = []
+    const instance = autocannon(options, (err, result) => (err ? reject(err) : resolve({result, times})))
+    instance.on('response', (_client, _status, _bytes, ms) => times.push(ms))
+  })
+}
+
+async function admin(server, sql) {
+  const client = new pg.Client({connectionString: server})
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+/** The same synthetic memories seedRepo gives the local store, under the team repo's id, through a replica store (500 a record). */
+async function seedTeam(db, count, start = Date.parse('2025-06-01T00:00:00Z')) {
+  const store = await RepoStore.open(mkdtempSync(join(os.tmpdir(), 'mem-bench-seed-')), {replica: db.replica('bench', TEAM_REPO, {actor: 'seed'})})
+  await store.sync()
+  const all = syntheticMemories(count)
+  for (let i = 0; i < all.length; i += 500) {
+    const ops = all.slice(i, i + 500).map((m, j) => {
+      const createdAt = new Date(start + (i + j) * 60_000).toISOString()
+      const key = createHash('sha256').update(m.content + createdAt).digest('hex').slice(0, 12)
+      return {
+        op: 'insert',
+        memory: {
+          id: `memories/${SEGMENT}/${m.type}/${key}`, repoId: SEGMENT, type: m.type, content: m.content,
+          oneLiner: heuristicOneLiner(m.content), summary: null, tags: m.tags, importance: m.importance,
+          source: 'bench', sessionId: null, supersedes: null, supersededBy: null, createdAt, updatedAt: createdAt,
+          forgottenAt: null, forgetReason: null, expiresAt: null, accessCount: 0, lastAccessedAt: null,
+          usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [],
+        },
+      }
+    })
+    await store.write(() => ({ops, result: null}))
+  }
+  await store.checkpoint() // the snapshot a cold replica opens from
+  await store.close()
+}
+
+function startReplica(home, storeUrl) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--store', storeUrl, '--port', '0', '--json'], {
+    env: {...process.env, MEM_HOME: home, MEM_STORE: '', MEM_REPO: ''},
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+  const started = new Promise((resolve, reject) => {
+    createInterface({input: child.stdout}).once('line', (line) => resolve(JSON.parse(line)))
+    child.once('exit', (code) => reject(new Error(`mem serve --store exited ${code}`)))
+  })
+  return {child, started, exited}
+}
+
+/** Durable stores for SECONDS from 4 clients spread over `targets` ({api, repo, headers}); answers acknowledged ids. */
+async function stores(targets, texts, tag) {
+  const acknowledged = []
+  let serial = 0
+  const per = 4 / targets.length
+  const runs = await Promise.all(
+    targets.map((t) =>
+      cannon({
+        url: t.api,
+        connections: per,
+        duration: SECONDS,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/mem',
+            headers: {'content-type': 'application/json', ...t.headers},
+            setupRequest: (req) => {
+              const m = texts[serial++ % texts.length]
+              return {...req, body: JSON.stringify({repo: t.repo, type: m.type, content: `${m.content} [${tag} ${serial}]`, tags: m.tags, importance: m.importance})}
+            },
+            onResponse: (status, body) => {
+              if (status === 201) acknowledged.push(JSON.parse(body).id)
+            },
+          },
+        ],
+      }),
+    ),
+  )
+  const errors = runs.reduce((n, r) => n + r.result.errors + r.result.timeouts + r.result.non2xx, 0)
+  return {perSec: acknowledged.length / SECONDS, acknowledged, errors, p95: percentile(runs.flatMap((r) => r.times), 95)}
+}
+
+async function recall(target, questions) {
+  let n = 0
+  const r = await cannon({
+    url: target.api,
+    connections: 1,
+    duration: SECONDS,
+    requests: [{method: 'GET', headers: target.headers, setupRequest: (req) => ({...req, path: `/api/mem/recall?repo=${encodeURIComponent(target.repo)}&q=${encodeURIComponent(questions[n++ % questions.length])}`})}],
+  })
+  return {p50: percentile(r.times, 50), p95: percentile(r.times, 95), errors: r.result.errors + r.result.non2xx + r.result.timeouts}
+}
+
+export async function benchTeamServe() {
+  console.log(`\n## Team mode (mem serve --store, 2 replicas) vs local mem serve: ${SIZE.toLocaleString('en-US')} memories, ${ROUNDS} rounds of ${SECONDS} s (load ${load()})`)
+  const given = process.env.MEM_BENCH_PG_URL
+  const cluster = given ? undefined : await startCluster()
+  const server = given ?? cluster.url
+  const processes = []
+  try {
+    const name = `mem_bench_serve_${Date.now().toString(36)}`
+    await admin(server, `CREATE DATABASE ${name}`)
+    const url = new URL(server)
+    url.pathname = `/${name}`
+    const storeUrl = url.href
+    const db = await openTeamDb({url: storeUrl, shown: 'bench', max: 2})
+    const call = {now: new Date(), actor: 'bench'}
+    await createTeam(db, {name: 'bench'}, call)
+    const key = (await createTeamKey(db, {name: 'bench', team: 'bench', scope: 'write'}, call)).key
+
+    // the same 10k memories both ways
+    const {root, home} = tempRepo('team-serve')
+    mkdirSync(home, {recursive: true})
+    writeFileSync(join(home, 'config.yaml'), 'update:\n  check: false\n')
+    let t = performance.now()
+    await seedRepo(root, SIZE)
+    const localSeed = performance.now() - t
+    t = performance.now()
+    await seedTeam(db, SIZE)
+    console.log(`seeded: local ${fmt(localSeed / 1000)} s, team ${fmt((performance.now() - t) / 1000)} s (${SIZE / 500} records of 500 memories, then a snapshot)`)
+
+    const local = startServe(home, root)
+    processes.push(local)
+    const replicaHomes = [0, 1].map(() => {
+      const h = mkdtempSync(join(os.tmpdir(), 'mem-bench-replica-'))
+      writeFileSync(join(h, 'config.yaml'), 'update:\n  check: false\n')
+      return h
+    })
+    const a = startReplica(replicaHomes[0], storeUrl)
+    const b = startReplica(replicaHomes[1], storeUrl)
+    processes.push(a, b)
+    const auth = {authorization: `Bearer ${key}`}
+    const L = {api: (await local.started).api, repo: root, headers: {}}
+    const A = {api: (await a.started).api, repo: TEAM_REPO, headers: auth}
+    const B = {api: (await b.started).api, repo: TEAM_REPO, headers: auth}
+    const questions = loadEvalSet().questions.map((q) => q.q)
+
+    // cold: the first recall a replica answers on the 10k repo (snapshot + ops from Postgres, the index built)
+    const cold = []
+    for (const target of [A, B]) {
+      const t0 = performance.now()
+      const res = await fetch(`${target.api}/api/mem/recall?repo=${encodeURIComponent(TEAM_REPO)}&q=database`, {headers: auth})
+      cold.push(performance.now() - t0)
+      if (res.status !== 200) throw new Error(`cold recall answered ${res.status}: ${await res.text()}`)
+    }
+    const tl = performance.now()
+    await fetch(`${L.api}/api/mem/recall?repo=${encodeURIComponent(root)}&q=database`)
+    const coldLocal = performance.now() - tl
+    console.log(`cold first recall on ${SIZE.toLocaleString('en-US')} memories: replica A ${fmt(cold[0])} ms, replica B ${fmt(cold[1])} ms; local mem serve ${fmt(coldLocal)} ms (load ${load()})`)
+
+    // warm-up both ways
+    await recall(L, questions)
+    await recall(A, questions)
+
+    const texts = syntheticMemories(100_000, 4242)
+    const rows = {localStores: [], teamStores: [], localP95: [], teamP95: [], localStoreP95: [], teamStoreP95: []}
+    const teamAcked = []
+    let errors = 0
+    for (let round = 0; round < ROUNDS; round++) {
+      const ls = await stores([L], texts, `local-${round}`)
+      const ts = await stores([A, B], texts, `team-${round}`)
+      teamAcked.push(...ts.acknowledged)
+      const lr = await recall(L, questions)
+      const tr = await recall(round % 2 ? B : A, questions)
+      errors += ls.errors + ts.errors + lr.errors + tr.errors
+      rows.localStores.push(ls.perSec)
+      rows.teamStores.push(ts.perSec)
+      rows.localStoreP95.push(ls.p95)
+      rows.teamStoreP95.push(ts.p95)
+      rows.localP95.push(lr.p95)
+      rows.teamP95.push(tr.p95)
+      console.log(
+        `round ${round + 1}: stores/s local ${fmt(ls.perSec, 0)} team ${fmt(ts.perSec, 0)} (p95 ${fmt(ls.p95)} / ${fmt(ts.p95)} ms); ` +
+          `recall p50 local ${fmt(lr.p50)} team ${fmt(tr.p50)} ms, p95 local ${fmt(lr.p95)} team ${fmt(tr.p95)} ms (load ${load()})`,
+      )
+    }
+    const ms = (k) => median(rows[k])
+    console.log(`median  durable stores/s (4 clients): local ${fmt(ms('localStores'), 0)}, team over 2 replicas ${fmt(ms('teamStores'), 0)} (${fmt(ms('teamStores') / ms('localStores'), 2)}×; target ≥ 0.5×)`)
+    console.log(`median  HTTP recall p95 (1 connection): local ${fmt(ms('localP95'))} ms, team ${fmt(ms('teamP95'))} ms (${fmt(ms('teamP95') / ms('localP95'), 2)}×; target ≤ 2×)`)
+    console.log(`errors  ${errors} (non-2xx, timeouts, socket errors) in all rounds`)
+
+    // every acknowledged team store, read back through the replica that did not necessarily write it
+    let missing = 0
+    for (const id of teamAcked) {
+      const res = await fetch(`${B.api}/api/mem/${encodeURIComponent(id)}`, {headers: auth})
+      if (res.status !== 200) missing++
+    }
+    console.log(`acked   ${teamAcked.length} team stores acknowledged, ${missing} missing when read back through replica B`)
+
+    // cold replicas started one at a time once the others are idle: each one's first recall on the
+    // repo as it is after the rounds (the newest snapshot plus the records after it)
+    const snap = await db.pg.query("SELECT max(seq) AS seq FROM snapshots WHERE team = 'bench'")
+    const head = await db.replica('bench', TEAM_REPO, {actor: 'bench'}).head()
+    const colds = []
+    for (let i = 0; i < 3; i++) {
+      const h = mkdtempSync(join(os.tmpdir(), 'mem-bench-replica-'))
+      writeFileSync(join(h, 'config.yaml'), 'update:\n  check: false\n')
+      const c = startReplica(h, storeUrl)
+      const C = {api: (await c.started).api}
+      const t1 = performance.now()
+      const res = await fetch(`${C.api}/api/mem/recall?repo=${encodeURIComponent(TEAM_REPO)}&q=database`, {headers: auth})
+      colds.push(performance.now() - t1)
+      if (res.status !== 200) throw new Error(`cold recall answered ${res.status}`)
+      c.child.kill('SIGKILL') // no snapshot at exit: the next one starts from the same place
+      await c.exited
+    }
+    console.log(
+      `cold    a new replica's first recall after the rounds (snapshot at seq ${snap[0].seq}, head ${head}): ${colds.map((c) => fmt(c, 0)).join(', ')} ms, median ${fmt(median(colds), 0)} ms (target ≤ 3 s) (load ${load()})`,
+    )
+    await db.close()
+    return {cold, colds, coldLocal, ...Object.fromEntries(Object.keys(rows).map((k) => [k, ms(k)])), missing, errors}
+  } finally {
+    for (const p of processes) {
+      p.child.kill('SIGTERM')
+      await p.exited
+    }
+    if (cluster) await stopCluster(cluster.dir)
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchTeamServe()
