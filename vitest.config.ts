@@ -27,6 +27,7 @@ export const SLOW_TESTS = [
   'test/faces/cli/recall-index.test.ts', // a large store, the detached index rebuild
   'test/engines/sharing/layers-git.test.ts', // git remotes
   'test/engines/sharing/packs.test.ts', // every single flipped byte of a pack
+  'test/faces/server/team-replicas.test.ts', // two mem serve --store processes on one Postgres, one killed mid-burst
 ]
 
 const ALL_TESTS = ['test/**/*.test.ts', 'test/**/*.test.tsx']
