@@ -31,6 +31,8 @@ export interface StaticHeader {
   vocabulary: string
   weighting: string
   pca: string
+  /** How the rows were fitted, when they were (scripts/distill-meaning-table.mjs --learn); absent: word-alone rows. */
+  training?: string
   licence: string
 }
 
@@ -87,11 +89,15 @@ export function staticWords(text: string): string[] {
   return text.normalize('NFD').replace(/\p{Mn}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
 }
 
+/** A word's row in a table's vocabulary: the word, else a plural's singular ("deploys" → "deploy"). */
+export function staticRow(index: Map<string, number>, w: string): number | undefined {
+  return index.get(w) ?? (w.length > 3 && w.endsWith('s') ? index.get(w.slice(0, -1)) : undefined)
+}
+
 export function loadStaticTable(file = staticTablePath()): MeaningModel {
   if (!file) throw new StaticTableError(`the static table (models/${STATIC_FILE}) is not installed with mem; reinstall mem, or set meaning.model: builtin`)
   const {header, index, scales, rows, bytes, hash} = readStaticTable(file)
   const dims = header.dims
-  const rowOf = (w: string): number | undefined => index.get(w) ?? (w.length > 3 && w.endsWith('s') ? index.get(w.slice(0, -1)) : undefined)
   return {
     id: `static/use-lite-distilled-${dims}x${header.words}-${hash}`,
     dims,
@@ -107,7 +113,7 @@ export function loadStaticTable(file = staticTablePath()): MeaningModel {
       return texts.map((text) => {
         const sum = new Float64Array(dims)
         for (const w of staticWords(text.length > 20_000 ? text.slice(0, 20_000) : text)) {
-          const r = rowOf(w)
+          const r = staticRow(index, w)
           if (r === undefined) continue
           const s = scales[r]
           for (let d = 0, base = r * dims; d < dims; d++) sum[d] += rows[base + d] * s

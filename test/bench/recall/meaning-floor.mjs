@@ -69,7 +69,7 @@ for (const r of results) {
   console.log(`\n${r.dir}: ${r.memories} notes; ${r.targets.length} paraphrase questions (the model alone: recall@5 ${r.r5.toFixed(3)}), cosine with their note p25/p50/p75 ${[0.25, 0.5, 0.75].map((p) => pct(r.targets, p).toFixed(3)).join(' / ')}`)
   console.log(`${OFF_TOPIC.length} off-topic prompts, best cosine over the notes p50/max ${pct(r.off, 0.5).toFixed(3)} / ${Math.max(...r.off).toFixed(3)}: ${OFF_TOPIC.map((q, i) => `${q.slice(0, 18)} ${r.off[i].toFixed(2)}`).join('; ')}`)
   console.log('floor | paraphrase notes at or above | off-topic prompts with a note above')
-  for (const f of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]) {
+  for (const f of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]) {
     console.log(`${f.toFixed(2)}  | ${(r.targets.filter((c) => c > f).length / r.targets.length).toFixed(3)}                        | ${r.off.filter((c) => c > f).length} / ${OFF_TOPIC.length}`)
   }
 }

@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {recall} from '../../../src/operations/recall.js'
 import {store} from '../../../src/operations/store.js'
 import {openMem} from '../../../src/runtime/open-mem.js'
-import {loadStaticTable, readStaticTable, STATIC_ONLY_FLOOR, staticTablePath, StaticTableError} from '../../../src/engines/meaning/static-table.js'
+import {loadStaticTable, readStaticTable, STATIC_ONLY_FLOOR, staticRow, staticTablePath, StaticTableError} from '../../../src/engines/meaning/static-table.js'
 import {loadLocalTable} from '../../../src/engines/meaning/local-table.js'
 import {searchMemories} from '../../../src/engines/search/engine.js'
 import {getVector} from '../../../src/storage/vectors.js'
@@ -28,6 +28,23 @@ describe('the static table distilled from the built-in model (meaning.model: sta
     // case and punctuation do not change the words; words the table does not hold add nothing
     expect([...b]).toEqual([...a])
     expect(none.every((x) => x === 0)).toBe(true)
+  })
+
+  it("a plural without a row of its own takes its singular's (the rows the distil script trains are the ones the loader reads)", async () => {
+    const index = new Map([
+      ['deploy', 0],
+      ['news', 1],
+      ['bus', 2],
+    ])
+    expect(staticRow(index, 'deploys')).toBe(0)
+    expect(staticRow(index, 'news')).toBe(1) // a word of its own is never cut
+    expect(staticRow(index, 'bu')).toBeUndefined()
+    expect(staticRow(index, 'bus')).toBe(2)
+    expect(staticRow(index, 'uss')).toBeUndefined() // three letters: not taken for a plural
+    expect(staticRow(index, 'deployss')).toBeUndefined()
+    const model = loadStaticTable()
+    const [one, many] = await model.embed(['deploy', 'deploys'])
+    expect([...many]).toEqual([...one])
   })
 
   it("ranks each of the issue's four notes first for its question among the four, with no word in common", async () => {
