@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 import {basename} from 'node:path'
 import {z} from 'zod'
 import {MemError} from '../model/errors.js'
-import {entriesChecksum, entriesTextBytes, liveRowsForPack, MAX_PACK_BYTES, MAX_PACK_ENTRIES, MAX_PACK_TEXT_BYTES, PACK_FORMAT, PACK_FORMAT_VERSION, type PackManifest, writePackFile} from '../storage/pack-file.js'
+import {entriesTextBytes, liveRowsAndVectorsForPack, MAX_PACK_BYTES, MAX_PACK_ENTRIES, MAX_PACK_TEXT_BYTES, PACK_FORMAT, PACK_FORMAT_VERSION, packChecksum, PLAIN_PACK_FORMAT_VERSION, type PackManifest, writePackFile} from '../storage/pack-file.js'
 import {CROSS_REPO_LINK_TAG} from './links.js'
 import type {MemContext} from '../engines/context.js'
 import {RepoRef} from '../model/schemas.js'
@@ -38,7 +38,8 @@ export interface PackExportResult {
 export async function packExport(ctx: MemContext, raw: PackExportInput): Promise<PackExportResult> {
   const input = parseInput(PackExportInput, raw)
   const handle = await ctx.repo(input.repo, 'read')
-  const entries = handle.store.read((db) => liveRowsForPack(db, CROSS_REPO_LINK_TAG))
+  // with each memory's meaning vector when it has one: an importer using the same model does not embed it again
+  const {entries, vectors} = handle.store.read((db) => liveRowsAndVectorsForPack(db, CROSS_REPO_LINK_TAG))
   if (entries.length > MAX_PACK_ENTRIES) {
     throw new MemError('payload_too_large', `The repo has ${entries.length.toLocaleString('en-US')} live memories; a pack holds at most ${MAX_PACK_ENTRIES.toLocaleString('en-US')}.`, {
       hint: 'Forget or consolidate memories first (`mem maintain`).',
@@ -52,13 +53,13 @@ export async function packExport(ctx: MemContext, raw: PackExportInput): Promise
     })
   }
   const createdAt = ctx.now().toISOString()
-  const entriesSha256 = entriesChecksum(entries)
+  let entriesSha256 = packChecksum(entries, vectors)
   const name = input.name ?? packName(handle.root, handle.id)
   const version = input.version ?? createdAt.replace(/[-:]/g, '').replace('T', '.').slice(0, 15)
   const packId = `pack-${createHash('sha256').update(`${name}\n${version}\n${createdAt}\n${entriesSha256}`).digest('hex').slice(0, 16)}`
   const manifest: PackManifest = {
     format: PACK_FORMAT,
-    formatVersion: PACK_FORMAT_VERSION,
+    formatVersion: vectors.size > 0 ? PACK_FORMAT_VERSION : PLAIN_PACK_FORMAT_VERSION,
     packId,
     name,
     version,
@@ -67,7 +68,13 @@ export async function packExport(ctx: MemContext, raw: PackExportInput): Promise
     entryCount: entries.length,
     entriesSha256,
   }
-  const data = await writePackFile(manifest, entries)
+  let data = await writePackFile(manifest, entries, vectors)
+  if (data.length > MAX_PACK_BYTES && vectors.size > 0) {
+    // the vectors are a convenience (an importer can embed again): a pack too large with them goes without
+    entriesSha256 = packChecksum(entries, new Map())
+    Object.assign(manifest, {formatVersion: PLAIN_PACK_FORMAT_VERSION, entriesSha256})
+    data = await writePackFile(manifest, entries)
+  }
   if (data.length > MAX_PACK_BYTES) {
     throw new MemError('payload_too_large', `The pack would be ${data.length.toLocaleString('en-US')} bytes; the limit is ${MAX_PACK_BYTES.toLocaleString('en-US')}.`, {
       hint: 'Forget or consolidate memories first (`mem maintain`).',

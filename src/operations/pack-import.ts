@@ -2,7 +2,9 @@ import {createHash} from 'node:crypto'
 import {z} from 'zod'
 import {MemError} from '../model/errors.js'
 import {MAX_PACK_BYTES} from '../storage/pack-file.js'
-import {type PackEntry, type PackManifest, readPackFile} from '../storage/pack-file.js'
+import {type PackEntry, type PackManifest, type PackVector, readPackFile} from '../storage/pack-file.js'
+import {meaningModel} from '../engines/meaning/use.js'
+import type {MeaningVector} from '../engines/currency/meaning.js'
 import type {MemContext} from '../engines/context.js'
 import {Content, Importance, MemoryTypeSchema, RepoRef, Tags} from '../model/schemas.js'
 import {admitManifest, gate, planStore} from '../engines/gates/admit.js'
@@ -33,6 +35,8 @@ const EntrySchema = z.object({
 export interface DecodedPack {
   manifest: PackManifest
   entries: PackEntry[]
+  /** The entries' meaning vectors (by entry index), when the pack carries them (format version 2). */
+  vectors: Map<number, PackVector>
 }
 
 /**
@@ -90,18 +94,20 @@ export async function packImport(ctx: MemContext, raw: PackImportInput): Promise
   const handle = await ctx.repo(input.repo, 'write')
   const now = ctx.now()
   let skipped = 0
-  const accepted: PackEntry[] = []
-  for (const e of pack.entries) {
+  const accepted: Array<{e: PackEntry; meaning?: MeaningVector}> = []
+  const usable = await vectorsInUse(ctx, pack.vectors)
+  for (const [i, e] of pack.entries.entries()) {
     if (await entryRejected(ctx, e)) skipped++
-    else accepted.push(e)
+    else accepted.push({e, meaning: usable(i)})
   }
   // One write job per entry, queued together: they share one transaction and one fsync, and each
   // sees the ones before it (a pack repeating itself imports once).
   const outcomes = await Promise.all(
-    accepted.map((e) =>
+    accepted.map(({e, meaning}) =>
       handle.store
         .write((db) =>
           planStore(db, handle, {
+            ...(meaning ? {meaning} : {}),
             content: e.content,
             type: e.type,
             tags: e.tags,
@@ -123,6 +129,26 @@ export async function packImport(ctx: MemContext, raw: PackImportInput): Promise
   const imported = outcomes.filter(Boolean).length
   skipped += outcomes.length - imported
   return {imported, skipped, packId: pack.manifest.packId, name: pack.manifest.name, version: pack.manifest.version}
+}
+
+/**
+ * The pack's vector of an entry when it can be kept as it is: from the meaning model in use (same
+ * id and size), unit length. It is stored with the memory and its nearest memories are update
+ * candidates, as a store's own vector would be; any other (meaning off, another model, a vector
+ * that is not unit length) is dropped, and the memory waits in the queue to be embedded here.
+ */
+async function vectorsInUse(ctx: MemContext, vectors: ReadonlyMap<number, PackVector>): Promise<(i: number) => MeaningVector | undefined> {
+  const none = () => undefined
+  if (vectors.size === 0 || !ctx.meaning) return none
+  const model = await meaningModel(ctx)
+  if (!model) return none
+  return (i) => {
+    const v = vectors.get(i)
+    if (!v || v.model !== model.id || v.dims !== model.dims || v.vector.length !== v.dims) return undefined
+    let norm = 0
+    for (const x of v.vector) norm += x * x
+    return Math.abs(Math.sqrt(norm) - 1) < 1e-3 ? {model: v.model, vector: v.vector} : undefined
+  }
 }
 
 /** Runs the store gates over every text of an entry that is kept (content, one-liner, tags, source, lineage). */

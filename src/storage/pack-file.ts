@@ -5,6 +5,7 @@ import {PACKAGE_NAME} from '../model/package-name.js'
 import {MAX_CONTENT_CHARS, type MemoryType} from '../model/memory.js'
 import type {Db} from './db.js'
 import {loadSqlJs} from './sqljs.js'
+import {bytesVector, getVector, vectorBytes} from './vectors.js'
 
 /**
  * The `.mem` pack file: a plain SQLite database (any SQLite tool reads it) with two tables,
@@ -14,7 +15,15 @@ import {loadSqlJs} from './sqljs.js'
  *   entries  (n = 1..entry_count): type, content, one_liner, tags (JSON array), importance,
  *                       source, created_at, lineage
  *
- * `entries_sha256` is the sha-256 of the entries' canonical serialization (entriesChecksum), so
+ * and, from format version 2, an optional third table
+ *
+ *   vectors  (n = the entry's n): model, dims, vector (dims little-endian Float32 numbers, a BLOB):
+ *                       each memory's vector from the meaning model it was embedded by, so an
+ *                       importer using the same model need not embed it again (docs/meaning.md).
+ *                       A pack without vectors is written as version 1, which every mem reads.
+ *
+ * `entries_sha256` is the sha-256 of the entries' canonical serialization (entriesChecksum), then of
+ * the vectors' when there are any (packChecksum), so
  * a changed byte in any entry is detected even where SQLite itself would not notice. `lineage`
  * names the first version of the memory's chain in the exporting store: an opaque key that lets a
  * layer tell an edited memory (same lineage) from a new one. Nothing in the file is an id the
@@ -41,7 +50,11 @@ import {loadSqlJs} from './sqljs.js'
  */
 
 export const PACK_FORMAT = 'mem-pack'
-export const PACK_FORMAT_VERSION = 1
+export const PACK_FORMAT_VERSION = 2
+/** The version of a pack without vectors: mem before format 2 reads it. */
+export const PLAIN_PACK_FORMAT_VERSION = 1
+/** The widest vector a pack may hold. */
+const MAX_VECTOR_DIMS = 4_096
 /** The largest pack file mem reads or writes. */
 export const MAX_PACK_BYTES = 64 * 1024 * 1024
 /** The most entries a pack may hold. */
@@ -86,6 +99,22 @@ export interface PackEntry {
 
 /** The rows a pack is made of, read from a store: live memories with their chain's first id. */
 export function liveRowsForPack(db: Db, excludeTag: string): PackEntry[] {
+  return liveRowsAndVectorsForPack(db, excludeTag).entries
+}
+
+/** The rows a pack is made of, and each one's meaning vector when it has one (by entry index). */
+export function liveRowsAndVectorsForPack(db: Db, excludeTag: string): {entries: PackEntry[]; vectors: Map<number, PackVector>} {
+  const ids: string[] = []
+  const entries = packRows(db, excludeTag, ids)
+  const vectors = new Map<number, PackVector>()
+  ids.forEach((id, i) => {
+    const v = getVector(db, id)
+    if (v && v.vector.length === v.dims) vectors.set(i, {model: v.model, dims: v.dims, vector: v.vector})
+  })
+  return {entries, vectors}
+}
+
+function packRows(db: Db, excludeTag: string, ids: string[]): PackEntry[] {
   const chain = new Map<string, string | null>()
   for (const r of db.all<{id: string; supersedes: string | null}>(`SELECT id, supersedes FROM memories WHERE supersedes IS NOT NULL`)) {
     chain.set(r.id, r.supersedes)
@@ -106,6 +135,7 @@ export function liveRowsForPack(db: Db, excludeTag: string): PackEntry[] {
   for (const r of rows) {
     const tags = JSON.parse(r.tags) as string[]
     if (tags.includes(excludeTag)) continue
+    ids.push(r.id)
     out.push({
       type: r.type,
       content: r.content,
@@ -120,11 +150,37 @@ export function liveRowsForPack(db: Db, excludeTag: string): PackEntry[] {
   return out
 }
 
+/** A memory's vector in a pack: the meaning model's id, its size, and the numbers (unit length). */
+export interface PackVector {
+  model: string
+  dims: number
+  vector: Float32Array
+}
+
 /** sha-256 (hex) of the entries in order: one JSON array per entry, newline-separated. */
 export function entriesChecksum(entries: readonly PackEntry[]): string {
+  return packChecksum(entries, new Map())
+}
+
+/**
+ * sha-256 (hex) of the entries, then of the vectors by entry (index from 0) when there are any: a
+ * pack without vectors has the checksum it always had.
+ */
+export function packChecksum(entries: readonly PackEntry[], vectors: ReadonlyMap<number, PackVector>): string {
   const hash = createHash('sha256')
   for (const e of entries) hashEntry(hash, e)
+  hashVectors(hash, vectors)
   return hash.digest('hex')
+}
+
+function hashVectors(hash: Hash, vectors: ReadonlyMap<number, PackVector>): void {
+  if (vectors.size === 0) return
+  hash.update('vectors\n')
+  for (const i of [...vectors.keys()].sort((a, b) => a - b)) {
+    const v = vectors.get(i)!
+    hash.update(JSON.stringify([i + 1, v.model, v.dims, Buffer.from(vectorBytes(v.vector)).toString('base64')]))
+    hash.update('\n')
+  }
 }
 
 function hashEntry(hash: Hash, e: PackEntry): void {
@@ -145,7 +201,7 @@ export function entriesTextBytes(entries: readonly PackEntry[]): number {
 /** A column of a pack table: its declaration as the exporter writes it, and what its values may be. */
 interface Column {
   name: string
-  type: 'TEXT' | 'INTEGER' | 'REAL'
+  type: 'TEXT' | 'INTEGER' | 'REAL' | 'BLOB'
   notNull: boolean
   pk?: true
   /** The storage classes (SQLite typeof) a value may have. */
@@ -190,13 +246,23 @@ const ENTRIES_DDL = `CREATE TABLE entries (
         n INTEGER PRIMARY KEY, type TEXT NOT NULL, content TEXT NOT NULL, one_liner TEXT, tags TEXT NOT NULL,
         importance REAL NOT NULL, source TEXT NOT NULL, created_at TEXT NOT NULL, lineage TEXT NOT NULL
       )`
+const VECTOR_COLUMNS: readonly Column[] = [
+  {name: 'n', type: 'INTEGER', notNull: false, pk: true, values: ['integer']},
+  text('model', 200),
+  {name: 'dims', type: 'INTEGER', notNull: true, values: ['integer']},
+  {name: 'vector', type: 'BLOB', notNull: true, values: ['blob']},
+]
+const VECTORS_DDL = `CREATE TABLE vectors (
+        n INTEGER PRIMARY KEY, model TEXT NOT NULL, dims INTEGER NOT NULL, vector BLOB NOT NULL
+      )`
 const TABLES = [
   {name: 'manifest', ddl: MANIFEST_DDL, columns: MANIFEST_COLUMNS},
   {name: 'entries', ddl: ENTRIES_DDL, columns: ENTRY_COLUMNS},
 ] as const
+const VECTORS_TABLE = {name: 'vectors', ddl: VECTORS_DDL, columns: VECTOR_COLUMNS} as const
 
-/** Writes a pack file. */
-export async function writePackFile(manifest: PackManifest, entries: readonly PackEntry[]): Promise<Uint8Array> {
+/** Writes a pack file; `vectors` (by entry index from 0) go into the vectors table (format version 2). */
+export async function writePackFile(manifest: PackManifest, entries: readonly PackEntry[], vectors: ReadonlyMap<number, PackVector> = new Map()): Promise<Uint8Array> {
   const SQL = await loadSqlJs()
   const db = new SQL.Database()
   try {
@@ -204,6 +270,7 @@ export async function writePackFile(manifest: PackManifest, entries: readonly Pa
       PRAGMA journal_mode = MEMORY;
       ${MANIFEST_DDL};
       ${ENTRIES_DDL};
+      ${vectors.size > 0 ? `${VECTORS_DDL};` : ''}
       BEGIN;
     `)
     db.run(`INSERT INTO manifest VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
@@ -224,6 +291,14 @@ export async function writePackFile(manifest: PackManifest, entries: readonly Pa
       })
     } finally {
       insert.free()
+    }
+    if (vectors.size > 0) {
+      const put = db.prepare(`INSERT INTO vectors VALUES (?, ?, ?, ?)`)
+      try {
+        for (const [i, v] of vectors) put.run([i + 1, v.model, v.dims, vectorBytes(v.vector)])
+      } finally {
+        put.free()
+      }
     }
     db.exec('COMMIT')
     return db.export()
@@ -263,7 +338,7 @@ const count = (n: number): string => n.toLocaleString('en-US')
  * match the entries. `accept` checks and converts one entry (throwing its refusal); it sees every
  * entry twice, the first time before the checksum is known to match.
  */
-export async function readPackFile<T>(bytes: Uint8Array, accept: (entry: PackEntry, index: number) => T): Promise<{manifest: PackManifest; entries: T[]}> {
+export async function readPackFile<T>(bytes: Uint8Array, accept: (entry: PackEntry, index: number) => T): Promise<{manifest: PackManifest; entries: T[]; vectors: Map<number, PackVector>}> {
   if (bytes.length > MAX_PACK_BYTES) {
     throw new MemError('payload_too_large', `The pack is ${bytes.length.toLocaleString('en-US')} bytes; the limit is ${MAX_PACK_BYTES.toLocaleString('en-US')}.`, {
       hint: 'Split the memories into several packs (e.g. by repository).',
@@ -289,6 +364,7 @@ export async function readPackFile<T>(bytes: Uint8Array, accept: (entry: PackEnt
   const objects = schemaObjects(bytes, pageSize)
   if (!objects) throw foreign('its schema is not a pack\'s (the two table definitions of a pack fit the first page of the file; these do not)')
   checkSchemaObjects(objects)
+  const hasVectors = objects.some((o) => o.type === 'table' && o.name === 'vectors')
 
   const SQL = await loadSqlJs()
   let db: Database
@@ -319,13 +395,15 @@ export async function readPackFile<T>(bytes: Uint8Array, accept: (entry: PackEnt
     }
     // Nothing in the file may run: no schema function outside the innocuous ones, no write at all.
     step('SQLite cannot read it', () => db.exec('PRAGMA trusted_schema = OFF; PRAGMA query_only = ON'))
-    step('SQLite cannot read its schema', () => checkTables(all))
+    step('SQLite cannot read its schema', () => checkTables(all, hasVectors ? [...TABLES, VECTORS_TABLE] : TABLES))
     step('SQLite reports it corrupt', () => {
       const check = all(`PRAGMA quick_check`)
       if (check.length !== 1 || check[0].quick_check !== 'ok') throw new Error('quick_check failed')
     })
     const manifest = step('its manifest cannot be read', () => readManifest(all))
     step('its entries cannot be read', () => checkEntries(all, manifest))
+    if (hasVectors && manifest.formatVersion < 2) throw refuse('The pack is damaged: it holds a vectors table, which packs of format version 1 do not have.')
+    const vectors = hasVectors ? step('its vectors cannot be read', () => readVectors(all, manifest)) : new Map<number, PackVector>()
 
     const each = (visit: (entry: PackEntry, index: number) => void): void => {
       const stmt = db.prepare(`SELECT ${ENTRY_COLUMNS.map((c) => c.name).join(', ')} FROM entries ORDER BY n LIMIT ${manifest.entryCount}`)
@@ -350,13 +428,14 @@ export async function readPackFile<T>(bytes: Uint8Array, accept: (entry: PackEnt
         }
       }),
     )
+    hashVectors(hash, vectors)
     if (hash.digest('hex') !== manifest.entriesSha256) {
       throw refuse('The pack is damaged: its entries do not match the manifest checksum (changed or corrupted after export).')
     }
     if (invalid !== undefined) throw invalid
     const entries: T[] = []
     step('its entries cannot be read', () => each((entry, i) => entries.push(accept(entry, i))))
-    return {manifest, entries}
+    return {manifest, entries, vectors}
   } finally {
     db.close()
   }
@@ -431,8 +510,9 @@ function schemaObjects(bytes: Uint8Array, pageSize: number): SchemaObject[] | un
  * code), then anything that runs or computes, then a table.
  */
 function checkSchemaObjects(objects: SchemaObject[]): void {
-  const ours = (o: SchemaObject) => o.type === 'table' && (o.name === 'manifest' || o.name === 'entries')
-  if (objects.filter(ours).length !== 2) {
+  const required = (o: SchemaObject) => o.type === 'table' && (o.name === 'manifest' || o.name === 'entries')
+  const ours = (o: SchemaObject) => required(o) || (o.type === 'table' && o.name === 'vectors')
+  if (objects.filter(required).length !== 2) {
     throw refuse('The file is a SQLite database but not a mem pack (no manifest and entries tables).', 'Import only files written by `mem pack export`.')
   }
   const virtual = objects.find((o) => o.type === 'table' && /^\s*CREATE\s+VIRTUAL\s+TABLE\b/i.test(o.sql ?? ''))
@@ -453,8 +533,8 @@ function checkSchemaObjects(objects: SchemaObject[]): void {
  * one: PRAGMA table_xinfo), their options and their definitions. Reads the schema only: until this
  * passes, no row of the file is read (quick_check would evaluate a generated NOT NULL column).
  */
-function checkTables(all: (sql: string, params?: SqlValue[]) => Row[]): void {
-  for (const table of TABLES) {
+function checkTables(all: (sql: string, params?: SqlValue[]) => Row[], tables: ReadonlyArray<{name: string; ddl: string; columns: readonly Column[]}>): void {
+  for (const table of tables) {
     const [listed] = all(`SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ?`, [table.name])
     if (listed?.wr) throw foreign(`table ${table.name} is declared WITHOUT ROWID`)
     if (listed?.strict) throw foreign(`table ${table.name} is declared STRICT`)
@@ -581,6 +661,28 @@ function checkEntries(all: (sql: string, params?: SqlValue[]) => Row[], manifest
       hint: 'Nothing was imported. Split the memories into several packs.',
     })
   }
+}
+
+/**
+ * The vectors table, bounded in SQL before any value is read (each row's types, an entry it belongs
+ * to, a size from 1 to MAX_VECTOR_DIMS and a blob of exactly that many numbers), then read: every
+ * number finite. By entry index (from 0).
+ */
+function readVectors(all: (sql: string, params?: SqlValue[]) => Row[], manifest: PackManifest): Map<number, PackVector> {
+  const bad = firstBadValue(all, 'vectors', VECTOR_COLUMNS)
+  if (bad) throw refuse(`The pack is damaged: vector ${bad.at} has ${an(bad.column.name)} ${bad.wrongType ? `that is ${bad.why}` : bad.why}.`)
+  const [wrong] = all(
+    `SELECT n FROM vectors WHERE n < 1 OR n > ? OR dims < 1 OR dims > ? OR octet_length(vector) != dims * 4 ORDER BY n LIMIT 1`,
+    [manifest.entryCount, MAX_VECTOR_DIMS],
+  )
+  if (wrong) throw refuse(`The pack is damaged: vector ${wrong.n} does not belong to an entry, or its size is not 1 to ${count(MAX_VECTOR_DIMS)} numbers as stored.`)
+  const out = new Map<number, PackVector>()
+  for (const r of all(`SELECT n, model, dims, vector FROM vectors ORDER BY n`)) {
+    const vector = bytesVector(r.vector as Uint8Array)
+    if (!vector.every(Number.isFinite)) throw refuse(`The pack is damaged: vector ${r.n} holds a number that is not finite.`)
+    out.set(Number(r.n) - 1, {model: r.model as string, dims: Number(r.dims), vector})
+  }
+  return out
 }
 
 /** One entries row (the columns of ENTRY_COLUMNS, types already checked in SQL) as an entry. */

@@ -142,10 +142,10 @@ describe('pack export and import', () => {
       {type: 'insight', content: 'a memory from the future', oneLiner: null, tags: [], importance: 0.5, source: 'x', createdAt: '2026-01-01T00:00:00.000Z', lineage: 'a'},
     ]
     const data = await writePackFile(
-      {format: 'mem-pack', formatVersion: 2, packId: 'pack-1', name: 'n', version: '1', sourceRepo: 'r', createdAt: '2026-01-01T00:00:00.000Z', entryCount: 1, entriesSha256: entriesChecksum(entries)},
+      {format: 'mem-pack', formatVersion: 3, packId: 'pack-1', name: 'n', version: '1', sourceRepo: 'r', createdAt: '2026-01-01T00:00:00.000Z', entryCount: 1, entriesSha256: entriesChecksum(entries)},
       entries,
     )
-    const err = await refused(packImport(r.ctx, {repo: r.repo, data}), 'invalid_input', /format version 2, newer than this mem reads \(1\)/)
+    const err = await refused(packImport(r.ctx, {repo: r.repo, data}), 'invalid_input', /format version 3, newer than this mem reads \(2\)/)
     expect(err.hint).toMatch(/Upgrade mem/)
     expect(await allLive(r.ctx, r.repo)).toEqual([])
   })
