@@ -613,14 +613,7 @@ export class RepoStore {
         await this.withLock(() => this.index.appendCounters(ops)).catch(() => undefined)
         return
       }
-      try {
-        await this.ready()
-      } catch (err) {
-        const jobs = this.queue.splice(0)
-        this.background = []
-        for (const job of jobs) job.reject(err)
-        return
-      }
+      if (!(await this.readyOrFailQueue())) return
     }
     if (this.settleWithoutStore()) return
     try {
@@ -983,6 +976,19 @@ export class RepoStore {
     this.changeCount++
   }
 
+  /** Loads the store for the queued writes; when it cannot load, each waiting write fails with why (false). */
+  private async readyOrFailQueue(): Promise<boolean> {
+    try {
+      await this.ready()
+      return true
+    } catch (err) {
+      const jobs = this.queue.splice(0)
+      this.background = []
+      for (const job of jobs) job.reject(err)
+      return false
+    }
+  }
+
   /**
    * Group commit on a replica: the queued jobs are planned in one write transaction of the log, on
    * the state it hands over (every record committed before its lock), and their records appended
@@ -992,14 +998,7 @@ export class RepoStore {
    * state before the batch, never a write that might still fail.
    */
   private async drainReplica(replica: ReplicaLog): Promise<void> {
-    try {
-      await this.ready()
-    } catch (err) {
-      const jobs = this.queue.splice(0)
-      this.background = []
-      for (const job of jobs) job.reject(err)
-      return
-    }
+    if (!(await this.readyOrFailQueue())) return
     const jobs = this.queue.splice(0)
     const background = coalesceTouches(this.background.splice(0))
     let done: Array<{job: Job; result: unknown}> = []

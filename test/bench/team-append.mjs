@@ -6,6 +6,7 @@ import os from 'node:os'
 import pg from 'pg'
 import {openTeamDb} from '../../dist/src/storage/postgres/index.js'
 import {startCluster, stopCluster} from '../../scripts/pg-cluster.mjs'
+import {pgAdmin} from './lib/pg.mjs'
 import {percentile} from './lib/util.mjs'
 
 const CLIENTS = 4
@@ -19,7 +20,7 @@ export async function benchTeamAppend() {
   try {
     for (const batch of [1, 8]) {
       const name = `mem_bench_${Date.now().toString(36)}_${batch}`
-      await admin(server, `CREATE DATABASE ${name}`)
+      await pgAdmin(server, `CREATE DATABASE ${name}`)
       const url = new URL(server)
       url.pathname = `/${name}`
       const dbs = await Promise.all(Array.from({length: CLIENTS}, () => openTeamDb({url: url.href, shown: 'bench', max: 1})))
@@ -42,7 +43,7 @@ export async function benchTeamAppend() {
       const seconds = (performance.now() - started) / 1000
       const head = await dbs[0].ops.head('bench', 'github.com/org/app')
       await Promise.all(dbs.map((d) => d.close()))
-      await admin(server, `DROP DATABASE ${name} WITH (FORCE)`)
+      await pgAdmin(server, `DROP DATABASE ${name} WITH (FORCE)`)
       console.log(
         `batch ${batch}: ${(appends / seconds).toFixed(0)} appends/s, ${((appends * batch) / seconds).toFixed(0)} records/s ` +
           `(latency p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms; head ${head} = ${appends} × ${batch}: ${head === appends * batch ? 'gapless' : 'MISMATCH'})`,
@@ -54,14 +55,5 @@ export async function benchTeamAppend() {
   console.log(`load after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`)
 }
 
-async function admin(server, sql) {
-  const client = new pg.Client({connectionString: server})
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchTeamAppend()

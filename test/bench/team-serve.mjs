@@ -13,12 +13,12 @@ import os from 'node:os'
 import {join} from 'node:path'
 import {createInterface} from 'node:readline'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import {heuristicOneLiner} from '../../dist/src/engines/enrichment/heuristic.js'
 import {createTeam, createTeamKey} from '../../dist/src/operations/team.js'
 import {openTeamDb} from '../../dist/src/storage/postgres/index.js'
 import {RepoStore} from '../../dist/src/storage/repo-store.js'
 import {startCluster, stopCluster} from '../../scripts/pg-cluster.mjs'
+import {pgAdmin} from './lib/pg.mjs'
 import {loadEvalSet, syntheticMemories} from './lib/corpus.mjs'
 import {seedRepo} from './lib/seed.mjs'
 import {BIN, fmt, median, percentile, startServe, tempRepo} from './lib/util.mjs'
@@ -38,15 +38,6 @@ function cannon(options) {
   })
 }
 
-async function admin(server, sql) {
-  const client = new pg.Client({connectionString: server})
-  await client.connect()
-  try {
-    await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
 
 /** The same synthetic memories seedRepo gives the local store, under the team repo's id, through a replica store (500 a record). */
 async function seedTeam(db, count, start = Date.parse('2025-06-01T00:00:00Z')) {
@@ -138,7 +129,7 @@ export async function benchTeamServe() {
   const processes = []
   try {
     const name = `mem_bench_serve_${Date.now().toString(36)}`
-    await admin(server, `CREATE DATABASE ${name}`)
+    await pgAdmin(server, `CREATE DATABASE ${name}`)
     const url = new URL(server)
     url.pathname = `/${name}`
     const storeUrl = url.href
