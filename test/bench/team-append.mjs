@@ -3,7 +3,6 @@
 // throwaway Postgres of this machine's packages (fsync on: every acknowledged append is durable),
 // or on MEM_BENCH_PG_URL. Prints figures; asserts nothing. Run: node test/bench/team-append.mjs
 import os from 'node:os'
-import pg from 'pg'
 import {openTeamDb} from '../../dist/src/storage/postgres/index.js'
 import {startCluster, stopCluster} from '../../scripts/pg-cluster.mjs'
 import {pgAdmin} from './lib/pg.mjs'
