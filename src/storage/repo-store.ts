@@ -672,40 +672,10 @@ export class RepoStore {
       return
     }
 
-    const records: Buffer[] = []
-    const done: Array<{job: Job; result: unknown}> = []
-    const failed: Array<{job: Job; err: unknown}> = []
     this.db.exec('BEGIN')
-    for (const job of jobs) {
-      this.db.exec('SAVEPOINT job')
-      try {
-        const plan = job.build(this.db)
-        if (this.origins) signInserts(this.origins, plan.ops)
-        if (plan.ops.length > 0) {
-          applyOps(this.db, plan.ops)
-          records.push(encodeRecord({ops: plan.ops} satisfies JournalRecord))
-        }
-        this.db.exec('RELEASE job')
-        done.push({job, result: plan.result})
-      } catch (err) {
-        this.db.exec('ROLLBACK TO job')
-        rankFieldsChanged(this.db)
-        this.db.exec('RELEASE job')
-        failed.push({job, err})
-      }
-    }
-    if (background.length > 0) {
-      try {
-        this.db.exec('SAVEPOINT bg')
-        applyOps(this.db, background)
-        records.push(encodeRecord({ops: background} satisfies JournalRecord))
-        this.db.exec('RELEASE bg')
-      } catch {
-        this.db.exec('ROLLBACK TO bg')
-        rankFieldsChanged(this.db)
-        this.db.exec('RELEASE bg')
-      }
-    }
+    const planned = this.planJobs(jobs, background)
+    const {done, failed} = planned
+    const records = planned.records.map((r) => encodeRecord(r))
     if (records.length > 0) {
       const bytes = Buffer.concat(records)
       try {
@@ -1033,48 +1003,61 @@ export class RepoStore {
     }
   }
 
-  /** Plans each job on the state as it is (jobs see the ones before them), and rolls it all back: the log commits first. */
-  private planReplicaBatch(jobs: Job[], background: Op[]): {records: JournalRecord[]; done: Array<{job: Job; result: unknown}>; failed: Array<{job: Job; err: unknown}>} {
+  /**
+   * Inside an open transaction: plans and applies each job on the state as it is (jobs see the ones
+   * before them), each in a savepoint of its own (a job that throws is rolled back alone), then the
+   * background ops; the records to append, one per job that wrote and one for the background.
+   */
+  private planJobs(jobs: Job[], background: Op[]): {records: JournalRecord[]; done: Array<{job: Job; result: unknown}>; failed: Array<{job: Job; err: unknown}>} {
     const records: JournalRecord[] = []
     const done: Array<{job: Job; result: unknown}> = []
     const failed: Array<{job: Job; err: unknown}> = []
-    this.db.exec('BEGIN')
-    try {
-      for (const job of jobs) {
-        this.db.exec('SAVEPOINT job')
-        try {
-          const plan = job.build(this.db)
-          if (this.origins) signInserts(this.origins, plan.ops)
-          if (plan.ops.length > 0) {
-            applyOps(this.db, plan.ops)
-            records.push({ops: plan.ops})
-          }
-          this.db.exec('RELEASE job')
-          done.push({job, result: plan.result})
-        } catch (err) {
-          this.db.exec('ROLLBACK TO job')
-          this.db.exec('RELEASE job')
-          failed.push({job, err})
+    for (const job of jobs) {
+      this.db.exec('SAVEPOINT job')
+      try {
+        const plan = job.build(this.db)
+        if (this.origins) signInserts(this.origins, plan.ops)
+        if (plan.ops.length > 0) {
+          applyOps(this.db, plan.ops)
+          records.push({ops: plan.ops})
         }
+        this.db.exec('RELEASE job')
+        done.push({job, result: plan.result})
+      } catch (err) {
+        this.db.exec('ROLLBACK TO job')
+        rankFieldsChanged(this.db)
+        this.db.exec('RELEASE job')
+        failed.push({job, err})
       }
-      if (background.length > 0) {
+    }
+    if (background.length > 0) {
+      try {
         this.db.exec('SAVEPOINT bg')
-        try {
-          applyOps(this.db, background)
-          records.push({ops: background})
-          this.db.exec('RELEASE bg')
-        } catch {
-          this.db.exec('ROLLBACK TO bg')
-          this.db.exec('RELEASE bg')
-        }
+        applyOps(this.db, background)
+        records.push({ops: background})
+        this.db.exec('RELEASE bg')
+      } catch {
+        this.db.exec('ROLLBACK TO bg')
+        rankFieldsChanged(this.db)
+        this.db.exec('RELEASE bg')
       }
+    }
+    return {records, done, failed}
+  }
+
+  /** Plans each job on the state as it is (planJobs), and rolls it all back: the log commits first. */
+  private planReplicaBatch(jobs: Job[], background: Op[]): {records: JournalRecord[]; done: Array<{job: Job; result: unknown}>; failed: Array<{job: Job; err: unknown}>} {
+    this.db.exec('BEGIN')
+    let planned: ReturnType<RepoStore['planJobs']> | null = null
+    try {
+      planned = this.planJobs(jobs, background)
     } finally {
       this.db.exec('ROLLBACK')
       // what a job read while planning is gone: rank caches of the planned state too (recall
       // counters and usage change no rank field: a batch of those alone leaves them)
-      if (failed.length > 0 || records.some((r) => r.ops.some((op) => op.op !== 'touch' && op.op !== 'usage'))) rankFieldsChanged(this.db)
+      if (!planned || planned.failed.length > 0 || planned.records.some((r) => r.ops.some((op) => op.op !== 'touch' && op.op !== 'usage'))) rankFieldsChanged(this.db)
     }
-    return {records, done, failed}
+    return planned
   }
 
   /** Keeps a snapshot of the replica in the log when records came after the last one. */

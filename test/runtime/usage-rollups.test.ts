@@ -1,24 +1,12 @@
 // The roll-ups of large usage logs in a process (src/runtime/usage-rollups.ts), driven directly on
 // real stores: only stores open here, only logs past the threshold, failures left for next time.
-import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {UsageRollUps} from '../../src/runtime/usage-rollups.js'
-import {RepoStore} from '../../src/storage/repo-store.js'
-import {appendUsageLog, emptyDelta, usageLogBytes} from '../../src/storage/usage.js'
-import {tempDir} from '../helpers/mem.js'
+import {usageLogBytes} from '../../src/storage/usage.js'
+import {madeStore, logOf} from '../helpers/usage.js'
 
 const NOW = new Date('2026-03-01T12:00:00.000Z')
 
-async function madeStore() {
-  const root = join(tempDir(), 'repo')
-  const s = await RepoStore.open(root)
-  expect(await s.create()).toBe(true)
-  return {root, dir: join(root, '.mem'), store: s}
-}
-
-function logOf(dir: string, buckets: string[]): void {
-  expect(appendUsageLog(dir, buckets.map((b) => ({...emptyDelta(b, 'recall'), count: 2, totalMs: 3, maxMs: 2})))).toBe(true)
-}
 
 describe('UsageRollUps', () => {
   it('rolls up only the open stores whose log passed the threshold, and ignores a store that fails', async () => {

@@ -3,24 +3,12 @@
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {RepoStore} from '../../src/storage/repo-store.js'
-import {appendUsageLog, emptyDelta, USAGE_LOG} from '../../src/storage/usage.js'
+import {USAGE_LOG} from '../../src/storage/usage.js'
 import {planUsageRollUp, usageCutoffs} from '../../src/storage/usage-rollup.js'
-import {tempDir} from '../helpers/mem.js'
+import {madeStore, logOf} from '../helpers/usage.js'
 
 const NOW = new Date('2026-03-01T12:00:00.000Z')
 
-/** A store on disk (made by its first write, a roll-up of nothing) and its `.mem` folder. */
-async function madeStore() {
-  const root = join(tempDir(), 'repo')
-  const s = await RepoStore.open(root)
-  expect(await s.create()).toBe(true)
-  return {root, dir: join(root, '.mem'), store: s}
-}
-
-function logOf(dir: string, buckets: string[], operation = 'recall'): void {
-  expect(appendUsageLog(dir, buckets.map((b) => ({...emptyDelta(b, operation), count: 2, totalMs: 3, maxMs: 2})))).toBe(true)
-}
 
 describe('usage roll-up', () => {
   it('keeps hourly rows 35 days and daily rows 400 days back from now', () => {
