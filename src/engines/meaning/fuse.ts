@@ -48,7 +48,7 @@ export async function queryVector(ctx: MemContext, q: string): Promise<QueryEmbe
     const [vector] = await model.embed([q], {query: true})
     return vector ? queryEmbedding(model, vector) : null
   } catch (err) {
-    ctx.notice?.(`The meaning model failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); this recall answers by words alone.`)
+    failed(ctx, err)
     return null
   }
 }
@@ -63,10 +63,14 @@ export async function queryWithVectors(ctx: MemContext, handle: RepoHandle, q: s
   if (!model) return null
   try {
     await embedPending(ctx, handle.store, model, ctx.longLived ? PENDING_PER_LIVE_RECALL : PENDING_PER_RECALL)
-    const [vector] = await model.embed([q], {query: true})
-    return vector ? queryEmbedding(model, vector) : null
   } catch (err) {
-    ctx.notice?.(`The meaning model failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); this recall answers by words alone.`)
+    failed(ctx, err)
     return null
   }
+  return queryVector(ctx, q)
+}
+
+/** Says once per failure that the model failed and this recall answers by words. */
+function failed(ctx: MemContext, err: unknown): void {
+  ctx.notice?.(`The meaning model failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); this recall answers by words alone.`)
 }

@@ -37,15 +37,3 @@ function tell(ctx: MemContext, key: string, message: string): void {
   told.add(key)
   ctx.notice?.(`${message} Set meaning.model: off in config.yaml (or MEM_MEANING=off) to silence this.`)
 }
-
-/** A query's vector from the context's model, or null (off, not loadable, or the model failed). */
-export async function meaningQuery(ctx: MemContext, q: string): Promise<{model: string; vector: Float32Array} | null> {
-  const model = await meaningModel(ctx)
-  if (!model) return null
-  try {
-    const [vector] = await model.embed([q], {query: true})
-    return vector ? {model: model.id, vector} : null
-  } catch {
-    return null
-  }
-}
