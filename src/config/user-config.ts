@@ -183,10 +183,10 @@ function resolveMeaning(written: z.output<typeof WrittenConfig>): MeaningSetting
   const floor = m?.floor === undefined ? {} : {floor: m.floor}
   if (m?.model === 'local') return {model: 'local', dir: m.dir!, ...floor}
   if (m?.model) return {model: m.model, ...floor}
-  // without a model named: the enrichment runtime's embedding model when that is on, else words
-  // alone (opt-in: docs/meaning.md, "Why it is off by default"); a floor alone names the built-in model
+  // without a model named: the enrichment runtime's embedding model when that is on, else the
+  // built-in model (on by default: docs/meaning.md)
   if (resolveEnrichment(written.enrichment)?.embeddings) return {model: 'runtime', ...floor}
-  return m?.floor === undefined ? {model: 'off'} : {model: 'builtin', ...floor}
+  return {model: 'builtin', ...floor}
 }
 
 /** Enrichment is on when a provider is set and `enabled` is not false. */

@@ -97,7 +97,8 @@ export async function recall(ctx: MemContext, raw: RecallInput, options: {meanin
   await handle.store.ready()
   let found = await searchAll(ctx, handle, input, now)
   if (meaning && askModel && !meaning.wordsAnswer(input.q, found.hits)) {
-    const embedding = await meaning.queryWithVectors(ctx, handle, input.q)
+    const {planMeaningLinks} = await import('../engines/gates/admit.js')
+    const embedding = await meaning.queryWithVectors(ctx, handle, input.q, planMeaningLinks)
     if (embedding) found = await searchAll(ctx, handle, input, now, embedding)
   }
   // the recall is recorded on this repository's own memories only

@@ -151,9 +151,9 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
       if (options.enrichment?.embeddings) return {setting: {model: 'runtime'} as const, runtime: options.enrichment}
       const env = options.env?.MEM_MEANING?.trim()
       if (env) return {setting: meaningFromEnv(env), runtime: env === 'runtime' ? await loadEnrichment() : null}
-      // without a `meaning:` or `embeddings:` key, words alone (opt-in: docs/meaning.md), without loading the config parser
+      // without a `meaning:` or `embeddings:` key, the built-in model (on by default: docs/meaning.md), without loading the config parser
       const text = readConfigText()
-      if (text === null || !/\b(meaning|embeddings)\s*:/.test(text)) return {setting: {model: 'off'} as const, runtime: null}
+      if (text === null || !/\b(meaning|embeddings)\s*:/.test(text)) return {setting: {model: 'builtin'} as const, runtime: null}
       const config = await import('../config/user-config.js').then((m) => m.readUserConfig(home))
       return {setting: config.meaning, runtime: config.enrichment}
     },

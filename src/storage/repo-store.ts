@@ -162,6 +162,7 @@ export class RepoStore {
   private draining: Promise<void> | undefined
   private closed = false
   private changeCount = 0
+  private writesAsked = 0
   private readonly checkpointBytes: number
   private readonly onCreate: (() => void) | undefined
   readonly origins: OriginKeys | undefined
@@ -302,6 +303,15 @@ export class RepoStore {
     return this.changeCount
   }
 
+  /**
+   * How many writes this process has asked of the store (write(); the recall counters that ride in
+   * the background are not counted): a background task that should not slow a burst of writes
+   * (the meaning drain) waits until it stops changing.
+   */
+  get writesRequested(): number {
+    return this.writesAsked
+  }
+
   /** True once the store has a snapshot on disk. */
   get exists(): boolean {
     this.assertLoaded()
@@ -330,6 +340,7 @@ export class RepoStore {
    */
   write<T>(build: (db: Db) => WritePlan<T>): Promise<T> {
     this.assertOpen()
+    this.writesAsked++
     return new Promise<T>((resolve, reject) => {
       this.queue.push({build, resolve: resolve as (v: unknown) => void, reject})
       void this.drain()

@@ -58,6 +58,15 @@ export function liveWithoutVectorFrom(db: Db, model: string, afterSeq: number, l
   )
 }
 
+/** The newest live memories before `beforeSeq` that lack a vector from `model`, newest first. */
+export function newestWithoutVectorFrom(db: Db, model: string, beforeSeq: number, limit: number): Array<{seq: number; id: string; content: string}> {
+  return db.all<{seq: number; id: string; content: string}>(
+    `SELECT m.seq, m.id, m.content FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id
+     WHERE m.live = 1 AND m.seq < ? AND (v.model IS NULL OR v.model <> ?) ORDER BY m.seq DESC LIMIT ?`,
+    [beforeSeq, model, limit],
+  )
+}
+
 /** How many live memories lack a vector from `model`. */
 export function countWithoutVectorFrom(db: Db, model: string): number {
   return db.get<{n: number}>(

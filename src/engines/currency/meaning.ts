@@ -54,12 +54,13 @@ export function nearestByMeaning(db: Db, q: MeaningVector, {min = SAME_SUBJECT_C
  * Only a model in process (built in, or a local directory) is asked: the enrichment runtime's is a
  * request to another server, which a store does not wait for — its vectors come as before (`mem
  * enrich`, the next recall, the server's drain), and its stores compare words alone. Nor is the
- * built-in model in a one-shot process (`mem store` from a shell): loading it costs a cold command
- * about half a second, so the memory waits in the queue for the next recall that asks the model (or
- * a long-lived process: `mem mcp`, `mem serve`, where it is loaded once and a store asks it).
+ * built-in model: it takes about 25 ms a text (and half a second to load in a one-shot command),
+ * several times a whole store, so the memory waits in the queue (engines/meaning/pending.ts) and
+ * gets its vector, and the update links meaning finds for it (gates/admit.ts planMeaningLinks),
+ * from the next recall that asks the model or a long-lived process's drain when it is idle.
  */
 export async function vectorOfNewText(ctx: MemContext, content: string): Promise<MeaningVector | null> {
-  if (!ctx.longLived && (await builtinSetting(ctx))) return null
+  if (await builtinSetting(ctx)) return null
   const model = await meaningModel(ctx)
   if (!model || model.about.kind === 'runtime') return null
   try {

@@ -8,15 +8,17 @@
  */
 import {createHash} from 'node:crypto'
 import {MemError} from '../../model/errors.js'
-import {newMemory, setLink, UPDATED_BY, UPDATES, type Memory} from '../../model/memory.js'
+import {newMemory, setLink, UPDATED_BY, UPDATES, type Memory, type MemoryLink} from '../../model/memory.js'
 import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {checkContent} from './content.js'
 import {credentialLikeTag} from './secret-tags.js'
 import {admitOptional, admitTags, admitText} from '../../text/admit.js'
-import {candidatesFor, findDuplicate, findRestatedReverts, findUpdateCandidates} from './duplicates.js'
-import {getMemory, hasMemory, type Op} from '../../storage/memories.js'
+import {candidatesFor, findDuplicate, findRestatedReverts, findUpdateCandidates, type Candidates} from './duplicates.js'
+import {duplicateCandidatesBySeq, getMemory, hasMemory, type Op} from '../../storage/memories.js'
 import {vectorBytes} from '../../storage/vectors.js'
-import {nearestByMeaning, type MeaningVector} from '../currency/meaning.js'
+import {nearestByMeaning, type MeaningCandidate, type MeaningVector} from '../currency/meaning.js'
+import {SAME_SUBJECT_COSINE} from '../currency/rules.js'
+import type {LateUpdate, LinkPlanner} from '../meaning/pending.js'
 import type {Db} from '../../storage/db.js'
 import type {MemContext, RepoHandle} from '../context.js'
 import type {StoreResult} from '../../model/shapes/memories.js'
@@ -180,14 +182,10 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
   const found = findUpdateCandidates(db, m.content, m.type, m.supersedes, candidates, near)
   // and the newest versions of what it restates in other words (a revert across wordings)
   for (const r of findRestatedReverts(db, m.content, m.type, m.supersedes, candidates)) if (!found.some((f) => f.id === r.id)) found.push(r)
-  // a version another of them already updates is reached through that one (currency.ts follows
-  // the chain): only the current versions are linked, one row rewritten per fact, not one per version
-  const foundIds = new Set(found.map((f) => f.id))
-  const related = found.filter((f) => !f.links.some((l) => l.relation === UPDATED_BY && foundIds.has(l.targetId)))
   const links: Memory['links'] = []
   const relinks: Op[] = []
   const updates: Array<{id: string; reason: string}> = []
-  for (const other of related) {
+  for (const other of currentVersions(found)) {
     const newer = other.createdAt <= m.createdAt
     if (newer) updates.push({id: other.id, reason: other.reason})
     links.push({targetId: other.id, relation: newer ? UPDATES : UPDATED_BY})
@@ -218,4 +216,57 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
   // candidates past the budget were not compared (duplicates.ts COMPARE_BUDGET): the outcome says so
   const unchecked = candidates.unchecked ? {unchecked: candidates.unchecked} : {}
   return {ops, result: updates.length > 0 ? {success: true, id, updates, ...unchecked} : {success: true, id, ...unchecked}}
+}
+
+/**
+ * Of the versions a text was found to update (or to be updated by), those to link: a version
+ * another of them already updates is reached through that one (currency.ts follows the chain), so
+ * only the current versions are linked, one row rewritten per fact, not one per version.
+ */
+function currentVersions<T extends {id: string; links: MemoryLink[]}>(found: T[]): T[] {
+  const foundIds = new Set(found.map((f) => f.id))
+  return found.filter((f) => !f.links.some((l) => l.relation === UPDATED_BY && foundIds.has(l.targetId)))
+}
+
+/**
+ * Update detection by meaning for memories whose vectors came after they were written: the
+ * built-in model is too slow to embed inside a store (about 25 ms a text), so its vectors are
+ * made in the background or by the next recall (engines/meaning/pending.ts), and these links with
+ * them. Each memory is compared with the live memories nearest it by meaning (and with the batch's
+ * others, whose vectors are not in the store yet); the rules decide as they do for a store that
+ * brings its vector (planStore: the words' candidates were looked at when it was written). Pairs
+ * already linked are left as they are. Returns the ops that write the links, and the pairs.
+ */
+export const planMeaningLinks: LinkPlanner = (db, model, embedded) => {
+  const rows = new Map(duplicateCandidatesBySeq(db, embedded.map((e) => e.seq)).map((r) => [r.id, r]))
+  // the links of the rows this batch changes, as they now stand
+  const changed = new Map<string, MemoryLink[]>()
+  const linksOf = (id: string, stored: string): MemoryLink[] => changed.get(id) ?? (JSON.parse(stored) as MemoryLink[])
+  const linked: LateUpdate[] = []
+  const none: Candidates = []
+  // oldest first: of two in the batch, the newer is the one compared with the other (as at a store)
+  const inOrder = [...embedded].sort((x, y) => x.seq - y.seq)
+  for (const [i, e] of inOrder.entries()) {
+    const self = rows.get(e.id)
+    if (!self) continue // forgotten or superseded since
+    const near: MeaningCandidate[] = nearestByMeaning(db, {model, vector: e.vector}, {exclude: e.id})
+    for (let j = 0; j < i; j++) {
+      const other = rows.get(inOrder[j].id)
+      if (!other) continue
+      let dot = 0
+      for (let k = 0; k < e.vector.length; k++) dot += e.vector[k] * inOrder[j].vector[k]
+      if (dot >= SAME_SUBJECT_COSINE) near.push({...other, similarity: dot})
+    }
+    const already = new Set(linksOf(e.id, self.links).map((l) => l.targetId))
+    const candidates = near.filter((n) => !already.has(n.id)).map((n) => ({...n, links: JSON.stringify(linksOf(n.id, n.links))}))
+    if (candidates.length === 0) continue
+    const found = findUpdateCandidates(db, self.content, self.type, e.id, none, candidates)
+    for (const other of currentVersions(found)) {
+      const newer = other.createdAt <= self.createdAt
+      changed.set(e.id, setLink(linksOf(e.id, self.links), other.id, newer ? UPDATES : UPDATED_BY))
+      changed.set(other.id, setLink(other.links, e.id, newer ? UPDATED_BY : UPDATES))
+      linked.push(newer ? {newer: e.id, older: other.id, reason: other.reason} : {newer: other.id, older: e.id, reason: other.reason})
+    }
+  }
+  return {ops: [...changed].map(([id, links]): Op => ({op: 'update', id, set: {links}})), linked}
 }

@@ -1,6 +1,8 @@
-import {readdirSync, statSync} from 'node:fs'
+import {existsSync, readdirSync, statSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {dirname} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {Worker} from 'node:worker_threads'
 import {unit, type MeaningModel} from './model.js'
 
 /**
@@ -46,6 +48,73 @@ export function builtinSize(): number | null {
   }
 }
 
+/** What the model says of itself (the same in and out of a worker). */
+function builtinAbout(): MeaningModel['about'] {
+  return {kind: 'builtin', name: 'Universal Sentence Encoder Lite (512 dims)', sizeBytes: builtinSize(), licence: 'Apache-2.0', source: `npm package ${BUILTIN_PACKAGE} 0.2.0`}
+}
+
+/**
+ * The built-in model in a worker thread (builtin-worker.ts), for a long-lived process: the main
+ * thread stays free to answer while the model embeds (a question, or the drain's batch of memories
+ * written since). The thread does not keep the process alive. Where the compiled worker is not
+ * beside this file (the tests run the TypeScript sources), the model runs in this thread instead.
+ */
+export async function loadBuiltinInWorker(): Promise<MeaningModel> {
+  const file = new URL('./builtin-worker.js', import.meta.url)
+  if (file.protocol !== 'file:' || !existsSync(fileURLToPath(file))) return loadBuiltin()
+  // referenced while it loads (a caller waits for it), then only while a call waits for an answer
+  // none of this process's node flags (--input-type, a test runner's loaders) apply to the worker's file
+  const worker = new Worker(file, {execArgv: []})
+  const waiting = new Map<number, {resolve: (v: Float32Array[]) => void; reject: (e: Error) => void}>()
+  let next = 0
+  let broken: Error | null = null
+  const fail = (err: Error) => {
+    broken ??= err
+    for (const w of waiting.values()) w.reject(broken)
+    waiting.clear()
+  }
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', (msg: {ready?: true; failed?: string; id?: number; vectors?: Float32Array[]; error?: string}) => {
+      if (msg.ready) return resolve()
+      if (msg.failed !== undefined) return reject(new Error(msg.failed))
+      const w = waiting.get(msg.id!)
+      if (!w) return
+      waiting.delete(msg.id!)
+      if (msg.error !== undefined) w.reject(new Error(msg.error))
+      else w.resolve(msg.vectors!)
+    })
+    worker.on('error', (err) => {
+      fail(err)
+      reject(err)
+    })
+    worker.on('exit', (code) => {
+      const err = new Error(`the model's worker thread ended (exit code ${code})`)
+      fail(err)
+      reject(err)
+    })
+  })
+  worker.unref()
+  return {
+    id: BUILTIN_ID,
+    dims: 512,
+    onlyFloor: BUILTIN_ONLY_FLOOR,
+    about: builtinAbout(),
+    embed(texts) {
+      if (broken) return Promise.reject(broken)
+      if (texts.length === 0) return Promise.resolve([])
+      const id = next++
+      return new Promise<Float32Array[]>((resolve, reject) => {
+        waiting.set(id, {resolve, reject})
+        // a call waiting for an answer keeps the process alive, as an in-thread call would
+        if (waiting.size === 1) worker.ref()
+        worker.postMessage({id, texts})
+      }).finally(() => {
+        if (waiting.size === 0) worker.unref()
+      })
+    },
+  }
+}
+
 export async function loadBuiltin(): Promise<MeaningModel> {
   const [embeddings, weights] = await Promise.all([import('@energetic-ai/embeddings'), import(BUILTIN_PACKAGE)])
   const initModel = cjs<UseModule['initModel']>(embeddings, 'initModel')
@@ -56,7 +125,7 @@ export async function loadBuiltin(): Promise<MeaningModel> {
     id: BUILTIN_ID,
     dims: 512,
     onlyFloor: BUILTIN_ONLY_FLOOR,
-    about: {kind: 'builtin', name: 'Universal Sentence Encoder Lite (512 dims)', sizeBytes: builtinSize(), licence: 'Apache-2.0', source: `npm package ${BUILTIN_PACKAGE} 0.2.0`},
+    about: builtinAbout(),
     async embed(texts) {
       const out: Float32Array[] = []
       for (let i = 0; i < texts.length; i += BATCH) {

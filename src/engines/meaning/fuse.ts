@@ -2,7 +2,7 @@ import type {SearchHit} from '../search/engine.js'
 import {queryTerms} from '../search/query.js'
 import {analyze} from '../../text/tokenize.js'
 import type {MemContext, RepoHandle} from '../context.js'
-import {embedPending, PENDING_PER_LIVE_RECALL, PENDING_PER_RECALL} from './pending.js'
+import {embedPending, PENDING_PER_LIVE_RECALL, PENDING_PER_RECALL, type LinkPlanner} from './pending.js'
 import {meaningModel} from './use.js'
 import type {MeaningModel} from './model.js'
 
@@ -55,14 +55,15 @@ export async function queryVector(ctx: MemContext, q: string): Promise<QueryEmbe
 
 /**
  * The question's vector from the context's model, after the repository's memories that lack a
- * vector from it got one (a bounded number: embedPending); null when meaning is off or the model
+ * vector from it got one (a bounded number, newest first: embedPending, with the update links
+ * `link` finds for them); null when meaning is off or the model
  * cannot load or answer (then recall is the word-only one).
  */
-export async function queryWithVectors(ctx: MemContext, handle: RepoHandle, q: string): Promise<QueryEmbedding | null> {
+export async function queryWithVectors(ctx: MemContext, handle: RepoHandle, q: string, link: LinkPlanner): Promise<QueryEmbedding | null> {
   const model = await meaningModel(ctx)
   if (!model) return null
   try {
-    await embedPending(ctx, handle.store, model, ctx.longLived ? PENDING_PER_LIVE_RECALL : PENDING_PER_RECALL)
+    await embedPending(ctx, handle.store, model, {limit: ctx.longLived ? PENDING_PER_LIVE_RECALL : PENDING_PER_RECALL, newest: true, link})
   } catch (err) {
     failed(ctx, err)
     return null

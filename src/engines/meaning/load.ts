@@ -9,18 +9,24 @@ export type Loaded = {model: MeaningModel; error?: undefined} | {model?: undefin
 
 const loaded = new Map<string, Promise<Loaded>>()
 
-function keyOf(setting: MeaningSetting, runtime: EnrichmentConfig | null): string {
+function keyOf(setting: MeaningSetting, runtime: EnrichmentConfig | null, longLived: boolean): string {
   if (setting.model === 'local') return `local\0${setting.dir}`
   if (setting.model === 'runtime') return `runtime\0${JSON.stringify(runtime)}`
+  if (setting.model === 'builtin' && longLived) return 'builtin\0worker'
   return setting.model
 }
 
-export function loadMeaningModel(setting: MeaningSetting, runtime: EnrichmentConfig | null): Promise<Loaded> | null {
+/**
+ * `longLived`: for a process that answers many requests (`mem serve`, `mem mcp`), where the built-in
+ * model runs in a worker thread so that embedding does not hold up the other requests; a one-shot
+ * command runs it in its own thread (a worker would cost it the thread's start).
+ */
+export function loadMeaningModel(setting: MeaningSetting, runtime: EnrichmentConfig | null, {longLived = false}: {longLived?: boolean} = {}): Promise<Loaded> | null {
   if (setting.model === 'off') return null
-  const key = keyOf(setting, runtime)
+  const key = keyOf(setting, runtime, longLived)
   let p = loaded.get(key)
   if (!p) {
-    p = load(setting, runtime).then(
+    p = load(setting, runtime, longLived).then(
       (model): Loaded => ({model}),
       (err: unknown): Loaded => ({error: err instanceof Error ? err.message.split('\n')[0] : String(err)}),
     )
@@ -29,12 +35,12 @@ export function loadMeaningModel(setting: MeaningSetting, runtime: EnrichmentCon
   return p
 }
 
-async function load(setting: MeaningSetting, runtime: EnrichmentConfig | null): Promise<MeaningModel> {
+async function load(setting: MeaningSetting, runtime: EnrichmentConfig | null, longLived: boolean): Promise<MeaningModel> {
   switch (setting.model) {
     case 'static':
       return (await import('./static-table.js')).loadStaticTable()
     case 'builtin':
-      return (await import('./builtin.js')).loadBuiltin()
+      return longLived ? (await import('./builtin.js')).loadBuiltinInWorker() : (await import('./builtin.js')).loadBuiltin()
     case 'local':
       return (await import('./local-table.js')).loadLocalTable(setting.dir)
     case 'runtime': {

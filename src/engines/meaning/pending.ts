@@ -1,5 +1,6 @@
 import type {Op} from '../../storage/memories.js'
-import {countWithoutVectorFrom, liveWithoutVectorFrom, vectorBytes} from '../../storage/vectors.js'
+import type {Db} from '../../storage/db.js'
+import {countWithoutVectorFrom, liveWithoutVectorFrom, newestWithoutVectorFrom, vectorBytes} from '../../storage/vectors.js'
 import type {RepoStore} from '../../storage/repo-store.js'
 import type {MemContext} from '../context.js'
 import type {MeaningModel} from './model.js'
@@ -25,37 +26,71 @@ export const PENDING_PER_RECALL = 64
 export const PENDING_PER_LIVE_RECALL = 16
 const WRITE_BATCH = 32
 
+/** A pair linked as versions of one fact after the fact: the newer, the older, and what changed. */
+export interface LateUpdate {
+  newer: string
+  older: string
+  reason: string
+}
+
+/**
+ * Update detection for memories that just got their vectors (gates/admit.ts planMeaningLinks,
+ * given by the caller: this engine does not reach into the gates): the ops that link them, and the pairs.
+ */
+export type LinkPlanner = (db: Db, model: string, embedded: ReadonlyArray<{seq: number; id: string; vector: Float32Array}>) => {ops: Op[]; linked: LateUpdate[]}
+
 export interface Drained {
   /** Vectors written. */
   embedded: number
   /** Live memories still without a vector from the model. */
   left: number
+  /** Pairs the embedded memories were linked in as versions of one fact (by meaning: gates/admit.ts planMeaningLinks). */
+  linked: LateUpdate[]
 }
 
 /** Per store, the version at which no memory waited for a vector from a model (skips the scan). */
 const noneWaiting = new WeakMap<RepoStore, {model: string; version: number}>()
 
-export async function embedPending(ctx: MemContext, store: RepoStore, model: MeaningModel, limit = PENDING_PER_DRAIN): Promise<Drained> {
-  if (!store.exists) return {embedded: 0, left: 0}
+/**
+ * Gives up to `limit` live memories that lack one a vector from `model`, oldest first (a drain),
+ * or newest first (`newest`: a recall, for which what was just written matters most).
+ */
+export async function embedPending(
+  ctx: MemContext,
+  store: RepoStore,
+  model: MeaningModel,
+  {limit = PENDING_PER_DRAIN, newest = false, link}: {limit?: number; newest?: boolean; link: LinkPlanner | null},
+): Promise<Drained> {
+  if (!store.exists) return {embedded: 0, left: 0, linked: []}
   await store.ready()
   const known = noneWaiting.get(store)
-  if (known && known.model === model.id && known.version === store.version) return {embedded: 0, left: 0}
+  if (known && known.model === model.id && known.version === store.version) return {embedded: 0, left: 0, linked: []}
   let embedded = 0
-  let after = 0
+  // oldest first: past this seq; newest first: before it
+  let cursor = newest ? Number.MAX_SAFE_INTEGER : 0
+  const linked: LateUpdate[] = []
   while (embedded < limit) {
-    const batch = store.read((db) => liveWithoutVectorFrom(db, model.id, after, Math.min(WRITE_BATCH, limit - embedded)))
+    const take = Math.min(WRITE_BATCH, limit - embedded)
+    const batch = store.read((db) => (newest ? newestWithoutVectorFrom(db, model.id, cursor, take) : liveWithoutVectorFrom(db, model.id, cursor, take)))
     if (batch.length === 0) break
-    after = batch[batch.length - 1].seq
+    cursor = batch[batch.length - 1].seq
     const vectors = await model.embed(batch.map((m) => m.content))
     const at = ctx.now().toISOString()
-    embedded += await store.write<number>(() => {
+    embedded += await store.write<number>((db) => {
       const ops: Op[] = batch.map((m, i) => ({op: 'vector', id: m.id, model: model.id, dims: vectors[i].length, vector: Buffer.from(vectorBytes(vectors[i])).toString('base64'), at}))
-      return {ops, result: ops.length}
+      // a model in process detects updates by meaning: what a store would have linked had it
+      // brought its vector (the enrichment runtime's vectors are for recall only, as at a store)
+      if (link && model.about.kind !== 'runtime') {
+        const late = link(db, model.id, batch.map((m, i) => ({seq: m.seq, id: m.id, vector: vectors[i]})))
+        ops.push(...late.ops)
+        linked.push(...late.linked)
+      }
+      return {ops, result: batch.length}
     })
   }
   const left = store.read((db) => countWithoutVectorFrom(db, model.id))
   if (left === 0) noneWaiting.set(store, {model: model.id, version: store.version})
-  return {embedded, left}
+  return {embedded, left, linked}
 }
 
 /** How many live memories wait for a vector from the model (0 for a store not yet loaded or made). */
@@ -64,28 +99,32 @@ export function pendingCount(store: RepoStore, model: MeaningModel): number {
 }
 
 /**
- * A long-lived process's idle work (the server): each open store that changed since it was last
- * looked at, and has not changed since the previous call (idle: a burst of stores is not slowed by
- * embedding), gets vectors for up to `limit` memories that lack one, so the next recall finds them
- * ready. The model loads only once a store has something to embed. Returns the vectors written.
+ * A long-lived process's idle work (the server, `mem mcp`): each open store that has memories
+ * without a vector from the model, and to which this process asked no write since the previous call
+ * (idle: a burst of stores is not slowed by embedding; the recall counters do not count), gets
+ * vectors for up to `limit` of them, and the update links they bring (planMeaningLinks), so the
+ * next recall finds them ready. The model loads only once a store has something to embed. Returns
+ * the vectors written.
  */
-export function meaningDrainer(ctx: MemContext, stores: () => Promise<RepoStore[]>, model: () => Promise<MeaningModel | null>) {
+export function meaningDrainer(ctx: MemContext, stores: () => Promise<RepoStore[]>, model: () => Promise<MeaningModel | null>, link: LinkPlanner | null) {
   const looked = new WeakMap<RepoStore, number>()
-  const lastSeen = new WeakMap<RepoStore, number>()
+  const asked = new WeakMap<RepoStore, number>()
   return async (limit = 64): Promise<number> => {
     let written = 0
     for (const store of await stores()) {
-      if (!store.exists || !store.isLoaded || looked.get(store) === store.version) continue
-      if (lastSeen.get(store) !== store.version) {
-        // changed since the last call: wait until it is idle
-        lastSeen.set(store, store.version)
+      if (!store.exists || !store.isLoaded) continue
+      if (asked.get(store) !== store.writesRequested) {
+        // written to since the last call: wait until it is idle
+        asked.set(store, store.writesRequested)
         continue
       }
+      if (looked.get(store) === store.version) continue
       const m = await model()
       if (!m) return written
-      const {embedded, left} = await embedPending(ctx, store, m, limit)
+      const {embedded, left} = await embedPending(ctx, store, m, {limit, link})
       written += embedded
-      lastSeen.set(store, store.version)
+      // its own writes do not make it busy
+      asked.set(store, store.writesRequested)
       // looked at once nothing is left (a write after this changes the version again)
       if (left === 0) looked.set(store, store.version)
     }

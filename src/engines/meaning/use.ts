@@ -15,7 +15,7 @@ export async function meaningModel(ctx: MemContext): Promise<MeaningModel | null
   try {
     const {setting, runtime} = await ctx.meaning()
     key = JSON.stringify(setting)
-    const loading = loadMeaningModel(setting, runtime)
+    const loading = loadMeaningModel(setting, runtime, {longLived: ctx.longLived})
     if (!loading) return null
     const loaded = await loading
     // config.yaml's meaning.floor sets the floor of a hit by meaning alone over the model's own

@@ -7,6 +7,7 @@ import {readUserConfig} from '../../config/user-config.js'
 import {MemError, systemReason} from '../../model/errors.js'
 import type {MemRuntime} from '../../runtime/open-mem.js'
 import type {RepoStore} from '../../storage/repo-store.js'
+import {MEANING_DRAIN_MS, meaningInBackground} from '../../runtime/meaning-drain.js'
 import {buildServer} from './build-server.js'
 import {isLoopback, type TeamAuth} from './guard.js'
 import {UpdateChecker} from './update-check.js'
@@ -216,39 +217,6 @@ export async function checkpointAll(stores: RepoStore[]): Promise<void> {
     }
   }
   if (errors.length > 0) throw errors[0]
-}
-
-/** How often the server gives memories written since their vectors. */
-const MEANING_DRAIN_MS = 2_000
-
-/**
- * Every few seconds, memories written since (by any path: store, edit, intake, pack import, layer
- * sync, consolidation) get their meaning vectors, a batch a store at a time once the store saw no
- * write for one interval, so a recall does not wait for them and a burst of stores is not slowed. Nothing is done with meaning off; the model loads once a store has something new.
- */
-function meaningInBackground(runtime: MemRuntime, everyMs: number, report: (err: unknown) => void) {
-  let running: Promise<unknown> | undefined
-  let drain: ((limit?: number) => Promise<number>) | undefined
-  const timer = setInterval(() => {
-    running ??= (async () => {
-      if (!drain) {
-        const [{meaningDrainer}, {meaningModel}] = await Promise.all([import('../../engines/meaning/pending.js'), import('../../engines/meaning/use.js')])
-        drain = meaningDrainer(runtime, () => runtime.openStores(), () => meaningModel(runtime))
-      }
-      await drain()
-    })()
-      .catch(report)
-      .finally(() => {
-        running = undefined
-      })
-  }, everyMs)
-  timer.unref()
-  return {
-    stop: () => clearInterval(timer),
-    drain: async () => {
-      await running
-    },
-  }
 }
 
 /**

@@ -19,6 +19,7 @@ import {store} from '../../../dist/src/operations/store.js'
 import {searchMemories, DEFAULT_FUSION} from '../../../dist/src/engines/search/engine.js'
 import {queryEmbedding, wordsAnswer} from '../../../dist/src/engines/meaning/fuse.js'
 import {embedPending} from '../../../dist/src/engines/meaning/pending.js'
+import {planMeaningLinks} from '../../../dist/src/engines/gates/admit.js'
 import {meaningModel} from '../../../dist/src/engines/meaning/use.js'
 import {liveVectors} from '../../../dist/src/storage/vectors.js'
 import {recallFieldsBySeq} from '../../../dist/src/storage/memories.js'
@@ -70,7 +71,7 @@ async function prepared(name, put, setting) {
   const handle = await ctx.repo(root, 'read')
   const t0 = performance.now()
   let drained
-  do drained = await embedPending(ctx, handle.store, model, 100_000)
+  do drained = await embedPending(ctx, handle.store, model, {limit: 100_000, link: planMeaningLinks})
   while (drained.left > 0 && drained.embedded > 0)
   const embedMs = performance.now() - t0
   const now = new Date(t)

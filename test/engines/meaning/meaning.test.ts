@@ -2,6 +2,7 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {recall} from '../../../src/operations/recall.js'
+import {planMeaningLinks} from '../../../src/engines/gates/admit.js'
 import {store} from '../../../src/operations/store.js'
 import {edit} from '../../../src/operations/edit.js'
 import {packExport} from '../../../src/operations/pack-export.js'
@@ -9,6 +10,8 @@ import {packImport} from '../../../src/operations/pack-import.js'
 import {openMem} from '../../../src/runtime/open-mem.js'
 import {loadLocalTable, LocalModelError, WordPiece} from '../../../src/engines/meaning/local-table.js'
 import {countWithoutVectorFrom, getVector} from '../../../src/storage/vectors.js'
+import {meaningDrainer, PENDING_PER_LIVE_RECALL} from '../../../src/engines/meaning/pending.js'
+import {meaningModel} from '../../../src/engines/meaning/use.js'
 import {memRepo, storedId, tempDir} from '../../helpers/mem.js'
 import {writeTinyModel} from '../../helpers/tiny-model.js'
 import {MEANING_NOTES as NOTES, MEANING_QUESTIONS as QUESTIONS} from '../../helpers/meaning-cases.js'
@@ -51,18 +54,42 @@ describe('the built-in model (Universal Sentence Encoder Lite, from the npm pack
     await padded.close()
   })
 
-  it('a one-shot store leaves its vector to the next recall that asks the model; a long-lived one stores it at once', async () => {
+  it('a store leaves its vector to the next recall that asks the model, or to a long-lived process\'s drain once it is idle', async () => {
     const oneShot = memRepo({}, {meaning: {model: 'builtin', floor: 0}})
     const id = storedId(await store(oneShot.ctx, {repo: oneShot.repo, content: NOTES[0], type: 'procedure'}))
     const handle = await oneShot.ctx.repo(oneShot.repo, 'read')
     expect(handle.store.read((db) => getVector(db, id))).toBeUndefined()
     await recall(oneShot.ctx, {repo: oneShot.repo, q: QUESTIONS[0], touch: false})
     expect(handle.store.read((db) => getVector(db, id))).toMatchObject({model: 'builtin/use-lite-512@0.2.0', dims: 512})
+    // a long-lived process (mem mcp, mem serve) does not embed inside a store either: its drain does,
+    // once the process has asked the store no write for one interval
     const server = openMem({home: oneShot.home, cwd: oneShot.root, now: oneShot.clock, meaning: {model: 'builtin'}, longLived: true})
     const id2 = storedId(await store(server, {repo: oneShot.repo, content: NOTES[1], type: 'procedure'}))
     const h2 = await server.repo(oneShot.repo, 'read')
-    expect(h2.store.read((db) => getVector(db, id2))).toMatchObject({model: 'builtin/use-lite-512@0.2.0', dims: 512})
+    expect(h2.store.read((db) => getVector(db, id2))).toBeUndefined()
+    const drain = meaningDrainer(server, () => server.openStores(), () => meaningModel(server), planMeaningLinks)
+    expect(await drain()).toBe(0) // written to since the last look: busy
+    const id3 = storedId(await store(server, {repo: oneShot.repo, content: NOTES[2], type: 'procedure'}))
+    expect(await drain()).toBe(0) // and again
+    // recalls (their counters are written in the background) do not make it busy
+    await recall(server, {repo: oneShot.repo, q: 'pnpm'})
+    expect(await drain()).toBe(2)
+    for (const i of [id2, id3]) expect(h2.store.read((db) => getVector(db, i))).toMatchObject({model: 'builtin/use-lite-512@0.2.0', dims: 512})
+    expect(await drain()).toBe(0)
     await server.close()
+  })
+
+  it('a recall in a long-lived process embeds the newest of what waits first, at most PENDING_PER_LIVE_RECALL', async () => {
+    const m = memRepo({}, {meaning: {model: 'builtin'}, longLived: true})
+    const ids: string[] = []
+    for (let i = 0; i < PENDING_PER_LIVE_RECALL + 4; i++) {
+      ids.push(storedId(await store(m.ctx, {repo: m.repo, content: `Service number ${i} writes its logs to the folder logs/service-${i}`, type: 'procedure'})))
+      m.clock.advance(60_000)
+    }
+    await recall(m.ctx, {repo: m.repo, q: QUESTIONS[1], touch: false})
+    const handle = await m.ctx.repo(m.repo, 'read')
+    const has = ids.map((id) => handle.store.read((db) => getVector(db, id)) !== undefined)
+    expect(has).toEqual(ids.map((_, i) => i >= 4))
   })
 
   it('leaves a question whose words a memory holds to the words: the same answer as word-only recall', async () => {
@@ -77,17 +104,17 @@ describe('the built-in model (Universal Sentence Encoder Lite, from the npm pack
 })
 
 describe('the setting', () => {
-  it('is off by default: without a meaning key or MEM_MEANING, words alone (opt-in, docs/meaning.md); a model or a floor in config.yaml', async () => {
+  it('is the built-in model by default: without a meaning key or MEM_MEANING (docs/meaning.md); off, another model or a floor in config.yaml', async () => {
     const base = memRepo()
     mkdirSync(base.home, {recursive: true})
     const plain = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
-    expect((await plain.meaning!()).setting).toEqual({model: 'off'})
+    expect((await plain.meaning!()).setting).toEqual({model: 'builtin'})
     writeFileSync(join(base.home, 'config.yaml'), 'update:\n  check: false\n')
     const withConfig = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
-    expect((await withConfig.meaning!()).setting).toEqual({model: 'off'})
-    writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  model: builtin\n')
+    expect((await withConfig.meaning!()).setting).toEqual({model: 'builtin'})
+    writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  model: off\n')
     const optedOut = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
-    expect((await optedOut.meaning!()).setting).toEqual({model: 'builtin'})
+    expect((await optedOut.meaning!()).setting).toEqual({model: 'off'})
     writeFileSync(join(base.home, 'config.yaml'), 'meaning:\n  floor: 0.3\n')
     const floor = openMem({home: base.home, cwd: base.root, now: base.clock, env: {}})
     expect((await floor.meaning!()).setting).toEqual({model: 'builtin', floor: 0.3})

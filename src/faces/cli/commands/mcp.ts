@@ -34,14 +34,17 @@ By default six tools are listed (context, recall, store, feedback, get, edit: un
     const [{serveStdio}, {packageInfo}, {readUserConfig}] = await Promise.all([import('../../mcp/stdio.js'), import('../../server/version.js'), import('../../../config/user-config.js')])
     const explicit = flags.repo?.trim() ? this.repoRef(flags) : undefined
     const tools = flags.tools ?? (await readUserConfig(await this.home())).mcp.tools
-    await serveStdio({
-      ctx: await this.mem({longLived: true}),
-      version: packageInfo().version,
-      repo: explicit,
-      fallbackRepo: this.repoRef({}),
-      tools,
-      log: (message) => process.stderr.write(`${message}\n`),
-    })
+    const ctx = await this.mem({longLived: true})
+    const log = (message: string) => process.stderr.write(`${message}\n`)
+    // memories written here get their meaning vectors while the client is idle, as under mem serve
+    const {MEANING_DRAIN_MS, meaningInBackground} = await import('../../../runtime/meaning-drain.js')
+    const vectors = meaningInBackground(ctx, MEANING_DRAIN_MS, (err) => log(`mem: the meaning vectors could not be made: ${err instanceof Error ? err.message : String(err)}`))
+    try {
+      await serveStdio({ctx, version: packageInfo().version, repo: explicit, fallbackRepo: this.repoRef({}), tools, log})
+    } finally {
+      vectors.stop()
+      await vectors.drain()
+    }
   }
 
   private async printConfig(flags: {repo?: string; transport: 'stdio' | 'http'; port: number; host: string; absolute: boolean; tools?: 'lean' | 'all'}) {

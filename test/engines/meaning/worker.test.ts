@@ -1,0 +1,37 @@
+// The built-in model in a worker thread (engines/meaning/builtin-worker.ts), as `mem serve` and `mem mcp`
+// load it: the compiled worker runs from dist/ (the TypeScript sources the other tests run load the
+// model in their own thread), so this test loads dist's module, as the CLI does.
+import {spawnSync} from 'node:child_process'
+import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {describe, expect, it} from 'vitest'
+
+const dist = (p: string) => pathToFileURL(join(process.cwd(), 'dist', 'src', p)).href
+
+describe('the built-in model in a worker thread', () => {
+  it('gives the vectors the model gives in this thread, and an empty list for none', async () => {
+    const {loadBuiltin, loadBuiltinInWorker} = (await import(dist('engines/meaning/builtin.js'))) as typeof import('../../../src/engines/meaning/builtin.js')
+    const [inWorker, here] = await Promise.all([loadBuiltinInWorker(), loadBuiltin()])
+    expect(inWorker.about).toEqual(here.about)
+    const texts = ['Use pnpm, never npm, in this repo', 'how are amounts of money returned by the api', '']
+    const [a, b] = await Promise.all([inWorker.embed(texts), here.embed(texts)])
+    expect(a).toHaveLength(3)
+    for (const [i, v] of a.entries()) {
+      expect(v).toBeInstanceOf(Float32Array)
+      expect(v).toHaveLength(512)
+      for (let k = 0; k < 512; k++) expect(Math.abs(v[k] - b[i][k])).toBeLessThan(1e-5)
+    }
+    // calls in flight at once each get their own answer
+    const many = await Promise.all(texts.map((t) => inWorker.embed([t])))
+    for (const [i, [v]] of many.entries()) expect(Math.abs(v[0] - b[i][0])).toBeLessThan(1e-5)
+    expect(await inWorker.embed([])).toEqual([])
+  })
+
+  it('does not keep a process alive once nothing waits for it', () => {
+    const script = `const m = await import(${JSON.stringify(dist('engines/meaning/builtin.js'))}); const model = await m.loadBuiltinInWorker(); const [v] = await model.embed(['hello']); console.log(v.length)`
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {encoding: 'utf8', timeout: 60_000})
+    expect(r.error).toBeUndefined()
+    expect(r.stdout.trim()).toBe('512')
+    expect(r.status).toBe(0)
+  })
+})
