@@ -221,11 +221,12 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
 /**
  * Of the versions a text was found to update (or to be updated by), those to link: a version
  * another of them already updates is reached through that one (currency.ts follows the chain), so
- * only the current versions are linked, one row rewritten per fact, not one per version.
+ * only the current versions are linked, one row rewritten per fact, not one per version. So is a
+ * version one of the memories the text is already linked with updates (`linked`).
  */
-function currentVersions<T extends {id: string; links: MemoryLink[]}>(found: T[]): T[] {
-  const foundIds = new Set(found.map((f) => f.id))
-  return found.filter((f) => !f.links.some((l) => l.relation === UPDATED_BY && foundIds.has(l.targetId)))
+function currentVersions<T extends {id: string; links: MemoryLink[]}>(found: T[], linked: ReadonlySet<string> = new Set()): T[] {
+  const reached = new Set([...found.map((f) => f.id), ...linked])
+  return found.filter((f) => !f.links.some((l) => l.relation === UPDATED_BY && reached.has(l.targetId)))
 }
 
 /**
@@ -261,7 +262,7 @@ export const planMeaningLinks: LinkPlanner = (db, model, embedded) => {
     const candidates = near.filter((n) => !already.has(n.id)).map((n) => ({...n, links: JSON.stringify(linksOf(n.id, n.links))}))
     if (candidates.length === 0) continue
     const found = findUpdateCandidates(db, self.content, self.type, e.id, none, candidates)
-    for (const other of currentVersions(found)) {
+    for (const other of currentVersions(found, already)) {
       const newer = other.createdAt <= self.createdAt
       changed.set(e.id, setLink(linksOf(e.id, self.links), other.id, newer ? UPDATES : UPDATED_BY))
       changed.set(other.id, setLink(other.links, e.id, newer ? UPDATED_BY : UPDATES))

@@ -46,17 +46,35 @@ async function memSystem(root, {maintainFirst = false, padding = 0, meaning} = {
     load('operations/maintain.js'),
   ])
   const count = await loadTokenCounter()
+  const [pending, use, admit] = await Promise.all([load('engines/meaning/pending.js').catch(() => null), load('engines/meaning/use.js').catch(() => null), load('engines/gates/admit.js')])
+  /** What a long-lived process's idle drain does for one repo: its waiting memories' vectors and late update links. */
+  const drainerOf = async (ctx, repo) => {
+    const model = await use.meaningModel(ctx)
+    return async () => {
+      const handle = await ctx.repo(repo, 'read')
+      return (await pending.embedPending(ctx, handle.store, model, {link: admit.planMeaningLinks})).linked
+    }
+  }
   return async (history) => {
     const {root: repo, home} = tempRepo('currency')
     // a large repo: other memories first, from before the history (the bench corpus, seeded)
     if (padding > 0) await seedMemories(repo, realisticStore(padding, {now: history.items[0].at - 86_400_000}))
     let t = 0
     const ctx = openMem({home, cwd: repo, now: () => new Date(t), longLived: true, ...(meaning ? {meaning} : {})})
+    // builds from before 2026-11-27 embed inside the store (nothing waits); this one through the queue
+    const drain = meaning && meaning.model !== 'off' && pending?.meaningDrainer ? await drainerOf(ctx, repo) : null
     const ids = []
     const storeMs = []
     let lost = 0
     const itemOf = new Map()
     const groupings = {right: 0, wrong: 0, examples: []}
+    const grouped = (newer, older) => {
+      if (newer?.subject && older?.subject === newer.subject) groupings.right++
+      else {
+        groupings.wrong++
+        if (groupings.examples.length < 3) groupings.examples.push(`${older?.content.slice(0, 60)} → ${newer?.content.slice(0, 60)}`)
+      }
+    }
     for (const it of history.items) {
       t = it.at
       const began = performance.now()
@@ -65,14 +83,9 @@ async function memSystem(root, {maintainFirst = false, padding = 0, meaning} = {
       ids.push(r.success ? r.id : null)
       if (!r.success && it.version > 0) lost++
       if (r.success) itemOf.set(r.id, it)
-      for (const u of (r.success && r.updates) || []) {
-        const other = itemOf.get(u.id)
-        if (it.subject && other?.subject === it.subject) groupings.right++
-        else {
-          groupings.wrong++
-          if (groupings.examples.length < 3) groupings.examples.push(`${other?.content.slice(0, 60)} → ${it.content.slice(0, 60)}`)
-        }
-      }
+      for (const u of (r.success && r.updates) || []) grouped(it, itemOf.get(u.id))
+      // a long-lived process's drain between two stores: the vector, and the links meaning finds
+      if (drain) for (const l of await drain()) grouped(itemOf.get(l.newer), itemOf.get(l.older))
     }
     t = history.items.at(-1).at + 86_400_000
     // `mem maintain` as a user runs it, before the questions
@@ -179,14 +192,18 @@ async function storeSideBySide(roots, batches) {
 
 export async function benchCurrency({quiet = false} = {}) {
   const histories = currencySet()
-  const systems = [['mem', await memSystem(ROOT)], ['mem after mem maintain', await memSystem(ROOT, {maintainFirst: true})]]
-  // meaning on (issue 30 item 4): a store's nearest memories by the built-in model are update candidates too
-  // (MEM_BENCH_CURRENCY_MEANING=0 leaves the row out: it loads the model and embeds each memory as it is stored)
-  if (process.env.MEM_BENCH_CURRENCY_MEANING !== '0') systems.push(['mem, meaning on (built-in model)', await memSystem(ROOT, {meaning: {model: 'builtin'}})])
-  if (process.env.MEM_BENCH_BEFORE) systems.push([`mem at ${process.env.MEM_BENCH_BEFORE.split('/').pop()}`, await memSystem(process.env.MEM_BENCH_BEFORE)])
+  // the word rows name meaning off: the built-in model is the default since 2026-11-27, and these rows
+  // keep measuring the words (and compare with builds from before, whose default was off)
+  const words = {model: 'off'}
+  const systems = [['mem', await memSystem(ROOT, {meaning: words})], ['mem after mem maintain', await memSystem(ROOT, {maintainFirst: true, meaning: words})]]
+  // meaning on (issue 30 item 4; the default): a memory's nearest memories by the built-in model are
+  // update candidates too, once it has its vector — the drain of a long-lived process, between two
+  // stores minutes apart (MEM_BENCH_CURRENCY_MEANING=0 leaves the row out: it loads the model)
+  if (process.env.MEM_BENCH_CURRENCY_MEANING !== '0') systems.push(['mem, meaning on (built-in model, the default)', await memSystem(ROOT, {meaning: {model: 'builtin'}})])
+  if (process.env.MEM_BENCH_BEFORE) systems.push([`mem at ${process.env.MEM_BENCH_BEFORE.split('/').pop()}`, await memSystem(process.env.MEM_BENCH_BEFORE, {meaning: words})])
   // MEM_BENCH_CURRENCY_PADDING=<n>: each history also in a repo that holds n other memories
   const padding = Number(process.env.MEM_BENCH_CURRENCY_PADDING ?? 0)
-  if (padding > 0) systems.push([`mem, ${padding} other memories`, await memSystem(ROOT, {padding})])
+  if (padding > 0) systems.push([`mem, ${padding} other memories`, await memSystem(ROOT, {padding, meaning: words})])
   systems.push(['BM25 (stop words + Porter)', bm25System()])
   const results = {}
   const split = {}

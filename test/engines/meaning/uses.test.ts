@@ -52,6 +52,20 @@ describe('update detection with the meaning model on', () => {
     expect(w).not.toHaveProperty('updates')
   })
 
+  it('links only the current version: one a version already linked updates is reached through that one', async () => {
+    const on = memRepo({}, {meaning: {model: 'builtin'}, longLived: true})
+    const ids: string[] = []
+    for (const content of ['CI runs on Node 18', 'CI runs on Node 20', 'CI runs on Node 22']) {
+      const r = await store(on.ctx, {repo: on.repo, content, type: 'heuristic'})
+      ids.push(storedId(r))
+      on.clock.advance(60_000)
+      // the words linked each to the one before; meaning finds the oldest too, and leaves it
+      expect((await embedWaiting(on)).linked).toEqual([])
+    }
+    expect((await get(on.ctx, {id: ids[0]})).links).toEqual([{targetId: ids[1], relation: 'updated-by'}])
+    expect((await get(on.ctx, {id: ids[2]})).links).toEqual([{targetId: ids[1], relation: 'updates'}])
+  })
+
   it('links no pair of facts held side by side in like words', async () => {
     const on = memRepo({}, {meaning: {model: 'builtin'}, longLived: true})
     const facts = [
