@@ -25,7 +25,8 @@ export async function benchRecallQuality() {
   const {memories, questions} = loadEvalSet()
   const {root, home} = tempRepo('recall-eval')
   let t = 0
-  const ctx = openMem({home, cwd: root, now: () => new Date(t)})
+  // words alone: the word ranking (meaning.mjs has the rows with the model, the default)
+  const ctx = openMem({home, cwd: root, now: () => new Date(t), meaning: {model: 'off'}})
   const {keyOf} = await storeEvalSet(store, ctx, root, memories, {set: (at) => (t = at)})
   const results = {}
   const memRank = []
@@ -130,7 +131,8 @@ export async function benchRecallLatency(sizes = [10_000, 100_000]) {
     const {root, home} = tempRepo(`recall-${size}`)
     await seedRepo(root, size)
     // longLived: the in-process index a server keeps (built once, then followed incrementally)
-    const ctx = openMem({home, cwd: root, longLived: true})
+    // words alone (a recall that asks the model adds its question's embedding: meaning.mjs, meaning-cost.mjs)
+    const ctx = openMem({home, cwd: root, longLived: true, meaning: {model: 'off'}})
     let t0 = performance.now()
     await recall(ctx, {repo: root, q: 'warm up'})
     const buildMs = performance.now() - t0
@@ -144,7 +146,7 @@ export async function benchRecallLatency(sizes = [10_000, 100_000]) {
       }
     }
     // the on-disk FTS4 path a one-shot CLI command uses
-    const disk = openMem({home, cwd: root})
+    const disk = openMem({home, cwd: root, meaning: {model: 'off'}})
     for (const q of questions.slice(0, 10)) await recall(disk, {repo: root, q: q.q})
     const diskTimes = []
     for (const q of questions) {

@@ -38,7 +38,8 @@ export async function stdioMcpClient(options: {args?: string[]; cwd: string; hom
     // every tool unless the test is about the lean set (see httpMcpClient)
     args: [BIN, 'mcp', ...(options.args ?? []), ...(options.tools === 'lean' ? [] : ['--tools', 'all'])],
     cwd: options.cwd,
-    env: {PATH: process.env.PATH ?? '', MEM_HOME: options.home, NO_COLOR: '1', ...options.env},
+    // meaning off unless the test asks (vitest.config.ts pins it so; this env is the child's whole env)
+    env: {PATH: process.env.PATH ?? '', MEM_HOME: options.home, NO_COLOR: '1', MEM_MEANING: 'off', ...options.env},
     stderr: 'pipe',
   })
   let stderr = ''

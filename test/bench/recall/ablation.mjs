@@ -28,7 +28,8 @@ export async function ownSet() {
   const {memories, questions} = loadEvalSet()
   const {root, home} = tempRepo('ablation-own')
   let t = 0
-  const ctx = openMem({home, cwd: root, now: () => new Date(t), longLived: true})
+  // words alone: this bench weighs the word ranking's parts (meaning.mjs has the rows with the model, the default)
+  const ctx = openMem({home, cwd: root, now: () => new Date(t), longLived: true, meaning: {model: 'off'}})
   const {keyOf, now} = await storeEvalSet(store, ctx, root, memories, {set: (at) => (t = at)})
   const handle = await ctx.repo(root, 'read')
   const rank = (q, tuning) => handle.store.read((db) => searchMemories(db, q, {limit: 10, now, index: 'memory', tuning})).map((h) => keyOf.get(h.memory.id))

@@ -64,7 +64,8 @@ export async function memLocomo(convs) {
     const {root, home} = tempRepo(`locomo-${conv.name}`)
     let t = Date.parse('2026-01-01T00:00:00Z')
     const now = () => new Date(t)
-    const ctx = openMem({home, cwd: root, now, longLived: true})
+    // words alone (meaning.mjs has the LoCoMo rows with the model, the default)
+    const ctx = openMem({home, cwd: root, now, longLived: true, meaning: {model: 'off'}})
     const diaOf = new Map()
     let duplicates = 0
     for (const turn of conv.turns) {

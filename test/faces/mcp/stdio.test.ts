@@ -7,6 +7,8 @@ import {normalizeRepoId} from '../../../src/config/paths.js'
 import {BIN, runCliInProcess} from '../../helpers/cli.js'
 import {call, stdioMcpClient, text} from '../../helpers/mcp.js'
 import {tempDir, writeTree} from '../../helpers/mem.js'
+import {openMem} from '../../../src/runtime/open-mem.js'
+import {getVector} from '../../../src/storage/vectors.js'
 
 const TOKEN = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'
 
@@ -94,6 +96,25 @@ describe('mem mcp (stdio)', () => {
     expect(existsSync(join(elsewhere, '.mem'))).toBe(false)
     mkdirSync(join(elsewhere, '.git'))
     expect((await call(viaCwd.client, 'memory_stats', {repo: elsewhere})).structuredContent).toMatchObject({repo: elsewhere, total: 0})
+  })
+
+  it('gives what it stored its meaning vectors while the client is idle (the built-in model, in its worker)', async () => {
+    const {repo, home} = setup()
+    const {client} = await stdioMcpClient({args: ['--repo', repo], cwd: repo, home, env: {MEM_MEANING: 'builtin'}})
+    const ids: string[] = []
+    for (const content of ['The API returns money as integer cents, never floats', 'App configuration lives in .config/app.json']) {
+      ids.push((await call(client, 'memory_store', {content, type: 'procedure'})).structuredContent.id)
+    }
+    // read from this process (another process's writes reach it through the journal)
+    const reader = openMem({home, cwd: repo, meaning: {model: 'off'}})
+    const vectors = async () => {
+      const handle = await reader.repo(repo, 'read')
+      return ids.map((id) => handle.store.read((db) => getVector(db, id))?.model ?? null)
+    }
+    const deadline = Date.now() + 90_000
+    while ((await vectors()).includes(null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250))
+    expect(await vectors()).toEqual(['builtin/use-lite-512@0.2.0', 'builtin/use-lite-512@0.2.0'])
+    await reader.close()
   })
 
   it('--print-config prints a stdio or HTTP client config, from the templates', async () => {
