@@ -99,7 +99,7 @@ export async function loadBuiltinInWorker(): Promise<MeaningModel> {
     dims: 512,
     onlyFloor: BUILTIN_ONLY_FLOOR,
     about: builtinAbout(),
-    embed(texts) {
+    embed(texts, options) {
       if (broken) return Promise.reject(broken)
       if (texts.length === 0) return Promise.resolve([])
       const id = next++
@@ -107,7 +107,8 @@ export async function loadBuiltinInWorker(): Promise<MeaningModel> {
         waiting.set(id, {resolve, reject})
         // a call waiting for an answer keeps the process alive, as an in-thread call would
         if (waiting.size === 1) worker.ref()
-        worker.postMessage({id, texts})
+        // a recall's question goes before the drain's batches waiting in the worker
+        worker.postMessage({id, texts, query: options?.query === true})
       }).finally(() => {
         if (waiting.size === 0) worker.unref()
       })

@@ -25,6 +25,11 @@ export const PENDING_PER_RECALL = 64
  */
 export const PENDING_PER_LIVE_RECALL = 16
 const WRITE_BATCH = 32
+/**
+ * The batch of a long-lived process's drain: small, so that a recall's question waits behind at
+ * most one batch in the model's worker (whose queue puts questions first).
+ */
+export const DRAIN_BATCH = 8
 
 /** A pair linked as versions of one fact after the fact: the newer, the older, and what changed. */
 export interface LateUpdate {
@@ -59,7 +64,7 @@ export async function embedPending(
   ctx: MemContext,
   store: RepoStore,
   model: MeaningModel,
-  {limit = PENDING_PER_DRAIN, newest = false, link}: {limit?: number; newest?: boolean; link: LinkPlanner | null},
+  {limit = PENDING_PER_DRAIN, newest = false, batch: batchSize = WRITE_BATCH, link}: {limit?: number; newest?: boolean; batch?: number; link: LinkPlanner | null},
 ): Promise<Drained> {
   if (!store.exists) return {embedded: 0, left: 0, linked: []}
   await store.ready()
@@ -70,7 +75,7 @@ export async function embedPending(
   let cursor = newest ? Number.MAX_SAFE_INTEGER : 0
   const linked: LateUpdate[] = []
   while (embedded < limit) {
-    const take = Math.min(WRITE_BATCH, limit - embedded)
+    const take = Math.min(batchSize, limit - embedded)
     const batch = store.read((db) => (newest ? newestWithoutVectorFrom(db, model.id, cursor, take) : liveWithoutVectorFrom(db, model.id, cursor, take)))
     if (batch.length === 0) break
     cursor = batch[batch.length - 1].seq
@@ -121,7 +126,7 @@ export function meaningDrainer(ctx: MemContext, stores: () => Promise<RepoStore[
       if (looked.get(store) === store.version) continue
       const m = await model()
       if (!m) return written
-      const {embedded, left} = await embedPending(ctx, store, m, {limit, link})
+      const {embedded, left} = await embedPending(ctx, store, m, {limit, batch: DRAIN_BATCH, link})
       written += embedded
       // its own writes do not make it busy
       asked.set(store, store.writesRequested)

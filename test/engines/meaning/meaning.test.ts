@@ -10,7 +10,7 @@ import {packImport} from '../../../src/operations/pack-import.js'
 import {openMem} from '../../../src/runtime/open-mem.js'
 import {loadLocalTable, LocalModelError, WordPiece} from '../../../src/engines/meaning/local-table.js'
 import {countWithoutVectorFrom, getVector} from '../../../src/storage/vectors.js'
-import {meaningDrainer, PENDING_PER_LIVE_RECALL} from '../../../src/engines/meaning/pending.js'
+import {embedPending, meaningDrainer, PENDING_PER_LIVE_RECALL} from '../../../src/engines/meaning/pending.js'
 import {meaningModel} from '../../../src/engines/meaning/use.js'
 import {memRepo, storedId, tempDir} from '../../helpers/mem.js'
 import {writeTinyModel} from '../../helpers/tiny-model.js'
@@ -79,17 +79,33 @@ describe('the built-in model (Universal Sentence Encoder Lite, from the npm pack
     await server.close()
   })
 
-  it('a recall in a long-lived process embeds the newest of what waits first, at most PENDING_PER_LIVE_RECALL', async () => {
+  it('a recall in a long-lived process embeds the few just written, and leaves a backlog to the drain', async () => {
     const m = memRepo({}, {meaning: {model: 'builtin'}, longLived: true})
-    const ids: string[] = []
-    for (let i = 0; i < PENDING_PER_LIVE_RECALL + 4; i++) {
-      ids.push(storedId(await store(m.ctx, {repo: m.repo, content: `Service number ${i} writes its logs to the folder logs/service-${i}`, type: 'procedure'})))
-      m.clock.advance(60_000)
+    const storeNotes = async (n: number, from: number) => {
+      const ids: string[] = []
+      for (let i = from; i < from + n; i++) {
+        ids.push(storedId(await store(m.ctx, {repo: m.repo, content: `Service number ${i} writes its logs to the folder logs/service-${i}`, type: 'procedure'})))
+        m.clock.advance(60_000)
+      }
+      return ids
     }
-    await recall(m.ctx, {repo: m.repo, q: QUESTIONS[1], touch: false})
     const handle = await m.ctx.repo(m.repo, 'read')
-    const has = ids.map((id) => handle.store.read((db) => getVector(db, id)) !== undefined)
-    expect(has).toEqual(ids.map((_, i) => i >= 4))
+    const has = (ids: string[]) => ids.map((id) => handle.store.read((db) => getVector(db, id)) !== undefined)
+    const backlog = await storeNotes(PENDING_PER_LIVE_RECALL + 1, 0)
+    await recall(m.ctx, {repo: m.repo, q: QUESTIONS[1], touch: false})
+    expect(has(backlog)).toEqual(backlog.map(() => false))
+    // the drain (here by hand, the oldest first, as many as it is given)
+    const model = (await meaningModel(m.ctx))!
+    expect((await embedPending(m.ctx, handle.store, model, {limit: 10, link: null})).left).toBe(PENDING_PER_LIVE_RECALL + 1 - 10)
+    expect(has(backlog)).toEqual(backlog.map((_, i) => i < 10))
+    // newest first, as a recall asks
+    await embedPending(m.ctx, handle.store, model, {limit: 3, newest: true, link: null})
+    expect(has(backlog)).toEqual(backlog.map((_, i) => i < 10 || i >= backlog.length - 3))
+    await embedPending(m.ctx, handle.store, model, {link: null})
+    // a few just written: the next recall that asks the model embeds them first
+    const fresh = await storeNotes(3, 100)
+    await recall(m.ctx, {repo: m.repo, q: QUESTIONS[1], touch: false})
+    expect(has(fresh)).toEqual([true, true, true])
   })
 
   it('leaves a question whose words a memory holds to the words: the same answer as word-only recall', async () => {
