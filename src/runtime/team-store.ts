@@ -30,6 +30,8 @@ export async function openTeamStore(store: StoreUrl, options: {max?: number; app
 export interface TeamTenant {
   team: string
   repos: string[] | null
+  /** The key's name (never its text): who writes, in ops.actor and the audit. */
+  key?: string
 }
 
 export interface TeamRuntimeOptions {
@@ -48,6 +50,10 @@ export interface TeamRuntime extends MemRuntime {
   readonly team: TeamDb
   /** Runs `fn` (and everything it starts) as `principal`: the tenancy every repo lookup inside obeys. */
   asPrincipal<T>(principal: TeamTenant, fn: () => T): T
+  /** The principal the current request runs as (401 outside one). */
+  tenant(): TeamTenant
+  /** Kept on every ops row and run this replica writes. */
+  readonly replicaName: string
 }
 
 /**
@@ -143,6 +149,8 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
     now,
     longLived: true,
     asPrincipal: (p, fn) => tenancy.run(p, fn),
+    tenant: principal,
+    replicaName: options.replicaName,
     async enrichment() {
       return null
     },

@@ -5,7 +5,7 @@ import {spawn, type ChildProcess} from 'node:child_process'
 import {createServer, Socket, type Server} from 'node:net'
 import {onTestFinished} from 'vitest'
 import {maskUrl} from '../../src/config/store-url.js'
-import {startServer} from '../../src/faces/server/serve.js'
+import {startServer, type StartServerOptions} from '../../src/faces/server/serve.js'
 import {teamAuth} from '../../src/faces/server/team.js'
 import {createTeam, createTeamKey} from '../../src/operations/team.js'
 import {openTeamRuntime} from '../../src/runtime/team-store.js'
@@ -18,9 +18,9 @@ import {freshDatabase} from './pg.js'
 const call = {now: new Date('2026-03-01T12:00:00.000Z'), actor: 'test'}
 
 /** A team store on a fresh database, closed when the test ends. */
-export async function teamStore(url?: string): Promise<{db: TeamDb; url: string}> {
+export async function teamStore(url?: string, applicationName?: string): Promise<{db: TeamDb; url: string}> {
   const where = url ?? (await freshDatabase()).url
-  const db = await openTeamDb({url: where, shown: maskUrl(new URL(where))})
+  const db = await openTeamDb({url: where, shown: maskUrl(new URL(where)), ...(applicationName ? {applicationName} : {})})
   onTestFinished(() => db.close())
   return {db, url: where}
 }
@@ -32,12 +32,19 @@ export async function teamKey(db: TeamDb, team: string, name: string, scope: 're
 }
 
 /** A replica of `mem serve --store` in this process, over its own connection pool to `url`. */
-export async function inProcessReplica(url: string, options: {name?: string; clock?: Clock} = {}) {
-  const {db} = await teamStore(url)
+export async function inProcessReplica(url: string, options: {name?: string; clock?: Clock; maintenance?: StartServerOptions['maintenance']} = {}) {
+  const {db} = await teamStore(url, options.name)
   const runtime = openTeamRuntime(db, {home: tempDir('mem-team-home-'), replicaName: options.name ?? 'test-replica', ...(options.clock ? {now: options.clock} : {})})
   onTestFinished(() => runtime.close())
   const internalErrors: unknown[] = []
-  const server = await startServer({runtime, port: 0, updateCheck: false, team: teamAuth(db, runtime), onInternalError: (err) => internalErrors.push(err)})
+  const server = await startServer({
+    runtime,
+    port: 0,
+    updateCheck: false,
+    team: teamAuth(db, runtime),
+    onInternalError: (err) => internalErrors.push(err),
+    ...(options.maintenance ? {maintenance: options.maintenance} : {}),
+  })
   onTestFinished(() => server.close())
   return {url: server.url, runtime, internalErrors}
 }

@@ -1,12 +1,14 @@
 /**
  * Team mode's key check for a server (docs/team.md): the `Authorization: Bearer` header read as a
- * team key of the store (verifyTeamKey), and the request then run as the key's tenant.
+ * team key of the store (verifyTeamKey), and the request then run as the key's tenant; and the
+ * maintenance runs and scheduler a team replica shares with the others (team-maintenance.ts).
  */
 import {verifyTeamKey, type TeamStore} from '../../operations/team.js'
 import type {TeamRuntime} from '../../runtime/team-store.js'
 import type {TeamAuth} from './guard.js'
+import {TeamMaintenanceRuns, TeamScheduler} from './team-maintenance.js'
 
-export function teamAuth(store: TeamStore, runtime: Pick<TeamRuntime, 'asPrincipal'>): TeamAuth {
+export function teamAuth(store: TeamStore, runtime: TeamRuntime): TeamAuth {
   return {
     verify(header, need) {
       // no header: "Authentication required"; a header that is not `Bearer <token>`: an invalid key
@@ -14,5 +16,10 @@ export function teamAuth(store: TeamStore, runtime: Pick<TeamRuntime, 'asPrincip
       return verifyTeamKey(store, token, {scope: need})
     },
     asPrincipal: (principal, fn) => runtime.asPrincipal(principal, fn),
+    maintenance(options) {
+      const runs = new TeamMaintenanceRuns({runtime, windowMs: options.windowMs, onError: options.onError})
+      const scheduler = new TeamScheduler({runtime, runs, ...options})
+      return {runs, scheduler}
+    },
   }
 }
