@@ -3,6 +3,7 @@
 // team runtime) or as real processes (bin/run.js serve --store), each stopped when the test ends.
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createServer, Socket, type Server} from 'node:net'
+import {join} from 'node:path'
 import {onTestFinished} from 'vitest'
 import {maskUrl} from '../../src/config/store-url.js'
 import {startServer, type StartServerOptions} from '../../src/faces/server/serve.js'
@@ -32,9 +33,14 @@ export async function teamKey(db: TeamDb, team: string, name: string, scope: 're
 }
 
 /** A replica of `mem serve --store` in this process, over its own connection pool to `url`. */
-export async function inProcessReplica(url: string, options: {name?: string; clock?: Clock; maintenance?: StartServerOptions['maintenance']} = {}) {
+export async function inProcessReplica(url: string, options: {name?: string; clock?: Clock; maintenance?: StartServerOptions['maintenance']; hotRepos?: number} = {}) {
   const {db} = await teamStore(url, options.name)
-  const runtime = openTeamRuntime(db, {home: tempDir('mem-team-home-'), replicaName: options.name ?? 'test-replica', ...(options.clock ? {now: options.clock} : {})})
+  const runtime = openTeamRuntime(db, {
+    home: tempDir('mem-team-home-'),
+    replicaName: options.name ?? 'test-replica',
+    ...(options.clock ? {now: options.clock} : {}),
+    ...(options.hotRepos ? {hotRepos: options.hotRepos} : {}),
+  })
   onTestFinished(() => runtime.close())
   const internalErrors: unknown[] = []
   const server = await startServer({
@@ -156,3 +162,28 @@ export async function call_(base: string, key: string | undefined, method: strin
   return {status: res.status, body: parsed}
 }
 export {call_ as api}
+
+/**
+ * A Postgres cluster of the test's own (scripts/pg-cluster.mjs), so that killing it breaks no other
+ * test: `kill()` is `pg_ctl -m immediate` (a crash: no checkpoint; fsync stays on, as shipped),
+ * `restart()` starts it again on the same port (replaying its WAL). Removed when the test ends.
+ */
+export async function ownCluster(): Promise<{url: string; dir: string; port: number; kill(): Promise<void>; restart(): Promise<void>}> {
+  const script = join(import.meta.dirname, '..', '..', 'scripts', 'pg-cluster.mjs')
+  const node = (args: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [script, ...args], {stdio: ['ignore', 'pipe', 'pipe']})
+      let out = ''
+      let err = ''
+      child.stdout!.on('data', (d: Buffer) => (out += d))
+      child.stderr!.on('data', (d: Buffer) => (err += d))
+      child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`pg-cluster ${args[0]} exited ${code}: ${err.trim()}`))))
+    })
+  const out = await node(['start'])
+  const url = /MEM_TEST_PG_URL='([^']+)'/.exec(out)?.[1]
+  const dir = /MEM_TEST_PG_DIR='([^']+)'/.exec(out)?.[1]
+  if (!url || !dir) throw new Error(`pg-cluster start printed ${out}`)
+  onTestFinished(() => node(['stop', dir]).then(() => undefined))
+  const port = Number(new URL(url).port)
+  return {url, dir, port, kill: () => node(['kill', dir]).then(() => undefined), restart: () => node(['restart', dir, String(port)]).then(() => undefined)}
+}

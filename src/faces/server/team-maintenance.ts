@@ -105,7 +105,10 @@ export class TeamMaintenanceRuns {
       this.active.delete(key)
       throw err
     }
-    pass.done = this.runPass(handle, abort.signal).then(
+    // the pass is a request of its own: its repo stays hot (never evicted) until it ends
+    const scope = {...this.runtime.tenant()}
+    const ran = this.runtime.asRequest(scope, async () => this.runPass(await this.runtime.repo(repoRef, 'read'), abort.signal))
+    pass.done = ran.finally(() => this.runtime.endRequest(scope)).then(
       async (report) => {
         pass.status = 'completed'
         pass.report = report

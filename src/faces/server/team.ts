@@ -15,7 +15,8 @@ export function teamAuth(store: TeamStore, runtime: TeamRuntime): TeamAuth {
       const token = header === undefined ? undefined : (/^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? 'malformed')
       return verifyTeamKey(store, token, {scope: need})
     },
-    asPrincipal: (principal, fn) => runtime.asPrincipal(principal, fn),
+    asPrincipal: (principal, fn) => runtime.asRequest(principal, fn),
+    finished: (principal) => runtime.endRequest(principal),
     maintenance(options) {
       const runs = new TeamMaintenanceRuns({runtime, windowMs: options.windowMs, onError: options.onError})
       const scheduler = new TeamScheduler({runtime, runs, ...options})
