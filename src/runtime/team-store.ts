@@ -134,6 +134,12 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
     return {team: p.team, id}
   }
 
+  /** ops.actor of a write made for a request: its key's name (never its text); the replica's name otherwise. */
+  const currentActor = (): string | undefined => {
+    const key = tenancy.getStore()?.key
+    return key ? `key:${key}` : undefined
+  }
+
   const rootOf = (teamName: string, id: string): string =>
     // never made on disk: a replica reads and writes nothing under it (RepoStore with a replica log)
     join(options.home, 'team-replicas', createHash('sha256').update(`${teamName}\0${id}`).digest('hex').slice(0, 24))
@@ -148,7 +154,7 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
       return hot
     }
     const opening = import('../storage/repo-store.js').then(({RepoStore}) =>
-      RepoStore.open(rootOf(teamName, id), {replica: team.replica(teamName, id, {actor: options.replicaName, now}), lazy: true}),
+      RepoStore.open(rootOf(teamName, id), {replica: team.replica(teamName, id, {actor: options.replicaName, now, currentActor}), lazy: true}),
     )
     const made: Hot = {opening, pins: 0}
     hot = made

@@ -239,7 +239,8 @@ export class TeamScheduler {
     let status: 'ok' | 'failed'
     let lastError: string | null = null
     try {
-      const started = await runtime.asPrincipal({team: task.team, repos: null, key: 'scheduler'}, () => runs.start(task.repo, 'scheduled'))
+      // no key: what a scheduled pass writes is the replica's (ops.actor is its name)
+      const started = await runtime.asPrincipal({team: task.team, repos: null}, () => runs.start(task.repo, 'scheduled'))
       await started.done
       const outcome = started.outcome()
       status = outcome.status === 'completed' ? 'ok' : 'failed'
