@@ -264,7 +264,11 @@ function idleCheckpointer(runtime: MemRuntime, idleMs: number, report: (err: unk
   const seen = new Map<RepoStore, {version: number; since: number}>()
   let running: Promise<void> | undefined
   const tick = async () => {
-    for (const store of await runtime.openStores()) {
+    const open = await runtime.openStores()
+    // a store closed meanwhile (a team replica evicts idle repos) is forgotten, not kept alive here
+    const current = new Set(open)
+    for (const store of seen.keys()) if (!current.has(store)) seen.delete(store)
+    for (const store of open) {
       if (store.pendingJournalBytes === 0) {
         seen.delete(store)
         continue
