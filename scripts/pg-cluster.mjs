@@ -106,6 +106,20 @@ export async function startCluster() {
   }
 }
 
+/**
+ * Kills the cluster of `dir` as a crash would (`pg_ctl -m immediate`: no checkpoint, every backend
+ * gone at once), keeping its folder; `restartCluster` starts it again on the same port, replaying
+ * its WAL. For tests that kill Postgres mid-burst on a cluster of their own.
+ */
+export function killCluster(dir) {
+  run(runner(), join(findPgBin(), 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop'])
+}
+
+export function restartCluster(dir, port) {
+  if (!/^\d{1,5}$/.test(String(port))) throw new Error(`Invalid port ${port}.`)
+  run(runner(), join(findPgBin(), 'pg_ctl'), ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`, 'start'])
+}
+
 /** Stops the cluster of `dir` (immediately: its data is thrown away) and removes the folder. */
 export function stopCluster(dir) {
   const bin = findPgBin()
@@ -133,8 +147,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     }
   } else if (command === 'stop' && arg) {
     stopCluster(arg)
+  } else if (command === 'kill' && arg) {
+    killCluster(arg)
+  } else if (command === 'restart' && arg && process.argv[4]) {
+    restartCluster(arg, process.argv[4])
   } else {
-    console.error('usage: node scripts/pg-cluster.mjs start | stop DIR')
+    console.error('usage: node scripts/pg-cluster.mjs start | stop DIR | kill DIR | restart DIR PORT')
     process.exit(2)
   }
 }

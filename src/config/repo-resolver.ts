@@ -180,9 +180,10 @@ export class RepoResolver {
    * The ids a folder with no recorded id may take, in the order they are tried (rule 2): today its
    * path's (repo-identity.ts candidateRepoIds).
    *
-   * Team mode (issue 31, docs team-server.md "Tenancy and identity") puts its rule here, first: the
-   * id from the folder's normalized git remote (`github.com/org/app`) or from a committed
-   * `.mem/team.yaml`, so that two laptops agree on it. Not built yet.
+   * Team mode's id of a checkout (the normalized git remote, `github.com/org/app`, or the `id:` of
+   * a committed `.mem/team.yaml`, so that two laptops agree on it) is config/team-repo-id.ts
+   * (`checkoutTeamRepoId`): it names the checkout's repo on a team server. A local store keeps its
+   * path's ids, as before: the ids of existing local stores and their memories never change.
    */
   private candidateIds(root: string): string[] {
     return candidateRepoIds(root)

@@ -40,6 +40,8 @@ export interface UserConfig {
   meaning: MeaningSetting
   /** The team store's Postgres URL (`store:`), or null (local mode). `--store` and MEM_STORE win over it. */
   store: string | null
+  /** Team mode: the most repos a replica keeps hot (`hotRepos:`), or null for the default. MEM_HOT_REPOS wins over it. */
+  hotRepos: number | null
 }
 
 /**
@@ -99,6 +101,7 @@ const KeyRecordSchema = z.object({
 })
 const WrittenConfig = z.looseObject({
   store: z.string().min(1, 'must be a postgres:// URL').nullish(),
+  hotRepos: z.number({error: 'must be a whole number from 1 to 100000'}).int('must be a whole number from 1 to 100000').min(1, 'must be a whole number from 1 to 100000').max(100_000, 'must be a whole number from 1 to 100000').nullish(),
   auth: z.looseObject({enabled: z.boolean().optional(), keys: z.array(KeyRecordSchema).optional()}).nullish(),
   update: z.looseObject({check: z.boolean().optional(), registry: z.url().optional()}).nullish(),
   mcp: z.looseObject({tools: z.enum(['lean', 'all'], {error: 'must be lean or all'}).optional()}).nullish(),
@@ -175,6 +178,7 @@ function resolveConfig(written: z.output<typeof WrittenConfig>): UserConfig {
     mcp: {tools: written.mcp?.tools ?? 'lean'},
     meaning: resolveMeaning(written),
     store: written.store ?? null,
+    hotRepos: written.hotRepos ?? null,
   }
 }
 

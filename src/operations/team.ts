@@ -138,6 +138,14 @@ export async function verifyTeamKey(store: TeamStore, token: string | undefined,
 }
 
 /**
+ * Records in the team's audit that a key was used (`key.use`: its name and scope, the replica that
+ * saw it; never its text or hash). A server calls it on a key's first request of a window.
+ */
+export async function recordKeyUse(store: TeamStore, principal: TeamPrincipal, call: {now: Date; replica: string}): Promise<void> {
+  await store.teams.addAudit({team: principal.team, at: call.now, actor: `key:${principal.key}`, action: 'key.use', target: principal.key, details: {scope: principal.scope, replica: call.replica}})
+}
+
+/**
  * Names are kept in the team store and shown in lists and the audit: the secret gate reads them as
  * it reads every kept field (a token pasted as a name is refused, exit 5 / 422, and stored nowhere).
  */

@@ -30,6 +30,8 @@ export async function openTeamStore(store: StoreUrl, options: {max?: number; app
 export interface TeamTenant {
   team: string
   repos: string[] | null
+  /** The key's name (never its text): who writes, in ops.actor and the audit. */
+  key?: string
 }
 
 export interface TeamRuntimeOptions {
@@ -41,13 +43,36 @@ export interface TeamRuntimeOptions {
   /** The meaning model; off (words only) by default, as the local store's default. */
   meaning?: MeaningSetting
   onNotice?: (message: string) => void
+  /**
+   * The most repos kept hot (a replica database and recall index in memory) at once: past it the
+   * least recently used idle one is closed, and reopened from the team store on its next request.
+   * Default DEFAULT_HOT_REPOS (`hotRepos:` in config.yaml, MEM_HOT_REPOS).
+   */
+  hotRepos?: number
 }
+
+/** The default ceiling of hot repos per replica (docs/team.md "Bounded replicas"). */
+export const DEFAULT_HOT_REPOS = 20
+/** An evicted repo with at least this many records after its newest snapshot keeps a snapshot first. */
+const EVICT_SNAPSHOT_RECORDS = 50
 
 /** A team server's context: every operation runs as the principal the request's key named. */
 export interface TeamRuntime extends MemRuntime {
   readonly team: TeamDb
   /** Runs `fn` (and everything it starts) as `principal`: the tenancy every repo lookup inside obeys. */
   asPrincipal<T>(principal: TeamTenant, fn: () => T): T
+  /** The principal the current request runs as (401 outside one). */
+  tenant(): TeamTenant
+  /**
+   * Runs `fn` as `principal` for one request (or a background pass): every repo it opens is kept
+   * hot, never evicted, until `endRequest(principal)`.
+   */
+  asRequest<T>(principal: TeamTenant, fn: () => T): T
+  endRequest(principal: TeamTenant): void
+  /** The hot repos now, the ceiling, and how many were evicted since the start. */
+  hotRepos(): {hot: number; max: number; evicted: number}
+  /** Kept on every ops row and run this replica writes. */
+  readonly replicaName: string
 }
 
 /**
@@ -82,7 +107,14 @@ export function teamRepoId(ref: string): string {
 
 export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): TeamRuntime {
   const tenancy = new AsyncLocalStorage<TeamTenant>()
-  const stores = new Map<string, Promise<RepoStore>>()
+  /** The hot repos, least recently used first (a use moves a repo to the end). */
+  const stores = new Map<string, Hot>()
+  const max = options.hotRepos ?? DEFAULT_HOT_REPOS
+  if (!Number.isSafeInteger(max) || max < 1) throw new MemError('invalid_input', `Invalid ceiling of hot repos ${max}: a whole number ≥ 1.`)
+  /** The releases of the repos each request in flight keeps hot. */
+  const leases = new WeakMap<TeamTenant, Array<() => void>>()
+  const closing = new Set<Promise<void>>()
+  let evicted = 0
   const now = options.now ?? (() => new Date())
   let scanner: ((text: string) => Promise<import('../engines/context.js').SecretFinding | null>) | undefined
 
@@ -102,21 +134,57 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
     return {team: p.team, id}
   }
 
+  /** ops.actor of a write made for a request: its key's name (never its text); the replica's name otherwise. */
+  const currentActor = (): string | undefined => {
+    const key = tenancy.getStore()?.key
+    return key ? `key:${key}` : undefined
+  }
+
   const rootOf = (teamName: string, id: string): string =>
     // never made on disk: a replica reads and writes nothing under it (RepoStore with a replica log)
     join(options.home, 'team-replicas', createHash('sha256').update(`${teamName}\0${id}`).digest('hex').slice(0, 24))
 
-  function openStore(teamName: string, id: string): Promise<RepoStore> {
+  /** The repo's hot entry (opened when it is not hot), now the most recently used. */
+  function openStore(teamName: string, id: string): Hot {
     const key = `${teamName}\0${id}`
-    let opening = stores.get(key)
-    if (!opening) {
-      opening = import('../storage/repo-store.js').then(({RepoStore}) =>
-        RepoStore.open(rootOf(teamName, id), {replica: team.replica(teamName, id, {actor: options.replicaName, now}), lazy: true}),
-      )
-      stores.set(key, opening)
-      opening.catch(() => stores.delete(key))
+    let hot = stores.get(key)
+    if (hot) {
+      stores.delete(key)
+      stores.set(key, hot)
+      return hot
     }
-    return opening
+    const opening = import('../storage/repo-store.js').then(({RepoStore}) =>
+      RepoStore.open(rootOf(teamName, id), {replica: team.replica(teamName, id, {actor: options.replicaName, now, currentActor}), lazy: true}),
+    )
+    const made: Hot = {opening, pins: 0}
+    hot = made
+    stores.set(key, made)
+    opening.catch(() => {
+      if (stores.get(key) === made) stores.delete(key)
+    })
+    return made
+  }
+
+  /**
+   * Closes the least recently used repos no request holds until at most `max` are hot (a repo in
+   * use is never closed under it: the ceiling is reached again once its requests end). A repo with
+   * many records since its newest snapshot keeps one first, so that reopening it replays few.
+   */
+  function evict(): void {
+    for (const [key, hot] of stores) {
+      if (stores.size <= max) return
+      if (hot.pins > 0) continue
+      stores.delete(key)
+      evicted++
+      const closed = hot.opening
+        .then(async (store) => {
+          if (store.isLoaded && store.exists && store.pendingJournalBytes >= EVICT_SNAPSHOT_RECORDS) await store.checkpoint()
+          await store.close()
+        })
+        .catch((err: unknown) => options.onNotice?.(`Closing an evicted repo failed: ${(err as Error)?.message ?? String(err)}`))
+        .finally(() => closing.delete(closed))
+      closing.add(closed)
+    }
   }
 
   async function repo(ref: string, access: RepoAccess): Promise<RepoHandle> {
@@ -126,7 +194,19 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
       const head = await team.replica(teamName, id, {actor: options.replicaName}).head()
       if (head === 0) throw notFound(id)
     }
-    const store = await openStore(teamName, id)
+    const hot = openStore(teamName, id)
+    const lease = leases.get(principal())
+    if (lease) {
+      hot.pins++
+      let held = true
+      lease.push(() => {
+        if (!held) return
+        held = false
+        hot.pins--
+      })
+    }
+    evict()
+    const store = await hot.opening
     await store.sync()
     if (access === 'read' && !store.exists) throw notFound(id)
     return {id: memoryRepoSegment(id), root: rootOf(teamName, id), given: ref, store}
@@ -143,6 +223,20 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
     now,
     longLived: true,
     asPrincipal: (p, fn) => tenancy.run(p, fn),
+    tenant: principal,
+    asRequest(p, fn) {
+      if (!leases.has(p)) leases.set(p, [])
+      return tenancy.run(p, fn)
+    },
+    endRequest(p) {
+      const held = leases.get(p)
+      leases.delete(p)
+      if (!held || held.length === 0) return
+      for (const release of held) release()
+      evict()
+    },
+    hotRepos: () => ({hot: stores.size, max, evicted}),
+    replicaName: options.replicaName,
     async enrichment() {
       return null
     },
@@ -176,18 +270,25 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
       return scanner(text)
     },
     async openStores() {
-      const all = await Promise.all([...stores.values()].map((o) => o.catch(() => undefined)))
+      const all = await Promise.all([...stores.values()].map((h) => h.opening.catch(() => undefined)))
       return all.filter((s): s is RepoStore => s !== undefined && s.isLoaded)
     },
     async close() {
       const all = [...stores.values()]
       stores.clear()
-      for (const opening of all) {
-        const store = await opening.catch(() => undefined)
+      for (const hot of all) {
+        const store = await hot.opening.catch(() => undefined)
         await store?.close()
       }
+      await Promise.all([...closing])
     },
   }
+}
+
+/** A hot repo: its store (being opened, or open) and how many requests in flight use it. */
+interface Hot {
+  opening: Promise<RepoStore>
+  pins: number
 }
 
 function notFound(id: string): MemError {

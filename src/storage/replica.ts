@@ -39,4 +39,20 @@ export interface ReplicaLog {
   tryMaintenanceLock(): Promise<(() => Promise<void>) | null>
   /** Keeps a snapshot at `seq` if no other writer is keeping one now; true when this call kept it. */
   saveSnapshot(seq: number, bytes: Uint8Array): Promise<boolean>
+  /**
+   * Who is writing now, as the log records it (team mode: the request's key), asked when a write
+   * is queued (in the caller's context); undefined: the log's own actor (the replica).
+   */
+  actorNow?(): string | undefined
+}
+
+/** The actor of a record a job planned (set by the store from `actorNow()` when the job was queued). */
+const actors = new WeakMap<JournalRecord, string>()
+
+export function setRecordActor(record: JournalRecord, actor: string): void {
+  actors.set(record, actor)
+}
+
+export function recordActor(record: JournalRecord): string | undefined {
+  return actors.get(record)
 }

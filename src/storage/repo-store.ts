@@ -28,7 +28,7 @@ import {assertMemDir, makeMemDir, openInMem, readInMem, writeInMem} from './mem-
 import {getMeta, migrate, setMeta} from './schema.js'
 import {loadSqlJs} from './sqljs.js'
 import {planUsageRollUp} from './usage-rollup.js'
-import type {ReplicaLog, ReplicaRecord} from './replica.js'
+import {setRecordActor, type ReplicaLog, type ReplicaRecord} from './replica.js'
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 
@@ -73,6 +73,8 @@ interface Job {
   build: (db: Db) => WritePlan<unknown>
   resolve: (value: unknown) => void
   reject: (err: unknown) => void
+  /** A replica's log records who wrote (team mode: the request's key), asked when the job is queued. */
+  actor?: string
 }
 
 export interface RepoStoreOptions {
@@ -342,7 +344,7 @@ export class RepoStore {
     this.assertOpen()
     this.writesAsked++
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({build, resolve: resolve as (v: unknown) => void, reject})
+      this.queue.push({build, resolve: resolve as (v: unknown) => void, reject, actor: this.replica?.actorNow?.()})
       void this.drain()
     })
   }
@@ -1030,7 +1032,9 @@ export class RepoStore {
         if (this.origins) signInserts(this.origins, plan.ops)
         if (plan.ops.length > 0) {
           applyOps(this.db, plan.ops)
-          records.push({ops: plan.ops})
+          const record = {ops: plan.ops}
+          if (job.actor) setRecordActor(record, job.actor)
+          records.push(record)
         }
         this.db.exec('RELEASE job')
         done.push({job, result: plan.result})

@@ -3,9 +3,10 @@
 // team runtime) or as real processes (bin/run.js serve --store), each stopped when the test ends.
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createServer, Socket, type Server} from 'node:net'
+import {join} from 'node:path'
 import {onTestFinished} from 'vitest'
 import {maskUrl} from '../../src/config/store-url.js'
-import {startServer} from '../../src/faces/server/serve.js'
+import {startServer, type StartServerOptions} from '../../src/faces/server/serve.js'
 import {teamAuth} from '../../src/faces/server/team.js'
 import {createTeam, createTeamKey} from '../../src/operations/team.js'
 import {openTeamRuntime} from '../../src/runtime/team-store.js'
@@ -18,9 +19,9 @@ import {freshDatabase} from './pg.js'
 const call = {now: new Date('2026-03-01T12:00:00.000Z'), actor: 'test'}
 
 /** A team store on a fresh database, closed when the test ends. */
-export async function teamStore(url?: string): Promise<{db: TeamDb; url: string}> {
+export async function teamStore(url?: string, applicationName?: string): Promise<{db: TeamDb; url: string}> {
   const where = url ?? (await freshDatabase()).url
-  const db = await openTeamDb({url: where, shown: maskUrl(new URL(where))})
+  const db = await openTeamDb({url: where, shown: maskUrl(new URL(where)), ...(applicationName ? {applicationName} : {})})
   onTestFinished(() => db.close())
   return {db, url: where}
 }
@@ -32,12 +33,24 @@ export async function teamKey(db: TeamDb, team: string, name: string, scope: 're
 }
 
 /** A replica of `mem serve --store` in this process, over its own connection pool to `url`. */
-export async function inProcessReplica(url: string, options: {name?: string; clock?: Clock} = {}) {
-  const {db} = await teamStore(url)
-  const runtime = openTeamRuntime(db, {home: tempDir('mem-team-home-'), replicaName: options.name ?? 'test-replica', ...(options.clock ? {now: options.clock} : {})})
+export async function inProcessReplica(url: string, options: {name?: string; clock?: Clock; maintenance?: StartServerOptions['maintenance']; hotRepos?: number} = {}) {
+  const {db} = await teamStore(url, options.name)
+  const runtime = openTeamRuntime(db, {
+    home: tempDir('mem-team-home-'),
+    replicaName: options.name ?? 'test-replica',
+    ...(options.clock ? {now: options.clock} : {}),
+    ...(options.hotRepos ? {hotRepos: options.hotRepos} : {}),
+  })
   onTestFinished(() => runtime.close())
   const internalErrors: unknown[] = []
-  const server = await startServer({runtime, port: 0, updateCheck: false, team: teamAuth(db, runtime), onInternalError: (err) => internalErrors.push(err)})
+  const server = await startServer({
+    runtime,
+    port: 0,
+    updateCheck: false,
+    team: teamAuth(db, runtime),
+    onInternalError: (err) => internalErrors.push(err),
+    ...(options.maintenance ? {maintenance: options.maintenance} : {}),
+  })
   onTestFinished(() => server.close())
   return {url: server.url, runtime, internalErrors}
 }
@@ -149,3 +162,28 @@ export async function call_(base: string, key: string | undefined, method: strin
   return {status: res.status, body: parsed}
 }
 export {call_ as api}
+
+/**
+ * A Postgres cluster of the test's own (scripts/pg-cluster.mjs), so that killing it breaks no other
+ * test: `kill()` is `pg_ctl -m immediate` (a crash: no checkpoint; fsync stays on, as shipped),
+ * `restart()` starts it again on the same port (replaying its WAL). Removed when the test ends.
+ */
+export async function ownCluster(): Promise<{url: string; dir: string; port: number; kill(): Promise<void>; restart(): Promise<void>}> {
+  const script = join(import.meta.dirname, '..', '..', 'scripts', 'pg-cluster.mjs')
+  const node = (args: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [script, ...args], {stdio: ['ignore', 'pipe', 'pipe']})
+      let out = ''
+      let err = ''
+      child.stdout!.on('data', (d: Buffer) => (out += d))
+      child.stderr!.on('data', (d: Buffer) => (err += d))
+      child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`pg-cluster ${args[0]} exited ${code}: ${err.trim()}`))))
+    })
+  const out = await node(['start'])
+  const url = /MEM_TEST_PG_URL='([^']+)'/.exec(out)?.[1]
+  const dir = /MEM_TEST_PG_DIR='([^']+)'/.exec(out)?.[1]
+  if (!url || !dir) throw new Error(`pg-cluster start printed ${out}`)
+  onTestFinished(() => node(['stop', dir]).then(() => undefined))
+  const port = Number(new URL(url).port)
+  return {url, dir, port, kill: () => node(['kill', dir]).then(() => undefined), restart: () => node(['restart', dir, String(port)]).then(() => undefined)}
+}

@@ -8,8 +8,8 @@ import {BODY_LIMIT_BYTES, errorHandler, notFoundHandler, type PrivatePath} from 
 import {authGuard, localGuard, teamGuard, type TeamAuth} from './guard.js'
 import {openApiDocument} from './openapi.js'
 import {RouteTable, validatorCompiler} from './route.js'
-import {MaintenanceRuns} from './maintenance-runs.js'
-import type {Scheduler} from './scheduler.js'
+import {MaintenanceRuns, type RunRegistry} from './maintenance-runs.js'
+import type {TaskScheduler} from './scheduler.js'
 import {maintenanceRoutes} from './routes/maintenance.js'
 import {operationRoutes} from './routes/operations.js'
 import {enrichmentStatus} from '../../operations/enrich.js'
@@ -44,9 +44,9 @@ export interface BuildServerOptions {
   /** Called with every internal (500) error; the client never sees its details. */
   onInternalError?: (err: unknown, req: FastifyRequest) => void
   /** Maintenance runs (shared with the scheduler); by default a registry of this server's own. */
-  maintenance?: MaintenanceRuns
+  maintenance?: RunRegistry
   /** The scheduler whose tasks `GET /api/mem/scheduled-tasks` lists. */
-  scheduler?: Scheduler
+  scheduler?: TaskScheduler
   /** The built web UI served under /ui (dist/ui by default; false: none, /ui answers 503). */
   uiDir?: string | false
   /** Folders of the service's own (MEM_HOME) that error messages name by a label instead. */

@@ -3,6 +3,9 @@ import type {KeyRing} from '../../config/api-keys.js'
 import {errorBody, MemError} from '../../model/errors.js'
 import {type Access, requiredAccess} from './route.js'
 import type {TeamPrincipal} from '../../operations/team.js'
+import type {ScheduledTask} from '../../operations/portal.js'
+import type {RunRegistry} from './maintenance-runs.js'
+import type {TaskScheduler} from './scheduler.js'
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
 
@@ -113,6 +116,19 @@ export interface TeamAuth {
   verify(authorization: string | undefined, need: 'read' | 'write' | 'admin'): Promise<TeamPrincipal>
   /** Runs the rest of the request as `principal`. */
   asPrincipal<T>(principal: TeamPrincipal, fn: () => T): T
+  /** The request of `principal` is over (its response sent or abandoned): the repos it used may be evicted. */
+  finished?(principal: TeamPrincipal): void
+  /** The maintenance runs and scheduler of the team store (team-maintenance.ts), instead of the local server's. */
+  maintenance?(options: TeamMaintenanceSetup): {runs: RunRegistry; scheduler: TaskScheduler}
+}
+
+export interface TeamMaintenanceSetup {
+  windowMs?: number
+  intervalMs?: number
+  firstRunDelayMs?: number
+  tickMs?: number
+  external?: Array<() => ScheduledTask>
+  onError?: (err: unknown) => void
 }
 
 const principals = new WeakMap<FastifyRequest, TeamPrincipal>()
@@ -146,10 +162,12 @@ export function teamGuard(auth: TeamAuth) {
       principals.set(req, principal)
     },
     /** Registered as the last preHandler: the handler runs inside the principal's tenancy. */
-    preHandler: (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+    preHandler: (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
       const principal = principals.get(req)
-      if (principal) auth.asPrincipal(principal, () => done())
-      else done()
+      if (!principal) return done()
+      // the repos the request opens stay hot until its response is over (sent, or the client gone)
+      if (auth.finished) reply.raw.once('close', () => auth.finished!(principal))
+      auth.asPrincipal(principal, () => done())
     },
   }
 }

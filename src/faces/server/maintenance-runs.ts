@@ -23,6 +23,13 @@ export interface MaintenanceRun {
   error?: string
 }
 
+/** What the maintenance routes and the server need of a run registry (this one, or team mode's: team-maintenance.ts). */
+export interface RunRegistry {
+  post(repoRef: string): Promise<PostAnswer>
+  get(runId: string): MaintenanceRun | undefined | Promise<MaintenanceRun | undefined>
+  close(): Promise<void>
+}
+
 /** One pass over one repo; any number of run ids may report it. */
 interface Pass {
   repoId: string
@@ -60,7 +67,7 @@ export type PostAnswer =
  * - runs are pollable while running and for an hour after the pass finished (by ctx.now()),
  *   then forgotten (404); a failed pass reports `error` instead of `report`.
  */
-export class MaintenanceRuns {
+export class MaintenanceRuns implements RunRegistry {
   private readonly ctx: MemContext
   private readonly windowMs: number
   private readonly retentionMs: number

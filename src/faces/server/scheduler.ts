@@ -44,6 +44,13 @@ interface State {
   maintenance: Record<string, {lastRunAt: string | null; status: TaskStatus; lastError: string | null}>
 }
 
+/** What the server needs of a scheduler (this one, or team mode's: team-maintenance.ts). */
+export interface TaskScheduler {
+  list(): {tasks: ScheduledTask[]}
+  start(): void
+  stop(): Promise<void>
+}
+
 /**
  * The scheduler inside `mem serve`: maintenance of every registered repo every 24 h (one repo at
  * a time, through the server's run registry, so a scheduled pass and a hand-started one on the
@@ -51,7 +58,7 @@ interface State {
  * A run that fails is recorded (status, lastError) and retried later; it never stops the
  * scheduler. Time comes from ctx.now(); `runDue()` is what the timer calls, and tests call it.
  */
-export class Scheduler {
+export class Scheduler implements TaskScheduler {
   private readonly tasks = new Map<string, MaintenanceTask>()
   private readonly intervalMs: number
   private readonly firstRunDelayMs: number

@@ -48,7 +48,8 @@ export interface StartServerOptions {
   maintenance?: {windowMs?: number; schedule?: boolean; intervalMs?: number; firstRunDelayMs?: number; tickMs?: number}
   /**
    * Team mode (`mem serve --store`, docs/team.md): the runtime is a team runtime, every request
-   * needs a team key (auth is always on, so any host may be bound), and the scheduler does not run.
+   * needs a team key (auth is always on, so any host may be bound); maintenance runs and the
+   * scheduler are the team store's when `team.maintenance` makes them.
    */
   team?: TeamAuth
 }
@@ -97,17 +98,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   })
 
   const maintenanceOptions = options.maintenance ?? {}
-  const runs = new MaintenanceRuns({ctx: runtime, windowMs: maintenanceOptions.windowMs})
-  const scheduler = new Scheduler({
-    ctx: runtime,
-    runs,
-    intervalMs: maintenanceOptions.intervalMs,
-    firstRunDelayMs: maintenanceOptions.firstRunDelayMs,
-    tickMs: maintenanceOptions.tickMs,
-    statePath: join(runtime.home, 'scheduler.json'),
-    external: [() => updates.task()],
-    onError: options.onBackgroundError,
-  })
+  // team mode: runs and tasks in the team store, shared by every replica (team-maintenance.ts)
+  const shared = options.team?.maintenance?.({...maintenanceOptions, external: [() => updates.task()], onError: options.onBackgroundError})
+  const runs = shared?.runs ?? new MaintenanceRuns({ctx: runtime, windowMs: maintenanceOptions.windowMs})
+  const scheduler =
+    shared?.scheduler ??
+    new Scheduler({
+      ctx: runtime,
+      runs: runs as MaintenanceRuns,
+      intervalMs: maintenanceOptions.intervalMs,
+      firstRunDelayMs: maintenanceOptions.firstRunDelayMs,
+      tickMs: maintenanceOptions.tickMs,
+      statePath: join(runtime.home, 'scheduler.json'),
+      external: [() => updates.task()],
+      onError: options.onBackgroundError,
+    })
 
   const app = buildServer({
     maintenance: runs,
@@ -144,7 +149,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const actualPort = bound && typeof bound === 'object' ? bound.port : port
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
   updates.start()
-  if (maintenanceOptions.schedule !== false && !options.team) scheduler.start()
+  if (maintenanceOptions.schedule !== false && (!options.team || shared)) scheduler.start()
 
   const connections = trackConnections(app)
   const idle = idleCheckpointer(runtime, options.idleCheckpointMs ?? IDLE_CHECKPOINT_MS, options.onBackgroundError ?? (() => undefined))
@@ -227,7 +232,11 @@ function idleCheckpointer(runtime: MemRuntime, idleMs: number, report: (err: unk
   const seen = new Map<RepoStore, {version: number; since: number}>()
   let running: Promise<void> | undefined
   const tick = async () => {
-    for (const store of await runtime.openStores()) {
+    const open = await runtime.openStores()
+    // a store closed meanwhile (a team replica evicts idle repos) is forgotten, not kept alive here
+    const current = new Set(open)
+    for (const store of seen.keys()) if (!current.has(store)) seen.delete(store)
+    for (const store of open) {
       if (store.pendingJournalBytes === 0) {
         seen.delete(store)
         continue

@@ -1,18 +1,45 @@
 /**
  * Team mode's key check for a server (docs/team.md): the `Authorization: Bearer` header read as a
- * team key of the store (verifyTeamKey), and the request then run as the key's tenant.
+ * team key of the store (verifyTeamKey), and the request then run as the key's tenant; and the
+ * maintenance runs and scheduler a team replica shares with the others (team-maintenance.ts).
  */
-import {verifyTeamKey, type TeamStore} from '../../operations/team.js'
+import {recordKeyUse, verifyTeamKey, type TeamPrincipal, type TeamStore} from '../../operations/team.js'
 import type {TeamRuntime} from '../../runtime/team-store.js'
 import type {TeamAuth} from './guard.js'
+import {TeamMaintenanceRuns, TeamScheduler} from './team-maintenance.js'
 
-export function teamAuth(store: TeamStore, runtime: Pick<TeamRuntime, 'asPrincipal'>): TeamAuth {
+/** A key's use is written to the audit once per this long per replica (its first request in the window). */
+export const KEY_USE_AUDIT_MS = 60 * 60 * 1000
+
+export function teamAuth(store: TeamStore, runtime: TeamRuntime, options: {onError?: (err: unknown) => void} = {}): TeamAuth {
+  const audited = new Map<string, number>()
+  /** `key.use` in the audit: which key, with which scope, on which replica (never the key's text). */
+  const noteUse = (principal: TeamPrincipal) => {
+    const at = runtime.now()
+    const id = `${principal.team}\0${principal.key}`
+    const last = audited.get(id)
+    if (last !== undefined && at.getTime() - last < KEY_USE_AUDIT_MS) return
+    if (audited.size >= 10_000) audited.clear()
+    audited.set(id, at.getTime())
+    recordKeyUse(store, principal, {now: at, replica: runtime.replicaName}).catch((err: unknown) => {
+        audited.delete(id) // written next time instead
+        options.onError?.(err)
+      })
+  }
   return {
-    verify(header, need) {
+    async verify(header, need) {
       // no header: "Authentication required"; a header that is not `Bearer <token>`: an invalid key
       const token = header === undefined ? undefined : (/^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? 'malformed')
-      return verifyTeamKey(store, token, {scope: need})
+      const principal = await verifyTeamKey(store, token, {scope: need})
+      noteUse(principal)
+      return principal
     },
-    asPrincipal: (principal, fn) => runtime.asPrincipal(principal, fn),
+    asPrincipal: (principal, fn) => runtime.asRequest(principal, fn),
+    finished: (principal) => runtime.endRequest(principal),
+    maintenance(options) {
+      const runs = new TeamMaintenanceRuns({runtime, windowMs: options.windowMs, onError: options.onError})
+      const scheduler = new TeamScheduler({runtime, runs, ...options})
+      return {runs, scheduler}
+    },
   }
 }

@@ -8,9 +8,11 @@ import {opLog, type OpLog} from './op-log.js'
 import {openPg, type PgHandle, type PgOptions} from './pool.js'
 import {teamTables, type TeamStoreTables} from './teams.js'
 import {replicaLog, type ReplicaLogOptions} from './replica-log.js'
+import {maintenanceTables, type MaintenanceTables} from './maintenance.js'
 import type {ReplicaLog} from '../replica.js'
 
 export type {AppendEntry, AppendOptions, AppendResult, AppendedEntry, MaintenanceLock, OpLog, OpRow} from './op-log.js'
+export type {MaintenanceTables, PassHold, RunKind, RunRow, TaskRow} from './maintenance.js'
 export type {TeamKeyRow, TeamRow, TeamScope, TeamStoreTables} from './teams.js'
 export type {PgHandle, PgOptions} from './pool.js'
 export {SCHEMA_VERSION} from './schema.js'
@@ -19,6 +21,8 @@ export interface TeamDb {
   readonly pg: PgHandle
   readonly ops: OpLog
   readonly teams: TeamStoreTables
+  /** Maintenance runs and scheduled tasks (maintenance.ts). */
+  readonly maintenance: MaintenanceTables
   /** One team repo's ops as the log a RepoStore replica reads and writes (replica-log.ts). */
   replica(team: string, repo: string, options: ReplicaLogOptions): ReplicaLog
   /** The repos of `team` (those with a record), by id. */
@@ -42,6 +46,7 @@ export async function openTeamDb(options: PgOptions): Promise<TeamDb> {
     pg,
     ops: opLog(pg),
     teams: teamTables(pg),
+    maintenance: maintenanceTables(pg),
     schema,
     replica: (team, repo, options) => replicaLog(pg, team, repo, options),
     async repos(team) {

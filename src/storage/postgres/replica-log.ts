@@ -8,7 +8,7 @@
 import {MemError} from '../../model/errors.js'
 import {checkRepoId, checkTeamName} from '../../model/team-names.js'
 import type {JournalRecord} from '../memories.js'
-import type {ReplicaLog, ReplicaRecord} from '../replica.js'
+import {recordActor, type ReplicaLog, type ReplicaRecord} from '../replica.js'
 import {lockHead, MAX_BATCH, MAX_RECORD_BYTES, opLog} from './op-log.js'
 import type {PgHandle} from './pool.js'
 
@@ -19,10 +19,15 @@ const SNAPSHOTS_KEPT = 2
 class NothingToAppend {}
 
 export interface ReplicaLogOptions {
-  /** Who writes: kept on each ops row (a replica's name). */
+  /** Who writes: kept on each ops row (a replica's name), unless a record names its own (recordActor). */
   actor: string
   now?: () => Date
+  /** Who writes now, in the caller's context (team mode: `key:<name>` of the request's key). */
+  currentActor?: () => string | undefined
 }
+
+/** At most this many memory ids in one audit row of deletions (the count says how many there were). */
+const AUDIT_IDS = 100
 
 export function replicaLog(pg: PgHandle, team: string, repo: string, options: ReplicaLogOptions): ReplicaLog {
   checkTeamName(team)
@@ -79,15 +84,25 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
             return text
           })
           const seqs = json.map((_, i) => head + i + 1)
+          const actors = records.map((r) => recordActor(r) ?? options.actor)
           const moved = await client.query(
             `WITH appended AS (
                INSERT INTO ops (team, repo, seq, record, actor, request_id, at)
-               SELECT $1, $2, s, r, $3, NULL, $4 FROM unnest($5::bigint[], $6::jsonb[]) AS t(s, r)
+               SELECT $1, $2, s, r, a, NULL, $3 FROM unnest($4::bigint[], $5::jsonb[], $6::text[]) AS t(s, r, a)
              )
              UPDATE repos SET head = $7 WHERE team = $1 AND repo = $2`,
-            [team, repo, options.actor, at, seqs, json, head + json.length],
+            [team, repo, at, seqs, json, actors, head + json.length],
           )
           if (moved.rowCount !== 1) throw new MemError('internal', `The head of ${repo} could not be moved to ${head + json.length}.`)
+          // deletions go to the audit, in the same transaction: who forgot or purged which memories
+          const audit = deletions(records, seqs, actors)
+          if (audit.length > 0) {
+            await client.query(
+              `INSERT INTO audit (team, at, actor, action, repo, target, details)
+               SELECT $1, $2, a, x, $3, t, d FROM unnest($4::text[], $5::text[], $6::text[], $7::jsonb[]) AS u(a, x, t, d)`,
+              [team, at, repo, audit.map((e) => e.actor), audit.map((e) => e.action), audit.map((e) => e.target), audit.map((e) => JSON.stringify(e.details))],
+            )
+          }
           return {seqs}
         })
       } catch (err) {
@@ -95,6 +110,8 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
         throw err
       }
     },
+
+    actorNow: () => options.currentActor?.(),
 
     async tryMaintenanceLock() {
       const lock = await opLog(pg).tryMaintenanceLock(team, repo)
@@ -125,4 +142,22 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
       }
     },
   }
+}
+
+/** The audit rows of a batch's deletions: per record, one row per kind (forget, purge), naming the memories. */
+function deletions(records: JournalRecord[], seqs: number[], actors: string[]): Array<{actor: string; action: string; target: string | null; details: {seq: number; count: number; ids: string[]}}> {
+  const rows: Array<{actor: string; action: string; target: string | null; details: {seq: number; count: number; ids: string[]}}> = []
+  for (const [i, record] of records.entries()) {
+    const forgotten: string[] = []
+    const purged: string[] = []
+    for (const op of record.ops) {
+      if (op.op === 'purge') purged.push(op.id)
+      else if (op.op === 'update' && typeof op.set.forgottenAt === 'string') forgotten.push(op.id)
+    }
+    for (const [action, ids] of [['memory.forget', forgotten], ['memory.purge', purged]] as const) {
+      if (ids.length === 0) continue
+      rows.push({actor: actors[i], action, target: ids.length === 1 ? ids[0] : null, details: {seq: seqs[i], count: ids.length, ids: ids.slice(0, AUDIT_IDS)}})
+    }
+  }
+  return rows
 }

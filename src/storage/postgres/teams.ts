@@ -44,6 +44,8 @@ export interface TeamStoreTables {
   revokeKey(team: string, name: string, at: Date, actor: string): Promise<boolean>
   /** The live key with this hash, of whichever team. */
   keyByHash(hash: string): Promise<TeamKeyRow | undefined>
+  /** One audit row (its team must exist). Never given a key's text or hash: names only. */
+  addAudit(entry: AuditEntry): Promise<void>
   audit(team: string, limit: number): Promise<Array<Required<Pick<AuditEntry, 'at' | 'actor' | 'action'>> & Pick<AuditEntry, 'repo' | 'target' | 'details'>>>
 }
 
@@ -116,6 +118,18 @@ export function teamTables(pg: PgHandle): TeamStoreTables {
         await client.query('INSERT INTO audit (team, at, actor, action, target) VALUES ($1, $2, $3, $4, $5)', [team, at, actor, 'key.revoke', name])
         return true
       })
+    },
+
+    async addAudit(e) {
+      await pg.query('INSERT INTO audit (team, at, actor, action, repo, target, details) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+        e.team,
+        e.at,
+        e.actor.slice(0, 200),
+        e.action,
+        e.repo ?? null,
+        e.target ?? null,
+        e.details === undefined ? null : JSON.stringify(e.details),
+      ])
     },
 
     async keyByHash(hash) {

@@ -2,17 +2,17 @@
 // clients alternating between them, and a replica killed with SIGKILL in the middle of a burst.
 // Bounded counts; nothing here asserts a time.
 import pg from 'pg'
-import {describe, expect, it} from 'vitest'
-import {api, processReplica, teamKey, teamStore} from '../../helpers/team-server.js'
+import {describe, expect, it, vi} from 'vitest'
+import {api, ownCluster, processReplica, teamKey, teamStore} from '../../helpers/team-server.js'
 
 const REPO = 'github.com/acme/app'
 const enc = encodeURIComponent
 
-async function seqs(url: string): Promise<number[]> {
+async function seqs(url: string, repo = REPO): Promise<number[]> {
   const client = new pg.Client({connectionString: url})
   await client.connect()
   try {
-    return (await client.query('SELECT seq FROM ops WHERE team = $1 AND repo = $2 ORDER BY seq', ['acme', REPO])).rows.map((r) => Number(r.seq))
+    return (await client.query('SELECT seq FROM ops WHERE team = $1 AND repo = $2 ORDER BY seq', ['acme', repo])).rows.map((r) => Number(r.seq))
   } finally {
     await client.end()
   }
@@ -89,6 +89,124 @@ describe('two mem serve --store processes on one database', () => {
       const res = await api(survivor.url, key, 'GET', `/api/mem/${enc(id)}`)
       expect(res.status, id).toBe(200)
     }
+    const s = await seqs(url)
+    expect(s).toEqual(s.map((_, i) => i + 1))
+    expect(survivor.stderr()).not.toContain('internal error')
+  })
+
+  it('Postgres killed with pg_ctl -m immediate mid-burst: 503 during the gap, never a false acknowledgement, both replicas serve again with every acknowledged store', async () => {
+    const cluster = await ownCluster()
+    const {db, url} = await teamStore(cluster.url)
+    const key = await teamKey(db, 'acme', 'agent', 'write')
+    const replicas = [await processReplica(url), await processReplica(url)]
+    const acked: Array<{id: string; content: string}> = []
+    const statuses: number[] = []
+    const store = async (r: {url: string}, content: string) => {
+      const res = await api(r.url, key, 'POST', '/api/mem', {repo: REPO, type: 'observation', content})
+      statuses.push(res.status)
+      if (res.status === 201) acked.push({id: res.body.id, content})
+      return res
+    }
+    let killing: Promise<void> | undefined
+    // four clients alternating between the replicas; Postgres is killed once 12 stores are acknowledged, with requests in flight
+    await Promise.all(
+      [0, 1, 2, 3].map(async (c) => {
+        for (let i = 0; i < 12; i++) {
+          await store(replicas[(c + i) % 2], `Before the crash ${c}-${i}: the cache of service ${c * 100 + i} warmed`)
+          if (!killing && acked.length >= 12) killing = cluster.kill()
+        }
+      }),
+    )
+    expect(killing).toBeDefined()
+    await killing
+    // the gap: both replicas answer 503 unavailable, and acknowledge nothing
+    for (const r of replicas) {
+      for (let i = 0; i < 3; i++) {
+        const res = await store(r, `During the gap ${i}: this store must not be acknowledged`)
+        expect(res.status).toBe(503)
+        expect(res.body.error).toBeTruthy()
+        const read = await api(r.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=cache`)
+        expect(read.status).toBe(503)
+      }
+    }
+    expect(acked.some((a) => a.content.startsWith('During the gap'))).toBe(false)
+    // every answer was an acknowledgement or a 503: no 500, no hang
+    expect(statuses.filter((s) => s !== 201 && s !== 503)).toEqual([])
+
+    await cluster.restart()
+    // both replicas serve again (their pools reconnect; a request on a dead pooled connection is a 503 first)
+    for (const [n, r] of replicas.entries()) {
+      await vi.waitFor(async () => expect((await store(r, `After the restart, replica ${n} stores again`)).status).toBe(201), {timeout: 20_000, interval: 200})
+    }
+    for (let i = 0; i < 4; i++) expect((await store(replicas[i % 2], `After the restart ${i}: the deploy of build ${i} resumed`)).status).toBe(201)
+    // every acknowledged store, through both replicas; one replica's write read through the other
+    for (const r of replicas) {
+      for (const {id, content} of acked) {
+        const got = await api(r.url, key, 'GET', `/api/mem/${enc(id)}`)
+        expect(got.status, id).toBe(200)
+        expect(got.body.content).toBe(content)
+      }
+    }
+    const s = await seqs(url)
+    expect(s).toEqual(s.map((_, i) => i + 1))
+    for (const r of replicas) expect(r.stderr()).not.toContain('internal error')
+  })
+
+  it('kill -9 of a replica holding the maintenance lock mid-pass: the lock is freed, its run reads failed (abandoned) from the survivor, and a new pass runs there', async () => {
+    const {db, url} = await teamStore()
+    const key = await teamKey(db, 'acme', 'ops', 'admin')
+    const victim = await processReplica(url)
+    const survivor = await processReplica(url)
+    const ids: string[] = []
+    for (let i = 0; i < 6; i++) {
+      const res = await api(victim.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: `Service ${i} needs the retry budget raised to ${i + 3} before the release`})
+      expect(res.status).toBe(201)
+      ids.push(res.body.id)
+    }
+    // hold the repo's head row so the pass blocks at its first commit, holding the maintenance lock
+    const blocker = new pg.Client({connectionString: url})
+    await blocker.connect()
+    await blocker.query('BEGIN')
+    await blocker.query('SELECT head FROM repos WHERE team = $1 AND repo = $2 FOR NO KEY UPDATE', ['acme', REPO])
+    const posted = api(victim.url, key, 'POST', `/api/maintenance?repo=${enc(REPO)}`).catch((err: unknown) => err)
+    // the pass runs on the victim and waits on the row: its run row says running, and another replica cannot take the lock
+    const runId = await vi.waitFor(
+      async () => {
+        const rows = (await db.pg.query<{run_id: string}>("SELECT run_id FROM maintenance_runs WHERE status = 'running'"))
+        expect(rows).toHaveLength(1)
+        const waiting = await db.pg.query<{n: string}>("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = 'mem-serve'")
+        expect(Number(waiting[0].n)).toBeGreaterThanOrEqual(1)
+        return rows[0].run_id
+      },
+      {timeout: 20_000, interval: 100},
+    )
+    expect(await db.ops.tryMaintenanceLock('acme', REPO)).toBeNull()
+    expect((await api(survivor.url, key, 'GET', `/api/maintenance/runs/${runId}`)).body.status).toBe('running')
+    expect((await api(survivor.url, key, 'POST', `/api/maintenance?repo=${enc(REPO)}`)).status).toBe(409)
+
+    await victim.kill()
+    expect(await posted).toBeInstanceOf(Error) // the connection died with the process: no answer
+    // Postgres drops the dead process's idle connections, and their advisory locks with them
+    const lock = await vi.waitFor(
+      async () => {
+        const got = await db.ops.tryMaintenanceLock('acme', REPO)
+        expect(got).not.toBeNull()
+        return got!
+      },
+      {timeout: 20_000, interval: 100},
+    )
+    await lock.release()
+    const run = await api(survivor.url, key, 'GET', `/api/maintenance/runs/${runId}`)
+    expect(run.status).toBe(200)
+    expect(run.body.status).toBe('failed')
+    expect(run.body.error).toMatch(/^abandoned: the replica running it \(.+\) stopped/)
+
+    // the blocked transaction of the dead replica never commits; a new pass runs on the survivor
+    await blocker.query('ROLLBACK')
+    await blocker.end()
+    const again = await api(survivor.url, key, 'POST', `/api/maintenance?repo=${enc(REPO)}`)
+    expect(again.status).toBe(200)
+    for (const id of ids) expect((await api(survivor.url, key, 'GET', `/api/mem/${enc(id)}`)).status, id).toBe(200)
     const s = await seqs(url)
     expect(s).toEqual(s.map((_, i) => i + 1))
     expect(survivor.stderr()).not.toContain('internal error')

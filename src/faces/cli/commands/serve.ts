@@ -63,13 +63,17 @@ export default class Serve extends MemCommand {
     const config = flag?.trim() || process.env.MEM_STORE?.trim() ? null : (await import('../../../config/user-config.js').then((m) => m.readUserConfig(home))).store
     const store = resolveStoreUrl({flag, env: process.env, config})
     if (!store) return undefined
-    const [{openTeamStore, openTeamRuntime}, {teamAuth}, {hostname}] = await Promise.all([
+    const [{openTeamStore, openTeamRuntime, DEFAULT_HOT_REPOS}, {teamAuth}, {hostname}, {resolveHotRepos}, {readUserConfig}] = await Promise.all([
       import('../../../runtime/team-store.js'),
       import('../../server/team.js'),
       import('node:os'),
+      import('../../../config/hot-repos.js'),
+      import('../../../config/user-config.js'),
     ])
+    // MEM_HOT_REPOS, else `hotRepos:` in config.yaml: checked before connecting (a bad value: exit 2)
+    const hotRepos = resolveHotRepos({env: process.env, config: (await readUserConfig(home)).hotRepos}, DEFAULT_HOT_REPOS)
     const db = await openTeamStore(store, {max: 10, applicationName: 'mem-serve'})
-    const runtime = openTeamRuntime(db, {home, replicaName: `${hostname()}/${process.pid}`.slice(0, 200), onNotice: (m) => process.stderr.write(`${m}\n`)})
+    const runtime = openTeamRuntime(db, {home, hotRepos, replicaName: `${hostname()}/${process.pid}`.slice(0, 200), onNotice: (m) => process.stderr.write(`${m}\n`)})
     const auth = teamAuth(db, runtime)
     return {runtime, auth, shown: store.shown}
   }

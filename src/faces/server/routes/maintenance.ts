@@ -4,8 +4,8 @@ import type {MemContext} from '../../../engines/context.js'
 import {RepoRef} from '../../../model/schemas.js'
 import {MemError} from '../../../model/errors.js'
 import {MaintenanceAccepted, MaintenanceReport, MaintenanceRun, ScheduledTasksResult, STAGE_NAMES} from '../../../model/shapes/operations.js'
-import type {MaintenanceRuns} from '../maintenance-runs.js'
-import type {Scheduler} from '../scheduler.js'
+import type {RunRegistry} from '../maintenance-runs.js'
+import type {TaskScheduler} from '../scheduler.js'
 import type {RouteTable} from '../route.js'
 import {ErrorResponse} from '../../../model/shapes/common.js'
 
@@ -16,7 +16,7 @@ const ERRORS = {400: {description: 'Invalid input', schema: ErrorResponse}}
 const CONFLICT = {409: {description: 'Another process is running a maintenance pass on the repo', schema: ErrorResponse}}
 
 /** Maintenance runs (admin scope, see route.ts) and the scheduler's task list: the server's own routes. */
-export function maintenanceRoutes(app: FastifyInstance, routes: RouteTable, ctx: MemContext, runs: MaintenanceRuns, scheduler?: Scheduler): void {
+export function maintenanceRoutes(app: FastifyInstance, routes: RouteTable, ctx: MemContext, runs: RunRegistry, scheduler?: TaskScheduler): void {
   routes.add(app, {
     method: 'POST',
     url: '/api/maintenance',
@@ -49,7 +49,7 @@ export function maintenanceRoutes(app: FastifyInstance, routes: RouteTable, ctx:
     params: RunParams,
     responses: {200: {description: 'The run', schema: MaintenanceRun}, 404: {description: 'Unknown or expired run id', schema: ErrorResponse}},
     handler: async (req) => {
-      const run = runs.get(req.params.id)
+      const run = await runs.get(req.params.id)
       if (!run) {
         throw new MemError('not_found', `No maintenance run ${req.params.id} (unknown, or finished over an hour ago).`, {
           hint: 'Start a pass with POST /api/maintenance?repo=…',
