@@ -7,8 +7,8 @@ export const MEANING_DRAIN_MS = 2_000
  * In a long-lived process (`mem serve`, `mem mcp`), every few seconds, memories written since (by
  * any path: store, edit, intake, pack import, layer sync, consolidation) get their meaning vectors
  * and the update links those bring (engines/meaning/pending.ts), a batch a store at a time once the
- * process asked the store no write for one interval, so a recall does not wait for them and a
- * burst of stores is not slowed. Nothing is done with meaning off; the model loads once a store
+ * process has not used the store for one interval, so the requests it answers neither wait for them
+ * nor share the CPU with them. Nothing is done with meaning off; the model loads once a store
  * has something new.
  */
 export function meaningInBackground(runtime: MemRuntime, everyMs: number, report: (err: unknown) => void) {

@@ -164,7 +164,7 @@ export class RepoStore {
   private draining: Promise<void> | undefined
   private closed = false
   private changeCount = 0
-  private writesAsked = 0
+  private useCount = 0
   private readonly checkpointBytes: number
   private readonly onCreate: (() => void) | undefined
   readonly origins: OriginKeys | undefined
@@ -306,12 +306,11 @@ export class RepoStore {
   }
 
   /**
-   * How many writes this process has asked of the store (write(); the recall counters that ride in
-   * the background are not counted): a background task that should not slow a burst of writes
-   * (the meaning drain) waits until it stops changing.
+   * How many reads and writes this process has asked of the store: a background task that should
+   * not slow the requests it answers (the meaning drain) waits until it stops changing.
    */
-  get writesRequested(): number {
-    return this.writesAsked
+  get uses(): number {
+    return this.useCount
   }
 
   /** True once the store has a snapshot on disk. */
@@ -332,6 +331,7 @@ export class RepoStore {
   read<T>(fn: (db: Db) => T): T {
     this.assertOpen()
     this.assertLoaded()
+    this.useCount++
     this.catchUp()
     return fn(this.db)
   }
@@ -342,7 +342,7 @@ export class RepoStore {
    */
   write<T>(build: (db: Db) => WritePlan<T>): Promise<T> {
     this.assertOpen()
-    this.writesAsked++
+    this.useCount++
     return new Promise<T>((resolve, reject) => {
       this.queue.push({build, resolve: resolve as (v: unknown) => void, reject, actor: this.replica?.actorNow?.()})
       void this.drain()

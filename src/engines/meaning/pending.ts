@@ -105,8 +105,8 @@ export function pendingCount(store: RepoStore, model: MeaningModel): number {
 
 /**
  * A long-lived process's idle work (the server, `mem mcp`): each open store that has memories
- * without a vector from the model, and to which this process asked no write since the previous call
- * (idle: a burst of stores is not slowed by embedding; the recall counters do not count), gets
+ * without a vector from the model, and that this process has not read or written since the
+ * previous call (idle: the requests it answers do not wait for the model or share the CPU with it), gets
  * vectors for up to `limit` of them, and the update links they bring (planMeaningLinks), so the
  * next recall finds them ready. The model loads only once a store has something to embed. Returns
  * the vectors written.
@@ -118,9 +118,9 @@ export function meaningDrainer(ctx: MemContext, stores: () => Promise<RepoStore[
     let written = 0
     for (const store of await stores()) {
       if (!store.exists || !store.isLoaded) continue
-      if (asked.get(store) !== store.writesRequested) {
-        // written to since the last call: wait until it is idle
-        asked.set(store, store.writesRequested)
+      if (asked.get(store) !== store.uses) {
+        // used since the last call: wait until it is idle
+        asked.set(store, store.uses)
         continue
       }
       if (looked.get(store) === store.version) continue
@@ -128,8 +128,8 @@ export function meaningDrainer(ctx: MemContext, stores: () => Promise<RepoStore[
       if (!m) return written
       const {embedded, left} = await embedPending(ctx, store, m, {limit, batch: DRAIN_BATCH, link})
       written += embedded
-      // its own writes do not make it busy
-      asked.set(store, store.writesRequested)
+      // its own reads and writes do not make it busy
+      asked.set(store, store.uses)
       // looked at once nothing is left (a write after this changes the version again)
       if (left === 0) looked.set(store, store.version)
     }
