@@ -23,13 +23,18 @@ export function queryEmbedding(model: MeaningModel, vector: Float32Array): Query
  * exact match keeps its precision and costs no model. Otherwise the question is ranked again with
  * its vector (search/engine.ts Fusion). Tuned on the recall bench (test/bench/recall/meaning.mjs).
  */
-export function wordsAnswer(q: string, hits: SearchHit[]): boolean {
+export function wordsAnswer(q: string, hits: SearchHit[], enough = 1): boolean {
+  return wordCover(q, hits) >= enough
+}
+
+/** The share of the question's words (as the index analyzes them) the best word match holds: 1 for a question of no word, 0 without a match. */
+export function wordCover(q: string, hits: SearchHit[]): number {
   const top = hits[0]?.memory
-  if (!top) return false
+  if (!top) return 0
   const terms = queryTerms(q)
-  if (terms.length === 0) return true
+  if (terms.length === 0) return 1
   const have = new Set(analyze(`${top.content} ${top.tags.join(' ')} ${top.oneLiner ?? ''}`, {keepStopWords: true}))
-  return terms.every((t) => have.has(t))
+  return terms.filter((t) => have.has(t)).length / terms.length
 }
 
 /** Starts loading the context's model (recall, once the words did not answer: it loads while the store does). */
