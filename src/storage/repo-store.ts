@@ -45,7 +45,8 @@ const CHECKPOINT_BYTES = 8 * 1024 * 1024
 const CLOSE_CHECKPOINT_BYTES = 512 * 1024
 
 
-const GITIGNORE = `# mem keeps its database, journal and locks out of git.
+/** The `.mem/.gitignore` a new store gets (remote mode writes it too when it makes `.mem/` first). */
+export const GITIGNORE = `# mem keeps its database, journal and locks out of git.
 mem.db
 mem.db.*
 journal
