@@ -10,8 +10,9 @@
  *   gates let it through (a secret is refused here, never queued), and is replayed with the same
  *   request id, in order, before the next call that reaches the server (or by `mem remote sync`).
  * - The agent hooks: the session start shows the server's context and keeps it; offline it shows
- *   the last one kept, marked as such. Prompt-time injection is not done in remote mode (it needs
- *   the store's counters locally); the wrap-up reminder runs here without transcript candidates.
+ *   the last one kept, marked as such. At prompt time the server's recall, under the local hook's
+ *   bars (score, shared words, at most two, never one shown already); offline nothing. The wrap-up
+ *   reminder runs here without transcript candidates.
  * - Everything else (intake, packs, layers, usage, maintenance, …) runs on the local store.
  */
 import {randomUUID} from 'node:crypto'
@@ -191,7 +192,7 @@ interface KeptContext {
 const FEEDBACK_NOTE = 'Report memories you use with memory_feedback (or `mem feedback <id> --used|--unused`).'
 
 async function hookCall(ctx: MemContext, target: RemoteTarget, name: string, input: Record<string, unknown>, options: RemoteRouteOptions): Promise<{result: unknown}> {
-  if (name === 'hook-prompt') return {result: {text: '', ids: []}}
+  if (name === 'hook-prompt') return {result: await promptHook(ctx, target, input, options)}
   const local: MemContext = {...ctx, remote: undefined}
   if (name === 'hook-wrap-up') {
     // the reminder, without transcript candidates: telling which are new needs the team's memories
@@ -229,7 +230,64 @@ async function hookCall(ctx: MemContext, target: RemoteTarget, name: string, inp
   }
   if (dir) {
     state.contextAt = now.toISOString()
+    // what the context showed, by the refs its lines end with: the prompt hook does not show them again
+    state.shown = [...new Set([...state.shown, ...[...text.matchAll(/\[([0-9a-f]{8,12})\]$/gm)].map((m) => `ref:${m[1]}`)])]
     writeSession(dir, state)
   }
   return {result: {text, ids: [], cached}}
+}
+
+/**
+ * Memories relevant to the prompt, from the team server's recall, under the bars the local hook
+ * uses (operations/agent-hooks.ts): a score of INJECT_MIN_SCORE, words shared with the prompt, at
+ * most INJECT_MAX within about INJECT_MAX_TOKENS, never one this session was shown. Not applied
+ * here: the local hook's rule against memories the agent keeps not using (it reads the counters
+ * from the store, a request per memory here). Offline, or on any failure: nothing (a prompt hook
+ * never holds up a prompt).
+ */
+async function promptHook(ctx: MemContext, target: RemoteTarget, input: Record<string, unknown>, options: RemoteRouteOptions): Promise<{text: string; ids: string[]}> {
+  const hooks = await import('../../operations/agent-hooks.js')
+  const [{stripHostWrappers}, {analyze}] = await Promise.all([import('../../engines/agents/hosts.js'), import('../../text/tokenize.js')])
+  const now = ctx.now()
+  const dir = ctx.home ? hookStateDir(ctx.home, target.root) : null
+  const state = readSession(dir, String(input.host), String(input.session), now)
+  state.prompts++
+  const out = {text: '', ids: [] as string[]}
+  const prompt = stripHostWrappers(String(input.prompt ?? '')).trim()
+  if (prompt.split(/\s+/).filter((w) => w.length > 2).length >= 2) {
+    const client = clientFor(target, options.timeoutMs ?? 15_000)
+    let results: Array<{id: string; type: string; content: string; tags: string[]; score: number}> = []
+    try {
+      results = ((await client.request('GET', '/api/mem/recall', {query: {repo: target.repo, q: prompt.slice(0, 2_000), limit: 8}})).body as {results: typeof results}).results
+    } catch (err) {
+      options.onNotice?.(`mem hook: the team server did not answer the prompt's recall (${(err as Error).message})`)
+    } finally {
+      client.close()
+    }
+    const promptTerms = new Set(analyze(prompt))
+    const shown = new Set(state.shown)
+    const lines: string[] = []
+    let chars = 0
+    for (const r of results) {
+      if (out.ids.length >= hooks.INJECT_MAX || r.score < hooks.INJECT_MIN_SCORE) break
+      const key = r.id.slice(r.id.lastIndexOf('/') + 1)
+      if (shown.has(r.id) || [...shown].some((s) => s.startsWith('ref:') && key.startsWith(s.slice(4)))) continue
+      const terms = new Set(analyze(`${r.content} ${r.tags.join(' ')}`))
+      const shared = [...terms].filter((t) => promptTerms.has(t)).length
+      const overlap = shared / Math.min(terms.size, promptTerms.size)
+      if (!((shared >= hooks.INJECT_MIN_SHARED && overlap >= hooks.INJECT_MIN_OVERLAP) || (shared >= 2 && overlap >= hooks.INJECT_CLOSE_OVERLAP))) continue
+      const one = r.content.replace(/\s+/g, ' ').trim()
+      const line = `[${r.type.charAt(0).toUpperCase()}] ${one.length > 300 ? `${one.slice(0, 299)}…` : one} [${r.id}]`
+      if ((chars + line.length + 80) / 2.5 > hooks.INJECT_MAX_TOKENS) continue
+      lines.push(line)
+      out.ids.push(r.id)
+      chars += line.length + 1
+    }
+    if (lines.length > 0) {
+      out.text = `Memories relevant to this prompt (mem, team server); report the ones you use with memory_feedback:\n${lines.join('\n')}`
+      state.shown.push(...out.ids)
+    }
+  }
+  if (dir) writeSession(dir, state)
+  return out
 }

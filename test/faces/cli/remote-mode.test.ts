@@ -293,28 +293,39 @@ describe('remote mode offline: the outbox', () => {
     expect(browse.entries.filter((e: any) => e.content === 'Run make lint before every push').map((e: any) => e.id)).toEqual([storedId])
   })
 
-  it('the session hook answers from the last context it received, marked as such, while the server is unreachable', async () => {
+  it('the session hook answers from the last context it received, marked as such, while the server is unreachable; the prompt hook asks the server', async () => {
     const {key, replica, root, home, mem} = await setup()
     const relay = await tcpRelay(replica.url)
     expect((await mem(['remote', 'set', relay.url, '--key', key, '--repo-id', REPO])).code).toBe(0)
     expect((await mem(['store', 'Migrations run with npm run db:migrate', '-t', 'procedure'])).code).toBe(0)
     // a process of its own, waited for without blocking this one (the replica answers from this process)
-    const hook = (session: string) =>
+    const hook = (session: string, event = 'session-start', prompt?: string) =>
       new Promise<{status: number | null; stdout: string; stderr: string}>((resolve) => {
-        const child = spawn(process.execPath, [BIN, 'hook', 'session-start', '--host', 'opencode', '--debug'], {cwd: root, env: {...process.env, MEM_HOME: home, MEM_REPO: '', ...CLEAN}})
+        const child = spawn(process.execPath, [BIN, 'hook', event, '--host', 'opencode', '--debug'], {cwd: root, env: {...process.env, MEM_HOME: home, MEM_REPO: '', ...CLEAN}})
         let stdout = ''
         let stderr = ''
         child.stdout.on('data', (d: Buffer) => (stdout += d))
         child.stderr.on('data', (d: Buffer) => (stderr += d))
         child.on('close', (status) => resolve({status, stdout, stderr}))
-        child.stdin.end(JSON.stringify({session_id: session, cwd: root}))
+        child.stdin.end(JSON.stringify({session_id: session, cwd: root, ...(prompt ? {prompt} : {})}))
       })
     const online = await hook('s1')
     expect([online.status, online.stderr]).toEqual([0, ''])
     expect(online.stdout).toContain(`team server ${relay.url.replace(/\/$/, '')}`)
     expect(online.stdout).toContain('db:migrate')
 
+    // at prompt time: the server's recall under the local hook's bars; a memory the session's context showed is not shown again
+    const prompt = 'how do I run the db migrations with npm?'
+    const fresh = await hook('s9', 'prompt', prompt)
+    expect([fresh.status, fresh.stderr]).toEqual([0, ''])
+    expect(fresh.stdout).toContain('Memories relevant to this prompt (mem, team server)')
+    expect(fresh.stdout).toMatch(new RegExp(`\\[P\\] Migrations run with npm run db:migrate \\[memories/${SEGMENT}/procedure/[0-9a-f]{12}\\]`))
+    expect((await hook('s9', 'prompt', prompt)).stdout).toBe('')
+    expect((await hook('s1', 'prompt', prompt)).stdout).toBe('')
+    expect((await hook('s8', 'prompt', 'what colour is the office carpet today?')).stdout).toBe('')
+
     await relay.down()
+    expect((await hook('s7', 'prompt', prompt)).stdout).toBe('')
     const offline = await hook('s2')
     expect(offline.status).toBe(0)
     expect(offline.stderr).toContain('the team server did not answer')
