@@ -3,7 +3,8 @@
  * checkout to a team server and back, say where its memory goes and what waits, send the outbox,
  * and move the local store in (docs/team.md, "Remote mode").
  */
-import {MemApiError} from '../../client/index.js'
+import {createHash} from 'node:crypto'
+import {MemApiError, type MemoryEntry} from '../../client/index.js'
 import type {MemContext} from '../../engines/context.js'
 import {MemError} from '../../model/errors.js'
 import {
@@ -185,22 +186,68 @@ export interface RemotePushResult {
   imported: number
   /** Not written: already in the team repo (the same text), or refused by the server's gates. */
   skipped: number
+  /** Feedback reports carried over (one call per used or unused report of a moved memory; sent again, written once). */
+  feedback: number
+  /** Links between moved memories carried over. */
+  links: number
 }
+
+/** A request id of a push's call that is the same on every push of this store: a second push writes none of them again. */
+function pushRequestId(...parts: string[]): string {
+  return `push-${createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 40)}`
+}
+
+const PAGE = 500
 
 /**
  * Moving in: the local store's live memories, as a pack (the same export `mem pack export` makes),
  * imported into the team repo through the server's pack import. The server's duplicate check
  * skips what the team repo already holds, so pushing twice imports nothing the second time.
- * `localCtx` is a context without the remote route: the export reads this machine's store.
+ * Then, as operation calls with request ids derived from the local memory (so a second push
+ * writes none of them again): each moved memory's used and unused reports (feedback), and the
+ * links between moved memories. `localCtx` is a context without the remote route: the export
+ * reads this machine's store.
  */
 export async function remotePush(localCtx: MemContext, root: string, home: string, env: RemoteEnv): Promise<RemotePushResult> {
   const target = requireTarget(root, home, env)
-  const {packExport} = await import('../../operations/pack-export.js')
+  const [{packExport}, {browse}] = await Promise.all([import('../../operations/pack-export.js'), import('../../operations/browse.js')])
   const pack = await packExport(localCtx, {repo: root})
+  const local: MemoryEntry[] = []
+  for (let skip = 0; ; skip += PAGE) {
+    const page = await browse(localCtx, {repo: root, skip, take: PAGE})
+    local.push(...page.entries)
+    if (page.entries.length < PAGE) break
+  }
   const client = clientFor(target, 120_000)
   try {
     const result = await client.packImport(target.repo, pack.data)
-    return {server: target.server, repo: target.repo, exported: pack.manifest.entryCount, imported: result.imported, skipped: result.skipped}
+    // the team's id of each moved memory, by its text
+    const byContent = new Map<string, string>()
+    for (let skip = 0; ; skip += PAGE) {
+      const page = await client.browse(target.repo, skip, PAGE)
+      for (const e of page.entries) if (!byContent.has(e.content)) byContent.set(e.content, e.id)
+      if (page.entries.length < PAGE) break
+    }
+    const teamId = new Map(local.flatMap((e) => (byContent.has(e.content) ? [[e.id, byContent.get(e.content)!] as const] : [])))
+    let feedback = 0
+    let links = 0
+    for (const e of local) {
+      const id = teamId.get(e.id)
+      if (!id) continue
+      for (const [used, n] of [[true, e.usedCount], [false, e.unusedCount]] as const) {
+        for (let i = 0; i < n; i++) {
+          await client.feedback(id, used, {requestId: pushRequestId(target.repo, e.id, used ? 'used' : 'unused', String(i))})
+          feedback++
+        }
+      }
+      for (const link of e.links) {
+        const to = teamId.get(link.targetId)
+        if (!to) continue
+        await client.request('POST', `/api/mem/${encodeURIComponent(id)}/links`, {body: {targetId: to, relation: link.relation}, requestId: pushRequestId(target.repo, e.id, 'link', link.targetId)})
+        links++
+      }
+    }
+    return {server: target.server, repo: target.repo, exported: pack.manifest.entryCount, imported: result.imported, skipped: result.skipped, feedback, links}
   } catch (err) {
     throw asMemError(err, target)
   } finally {

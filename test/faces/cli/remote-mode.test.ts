@@ -337,29 +337,52 @@ describe('remote mode offline: the outbox', () => {
 })
 
 describe('moving in: mem remote push', () => {
-  it('imports the live memories once; a second push imports nothing new; what moves and what does not', async () => {
+  it('moves the live memories, their feedback counts and links once; a second push adds nothing; update chains arrive as their newest version', async () => {
     const {key, replica, mem} = await setup()
     // a local store first: three live memories, one of them the newest of an update chain, with feedback and a link
     const a = (await mem(['store', 'CI runs on GitHub Actions with the ubuntu-latest image', '-t', 'observation', '--json'])).json().id as string
     const b = (await mem(['store', 'Deploys go through ArgoCD from the main branch', '-t', 'procedure', '--json'])).json().id as string
     const old = (await mem(['store', 'Node 18 is the runtime of the API service', '-t', 'observation', '--json'])).json().id as string
     const v2 = (await mem(['edit', old, '--content', 'Node 20 is the runtime of the API service', '--json'])).json().id as string
-    expect((await mem(['feedback', a, '--used'])).code).toBe(0)
+    expect(v2).not.toBe(old)
+    for (const used of ['--used', '--used', '--unused']) expect((await mem(['feedback', a, used])).code).toBe(0)
+    expect((await mem(['feedback', b, '--unused'])).code).toBe(0)
     expect((await mem(['links', 'attach', a, b, '--relation', 'related'])).code).toBe(0)
 
     expect((await mem(['remote', 'set', replica.url, '--key', key, '--repo-id', REPO])).code).toBe(0)
     const push = await mem(['remote', 'push', '--json'])
     expect(push.code).toBe(0)
-    expect(push.json()).toEqual({server: replica.url.replace(/\/$/, ''), repo: REPO, exported: 3, imported: 3, skipped: 0})
-    const entries = (await api(replica.url, key, 'GET', `/api/mem/browse?repo=${enc(REPO)}`)).body.entries as any[]
-    expect(entries.map((e) => e.content).sort()).toEqual(['CI runs on GitHub Actions with the ubuntu-latest image', 'Deploys go through ArgoCD from the main branch', 'Node 20 is the runtime of the API service'])
-    // what does not move: the superseded version, feedback counts, links between memories
-    expect(entries.every((e) => e.supersedes === null && e.usedCount === 0 && e.links.length === 0)).toBe(true)
-    expect(entries.some((e) => e.content.includes('Node 18'))).toBe(false)
-    expect(v2).not.toBe(old)
+    expect(push.json()).toEqual({server: replica.url.replace(/\/$/, ''), repo: REPO, exported: 3, imported: 3, skipped: 0, feedback: 4, links: 1})
+    const teamEntries = async () => (await api(replica.url, key, 'GET', `/api/mem/browse?repo=${enc(REPO)}`)).body.entries as any[]
+    const moved = async () => {
+      const entries = await teamEntries()
+      const by = (text: string) => entries.find((e) => e.content.startsWith(text))
+      const [ta, tb] = [by('CI runs'), by('Deploys go')]
+      return {
+        contents: entries.map((e) => e.content).sort(),
+        counts: [ta.usedCount, ta.unusedCount, tb.usedCount, tb.unusedCount],
+        links: ta.links.map((l: any) => [l.targetId === tb.id, l.relation]),
+        supersedes: entries.map((e) => e.supersedes),
+      }
+    }
+    const first = await moved()
+    expect(first).toEqual({
+      contents: ['CI runs on GitHub Actions with the ubuntu-latest image', 'Deploys go through ArgoCD from the main branch', 'Node 20 is the runtime of the API service'],
+      counts: [2, 1, 0, 1],
+      links: [[true, 'related']],
+      // the chain's superseded version stays local: the newest arrives alone
+      supersedes: [null, null, null],
+    })
 
+    // pushed again: the calls are sent again with the same request ids, and nothing is written twice
     const again = await mem(['remote', 'push', '--json'])
-    expect(again.json()).toMatchObject({exported: 3, imported: 0, skipped: 3})
-    expect((await api(replica.url, key, 'GET', `/api/mem/browse?repo=${enc(REPO)}`)).body.count).toBe(3)
+    expect(again.json()).toMatchObject({exported: 3, imported: 0, skipped: 3, feedback: 4, links: 1})
+    expect(await moved()).toEqual(first)
+    // a report made since the first push moves on the next one, alone
+    expect((await mem(['remote', 'unset'])).code).toBe(0)
+    expect((await mem(['feedback', a, '--used'])).code).toBe(0)
+    expect((await mem(['remote', 'set', replica.url, '--key', key, '--repo-id', REPO])).code).toBe(0)
+    expect((await mem(['remote', 'push', '--json'])).json()).toMatchObject({imported: 0, feedback: 5})
+    expect((await moved()).counts).toEqual([3, 1, 0, 1])
   })
 })
