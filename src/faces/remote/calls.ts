@@ -136,6 +136,11 @@ async function queue(ctx: MemContext, target: RemoteTarget, op: OpDef<any, any, 
     const rejected = await gate(ctx, {content: input.content as string | undefined, tags: input.tags as string[] | undefined, source: input.source as string | undefined, sessionId: input.sessionId as string | undefined})
     if (rejected) return rejected
   }
+  if (op.name === 'forget' && typeof input.reason === 'string' && input.reason) {
+    // the reason is kept beside the memory: the server scans it too (a 422, exit 5, nothing queued)
+    const {admitNote} = await import('../../engines/gates/admit.js')
+    await admitNote(ctx, 'the reason', input.reason)
+  }
   // what the server takes: the input validated now, so a malformed write is refused here, not at replay
   const {parseInput} = await import('../../model/validate.js')
   const checked = parseInput(op.input, input) as Record<string, unknown>

@@ -236,6 +236,8 @@ describe('remote mode offline: the outbox', () => {
     // a secret is refused here, never queued (and never written to the outbox)
     const secret = await mem(['store', 'token ghp_1234567890abcdefghijklmnopqrstuvwxyzAB for the bot', '-t', 'observation', '--json'])
     expect(secret.code).toBe(5)
+    const reason = await mem(['forget', first, '--reason', 'rotated ghp_1234567890abcdefghijklmnopqrstuvwxyzAB', '--json'])
+    expect([reason.code, reason.json().code]).toEqual([5, 'unprocessable'])
     expect(outboxFiles(root)).toHaveLength(4)
     for (const f of outboxFiles(root)) expect(readFileSync(join(root, '.mem', 'outbox', f), 'utf8')).not.toContain('ghp_')
     // a read cannot wait: 69 naming the outbox
