@@ -52,6 +52,17 @@ export type * from './types.js'
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:7373'
 
 /**
+ * The header a write carries its request id in (idempotency): a team server (`mem serve --store`)
+ * answers a write whose id it has already committed with the first answer and writes nothing again.
+ */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
+
+/** Options of a write: `requestId` names it, so that sending it again (a retry after a timeout) writes it once on a team server. */
+export interface WriteOptions {
+  requestId?: string
+}
+
+/**
  * A request that failed: `status` is the HTTP status (0 when no answer came: refused connection,
  * timeout, closed client) and `body` the parsed error body (`{error, code, hint?}`) or raw text.
  */
@@ -100,8 +111,8 @@ export class MemClient {
    * Stores a memory. Never throws for a duplicate (`duplicateId`) or a rejection by the secret
    * scanner or content gate (`error`); throws MemApiError for invalid input and other failures.
    */
-  async store(request: StoreRequest): Promise<StoreOutcome> {
-    const res = await this.send('POST', '/api/mem', {body: request, accept: [UNPROCESSABLE]})
+  async store(request: StoreRequest, options: WriteOptions = {}): Promise<StoreOutcome> {
+    const res = await this.send('POST', '/api/mem', {body: request, accept: [UNPROCESSABLE], requestId: options.requestId})
     const body = res.body as StoreOutcome
     if (res.status === UNPROCESSABLE) return {success: false, error: body.reason, reason: body.reason}
     return body
@@ -133,22 +144,22 @@ export class MemClient {
   }
 
   /** New content makes a new version; tags or importance alone change in place. */
-  async edit(id: string, changes: EditRequest): Promise<EditOutcome> {
-    const res = await this.send('PUT', `/api/mem/${encodeURIComponent(id)}`, {body: changes, accept: [UNPROCESSABLE]})
+  async edit(id: string, changes: EditRequest, options: WriteOptions = {}): Promise<EditOutcome> {
+    const res = await this.send('PUT', `/api/mem/${encodeURIComponent(id)}`, {body: changes, accept: [UNPROCESSABLE], requestId: options.requestId})
     const body = res.body as EditOutcome
     if (res.status === UNPROCESSABLE) return {success: false, error: body.reason, reason: body.reason}
     return body
   }
 
   /** Soft-deletes a memory; false when it was already forgotten. */
-  async forget(id: string, reason?: string): Promise<boolean> {
-    const res = await this.send('DELETE', `/api/mem/${encodeURIComponent(id)}`, {query: {reason}})
+  async forget(id: string, reason?: string, options: WriteOptions = {}): Promise<boolean> {
+    const res = await this.send('DELETE', `/api/mem/${encodeURIComponent(id)}`, {query: {reason}, requestId: options.requestId})
     return (res.body as {forgotten: boolean}).forgotten
   }
 
   /** Reports whether a recalled memory was used; false when it is forgotten or superseded. */
-  async feedback(memoryId: string, wasUsed: boolean): Promise<boolean> {
-    const res = await this.send('POST', '/api/mem/feedback', {body: {memoryId, wasUsed}})
+  async feedback(memoryId: string, wasUsed: boolean, options: WriteOptions = {}): Promise<boolean> {
+    const res = await this.send('POST', '/api/mem/feedback', {body: {memoryId, wasUsed}, requestId: options.requestId})
     return (res.body as {applied: boolean}).applied
   }
 
@@ -334,6 +345,19 @@ export class MemClient {
     this.close()
   }
 
+  /**
+   * Any route, as the typed methods call it: the answer's status and parsed body. Statuses in
+   * `accept` are answers (not thrown), as the store's 422; `requestId` is sent as the
+   * Idempotency-Key header. Throws MemApiError otherwise, as every method does.
+   */
+  async request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    options: {query?: Record<string, string | number | boolean | undefined>; body?: unknown; accept?: number[]; requestId?: string; text?: boolean} = {},
+  ): Promise<{status: number; body: unknown}> {
+    return this.send(method, path, options)
+  }
+
   // ---- plumbing ------------------------------------------------------------------------------
 
   private async getJson<T>(path: string, query?: Record<string, string | number | boolean | undefined>): Promise<T> {
@@ -343,7 +367,7 @@ export class MemClient {
   private async send(
     method: string,
     path: string,
-    options: {query?: Record<string, string | number | boolean | undefined>; body?: unknown; accept?: number[]; text?: boolean; binary?: boolean} = {},
+    options: {query?: Record<string, string | number | boolean | undefined>; body?: unknown; accept?: number[]; text?: boolean; binary?: boolean; requestId?: string} = {},
   ): Promise<{status: number; body: unknown}> {
     let url = this.baseUrl + path
     const params = new URLSearchParams()
@@ -355,6 +379,7 @@ export class MemClient {
       accept: options.binary ? 'application/octet-stream, application/json' : options.text ? 'text/markdown, text/plain, application/json' : 'application/json',
     }
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
+    if (options.requestId) headers[IDEMPOTENCY_HEADER.toLowerCase()] = options.requestId
     if (options.body !== undefined) headers['content-type'] = 'application/json'
 
     let res: Response

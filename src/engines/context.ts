@@ -104,7 +104,18 @@ export interface MemContext {
    * Absent (or for a small store), the store rebuilds it when it closes.
    */
   recallIndexBehind?(root: string): void
+  /**
+   * Remote mode (docs/team.md): set by the faces that act for a checkout (the CLI, `mem mcp`, the
+   * agent hooks). `invoke` hands it every call first; a call of a repository mapped to a team
+   * server is answered there, any other runs here. Absent: everything runs here.
+   */
+  readonly remote?: RemoteRoute
   close(): Promise<void>
+}
+
+/** Where `invoke` sends an operation call first (remote mode); undefined: run it in this process. */
+export interface RemoteRoute {
+  call(ctx: MemContext, op: {name: string}, input: unknown): Promise<{result: unknown} | undefined>
 }
 
 /** Counts operations in memory and writes them out in batches: recording one costs no I/O. */

@@ -104,9 +104,15 @@ export function outcomeOf<O>(op: {outcomes?: ReadonlyArray<Outcome<O>>; http?: {
 /**
  * Runs an operation as every face does: counted for the usage statistics as its declaration says
  * (under its name, with the repository it resolved first and its result count; a call that fails
- * is not counted). Counting costs a clock read and a map update: no I/O.
+ * is not counted). Counting costs a clock read and a map update: no I/O. In remote mode
+ * (`ctx.remote`) the call goes first to the route, which may answer it from the team server.
  */
 export async function invoke<C extends OpCall<any, any, any>>(ctx: MemContext, op: C, input: CallInput<C>, options?: CallOptions<C>): Promise<CallOutput<C>> {
+  if (ctx.remote) {
+    // remote mode: a call of a checkout mapped to a team server is answered there (and counted there)
+    const routed = await ctx.remote.call(ctx, op, input)
+    if (routed) return routed.result as CallOutput<C>
+  }
   if (!op.track || !ctx.usage) return op.run(ctx, input, options)
   const as = op.track.as
   const done = ctx.usage.start((typeof as === 'function' ? as(input) : as) ?? op.name)

@@ -47,6 +47,8 @@ export interface OpenMemOptions {
   onNotice?: (message: string) => void
   /** See MemContext.recallIndexBehind. */
   onRecallIndexBehind?: (root: string) => void
+  /** Remote mode: where calls go first (MemContext.remote); the faces that act for a checkout build it. */
+  remote?: MemContext['remote']
 }
 
 /** The context plus what only the process that owns it needs: its home and its open stores. */
@@ -165,6 +167,7 @@ export function openMem(options: OpenMemOptions = {}): MemRuntime {
     },
     repo: openRepo,
     ...(options.onRecallIndexBehind ? {recallIndexBehind: options.onRecallIndexBehind} : {}),
+    ...(options.remote ? {remote: options.remote} : {}),
     formerHolders: (repoId: string) => resolver.formerHolders(repoId, (id) => openRepo(id, 'read')),
     storeAt: (root: string) => openStore(resolve(root)),
     async adoptStore(root: string) {

@@ -61,6 +61,13 @@ export type Op =
 
 export interface JournalRecord {
   ops: Op[]
+  /**
+   * Team mode only: the request id of the write this record is (kept in the ops row's request_id
+   * column, not in the record) and its first answer, which a replay of the same request id gets
+   * (storage/request-ids.ts). Applying a record reads only `ops`.
+   */
+  requestId?: string
+  reply?: unknown
 }
 
 const COLUMNS: Record<keyof MemoryPatch, string> = {

@@ -33,8 +33,11 @@ export interface ReplicaLog {
    * batch, planned on that state; appends those after them and commits. Resolves once committed,
    * with the seq of each record appended. `plan` returning no record appends nothing and creates
    * nothing. Fails `unavailable` when the log cannot commit; nothing is appended then.
+   * `requestIds`: the request ids of the batch's jobs; `replayed` hands `plan` the records already
+   * committed under any of them (read under the lock), and a record's own `requestId` is kept on
+   * its row (unique per repo), so a write sent twice is appended once.
    */
-  commit(seq: number, plan: (missed: ReplicaRecord[]) => JournalRecord[]): Promise<{seqs: number[]}>
+  commit(seq: number, plan: (missed: ReplicaRecord[], replayed: ReadonlyMap<string, JournalRecord>) => JournalRecord[], requestIds?: readonly string[]): Promise<{seqs: number[]}>
   /** The repo's one-maintenance-pass lock if no one holds it (freed when its holder dies); null when another holds it. */
   tryMaintenanceLock(): Promise<(() => Promise<void>) | null>
   /** Keeps a snapshot at `seq` if no other writer is keeping one now; true when this call kept it. */

@@ -29,6 +29,7 @@ import {getMeta, migrate, setMeta} from './schema.js'
 import {loadSqlJs} from './sqljs.js'
 import {planUsageRollUp} from './usage-rollup.js'
 import {setRecordActor, type ReplicaLog, type ReplicaRecord} from './replica.js'
+import {nextRequestId} from './request-ids.js'
 
 const SQLITE_MAGIC = 'SQLite format 3\0'
 
@@ -44,7 +45,8 @@ const CHECKPOINT_BYTES = 8 * 1024 * 1024
 const CLOSE_CHECKPOINT_BYTES = 512 * 1024
 
 
-const GITIGNORE = `# mem keeps its database, journal and locks out of git.
+/** The `.mem/.gitignore` a new store gets (remote mode writes it too when it makes `.mem/` first). */
+export const GITIGNORE = `# mem keeps its database, journal and locks out of git.
 mem.db
 mem.db.*
 journal
@@ -75,6 +77,8 @@ interface Job {
   reject: (err: unknown) => void
   /** A replica's log records who wrote (team mode: the request's key), asked when the job is queued. */
   actor?: string
+  /** A replica's write sent with a request id (storage/request-ids.ts): written once however often it is sent. */
+  requestId?: string
 }
 
 export interface RepoStoreOptions {
@@ -344,7 +348,8 @@ export class RepoStore {
     this.assertOpen()
     this.useCount++
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({build, resolve: resolve as (v: unknown) => void, reject, actor: this.replica?.actorNow?.()})
+      const requestId = this.replica ? nextRequestId() : undefined
+      this.queue.push({build, resolve: resolve as (v: unknown) => void, reject, actor: this.replica?.actorNow?.(), ...(requestId ? {requestId} : {})})
       void this.drain()
     })
   }
@@ -986,17 +991,41 @@ export class RepoStore {
     const background = coalesceTouches(this.background.splice(0))
     let done: Array<{job: Job; result: unknown}> = []
     let failed: Array<{job: Job; err: unknown}> = []
+    const requestIds = [...new Set(jobs.flatMap((j) => (j.requestId ? [j.requestId] : [])))]
     await this.advance(async () => {
       let planned: JournalRecord[] = []
       try {
-        const {seqs} = await replica.commit(this.replicaSeq, (missed) => {
-          this.applyReplicaRecords(missed)
-          const plan = this.planReplicaBatch(jobs, background)
-          done = plan.done
-          failed = plan.failed
-          planned = plan.records
-          return planned
-        })
+        const {seqs} = await replica.commit(
+          this.replicaSeq,
+          (missed, replayed) => {
+            this.applyReplicaRecords(missed)
+            // a write sent again is answered as the first time and planned no more (nor a second copy in this batch)
+            const fresh: Job[] = []
+            const again: Array<{job: Job; kept?: JournalRecord; original?: Job}> = []
+            const first = new Map<string, Job>()
+            for (const job of jobs) {
+              const id = job.requestId
+              const kept = id ? replayed.get(id) : undefined
+              if (kept) again.push({job, kept})
+              else if (id && first.has(id)) again.push({job, original: first.get(id)})
+              else {
+                if (id) first.set(id, job)
+                fresh.push(job)
+              }
+            }
+            const plan = this.planReplicaBatch(fresh, background)
+            done = plan.done
+            failed = plan.failed
+            for (const a of again) {
+              const lost = a.original && failed.find((f) => f.job === a.original)
+              if (lost) failed.push({job: a.job, err: lost.err})
+              else done.push({job: a.job, result: a.kept ? a.kept.reply : done.find((d) => d.job === a.original)?.result})
+            }
+            planned = plan.records
+            return planned
+          },
+          requestIds,
+        )
         // what every other replica will read back: the records as data
         this.applyReplicaRecords(seqs.map((seq, i) => ({seq, record: JSON.parse(JSON.stringify(planned[i])) as JournalRecord})))
       } catch (err) {
@@ -1032,7 +1061,8 @@ export class RepoStore {
         if (this.origins) signInserts(this.origins, plan.ops)
         if (plan.ops.length > 0) {
           applyOps(this.db, plan.ops)
-          const record = {ops: plan.ops}
+          // a replica's write with a request id keeps its answer, which a replay of it gets
+          const record: JournalRecord = job.requestId ? {ops: plan.ops, requestId: job.requestId, reply: plan.result} : {ops: plan.ops}
           if (job.actor) setRecordActor(record, job.actor)
           records.push(record)
         }

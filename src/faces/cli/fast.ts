@@ -102,6 +102,9 @@ export async function runFast(argv: string[]): Promise<boolean> {
   try {
     const flag = (call.values.repo as string | undefined) ?? process.env.MEM_REPO
     const repo = flag && flag.trim() ? flag : findRepoRoot(process.cwd())
+    // remote mode (docs/team.md) goes through oclif's command, which routes to the team server: this
+    // path stays local only, at the cost of one stat
+    if (process.env.MEM_SERVER?.trim() || existsSync(join(repo, '.mem', 'remote.json'))) return false
     // every fast command opens a store: sqlite's WebAssembly compiles while the rest starts up,
     // unless the store has a recall index (storage/recall-index.ts), which answers without sqlite
     // (a compile would only hold the process at exit); a stale index costs the overlap only

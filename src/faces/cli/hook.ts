@@ -113,8 +113,15 @@ export async function runHook(argv: string[], options: {exit?: (code: number) =>
     }
     const input = readHookInput(args.host, json)
     const repo = args.repo ?? findRepoRoot(input.cwd ?? process.cwd())
-    const [{openMem}, {invoke}, hooks] = await Promise.all([import('../../runtime/open-mem.js'), import('../../operations/define.js'), import('../../operations/agent-hooks.js')])
-    mem = openMem({env: process.env, cwd: input.cwd ?? process.cwd(), usage: {elapsed: () => Number(process.hrtime.bigint()) / 1e6}, onNotice: (m) => process.stderr.write(`${m}\n`)})
+    const [{openMem}, {invoke}, hooks, {remoteRouteHere}] = await Promise.all([
+      import('../../runtime/open-mem.js'),
+      import('../../operations/define.js'),
+      import('../../operations/agent-hooks.js'),
+      import('../remote/here.js'),
+    ])
+    // remote mode: the team server answers within half the hook's limit, else the kept context does
+    const remote = remoteRouteHere({timeoutMs: Math.min(2_500, args.limitMs / 2), quiet: !args.debug})
+    mem = openMem({remote, env: process.env, cwd: input.cwd ?? process.cwd(), usage: {elapsed: () => Number(process.hrtime.bigint()) / 1e6}, onNotice: (m) => process.stderr.write(`${m}\n`)})
     const session = {repo, host: args.host, session: input.sessionId}
     let text = ''
     if (args.event === 'session-start') {

@@ -35,6 +35,11 @@ import Maintain from './commands/maintain.js'
 import Mcp from './commands/mcp.js'
 import Quality from './commands/quality.js'
 import Recall from './commands/recall.js'
+import RemotePush from './commands/remote/push.js'
+import RemoteSet from './commands/remote/set.js'
+import RemoteStatus from './commands/remote/status.js'
+import RemoteSync from './commands/remote/sync.js'
+import RemoteUnset from './commands/remote/unset.js'
 import Repos from './commands/repos.js'
 import Serve from './commands/serve.js'
 import Setup from './commands/setup.js'
@@ -79,6 +84,11 @@ export const COMMANDS = {
   mcp: Mcp,
   quality: Quality,
   recall: Recall,
+  'remote:push': RemotePush,
+  'remote:set': RemoteSet,
+  'remote:status': RemoteStatus,
+  'remote:sync': RemoteSync,
+  'remote:unset': RemoteUnset,
   repos: Repos,
   serve: Serve,
   setup: Setup,

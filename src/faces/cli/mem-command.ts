@@ -7,6 +7,7 @@ import type {MemRuntime} from '../../runtime/open-mem.js'
 import {MEMORY_TYPES} from '../../model/memory.js'
 import type {OpDef} from '../../operations/define.js'
 import {IndexRefresher} from './index-refresh.js'
+import {isQueued, queuedText, type QueuedAnswer} from '../remote/queued.js'
 
 export type MemFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof MemCommand)['baseFlags'] & T['flags']>
 
@@ -52,10 +53,13 @@ export abstract class MemCommand extends Command {
    * The context, opened on first use; `longLived` for commands that answer many requests (serve,
    * mcp). A `server` context takes no relative repo paths: its clients are elsewhere.
    */
-  protected async mem(options: {longLived?: boolean; server?: boolean} = {}): Promise<MemRuntime> {
+  protected async mem(options: {longLived?: boolean; server?: boolean; local?: boolean} = {}): Promise<MemRuntime> {
     if (!this.ctx) {
       const {openMem} = await import('../../runtime/open-mem.js')
+      // remote mode (docs/team.md): a checkout mapped to a team server sends its calls there; a server never does
+      const remote = options.server || options.local ? undefined : (await import('../remote/here.js')).remoteRouteHere()
       this.ctx = openMem({
+        remote,
         env: process.env,
         cwd: options.server ? undefined : process.cwd(),
         longLived: options.longLived,
@@ -75,9 +79,16 @@ export abstract class MemCommand extends Command {
   protected async runOp<I, O, P>(op: OpDef<I, O, P>, input: I, options?: P): Promise<O> {
     const {invoke, outcomeOf} = await import('../../operations/define.js')
     const result = await invoke(await this.mem(), op, input, options)
+    if (isQueued(result)) return result // a write waiting in the remote outbox: no answer yet to map
     const outcome = outcomeOf(op, result)
     if (outcome.exit !== 0) this.setExitCode(outcome.exit)
     if (outcome.failed && outcome.message && !this.jsonEnabled()) process.stderr.write(`${outcome.message}\n`)
+    return result
+  }
+
+  /** A write that waits in the remote outbox (the team server could not be reached): says so, and answers it under --json. */
+  protected queued(result: QueuedAnswer): QueuedAnswer {
+    this.log(queuedText(result))
     return result
   }
 

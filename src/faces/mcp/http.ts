@@ -11,6 +11,7 @@
  * The SDK is imported on the first request (or by `preload`), never by building the app, so
  * other commands and a server nobody asks over MCP never load it.
  */
+import {REQUEST_ID_HEADER, requestIdOf, withRequestId} from '../../storage/request-ids.js'
 import type {FastifyInstance, FastifyReply, FastifyRequest} from 'fastify'
 import type {Server} from '@modelcontextprotocol/sdk/server/index.js'
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -177,6 +178,13 @@ export function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): McpRo
       return rpcError(reply, 400, -32000, `Bad Request: Unsupported protocol version (supported versions: ${sdk.types.SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`)
     }
 
+    let requestId: string | undefined
+    try {
+      requestId = requestIdOf(req.headers[REQUEST_ID_HEADER])
+    } catch (err) {
+      return rpcError(reply, 400, -32600, `Invalid Request: ${(err as Error).message}`)
+    }
+
     const query = (req.query ?? {}) as {repo?: unknown; tools?: unknown}
     // the repository: ?repo= on the endpoint URL, else the X-Mem-Repo header (for clients whose
     // config cannot carry a query string), else `mem serve --repo`
@@ -190,7 +198,8 @@ export function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): McpRo
     const transport = new OneRequestTransport(requests.map((r) => r.id))
     try {
       await pooled.server.connect(transport)
-      transport.deliver(messages, {requestInfo: {headers: req.headers as Record<string, string | string[] | undefined>}})
+      // a write's request id (Idempotency-Key): on a team server the tool call sent again writes once
+      withRequestId(requestId, () => transport.deliver(messages, {requestInfo: {headers: req.headers as Record<string, string | string[] | undefined>}}))
       if (requests.length === 0) return await reply.code(202).send()
       await transport.answered
       const answers = transport.answers()

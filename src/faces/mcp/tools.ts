@@ -19,6 +19,7 @@ import {AjvJsonSchemaValidator} from '@modelcontextprotocol/sdk/validation/ajv'
 import type {jsonSchemaValidator} from '@modelcontextprotocol/sdk/validation'
 import {errorBody, MemError} from '../../model/errors.js'
 import type {MemContext} from '../../engines/context.js'
+import {isQueued, queuedText} from '../remote/queued.js'
 import {findTool, isToolError, runTool, toOperationArgs, TOOLS, toolListing, toolsOf, type ToolListing, type ToolSet} from './catalog.js'
 
 export const SERVER_NAME = 'mem'
@@ -89,6 +90,8 @@ export async function callTool(
       else args.repo = bound
     }
     const result = await runTool(def, ctx, args)
+    // remote mode, the team server unreachable: the write waits in the outbox (no output schema's shape yet)
+    if (isQueued(result)) return {content: [{type: 'text', text: queuedText(result)}]}
     return {
       isError: isToolError(def, result),
       content: [{type: 'text', text: def.render(result as never, args)}],

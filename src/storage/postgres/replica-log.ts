@@ -53,7 +53,7 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
       return rows.map((r) => ({seq: Number(r.seq), record: r.record}))
     },
 
-    async commit(seq, plan) {
+    async commit(seq, plan, requestIds = []) {
       try {
         return await pg.transaction(async (client) => {
           const at = now()
@@ -75,10 +75,17 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
             for (const r of rows.rows) missed.push({seq: Number(r.seq), record: r.record})
             from = missed.at(-1)!.seq
           }
-          const records = plan(missed)
+          // writes sent again (the same request id): their first records, read under the lock
+          const replayed = new Map<string, JournalRecord>()
+          if (requestIds.length > 0) {
+            const again = await client.query<{request_id: string; record: JournalRecord}>('SELECT request_id, record FROM ops WHERE team = $1 AND repo = $2 AND request_id = ANY($3::text[])', [team, repo, [...requestIds]])
+            for (const r of again.rows) replayed.set(r.request_id, r.record)
+          }
+          const records = plan(missed, replayed)
           if (records.length === 0) throw new NothingToAppend()
           if (records.length > MAX_BATCH) throw new MemError('invalid_input', `A batch of ${records.length} records is more than ${MAX_BATCH}.`)
-          const json = records.map((r, i) => {
+          const ids = records.map((r) => r.requestId ?? null)
+          const json = records.map(({requestId: _id, ...r}, i) => {
             const text = JSON.stringify(r)
             if (Buffer.byteLength(text) > MAX_RECORD_BYTES) throw new MemError('payload_too_large', `Record ${i + 1} of the batch is more than ${MAX_RECORD_BYTES} bytes of JSON.`)
             return text
@@ -88,10 +95,10 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
           const moved = await client.query(
             `WITH appended AS (
                INSERT INTO ops (team, repo, seq, record, actor, request_id, at)
-               SELECT $1, $2, s, r, a, NULL, $3 FROM unnest($4::bigint[], $5::jsonb[], $6::text[]) AS t(s, r, a)
+               SELECT $1, $2, s, r, a, q, $3 FROM unnest($4::bigint[], $5::jsonb[], $6::text[], $8::text[]) AS t(s, r, a, q)
              )
              UPDATE repos SET head = $7 WHERE team = $1 AND repo = $2`,
-            [team, repo, at, seqs, json, actors, head + json.length],
+            [team, repo, at, seqs, json, actors, head + json.length, ids],
           )
           if (moved.rowCount !== 1) throw new MemError('internal', `The head of ${repo} could not be moved to ${head + json.length}.`)
           // deletions go to the audit, in the same transaction: who forgot or purged which memories

@@ -98,7 +98,7 @@ async function prepared(name, put, setting) {
       })
       return scored.sort((a, b) => b[1] - a[1]).slice(0, 10).map(([seq]) => keyOf.get(idBySeq.get(seq)))
     },
-    fused: async (q, {fusion, gate = true, onlyFloor, enough = 1} = {}) => {
+    fused: async (q, {fusion, gate = true, onlyFloor, enough} = {}) => {
       const words = search(q)
       if (gate && wordsAnswer(q, words, enough)) return keys(words)
       const embedding = await queryVector(q)
@@ -173,7 +173,7 @@ function rankersFor(by, pick, grid) {
       out[`  adaptive 0.9, floor ${meaningFloor}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight: 0.9, meaningFloor}})
     for (const onlyFloor of [0.3, 0.4, 0.5, 0.55, 0.6])
       out[`  meaning-alone floor ${onlyFloor}`] = (q, i) => pick(stores, q, i).fused(q.q, {onlyFloor})
-    for (const enough of [0.5, 0.6, 0.75, 0.8])
+    for (const enough of [0.5, 0.6, 0.8, 1])
       out[`  words answer from a cover of ${enough}`] = (q, i) => pick(stores, q, i).fused(q.q, {enough})
     for (const neighbors of [10, 40])
       out[`  adaptive 0.9, ${neighbors} neighbours`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight: 0.9, neighbors}})

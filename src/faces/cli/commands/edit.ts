@@ -1,4 +1,5 @@
 import {Args, Flags} from '@oclif/core'
+import {isQueued} from '../../remote/queued.js'
 import {MemCommand, parseNumber, splitTags} from '../mem-command.js'
 
 export default class Edit extends MemCommand {
@@ -24,6 +25,7 @@ export default class Edit extends MemCommand {
       tags: splitTags(flags.tags),
       importance: parseNumber(flags.importance),
     })
+    if (isQueued(result)) return this.queued(result)
     if (result.success) {
       this.log(result.superseded ? `New version ${result.id} (supersedes ${result.superseded})` : `Updated ${result.id}`)
     } else if ('duplicateId' in result) {

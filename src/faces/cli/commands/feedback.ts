@@ -1,4 +1,5 @@
 import {Args, Flags} from '@oclif/core'
+import {isQueued} from '../../remote/queued.js'
 import {MemCommand} from '../mem-command.js'
 import {MemError} from '../../../model/errors.js'
 
@@ -24,6 +25,7 @@ export default class Feedback extends MemCommand {
     }
     const {memoryOps: ops} = await import('../../../operations/catalog/memories.js')
     const result = await this.runOp(ops.feedback, {memoryId: args.id, wasUsed: flags.used === true, repo: this.idRepoRef(flags, args.id)})
+    if (isQueued(result)) return this.queued(result)
     this.log(result.applied ? `Recorded: ${flags.used ? 'used' : 'unused'}` : 'Not applied: the memory is forgotten or superseded')
     return result
   }

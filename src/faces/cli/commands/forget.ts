@@ -1,4 +1,5 @@
 import {Args, Flags} from '@oclif/core'
+import {isQueued} from '../../remote/queued.js'
 import {MemCommand} from '../mem-command.js'
 
 export default class Forget extends MemCommand {
@@ -11,6 +12,7 @@ export default class Forget extends MemCommand {
     const {args, flags} = await this.parse(Forget)
     const {memoryOps: ops} = await import('../../../operations/catalog/memories.js')
     const result = await this.runOp(ops.forget, {id: args.id, repo: this.idRepoRef(flags, args.id), reason: flags.reason})
+    if (isQueued(result)) return this.queued(result)
     this.log(result.forgotten ? `Forgot ${args.id}` : `${args.id} was already forgotten`)
     return result
   }

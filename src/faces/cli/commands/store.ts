@@ -1,4 +1,5 @@
 import {Args, Flags} from '@oclif/core'
+import {isQueued} from '../../remote/queued.js'
 import {MemCommand, parseNumber, splitTags, typeFlag} from '../mem-command.js'
 import {MemError} from '../../../model/errors.js'
 import {readStdin} from '../stdin.js'
@@ -44,6 +45,7 @@ export default class Store extends MemCommand {
       sessionId: flags.session,
       supersedes: flags.supersedes,
     })
+    if (isQueued(result)) return this.queued(result)
     if (result.success) {
       this.log(`Stored ${result.id}`)
       // the same subject with another value: the newer now ranks first; say so, and how to confirm

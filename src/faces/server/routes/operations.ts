@@ -6,6 +6,7 @@ import type {ScheduledTask} from '../../../model/shapes/operations.js'
 import {OPERATIONS} from '../../../operations/catalog/index.js'
 import {invoke, type OpDef, outcomeOf} from '../../../operations/define.js'
 import type {RouteResponse, RouteTable} from '../route.js'
+import {REQUEST_ID_HEADER, requestIdOf, withRequestId} from '../../../storage/request-ids.js'
 
 export interface OperationRouteOptions {
   tasks: () => ScheduledTask[]
@@ -56,7 +57,8 @@ function addOperation(app: FastifyInstance, routes: RouteTable, ctx: MemContext,
       handler: async (req, reply) => {
         const parts = {query: (req.query ?? {}) as Record<string, unknown>, params: (req.params ?? {}) as Record<string, unknown>, body: req.body as unknown}
         const input = http.input ? http.input(parts) : defaultInput(parts, query !== undefined && body === undefined)
-        const result = await invoke(ctx, op, input, runOptions)
+        // a write's request id (Idempotency-Key): on a team server the same write sent again is written once
+        const result = await withRequestId(op.access === 'write' ? requestIdOf(req.headers[REQUEST_ID_HEADER]) : undefined, () => invoke(ctx, op, input, runOptions))
         const {status} = outcomeOf(op, result)
         if (http.reply) {
           const headers = http.reply.headers?.(result) ?? {}
