@@ -60,7 +60,7 @@ export async function recall(ctx: MemContext, raw: RecallInput, options: {meanin
   const handle = await ctx.repo(input.repo, 'read', {deferLoad: !ctx.longLived})
   const now = ctx.now()
   // with meaning on (the default), words answer first; the model is asked only when no memory
-  // holds three quarters of the question's words (engines/meaning/fuse.ts WORDS_ANSWER_COVER)
+  // holds every word of the question (engines/meaning/fuse.ts WORDS_ANSWER_COVER)
   const meaning = options.meaning !== false && ctx.meaning && (await meaningIsOn(ctx)) ? await import('../engines/meaning/fuse.js') : null
   // false once the model could not answer this recall (it says so once; the store then ranks by words)
   let askModel = true

@@ -18,18 +18,17 @@ export function queryEmbedding(model: MeaningModel, vector: Float32Array): Query
 }
 
 /**
- * How much of the question the best word match must hold for the words to answer alone: three
- * quarters. The fusion gives meaning a weight of 0.9 × the share it lacks (search/engine.ts), so past
- * this it moves little: test/bench/recall/meaning.mjs (its grid, 2026-11-27) gave the same recall@5 /
- * MRR@10 as asking the model whenever a word is missing on the own set, the paraphrase set and LoCoMo
- * dev (0.906 / 0.867, 0.545 / 0.468, 0.640 / 0.549; from 0.6: LoCoMo 0.638 / 0.546), and it asks
- * the model less often (each ask is ~25 ms of the model).
+ * How much of the question the best word match must hold for the words to answer alone: all of it.
+ * Three quarters was tried (2026-11-27) to ask the model less often: the meaning bench's three sets
+ * did not move (own 0.906 / 0.867, paraphrase 0.545 / 0.468, LoCoMo dev 0.640 / 0.549 recall@5 /
+ * MRR@10), but the currency bench's meaning row fell from 94.4% to 93.5% current above outdated and
+ * 83.3% to 82.4% current first, so it was not kept.
  */
-export const WORDS_ANSWER_COVER = 0.75
+export const WORDS_ANSWER_COVER = 1
 
 /**
- * Words first, meaning when words fail (docs/meaning.md): when the best word match holds most of the
- * question's words (WORDS_ANSWER_COVER, as the index analyzes words), the words answer and the
+ * Words first, meaning when words fail (docs/meaning.md): when the best word match holds every word
+ * of the question (WORDS_ANSWER_COVER, as the index analyzes words), the words answer and the
  * model is not asked — an exact match keeps its precision and costs no model. Otherwise the question
  * is ranked again with its vector (search/engine.ts Fusion).
  */

@@ -173,7 +173,7 @@ function rankersFor(by, pick, grid) {
       out[`  adaptive 0.9, floor ${meaningFloor}`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight: 0.9, meaningFloor}})
     for (const onlyFloor of [0.3, 0.4, 0.5, 0.55, 0.6])
       out[`  meaning-alone floor ${onlyFloor}`] = (q, i) => pick(stores, q, i).fused(q.q, {onlyFloor})
-    for (const enough of [0.5, 0.6, 0.8, 1])
+    for (const enough of [0.5, 0.6, 0.75, 0.8])
       out[`  words answer from a cover of ${enough}`] = (q, i) => pick(stores, q, i).fused(q.q, {enough})
     for (const neighbors of [10, 40])
       out[`  adaptive 0.9, ${neighbors} neighbours`] = (q, i) => pick(stores, q, i).fused(q.q, {fusion: {adaptive: true, meaningWeight: 0.9, neighbors}})
