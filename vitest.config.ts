@@ -56,6 +56,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // the Postgres of the team-store tests: MEM_TEST_PG_URL, else one started when a test first asks (not under CI)
     globalSetup: ['test/helpers/pg-global-setup.ts'],
+    // MEM_TEST_CPU_LOG=<file>: the CPU of each test file and test, written there (test/helpers/cpu-probe.ts)
+    setupFiles: process.env.MEM_TEST_CPU_LOG ? ['test/helpers/cpu-probe.ts'] : [],
     // Child processes, not worker threads: test/helpers/cli.ts (the CLI in process) and the server
     // fuzz test change the working directory, which a worker thread cannot.
     pool: 'forks',

@@ -2,6 +2,8 @@
 // lines reach its budget), and a few of ordinary importance that the context has no room for, so a
 // prompt about one of them is what injects it. Distinct subjects and words: none is a duplicate or
 // an update of another.
+import {store} from '../../src/operations/store.js'
+import {openMem} from '../../src/runtime/open-mem.js'
 
 /** Important memories: they fill the session context. */
 export const CONTEXT_MEMORIES: Array<{content: string; type: string}> = [
@@ -39,3 +41,27 @@ export const PROMPT_MEMORIES = {
 } as const
 
 export const CONTEXT_IMPORTANCE = '0.95'
+
+/**
+ * The fixture's memories stored into the repository at `root` (MEM_HOME `home`), through the store
+ * operation in this process: one context for all of them instead of a `mem store` per memory (the
+ * CLI's own store is tested in test/faces/cli; here it is only the starting state, 27 stores that
+ * cost ~0.8 s of CPU through the CLI and ~0.1 s this way). Returns the ids of PROMPT_MEMORIES.
+ */
+export async function seedFixture(root: string, home: string): Promise<Record<keyof typeof PROMPT_MEMORIES, string>> {
+  // word-only, as the CLI runs under the suite's MEM_MEANING=off (vitest.config.ts)
+  const ctx = openMem({home, cwd: root, meaning: {model: 'off'}})
+  try {
+    const add = async (m: {content: string; type: string}, importance: string) => {
+      const r = await store(ctx, {repo: root, content: m.content, type: m.type as 'insight', importance: Number(importance)})
+      if (!r.success) throw new Error(`fixture memory not stored: ${JSON.stringify(r)}`)
+      return r.id
+    }
+    for (const m of CONTEXT_MEMORIES) await add(m, CONTEXT_IMPORTANCE)
+    const ids = {} as Record<keyof typeof PROMPT_MEMORIES, string>
+    for (const [name, m] of Object.entries(PROMPT_MEMORIES)) ids[name as keyof typeof PROMPT_MEMORIES] = await add(m, m.importance)
+    return ids
+  } finally {
+    await ctx.close()
+  }
+}

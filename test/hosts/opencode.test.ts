@@ -27,6 +27,9 @@ describe(`OpenCode ${REAL_HOSTS.opencode.version}, headless, against a fake Open
         model: 'fake/test-model',
         small_model: 'fake/test-model',
         autoupdate: false,
+        // OpenCode's undo snapshots (a git repository of the work tree, ~20 git processes a run)
+        // are OpenCode's own, not what mem's plugin or MCP server meet
+        snapshot: false,
       }),
     )
     // OpenCode's package cache (the provider package, the plugin's dependencies) is kept beside the

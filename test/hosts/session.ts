@@ -12,9 +12,8 @@ import {execFileSync, spawn} from 'node:child_process'
 import {chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {expect} from 'vitest'
-import {runCliInProcess} from '../helpers/cli.js'
 import {tempDir, writeTree} from '../helpers/mem.js'
-import {CONTEXT_IMPORTANCE, CONTEXT_MEMORIES, PROMPT_MEMORIES} from './fixture.js'
+import {PROMPT_MEMORIES, seedFixture} from './fixture.js'
 import {startFakeModel, type FakeModel, type Recorded} from './fake-model.js'
 import type {RealHost} from './hosts.js'
 
@@ -119,19 +118,10 @@ export async function prepare(host: RealHost, files: Record<string, string>): Pr
     TMPDIR: process.env.TMPDIR ?? '/tmp',
   }
   const mem = (...args: string[]) => execFileSync('mem', args, {cwd: root, env, encoding: 'utf8'})
-  // the fixture's memories through the same CLI, run in this process (27 node starts less per host);
-  // setup, the sessions and uninstall run in processes of their own, as a user's do
-  const store = async (...args: string[]) => {
-    const r = await runCliInProcess(['store', ...args, '--json'], {cwd: root, home: memHome, env: env as Record<string, string>})
-    if (r.code !== 0) throw new Error(`mem store ${args.join(' ')} failed (${r.code}): ${r.stderr}`)
-    return r.json() as {id: string}
-  }
-  for (const m of CONTEXT_MEMORIES) await store(m.content, '--type', m.type, '--importance', CONTEXT_IMPORTANCE)
-  const refs = {} as Record<keyof typeof PROMPT_MEMORIES, string>
-  for (const [name, m] of Object.entries(PROMPT_MEMORIES)) {
-    const {id} = await store(m.content, '--type', m.type, '--importance', m.importance)
-    refs[name as keyof typeof PROMPT_MEMORIES] = id.split('/').pop()!.slice(0, 8)
-  }
+  // the fixture's memories, stored in this process (test/hosts/fixture.ts); setup, the sessions and
+  // uninstall run in processes of their own, as a user's do
+  const ids = await seedFixture(root, memHome)
+  const refs = Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, id.split('/').pop()!.slice(0, 8)])) as Record<keyof typeof PROMPT_MEMORIES, string>
   const before = snapshot(root)
   mem('setup', host)
   const fake = await startFakeModel()

@@ -7,7 +7,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {encode} from 'gpt-tokenizer/encoding/cl100k_base'
 import {BIN, cliRepo} from '../../helpers/cli.js'
-import {CONTEXT_IMPORTANCE, CONTEXT_MEMORIES, PROMPT_MEMORIES} from '../../hosts/fixture.js'
+import {CONTEXT_MEMORIES, PROMPT_MEMORIES, seedFixture} from '../../hosts/fixture.js'
 
 function hook(args: string[], input: unknown, opts: {cwd: string; home: string; env?: Record<string, string>}) {
   const r = spawnSync(process.execPath, [BIN, 'hook', ...args], {
@@ -25,12 +25,7 @@ const TOTAL = CONTEXT_MEMORIES.length + Object.keys(PROMPT_MEMORIES).length
 
 async function seeded() {
   const r = cliRepo()
-  for (const m of CONTEXT_MEMORIES) expect((await r.mem(['store', m.content, '--type', m.type, '--importance', CONTEXT_IMPORTANCE, '--json'])).json().success).toBe(true)
-  const ids: Record<string, string> = {}
-  for (const [name, m] of Object.entries(PROMPT_MEMORIES)) {
-    const s = await r.mem(['store', m.content, '--type', m.type, '--importance', m.importance, '--json'])
-    ids[name] = s.json().id
-  }
+  const ids: Record<string, string> = await seedFixture(r.root, r.home)
   return {...r, ids}
 }
 

@@ -75,12 +75,14 @@ describe('mem hooks', {timeout: 60_000}, () => {
 
     const done = await commit(FILES, 'first')
     expect(done.exitCode).toBe(0)
+    // the hook logs its run's exit after intake has ended: the seeds are read once it has, not
+    // through the CLI every 25 ms while intake runs (which took a core from it)
+    await eventually(() => /post-commit: exit 0/.test(hookLog(root)), 30_000)
     const found = await eventually(async () => {
       const s = await seeds(cli)
       return s.some((m) => m.source === 'intake:package.json') && s.some((m) => m.source === 'intake:README.md') ? s : undefined
     }, 30_000)
     expect(found.find((m) => m.content.includes('`npm test`'))).toMatchObject({source: 'intake:package.json'})
-    await eventually(() => /post-commit: exit 0/.test(hookLog(root)), 30_000)
     // the log stays out of git
     expect((await git('status', '--porcelain')).stdout).not.toMatch(/hooks\.log/)
 
@@ -116,6 +118,7 @@ describe('mem hooks', {timeout: 60_000}, () => {
 
     await commit(FILES, 'first')
     expect(readFileSync(join(root, 'hook-ran.txt'), 'utf8')).toMatch(/^ran [0-9a-f]+\n$/)
+    await eventually(() => /post-commit: exit 0/.test(hookLog(root)), 30_000)
     await eventually(async () => (await seeds(cli)).length > 0, 30_000)
 
     expect((await cli(['hooks', 'uninstall', '--json'])).json().hooks[0]).toEqual({name: 'post-commit', action: 'restored'})
@@ -136,6 +139,7 @@ describe('mem hooks', {timeout: 60_000}, () => {
 
     await commit(FILES, 'first')
     expect(readFileSync(join(root, 'husky-ran.txt'), 'utf8')).toBe('husky\n')
+    await eventually(() => /post-commit: exit 0/.test(hookLog(root)), 30_000)
     await eventually(async () => (await seeds(cli)).length > 0, 30_000)
 
     await cli(['hooks', 'uninstall'])

@@ -1,5 +1,6 @@
 // Headless Chromium (Debian's `chromium`, driven by playwright-core) for the web UI tests, with
-// the page's console errors collected, axe-core run inside the page, and screenshots saved.
+// the page's console errors collected, axe-core run inside the page, and screenshots saved when
+// asked for (MEM_UI_SCREENSHOTS=1).
 import {execFileSync} from 'node:child_process'
 import {mkdirSync, readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -78,7 +79,13 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical')
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Saves a full-page screenshot to SCREENSHOTS/<name>.png when MEM_UI_SCREENSHOTS=1, for a person to
+ * look at; no test asserts on them, so a plain run skips them (Chromium encoding every page's full
+ * PNG took ~2.5 s of the UI test's ~23 s of CPU).
+ */
+export async function screenshot(page: Page, name: string): Promise<string | undefined> {
+  if (process.env.MEM_UI_SCREENSHOTS !== '1') return undefined
   mkdirSync(SCREENSHOTS, {recursive: true})
   const path = join(SCREENSHOTS, `${name}.png`)
   await page.screenshot({path, fullPage: true})

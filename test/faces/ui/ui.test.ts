@@ -1,6 +1,7 @@
 // End-to-end tests of the web UI in real headless Chromium against a real `mem serve` on loopback
 // with fixture data. Every page: no console errors (CSP violations included), no serious or
-// critical axe-core violations, screenshots in light and dark (test/faces/ui/screenshots/, git-ignored).
+// critical axe-core violations, screenshots in light and dark with MEM_UI_SCREENSHOTS=1
+// (test/faces/ui/screenshots/, git-ignored).
 // The UI reads which routes the server has from its OpenAPI document. The routes other issues added
 // (graph, portal, quality, usage, intake, export, packs) are exercised for real; a browser-level
 // stand-in that answers the agreed shape checks what the UI does with each answer; and with those
