@@ -58,12 +58,17 @@ export function liveWithoutVectorFrom(db: Db, model: string, afterSeq: number, l
   )
 }
 
-/** The newest live memories before `beforeSeq` that lack a vector from `model`, newest first. */
-export function newestWithoutVectorFrom(db: Db, model: string, beforeSeq: number, limit: number): Array<{seq: number; id: string; content: string}> {
+/**
+ * The newest live memories before `beforeSeq` that lack a vector from `model`, newest first; with
+ * `within`, only among the `within` newest rows of the table (a range of the primary key, however
+ * large the store: what was just written).
+ */
+export function newestWithoutVectorFrom(db: Db, model: string, beforeSeq: number, limit: number, within?: number): Array<{seq: number; id: string; content: string}> {
+  const from = within === undefined ? 0 : (db.get<{top: number | null}>('SELECT max(seq) AS top FROM memories')?.top ?? 0) - within
   return db.all<{seq: number; id: string; content: string}>(
     `SELECT m.seq, m.id, m.content FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id
-     WHERE m.live = 1 AND m.seq < ? AND (v.model IS NULL OR v.model <> ?) ORDER BY m.seq DESC LIMIT ?`,
-    [beforeSeq, model, limit],
+     WHERE m.seq > ? AND m.seq < ? AND m.live = 1 AND (v.model IS NULL OR v.model <> ?) ORDER BY m.seq DESC LIMIT ?`,
+    [from, beforeSeq, model, limit],
   )
 }
 

@@ -2,7 +2,7 @@ import type {SearchHit} from '../search/engine.js'
 import {queryTerms} from '../search/query.js'
 import {analyze} from '../../text/tokenize.js'
 import type {MemContext, RepoHandle} from '../context.js'
-import {embedPending, pendingCount, PENDING_PER_LIVE_RECALL, PENDING_PER_RECALL, type LinkPlanner} from './pending.js'
+import {embedPending, PENDING_PER_LIVE_RECALL, PENDING_PER_RECALL, type LinkPlanner} from './pending.js'
 import {meaningModel} from './use.js'
 import type {MeaningModel} from './model.js'
 
@@ -77,11 +77,11 @@ export async function queryWithVectors(ctx: MemContext, handle: RepoHandle, q: s
   const model = await meaningModel(ctx)
   if (!model) return null
   try {
-    // a long-lived process embeds the few just written (a backlog — a burst of stores, a store that
-    // grew before meaning was on — is its drain's work: a recall does not wait for it)
-    if (!ctx.longLived || pendingCount(handle.store, model) <= PENDING_PER_LIVE_RECALL) {
-      await embedPending(ctx, handle.store, model, {limit: ctx.longLived ? PENDING_PER_LIVE_RECALL : PENDING_PER_RECALL, newest: true, link})
-    }
+    // a long-lived process embeds what was just written (the store's newest rows; a backlog — a
+    // burst of stores, a store that grew before meaning was on — is its drain's work: a recall
+    // does not wait for it, nor count it)
+    const live = ctx.longLived
+    await embedPending(ctx, handle.store, model, {limit: live ? PENDING_PER_LIVE_RECALL : PENDING_PER_RECALL, newest: true, ...(live ? {within: PENDING_PER_LIVE_RECALL} : {}), count: false, link})
   } catch (err) {
     failed(ctx, err)
     return null

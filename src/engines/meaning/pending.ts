@@ -47,7 +47,7 @@ export type LinkPlanner = (db: Db, model: string, embedded: ReadonlyArray<{seq: 
 export interface Drained {
   /** Vectors written. */
   embedded: number
-  /** Live memories still without a vector from the model. */
+  /** Live memories still without a vector from the model (-1: not counted). */
   left: number
   /** Pairs the embedded memories were linked in as versions of one fact (by meaning: gates/admit.ts planMeaningLinks). */
   linked: LateUpdate[]
@@ -58,13 +58,21 @@ const noneWaiting = new WeakMap<RepoStore, {model: string; version: number}>()
 
 /**
  * Gives up to `limit` live memories that lack one a vector from `model`, oldest first (a drain),
- * or newest first (`newest`: a recall, for which what was just written matters most).
+ * or newest first (`newest`: a recall, for which what was just written matters most; `within`: only
+ * among the store's newest rows). `left` is counted unless `count` is false (then -1).
  */
 export async function embedPending(
   ctx: MemContext,
   store: RepoStore,
   model: MeaningModel,
-  {limit = PENDING_PER_DRAIN, newest = false, batch: batchSize = WRITE_BATCH, link}: {limit?: number; newest?: boolean; batch?: number; link: LinkPlanner | null},
+  {
+    limit = PENDING_PER_DRAIN,
+    newest = false,
+    within,
+    batch: batchSize = WRITE_BATCH,
+    count = true,
+    link,
+  }: {limit?: number; newest?: boolean; within?: number; batch?: number; count?: boolean; link: LinkPlanner | null},
 ): Promise<Drained> {
   if (!store.exists) return {embedded: 0, left: 0, linked: []}
   await store.ready()
@@ -76,7 +84,7 @@ export async function embedPending(
   const linked: LateUpdate[] = []
   while (embedded < limit) {
     const take = Math.min(batchSize, limit - embedded)
-    const batch = store.read((db) => (newest ? newestWithoutVectorFrom(db, model.id, cursor, take) : liveWithoutVectorFrom(db, model.id, cursor, take)))
+    const batch = store.read((db) => (newest ? newestWithoutVectorFrom(db, model.id, cursor, take, within) : liveWithoutVectorFrom(db, model.id, cursor, take)))
     if (batch.length === 0) break
     cursor = batch[batch.length - 1].seq
     const vectors = await model.embed(batch.map((m) => m.content))
@@ -93,6 +101,8 @@ export async function embedPending(
       return {ops, result: batch.length}
     })
   }
+  // what is left (a count of the whole store: a drain's question, not a recall's)
+  if (!count) return {embedded, left: -1, linked}
   const left = store.read((db) => countWithoutVectorFrom(db, model.id))
   if (left === 0) noneWaiting.set(store, {model: model.id, version: store.version})
   return {embedded, left, linked}
