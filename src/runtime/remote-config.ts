@@ -10,7 +10,7 @@
  *
  * The faces read the environment and pass it in; nothing here reads `process`.
  */
-import {execFileSync} from 'node:child_process'
+import {checkoutTeamRepoId as teamRepoIdOf} from '../config/team-repo-id.js'
 import {chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {MemError} from '../model/errors.js'
@@ -172,71 +172,13 @@ export function checkTeamRepoId(id: string): string {
 }
 
 /**
- * A git remote URL as a team repo id: `git@github.com:Org/App.git`, `https://user@github.com/Org/App`
- * and `ssh://git@github.com:22/Org/App.git` are all `github.com/Org/App` (host lowercased, user,
- * port, `.git` and slashes at the ends dropped). Undefined for what is no network remote (a path).
- */
-export function normalizeGitRemote(url: string): string | undefined {
-  const text = url.trim()
-  let host: string
-  let path: string
-  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(text)
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    let parsed: URL
-    try {
-      parsed = new URL(text)
-    } catch {
-      return undefined
-    }
-    if (parsed.protocol === 'file:' || !parsed.hostname) return undefined
-    host = parsed.hostname
-    path = decodeURIComponent(parsed.pathname)
-  } else if (scp && !/^[A-Za-z]$/.test(scp[1])) {
-    host = scp[1]
-    path = scp[2]
-  } else {
-    return undefined
-  }
-  const segments = path.replace(/\.git\/?$/, '').split('/').filter(Boolean)
-  if (segments.length === 0) return undefined
-  return [host.toLowerCase(), ...segments].join('/')
-}
-
-/** The `id:` of a committed `.mem/team.yaml`, if there is one. */
-function teamYamlId(root: string): string | undefined {
-  let text: string
-  try {
-    text = readFileSync(join(root, '.mem', TEAM_FILE), 'utf8')
-  } catch {
-    return undefined
-  }
-  const m = /^id:\s*["']?([^"'\s#]+)["']?\s*(?:#.*)?$/m.exec(text)
-  if (!m) throw new MemError('invalid_input', `${join(root, '.mem', TEAM_FILE)} has no \`id:\` line.`, {hint: 'Write `id: github.com/org/app` in it, or remove it to use the git remote.'})
-  return checkTeamRepoId(m[1])
-}
-
-/**
  * The team repo id of a checkout: `.mem/team.yaml`'s `id:` (committed, so every clone agrees), else
- * its normalized `origin` remote. A checkout with neither is refused with how to name one.
+ * its normalized git remote — src/config/team-repo-id.ts, the strict resolver (hostile remotes and
+ * bad team.yaml files refused, the host's case rules applied) — checked as a team server takes it.
  */
 export function checkoutTeamRepoId(root: string): {id: string; from: 'team.yaml' | 'git remote'} {
-  const explicit = teamYamlId(root)
-  if (explicit) return {id: explicit, from: 'team.yaml'}
-  let url = ''
-  if (existsSync(join(root, '.git'))) {
-    try {
-      url = execFileSync('git', ['-C', root, 'config', '--get', 'remote.origin.url'], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000}).trim()
-    } catch {
-      url = ''
-    }
-  }
-  const id = url ? normalizeGitRemote(url) : undefined
-  if (!id) {
-    throw new MemError('invalid_input', `The checkout ${root} has no team repo id: it has no git remote "origin" on a server, and no .mem/team.yaml.`, {
-      hint: 'Name it: mem remote set URL --repo-id github.com/org/app (or commit `id: github.com/org/app` in .mem/team.yaml).',
-    })
-  }
-  return {id: checkTeamRepoId(id), from: 'git remote'}
+  const {id, source} = teamRepoIdOf(root)
+  return {id: checkTeamRepoId(id), from: source}
 }
 
 /**

@@ -13,7 +13,7 @@ import {call as callTool, stdioMcpClient, text} from '../../helpers/mcp.js'
 import {closedPort} from '../../helpers/pg.js'
 import {call_ as api, inProcessReplica, pgRelay as tcpRelay, teamKey, teamStore} from '../../helpers/team-server.js'
 import {enqueue, listOutbox} from '../../../src/runtime/remote-outbox.js'
-import {checkoutTeamRepoId, normalizeGitRemote} from '../../../src/runtime/remote-config.js'
+import {checkoutTeamRepoId} from '../../../src/runtime/remote-config.js'
 
 const REPO = 'github.com/acme/app'
 const SEGMENT = 'github.com~acme~app'
@@ -124,16 +124,16 @@ describe('mem remote set, status, unset', () => {
     expect(existsSync(join(root, '.mem', 'mem.db')) || existsSync(join(root, '.mem', 'journal'))).toBe(false)
   })
 
-  it('the team repo id of a checkout: its normalized git remote', () => {
-    expect(normalizeGitRemote('git@github.com:Acme/App.git')).toBe('github.com/Acme/App')
-    expect(normalizeGitRemote('https://user@GitHub.com/acme/app.git/')).toBe('github.com/acme/app')
-    expect(normalizeGitRemote('ssh://git@gitlab.example.com:2222/group/sub/app.git')).toBe('gitlab.example.com/group/sub/app')
-    expect(normalizeGitRemote('/srv/git/app.git')).toBeUndefined()
-    expect(normalizeGitRemote('file:///srv/git/app.git')).toBeUndefined()
+  it('the team repo id of a checkout: its normalized git remote (config/team-repo-id.ts), a hostile one refused', () => {
     const {root} = cliRepo()
     spawnSync('git', ['init', '-q', root])
-    spawnSync('git', ['-C', root, 'remote', 'add', 'origin', 'git@github.com:acme/app.git'])
+    // the host's case rules: GitHub's names are one whatever their case, so every clone agrees
+    spawnSync('git', ['-C', root, 'remote', 'add', 'origin', 'git@github.com:Acme/App.git'])
     expect(checkoutTeamRepoId(root)).toEqual({id: REPO, from: 'git remote'})
+    spawnSync('git', ['-C', root, 'remote', 'set-url', 'origin', 'https://github.com/org/../../etc/passwd'])
+    expect(() => checkoutTeamRepoId(root)).toThrow(/team repo id/)
+    spawnSync('git', ['-C', root, 'remote', 'set-url', 'origin', '/srv/git/app.git'])
+    expect(() => checkoutTeamRepoId(root)).toThrow(/team repo id/)
   })
 })
 
