@@ -20,7 +20,6 @@ import {makeMemDir} from '../storage/mem-dir.js'
 
 export const REMOTE_FILE = 'remote.json'
 export const REMOTE_KEYS_FILE = 'remote-keys.json'
-export const TEAM_FILE = 'team.yaml'
 
 /** The mapping kept in `.mem/remote.json`. */
 export interface RemoteMapping {

@@ -108,11 +108,6 @@ export async function embedPending(
   return {embedded, left, linked}
 }
 
-/** How many live memories wait for a vector from the model (0 for a store not yet loaded or made). */
-export function pendingCount(store: RepoStore, model: MeaningModel): number {
-  return store.exists && store.isLoaded ? store.read((db) => countWithoutVectorFrom(db, model.id)) : 0
-}
-
 /**
  * A long-lived process's idle work (the server, `mem mcp`): each open store that has memories
  * without a vector from the model, and that this process has not read or written since the

@@ -6,6 +6,7 @@ import type {ScheduledTask, TaskStatus} from '../../operations/portal.js'
 export type {ScheduledTask, TaskStatus} from '../../operations/portal.js'
 import {writeAtomic} from '../../storage/files.js'
 import type {MaintenanceRuns} from './maintenance-runs.js'
+import {Ticker} from './ticker.js'
 
 const HOUR_MS = 60 * 60 * 1000
 export const MAINTENANCE_INTERVAL_MS = 24 * HOUR_MS
@@ -63,11 +64,10 @@ export class Scheduler implements TaskScheduler {
   private readonly intervalMs: number
   private readonly firstRunDelayMs: number
   private readonly startedAt: number
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> | undefined
-  private stopped = false
+  private readonly ticker: Ticker
 
   constructor(private readonly options: SchedulerOptions) {
+    this.ticker = new Ticker(() => this.sweep(), {tickMs: options.tickMs, onError: options.onError})
     this.intervalMs = options.intervalMs ?? MAINTENANCE_INTERVAL_MS
     this.firstRunDelayMs = options.firstRunDelayMs ?? FIRST_RUN_DELAY_MS
     this.startedAt = options.ctx.now().getTime()
@@ -90,27 +90,19 @@ export class Scheduler implements TaskScheduler {
 
   /** Starts looking for due tasks every `tickMs` (real time; the timer does not keep the process alive). */
   start(): void {
-    if (this.stopped || this.timer) return
-    this.timer = setInterval(() => void this.runDue(), this.options.tickMs ?? 60_000)
-    this.timer.unref()
+    this.ticker.start()
   }
 
   /** Runs every due task, one at a time. Concurrent calls share one sweep. Never rejects. */
   runDue(): Promise<void> {
-    if (this.stopped) return Promise.resolve()
-    this.running ??= this.sweep()
-      .catch((err) => this.options.onError?.(err))
-      .finally(() => {
-        this.running = undefined
-      })
-    return this.running
+    return this.ticker.run()
   }
 
   private async sweep(): Promise<void> {
     await this.syncRepos()
     const due = [...this.tasks.values()].filter((t) => t.nextRunAt <= this.options.ctx.now().getTime()).sort((a, b) => a.nextRunAt - b.nextRunAt)
     for (const task of due) {
-      if (this.stopped) return
+      if (this.ticker.stopped) return
       await this.runTask(task)
     }
   }
@@ -154,7 +146,7 @@ export class Scheduler implements TaskScheduler {
           repo: t.repoId,
           intervalHours: hours,
           lastRunAt: t.lastRunAt,
-          nextRunAt: this.stopped ? null : new Date(t.nextRunAt).toISOString(),
+          nextRunAt: this.ticker.stopped ? null : new Date(t.nextRunAt).toISOString(),
           status: t.status,
           lastError: t.lastError,
         }),
@@ -167,10 +159,7 @@ export class Scheduler implements TaskScheduler {
    * chunks by the run registry's close (call that too), so shutdown never waits a whole pass.
    */
   async stop(): Promise<void> {
-    this.stopped = true
-    if (this.timer) clearInterval(this.timer)
-    this.timer = undefined
-    await this.running
+    await this.ticker.stop()
   }
 
   private readState(): State {

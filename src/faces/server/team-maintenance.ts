@@ -20,6 +20,7 @@ import {memoryRepoSegment, teamRepoId, type TeamRuntime} from '../../runtime/tea
 import type {PassHold, TaskRow} from '../../storage/postgres/index.js'
 import {RUN_RETENTION_MS, SYNC_WINDOW_MS, type MaintenanceRun, type PostAnswer, type RunStatus, type Trigger} from './maintenance-runs.js'
 import {FIRST_RUN_DELAY_MS, MAINTENANCE_INTERVAL_MS} from './scheduler.js'
+import {Ticker} from './ticker.js'
 
 const HOUR_MS = 60 * 60 * 1000
 const TASK = 'maintenance'
@@ -193,40 +194,30 @@ export class TeamScheduler {
   private readonly intervalMs: number
   private readonly firstRunDelayMs: number
   private readonly leaseMs: number
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> | undefined
-  private stopped = false
+  private readonly ticker: Ticker
   private seen: TaskRow[] = []
 
   constructor(private readonly options: TeamSchedulerOptions) {
+    this.ticker = new Ticker(() => this.sweep(), {tickMs: options.tickMs, onError: options.onError})
     this.intervalMs = options.intervalMs ?? MAINTENANCE_INTERVAL_MS
     this.firstRunDelayMs = options.firstRunDelayMs ?? FIRST_RUN_DELAY_MS
     this.leaseMs = options.leaseMs ?? Math.min(HOUR_MS, this.intervalMs)
   }
 
   start(): void {
-    if (this.stopped || this.timer) return
-    this.timer = setInterval(() => void this.runDue(), this.options.tickMs ?? 60_000)
-    this.timer.unref()
-    void this.runDue()
+    this.ticker.start({now: true})
   }
 
   /** Claims and runs the due tasks, one at a time, until none is left. Concurrent calls share one sweep. Never rejects. */
   runDue(): Promise<void> {
-    if (this.stopped) return Promise.resolve()
-    this.running ??= this.sweep()
-      .catch((err) => this.options.onError?.(err))
-      .finally(() => {
-        this.running = undefined
-      })
-    return this.running
+    return this.ticker.run()
   }
 
   private async sweep(): Promise<void> {
     const {runtime} = this.options
     const tables = runtime.team.maintenance
     await tables.ensureTasks(TASK, new Date(runtime.now().getTime() + this.firstRunDelayMs))
-    while (!this.stopped) {
+    while (!this.ticker.stopped) {
       const task = await tables.claimDue(TASK, runtime.replicaName, runtime.now(), this.leaseMs)
       if (!task) break
       await this.runTask(task)
@@ -273,7 +264,7 @@ export class TeamScheduler {
           repo: memoryRepoSegment(t.repo),
           intervalHours: hours,
           lastRunAt: t.state.lastRunAt ?? null,
-          nextRunAt: this.stopped ? null : t.dueAt.toISOString(),
+          nextRunAt: this.ticker.stopped ? null : t.dueAt.toISOString(),
           status: status === 'ok' || status === 'failed' || status === 'running' ? status : 'idle',
           lastError: t.state.lastError ?? null,
         }
@@ -282,10 +273,7 @@ export class TeamScheduler {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true
-    if (this.timer) clearInterval(this.timer)
-    this.timer = undefined
-    await this.running
+    await this.ticker.stop()
   }
 }
 
