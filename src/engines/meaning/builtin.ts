@@ -117,10 +117,15 @@ export async function loadBuiltinInWorker(): Promise<MeaningModel> {
 }
 
 export async function loadBuiltin(): Promise<MeaningModel> {
-  const [embeddings, weights] = await Promise.all([import('@energetic-ai/embeddings'), import(BUILTIN_PACKAGE)])
+  const [core, embeddings, weights] = await Promise.all([import('@energetic-ai/core'), import('@energetic-ai/embeddings'), import(BUILTIN_PACKAGE)])
+  const ready = cjs<() => Promise<void>>(core, 'ready')
   const initModel = cjs<UseModule['initModel']>(embeddings, 'initModel')
   const modelSource = cjs<() => Promise<unknown>>(weights, 'modelSource')
-  if (typeof initModel !== 'function' || typeof modelSource !== 'function') throw new Error(`${BUILTIN_PACKAGE} does not export its model`)
+  if (typeof ready !== 'function' || typeof initModel !== 'function' || typeof modelSource !== 'function') throw new Error(`${BUILTIN_PACKAGE} does not export its model`)
+  // The WebAssembly backend must be up before the weights are read: initModel starts both at once,
+  // and weights read first are turned into tensors on a backend not yet there ("Backend 'wasm' has
+  // not yet been initialized"), which happened on a loaded machine (CI) and in test/engines/meaning.
+  await ready()
   const model = await initModel(modelSource)
   return {
     id: BUILTIN_ID,

@@ -27,6 +27,16 @@ describe('the built-in model in a worker thread', () => {
     expect(await inWorker.embed([])).toEqual([])
   })
 
+  it('loads when its WebAssembly backend starts after the weights are read (as on a loaded machine)', () => {
+    // the library reads the weights and starts the backend at once; weights read first used to fail
+    // the load with "Backend 'wasm' has not yet been initialized" (seen in CI). A slow start is forced here.
+    const script = `const instantiate = WebAssembly.instantiate; WebAssembly.instantiate = async (...a) => { await new Promise((r) => setTimeout(r, 1500)); return instantiate.apply(WebAssembly, a) }; const m = await import(${JSON.stringify(dist('engines/meaning/builtin.js'))}); const model = await m.loadBuiltin(); const [v] = await model.embed(['hello']); console.log(v.length)`
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {encoding: 'utf8', timeout: 60_000})
+    expect(r.stderr).not.toMatch(/not yet been initialized/)
+    expect(r.stdout.trim()).toBe('512')
+    expect(r.status).toBe(0)
+  })
+
   it('does not keep a process alive once nothing waits for it', () => {
     const script = `const m = await import(${JSON.stringify(dist('engines/meaning/builtin.js'))}); const model = await m.loadBuiltinInWorker(); const [v] = await model.embed(['hello']); console.log(v.length)`
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {encoding: 'utf8', timeout: 60_000})
