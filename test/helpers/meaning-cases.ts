@@ -1,9 +1,15 @@
-// The issue's four notes and the questions that ask about them in other words (issue 30): no word
-// of a question is in its note. Shared by the meaning tests of each model.
+// The issue's four notes (issue 30), and questions that ask about them in other words. Shared by the
+// meaning tests of each model.
 export const MEANING_NOTES = [
   'Use pnpm, never npm, in this repo',
   'The API returns money as integer cents, never floats',
   'Never log request bodies: they contain customer PII',
   'We deploy to Fly.io from the main branch via GitHub Actions',
 ]
-export const MEANING_QUESTIONS = ['how do I install dependencies', 'what format are prices in', 'privacy rules', 'where is production hosted']
+/**
+ * The issue's own four questions, one per note. The developer thesaurus (engines/search/thesaurus-groups.ts)
+ * answers two of them at words alone: prices → money/cents, privacy → PII.
+ */
+export const ISSUE_QUESTIONS = ['how do I install dependencies', 'what format are prices in', 'privacy rules', 'where is production hosted']
+/** One question per note that neither the note's words nor the thesaurus reach: only a model can answer them. */
+export const MEANING_QUESTIONS = ['how do I install dependencies', 'how are sums of cash sent back to callers', 'what must stay out of our diagnostics output', 'where is production hosted']

@@ -1,6 +1,6 @@
 // Meaning (issue 30): lexical-only, then model-alone and fused rows for USE-lite (meaning.model: builtin)
 // and for the static table distilled from it (meaning.model: static), side by side, for the own recall set
-// (test/bench/recall/data), the paraphrase set (test/bench/recall/paraphrase, written by a colleague
+// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase and paraphrase2, each written by a colleague
 // before any tuning) and the LoCoMo dev split — recall@5, recall@10, MRR@10, overall and by kind —
 // then what meaning costs a cold command: `mem recall` at 10k memories against `node -e 0`, the
 // prompt hook and the session-start hook.
@@ -186,7 +186,9 @@ export async function benchMeaning() {
   console.log(`\n== Meaning: lexical only / model alone / fused (USE-lite and the static table; fusion ${JSON.stringify(DEFAULT_FUSION)}) ==`)
   const own = loadSet('data')
   const para = loadSet('paraphrase')
-  const sets = [['own recall set', own, 'own'], ['paraphrase set', para, 'para']]
+  // a second paraphrase set, written blind by another helper on 2026-11-27 to check the thesaurus groups added then
+  const para2 = loadSet('paraphrase2')
+  const sets = [['own recall set', own, 'own'], ['paraphrase set', para, 'para'], ['paraphrase set 2 (held back)', para2, 'para2']]
   for (const [title, set, name] of sets) {
     if (!set) {
       console.log(`\n-- ${title}: NOT MEASURED (no data) --`)

@@ -10,7 +10,7 @@ import {searchMemories} from '../../../src/engines/search/engine.js'
 import {getVector} from '../../../src/storage/vectors.js'
 import {memRepo, storedId, tempDir} from '../../helpers/mem.js'
 import {writeTinyModel} from '../../helpers/tiny-model.js'
-import {MEANING_NOTES as NOTES, MEANING_QUESTIONS as QUESTIONS} from '../../helpers/meaning-cases.js'
+import {MEANING_NOTES as NOTES, ISSUE_QUESTIONS as QUESTIONS} from '../../helpers/meaning-cases.js'
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0)
 

@@ -191,7 +191,7 @@ describe('recall ranking', () => {
     it('a question that asks when prefers a memory that states a time', async () => {
       const items: Seed[] = [
         {content: 'We moved the monorepo to pnpm workspaces on 2026-02-11', type: 'observation'},
-        {content: 'The monorepo moved to pnpm workspaces because npm hoisting broke the builds again and again', type: 'observation'},
+        {content: 'The monorepo moved to pnpm workspaces because dependency hoisting broke the builds again and again', type: 'observation'},
       ]
       const {on, off} = await rankBoth(items, 'when did the monorepo move to pnpm workspaces?', {whenBoost: 1}, 3_600_000)
       expect(on[0]).toBe(0)
