@@ -7,6 +7,8 @@
 import {STOP_WORDS} from '../../text/stopwords.js'
 import {NEGATIONS} from '../../text/tokenize.js'
 import {INSTRUCTION_WORDS, isHard, kindOf, stem, STRONG_KINDS} from '../../text/values.js'
+import {thesaurusExpansions} from '../search/thesaurus.js'
+import {scopesIn, toolKey, toolKeysIn, toolsIn} from './roles.js'
 import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, type OwnPlaces, type Pair} from './pair.js'
 
 /** One sentence's slot in which two texts differ (slotOf in pair.ts). */
@@ -232,3 +234,52 @@ export const fewWordsRestated: Guard = {
 
 /** A value's text without its kind, lowercased. */
 export const bodyOf = (v: string) => v.slice(2).toLowerCase()
+
+/**
+ * same-role: the two texts share no word of what they are about, even through the developer
+ * thesaurus (search/thesaurus-groups.ts), the tools aside: two tools of one role named about two
+ * things ("Logs are shipped to Datadog" / "Metrics are scraped by Prometheus") are two facts.
+ */
+export const noSharedSubject: Guard = {
+  name: 'no word of the subject shared',
+  refuses: ({newer, older}) => {
+    const tools = new Set([...toolKeysIn(toolsIn(newer.sequence)), ...toolKeysIn(toolsIn(older.sequence))])
+    const mine = newer.words.filter((w) => !tools.has(w))
+    const theirs = new Set(older.words.filter((w) => !tools.has(w)))
+    if (mine.some((w) => theirs.has(w))) return false
+    return !thesaurusExpansions(mine).some((w) => theirs.has(w))
+  },
+}
+
+/**
+ * same-role: each text names a scope of one kind, and they differ — frontend / backend, production /
+ * local development, iOS / Android, unit / end-to-end, Python / JavaScript (roles.ts SCOPES): "The
+ * frontend is deployed to Vercel" / "The backend is deployed to Fly.io" are two facts.
+ */
+export const otherScope: Guard = {
+  name: 'another scope',
+  refuses: ({newer, older}) => {
+    const theirs = scopesIn(older.sequence)
+    for (const [dimension, mine] of scopesIn(newer.sequence)) {
+      const other = theirs.get(dimension)
+      if (other && ![...mine].some((s) => other.has(s))) return true
+    }
+    return false
+  },
+}
+
+/** Whether a text writes a tool inside a command it quotes (a `q:` value: "`npx vitest run`"). */
+function inCommand(shape: {values: readonly string[]}, tool: string): boolean {
+  const key = toolKey(tool.replace(/\s+/g, ''))
+  return shape.values.some((v) => v.startsWith('q:') && v.slice(2).split(/\s+/).some((w) => toolKey(w) === key))
+}
+
+/**
+ * same-role: one text names its tool in a command it quotes and the other names its own as a
+ * tool: a command is another kind of fact than the tool a project uses ("We use Mocha for unit
+ * tests" / "To run unit tests: `npx vitest run`"), as for the other rules (anotherKind).
+ */
+export const commandAndName: Guard = {
+  name: 'a command and a name',
+  refuses: ({newer, older}, m) => inCommand(newer, m.gained[0]) !== inCommand(older, m.lost[0]),
+}

@@ -18,8 +18,10 @@ import {
   longText,
   nameOfSubject,
   negationInSlot,
+  noSharedSubject,
   oneWordNoLikeValue,
   otherLabel,
+  otherScope,
   otherValues,
   ownWordBeforeShared,
   ownWordsBetweenSame,
@@ -28,21 +30,24 @@ import {
   slotStatesNothing,
   valueOutsideSlot,
   bodyOf,
+  commandAndName,
   type Guard,
   type Match,
 } from './guards.js'
 import {Pair, shownList, slotOf, withNames} from './pair.js'
+import {toolKeysIn, toolsIn} from './roles.js'
 
 export {Pair} from './pair.js'
 
 /** Which rule found an update. */
-export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning'
+export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role'
 
 export interface UpdateRelation {
   /**
    * Which rule found it: `same-words` (only values differ), `wider` (one wording adds words to the
    * other), `reworded` (most words shared, one value changed), `same-frame` (one sentence, one
-   * slot of it changed) or `meaning` (close by the meaning model, one value changed).
+   * slot of it changed), `meaning` (close by the meaning model, one value changed) or `same-role`
+   * (one tool of a role replaced by another of the same role: roles.ts).
    */
   kind: UpdateKind
   /** What changed, as people read it: `'e_' → 'j_'`. */
@@ -141,6 +146,35 @@ export const byMeaning: Rule = {
   reason: changed,
 }
 
+/**
+ * same-role: each text names one tool of a role (roles.ts) and not the other's — "Errors are
+ * reported to Sentry" → "Production errors go to Rollbar", "Lint with ESLint before pushing" →
+ * "The linter is Biome". A project has one tool in such a role at a time, so that is the rule
+ * changed, in words that may share little and that a meaning model may find far apart. The guards
+ * refuse two tools of a role named about two things (no word of the subject shared), or for two
+ * scopes ("Frontend errors go to Sentry" / "Backend errors go to Rollbar").
+ */
+export const sameRole: Rule = {
+  kind: 'same-role',
+  find: ({newer, older}) => {
+    const mine = toolsIn(newer.sequence)
+    if (mine.size === 0) return null
+    const theirs = toolsIn(older.sequence)
+    const [myKeys, theirKeys] = [toolKeysIn(mine), toolKeysIn(theirs)]
+    for (const [role, tools] of mine) {
+      const other = theirs.get(role)
+      if (!other || tools.size !== 1 || other.size !== 1) continue
+      const [[gained, shownNew]] = tools
+      const [[lost, shownOld]] = other
+      if (gained === lost || theirKeys.has(gained) || myKeys.has(lost)) continue
+      return {gained: [shownNew], lost: [shownOld]}
+    }
+    return null
+  },
+  guards: [longText, commandAndName, noSharedSubject, otherScope, ownWordBeforeShared],
+  reason: (_pair, m) => `${m.lost[0]} → ${m.gained[0]}`,
+}
+
 /** The update rules, in the order they are tried. */
 export const UPDATE_RULES: readonly Rule[] = [
   sameWords,
@@ -148,6 +182,7 @@ export const UPDATE_RULES: readonly Rule[] = [
   reworded,
   sameFrame,
   byMeaning,
+  sameRole,
 ]
 
 /** Guards of every update rule: read before any rule. */

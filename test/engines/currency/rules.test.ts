@@ -32,8 +32,14 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
   ],
   // with the pair's cosine (CLOSE): words alone find nothing here
   meaning: [
+    ['The HTTP client timeout is 30000 ms', 'Outbound HTTP calls time out after 5000 ms', '30000 → 5000'],
+    ['Sessions expire after 30 minutes', 'Users are logged out after 2 hours of inactivity', '30 → 2'],
+  ],
+  // one tool of a role for another (roles.ts), in words that share little
+  'same-role': [
+    ['Errors are reported to Sentry', 'Production errors go to Rollbar', 'Sentry → Rollbar'],
+    ['Lint with ESLint before pushing', 'The linter is Biome', 'ESLint → Biome'],
     ['Background jobs run on BullMQ', 'The job queue is pg-boss', 'BullMQ → pg-boss'],
-    ['Emails are sent through SendGrid', 'Transactional mail goes out via Postmark', 'SendGrid → Postmark'],
   ],
 }
 
@@ -85,12 +91,19 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     meaning: [['Great news, Mel: the mobile app now ships every Friday', 'The mobile app ships every Friday now, Melanie']],
   },
   otherLabel: {updates: [['Postgres runs locally on port 5432', 'Staging runs Postgres 15']], meaning: [['Redis listens on port 6379', 'Our cache is Redis 7']]},
+  commandAndName: {updates: [['We use Mocha for unit tests', 'To run unit tests: `npx vitest run`']]},
+  noSharedSubject: {updates: [['Incidents are announced in Slack', 'Design reviews happen on Discord']]},
+  otherScope: {updates: [['The frontend is deployed to Vercel', 'The backend is deployed to Netlify']]},
   ownWordBeforeShared: {
     meaning: [
       ['Frontend errors go to Sentry', 'Backend errors are tracked in Rollbar'],
       ['Web builds are deployed to Vercel', 'Mobile builds ship through Expo'],
     ],
-    updates: [['The Docker base image is node:22-slim', 'Build images FROM node:22-slim']],
+    updates: [
+      ['The Docker base image is node:22-slim', 'Build images FROM node:22-slim'],
+      // same-role finds it
+      ['Product emails are sent through SendGrid', 'Billing emails are sent through Postmark'],
+    ],
     restates: [
       ['Production runs Postgres 15', 'Staging runs Postgres 15'],
       ['Releases go out on Tuesday', 'Deploys go out on Tuesday'],
@@ -109,6 +122,13 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   valueOutsideSlot: {updates: [['Fixtures in test/fixtures are loaded by the api suite', 'Fixtures in test/fixtures are loaded by the web suite']]},
   // the own recall set's one wrong link by meaning before this guard (two notes of several rules each)
   longText: {
+    // same-role finds it
+    updates: [
+      [
+        'Every exception thrown in the browser bundle, including those from third-party widgets and embedded iframes, is reported to Sentry with release tags attached',
+        'Our payment service moved to a new cluster last week; its alerts, dashboards and crash reports now go to Rollbar, and nothing else changed',
+      ],
+    ],
     meaning: [
       [
         'Logging is pino. Inside handlers use request.log, which carries the request id, instead of the global logger, and never log whole request bodies because they may include card details.',
@@ -140,10 +160,10 @@ describe('currency rules: each finds what no other rule finds', () => {
 
 describe('the meaning rule: only with a cosine at or above the threshold', () => {
   it('links a reworded update only when the vectors are close', () => {
-    const [older, newer] = ['Background jobs run on BullMQ', 'The job queue is pg-boss']
+    const [older, newer] = ['The HTTP client timeout is 30000 ms', 'Outbound HTTP calls time out after 5000 ms']
     // words alone (meaning off): no link
     expect(update(older, newer)).toBeNull()
-    expect(byMeaning(older, newer, SAME_SUBJECT_COSINE)).toEqual({kind: 'meaning', reason: 'BullMQ → pg-boss'})
+    expect(byMeaning(older, newer, SAME_SUBJECT_COSINE)).toEqual({kind: 'meaning', reason: '30000 → 5000'})
     expect(byMeaning(older, newer, SAME_SUBJECT_COSINE - 0.01)).toBeNull()
   })
 })

@@ -1,0 +1,170 @@
+/**
+ * Roles and the tools that fill them (the same-role rule, rules.ts): a project has one error
+ * tracker, one JavaScript test runner, one job queue at a time, so a rule naming another tool of
+ * the same role is usually that rule changed — "Errors are reported to Sentry" → "Production
+ * errors go to Rollbar" — even when the two share almost no words and a meaning model finds them
+ * far apart. Written from the trade's vocabulary, like the thesaurus (search/thesaurus-groups.ts);
+ * a role is narrow on purpose (unit test runners and browser test tools are two roles: a repo uses
+ * one of each), and a tool may fill more than one role (Biome lints and formats).
+ * Tools whose name is also a common word (Black, Render, Express, Temporal, Requests, Linear, …) are
+ * left out: a rule that says "render" or "express" is not naming a host or a web framework.
+ * Names are matched as the text writes them, lowercased, without dots, dashes or spaces: "pg-boss",
+ * "Node.js", "GitHub Actions" are `pgboss`, `nodejs`, `githubactions` (two consecutive words are
+ * tried joined).
+ */
+export const ROLES: readonly string[] = [
+  // observability
+  'error-tracking: sentry rollbar bugsnag honeybadger airbrake raygun',
+  'log-backend: loki splunk papertrail logtail betterstack graylog sumologic logdna datadog',
+  'metrics-backend: prometheus victoriametrics graphite influxdb datadog newrelic',
+  'tracing: honeycomb jaeger zipkin lightstep newrelic',
+  'on-call: pagerduty opsgenie victorops incidentio',
+  // product services
+  'feature-flags: launchdarkly unleash flagsmith growthbook splitio configcat',
+  'email-delivery: sendgrid postmark mailgun ses sparkpost mandrill mailjet',
+  'sms: twilio vonage nexmo messagebird plivo',
+  'payments: stripe adyen braintree paypal paddle mollie',
+  'auth-provider: auth0 clerk okta cognito keycloak workos',
+  'analytics: mixpanel amplitude posthog',
+  'object-storage: s3 r2 gcs minio backblaze',
+  'cdn: cloudflare fastly cloudfront akamai bunnycdn',
+  // hosting and delivery
+  'app-hosting: vercel netlify heroku flyio railway cloudflarepages githubpages',
+  'container-registry: dockerhub ghcr ecr gcr quay acr',
+  'ci: githubactions circleci travis travisci jenkins gitlabci buildkite teamcity',
+  'infrastructure-as-code: terraform pulumi cloudformation opentofu',
+  'orchestration: kubernetes k8s nomad ecs',
+  'api-gateway: kong traefik nginx envoy haproxy caddy',
+  'secrets-manager: vault doppler infisical 1password sops',
+  'service-config: consul etcd zookeeper',
+  // data
+  'database: postgres postgresql mysql mariadb sqlite mongodb cockroachdb dynamodb',
+  'cache: redis memcached valkey keydb dragonfly',
+  'node-job-queue: bullmq beequeue pgboss graphileworker',
+  'job-runner: sidekiq resque celery rq dramatiq huey oban',
+  'message-broker: kafka rabbitmq nats sqs pubsub redpanda pulsar kinesis',
+  'search-engine: elasticsearch opensearch meilisearch typesense algolia solr',
+  'vector-store: pinecone weaviate qdrant milvus pgvector',
+  'js-orm: prisma drizzle typeorm sequelize knex mikroorm kysely',
+  'python-orm: sqlalchemy peewee tortoise sqlmodel',
+  // JavaScript and TypeScript tooling
+  'js-package-manager: npm pnpm yarn bun',
+  'js-unit-tests: jest vitest mocha jasmine ava uvu',
+  'browser-tests: playwright cypress selenium puppeteer webdriverio testcafe nightwatch detox',
+  'js-linter: eslint biome oxlint tslint jshint',
+  'js-formatter: prettier biome dprint',
+  'bundler: webpack vite esbuild turbopack rspack tsup',
+  'ui-framework: react vue svelte angular preact',
+  'web-meta-framework: nextjs nuxt sveltekit remix astro gatsby',
+  'state-management: redux zustand mobx recoil jotai pinia vuex',
+  'node-web-framework: fastify koa hapi nestjs hono',
+  'node-logger: pino winston bunyan',
+  'js-http-client: axios superagent undici',
+  'js-validation: zod yup joi valibot ajv superstruct',
+  'js-dates: dayjs datefns luxon',
+  'monorepo-tool: turborepo nx lerna',
+  'node-version-manager: nvm fnm volta asdf mise',
+  // Python tooling
+  'python-package-manager: pip pipenv poetry uv pdm conda',
+  'python-tests: pytest unittest nose2',
+  'python-linter: ruff flake8 pylint pyflakes',
+  'python-formatter: ruff yapf autopep8',
+  'python-type-checker: mypy pyright pyre pytype',
+  'python-web-framework: django flask fastapi starlette',
+  'python-app-server: gunicorn uvicorn hypercorn waitress',
+  'python-logger: structlog loguru',
+  'python-http-client: httpx aiohttp',
+  // the team's tools
+  'team-chat: slack discord mattermost zulip',
+  'issue-tracker: jira asana trello clickup youtrack',
+  'code-host: github gitlab bitbucket gitea',
+  'dependency-bot: dependabot renovate',
+  'docs-site: docusaurus vitepress mkdocs sphinx gitbook mintlify nextra',
+]
+
+let byTool: Map<string, string[]> | undefined
+
+/** tool → the roles it fills, built on first use */
+function rolesOf(): Map<string, string[]> {
+  if (byTool) return byTool
+  const map = new Map<string, string[]>()
+  for (const line of ROLES) {
+    const [role, tools] = line.split(': ')
+    for (const t of tools.split(' ')) map.set(t, [...(map.get(t) ?? []), role])
+  }
+  return (byTool = map)
+}
+
+/** A word as tools are matched: lowercased, without dots, dashes, underscores or slashes. */
+export const toolKey = (word: string): string => word.toLowerCase().replace(/[._/-]/g, '')
+
+/** The tools a text names (its words, and each two consecutive words joined), by role, each with the words as written. */
+export function toolsIn(sequence: readonly string[]): Map<string, Map<string, string>> {
+  const roles = rolesOf()
+  const out = new Map<string, Map<string, string>>()
+  const add = (key: string, shown: string) => {
+    for (const role of roles.get(key) ?? []) {
+      let tools = out.get(role)
+      if (!tools) out.set(role, (tools = new Map()))
+      if (!tools.has(key)) tools.set(key, shown)
+    }
+  }
+  for (let i = 0; i < sequence.length; i++) {
+    add(toolKey(sequence[i]), sequence[i])
+    if (i + 1 < sequence.length) add(toolKey(sequence[i] + sequence[i + 1]), `${sequence[i]} ${sequence[i + 1]}`)
+  }
+  return out
+}
+
+/** Every tool key a text names, whatever its role. */
+export function toolKeysIn(tools: Map<string, Map<string, string>>): Set<string> {
+  return new Set([...tools.values()].flatMap((t) => [...t.keys()]))
+}
+
+/**
+ * Scopes a fact can be about, by dimension: each entry lists classes (`|` between them) of words
+ * naming one scope. Two texts that each name a scope of one dimension, and not the same class, are
+ * about two scopes ("The frontend is deployed to Vercel" / "The backend is deployed to Fly.io"):
+ * the same-role rule's otherScope guard. "go" is left out (a verb far more often than Go).
+ */
+export const SCOPES: readonly string[] = [
+  'frontend front-end client browser web ui spa | backend back-end server api',
+  'production prod live | staging preprod pre-production | development dev local locally | ci',
+  'ios iphone ipad | android | desktop electron macos windows linux',
+  'unit | integration | e2e end-to-end | smoke | load',
+  'python py | javascript js typescript ts node nodejs | golang | rust | ruby rails | java kotlin | php | elixir | swift | dotnet csharp',
+  'marketing landing | docs documentation | admin | blog | storefront shop | app',
+  'mobile | web',
+  'logs log logging | metrics metric | traces trace tracing | errors error exceptions exception',
+]
+
+let scopeIndex: Map<string, Array<{dimension: number; scope: number}>> | undefined
+
+function scopesOf(): Map<string, Array<{dimension: number; scope: number}>> {
+  if (scopeIndex) return scopeIndex
+  const map = new Map<string, Array<{dimension: number; scope: number}>>()
+  SCOPES.forEach((line, dimension) =>
+    line.split('|').forEach((words, scope) => {
+      for (const w of words.trim().split(/\s+/)) map.set(toolKey(w), [...(map.get(toolKey(w)) ?? []), {dimension, scope}])
+    }),
+  )
+  return (scopeIndex = map)
+}
+
+/** The scopes a text names: dimension → the scope classes named (usually one). */
+export function scopesIn(sequence: readonly string[]): Map<number, Set<number>> {
+  const index = scopesOf()
+  const out = new Map<number, Set<number>>()
+  const add = (key: string) => {
+    for (const {dimension, scope} of index.get(key) ?? []) {
+      let s = out.get(dimension)
+      if (!s) out.set(dimension, (s = new Set()))
+      s.add(scope)
+    }
+  }
+  for (let i = 0; i < sequence.length; i++) {
+    add(toolKey(sequence[i]))
+    if (i + 1 < sequence.length && sequence[i].includes('-') === false) add(toolKey(sequence[i] + '-' + sequence[i + 1]))
+  }
+  return out
+}
