@@ -133,16 +133,17 @@ export async function opsLog(url: string, team: string, repo: string): Promise<J
 }
 
 /**
- * Team mode without HTTP: a team store on a fresh database with the team made, and `open(name)`
- * giving a replica's runtime on it whose `run(fn)` runs `fn` as the team's key (every repo of the
- * team), as a replica's routes run an operation. Closed when the test ends.
+ * Team mode without HTTP: a team store on a fresh database with the team made, and `open(name, now?)`
+ * giving a replica's runtime on it (meaning off, its own RepoStores; the clock `now`) whose
+ * `run(fn)` runs `fn` as the team's key (every repo of the team), as a replica's routes run an
+ * operation. Closed when the test ends.
  */
-export async function teamOperations(options: {clock?: Clock} = {}) {
+export async function teamOperations() {
   const {db, url} = await teamStore()
   await teamKey(db, TEAM, 'operations', 'admin')
   const tenant: TeamTenant = {team: TEAM, repos: null, key: 'operations'}
-  const open = (name: string): {runtime: TeamRuntime; run<T>(fn: (runtime: TeamRuntime) => Promise<T>): Promise<T>} => {
-    const runtime = openTeamRuntime(db, {home: tempDir('mem-team-home-'), replicaName: name, meaning: {model: 'off'}, ...(options.clock ? {now: options.clock} : {})})
+  const open = (name: string, now?: () => Date): {runtime: TeamRuntime; run<T>(fn: (runtime: TeamRuntime) => Promise<T>): Promise<T>} => {
+    const runtime = openTeamRuntime(db, {home: tempDir('mem-team-home-'), replicaName: name, meaning: {model: 'off'}, ...(now ? {now} : {})})
     onTestFinished(() => runtime.close())
     return {
       runtime,
