@@ -99,6 +99,37 @@ describe.each(STORE_KINDS)('the storage contract: %s store', (kind) => {
     expect((await s.b.stats(s.repo)).total).toBe(1)
   })
 
+  it('text either store could not keep is refused or stored the same: a NUL in a tag, the source or a forget reason is a 422 and the log gains nothing; a lone surrogate is stored as U+FFFD; other Unicode as given', async () => {
+    const s = await contractStore(kind)
+    const m = id(await put(s, s.a, 'The build cache lives in the shared volume of the runner'))
+    const before = writes(await s.log())
+    const tagged = await put(s, s.b, 'Tagged with a NUL character in one of its tags', {tags: ['ok', 'bad\u0000tag']})
+    expect(tagged).toMatchObject({success: false})
+    expect(tagged.error).toMatch(/^Rejected: a tag holds a NUL character .*rule nul-character/)
+    const sourced = await s.a.store({repo: s.repo, type: 'insight', content: 'Stored with a NUL character in its source', source: 'ci\u0000runner'})
+    expect(sourced.error).toMatch(/^Rejected: source holds a NUL character/)
+    const content = await put(s, s.a, 'A NUL character \u0000 inside the content itself')
+    expect(content.error).toMatch(/control characters/)
+    const reason = await refused(s.b.forget(m, 'moved \u0000 elsewhere'), 422, 'unprocessable')
+    expect(reason.message).toMatch(/^The reason was not stored\. Rejected: the reason holds a NUL character/)
+    const edit = await s.a.edit(m, {tags: ['nul\u0000here']})
+    expect(edit.error).toMatch(/a tag holds a NUL character/)
+    expect(writes(await s.log())).toEqual(before)
+    expect((await s.b.get(m)).forgottenAt).toBeNull()
+
+    // half of a character (text cut inside a surrogate pair): one U+FFFD in both stores
+    const cut = id(await put(s, s.b, 'Cut text \ud83d in the note about the release runner'))
+    expect((await s.a.get(cut)).content).toBe('Cut text \ufffd in the note about the release runner')
+    const forgotten = await s.a.forget(cut, 'cut \udc00 reason')
+    expect(forgotten).toBe(true)
+    expect((await s.b.get(cut)).forgetReason).toBe('cut \ufffd reason')
+    for (const text of ['Emoji 🚀 and Hebrew שלום in the note about the deploy', 'Tabs\tand CRLF\r\nin the note about the deploy', 'A literal backslash-u \\u0000 in the note about the deploy']) {
+      const stored = id(await put(s, s.a, text))
+      expect((await s.b.get(stored)).content).toBe(text)
+    }
+    expect(s.internalErrors).toEqual([])
+  })
+
   it('edits: tags and importance in place; new content makes a new version whose chain history gives from either version', async () => {
     const s = await contractStore(kind)
     const v1 = id(await put(s, s.a, 'The API listens on port 3000 in development', {tags: ['api']}))
