@@ -8,6 +8,7 @@
 import {describe, expect, it} from 'vitest'
 import {MemApiError, type MemClient, type StoreOutcome} from '../../../src/client/index.js'
 import type {JournalRecord} from '../../../src/storage/memories.js'
+import {fixedClock} from '../../helpers/mem.js'
 import {eventually} from '../../helpers/server.js'
 import {contractStore, STORE_KINDS, type ContractStore} from '../../helpers/team-fixture.js'
 
@@ -346,5 +347,59 @@ describe.each(STORE_KINDS)('the storage contract: %s store', (kind) => {
       }
       previous = m
     }
+  })
+})
+
+describe('the storage contract: the same calls through both stores give the same answers', () => {
+  /** The repo's names in an answer (its folder or team id, and its id segment) as `<repo>`, so the two stores' answers compare. */
+  const normalized = (s: ContractStore, value: unknown, segment: string): unknown =>
+    JSON.parse(JSON.stringify(value).replaceAll(JSON.stringify(s.repo).slice(1, -1), '<repo>').replaceAll(segment, '<repo>'))
+
+  /** One script of writes (through both handles) and every read, answered by `s`. */
+  async function script(s: ContractStore): Promise<unknown> {
+    const via = (i: number) => (i % 2 ? s.b : s.a)
+    const ids: string[] = []
+    const notes: Array<[string, string, string[], number]> = [
+      ['procedure', 'Run the database migrations with make migrate before the API starts', ['db', 'setup'], 0.8],
+      ['insight', 'The API container needs 2 GB of memory or the migrations run out of it', ['db', 'memory'], 0.6],
+      ['heuristic', 'Prefer feature flags over long-lived branches for risky changes', ['flags'], 0.5],
+      ['observation', 'The flaky login test fails when the clock crosses midnight UTC', ['tests', 'flaky'], 0.4],
+      ['procedure', 'Release: bump the version, tag it, and push the tag to trigger the publish job', ['release'], 0.9],
+      ['insight', 'The publish job reads the npm token from the CI secret store, never from the repo', ['release', 'ci'], 0.7],
+    ]
+    for (const [i, [type, content, tags, importance]] of notes.entries()) {
+      s.clock.advance(MINUTE)
+      ids.push(id(await via(i).store({repo: s.repo, type: type as 'insight', content, tags, importance})))
+    }
+    s.clock.advance(MINUTE)
+    const edited = await s.b.edit(ids[1], {content: 'The API container needs 4 GB of memory or the migrations run out of it'})
+    s.clock.advance(MINUTE)
+    await s.a.edit(ids[2], {tags: ['flags', 'branches'], importance: 0.65})
+    s.clock.advance(MINUTE)
+    await s.b.forget(ids[3], 'fixed by pinning the clock in the test')
+    for (const [i, used] of [true, true, false, true].entries()) await via(i).feedback(ids[0], used)
+    await s.a.feedback(ids[4], false)
+    await s.b.linkMemory(ids[5], ids[4], 'part-of')
+    s.clock.advance(60 * MINUTE)
+    const reads: Record<string, unknown> = {edited}
+    reads.gets = await Promise.all([...ids, edited.id!].map((m) => s.a.get(m)))
+    for (const q of ['migrations memory', 'release publish', 'feature flags', 'flaky login test', 'npm token ci']) reads[`recall ${q}`] = await s.b.recall(s.repo, q, 10)
+    reads.recallType = await s.a.recall(s.repo, 'release', 10, 'procedure')
+    reads.stats = await s.a.stats(s.repo)
+    reads.browse = [await s.b.browse(s.repo, 0, 3), await s.b.browse(s.repo, 3, 3), await s.a.browse(s.repo, 0, 10, 'insight')]
+    reads.context = await s.a.context(s.repo)
+    reads.preview = await s.b.contextPreview(s.repo, 300)
+    reads.history = await s.a.history(edited.id!)
+    reads.graph = await s.b.graph(s.repo)
+    reads.quality = await s.a.quality(s.repo)
+    reads.markdown = await s.b.exportMarkdown(s.repo)
+    return normalized(s, reads, ids[0].split('/')[1])
+  }
+
+  it('a script of stores, edits, a forget, feedback and a link, then every read: get, recall, stats, browse, context, preview, history, graph, quality, export', async () => {
+    const clock = () => fixedClock('2026-03-01T12:00:00.000Z')
+    const file = await script(await contractStore('file', {clock: clock()}))
+    const team = await script(await contractStore('team', {clock: clock()}))
+    expect(team).toEqual(file)
   })
 })
