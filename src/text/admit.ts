@@ -10,6 +10,9 @@
  *   so one text has one spelling (a duplicate typed with combining accents is still a duplicate).
  *   The cost of folding U+200D (zero-width joiner): an emoji sequence such as a family is stored as
  *   its separate emoji; a Persian or Indic word that uses U+200C is stored without it.
+ *   A lone UTF-16 surrogate (half of a character, from text cut in the middle of one) is stored as
+ *   U+FFFD, the replacement character: no store can keep it as it is (Postgres refuses it in jsonb;
+ *   sql.js turned it into three U+FFFD), so both keep the same one.
  * - `scanForm` is what the secret gate reads: the stored form in NFKC (fullwidth `ｐａｓｓ`,
  *   mathematical `𝐩𝐚𝐬𝐬` and ligatures read as ASCII; the 23 characters whose compatibility form is
  *   longer than 4 code units, such as U+FDFA, read as they are), with every other default-ignorable code
@@ -36,10 +39,21 @@ const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu
 
 const ASCII_ONLY = /^[\u0000-\u007f]*$/
 
-/** The stored form of a text: hidden characters out, NFC. Idempotent. */
+// with the u flag a class of surrogates matches only those that are not half of a pair
+const LONE_SURROGATE = /[\uD800-\uDFFF]/gu
+
+/** The stored form of a text: hidden characters out, lone surrogates as U+FFFD, NFC. Idempotent. */
 export function admitText(text: string): string {
   if (ASCII_ONLY.test(text)) return text
-  return text.replace(HIDDEN, '').normalize('NFC')
+  return text.replace(HIDDEN, '').replace(LONE_SURROGATE, '\uFFFD').normalize('NFC')
+}
+
+/**
+ * True when `text` holds a NUL (U+0000): no store keeps one (Postgres's jsonb cannot hold it), so
+ * the gates refuse a text with one (content: the content gate's control characters).
+ */
+export function holdsNul(text: string): boolean {
+  return text.includes('\u0000')
 }
 
 /** `admitText` over a list of tags: a tag left empty goes, and so does a repeat. */

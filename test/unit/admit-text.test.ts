@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {admitTags, admitText, needsAdmission, scanForm} from '../../src/text/admit.js'
+import {admitTags, admitText, holdsNul, needsAdmission, scanForm} from '../../src/text/admit.js'
 
 /** `text` with each ASCII character turned into its invisible tag character (U+E0000 + code). */
 const tagChars = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('')
@@ -23,6 +23,14 @@ describe('admitText: the stored form', () => {
       expect(admitText(`the make${ch}file target`)).toBe('the makefile target')
     })
   }
+
+  it('stores a lone surrogate (half of a character) as one U+FFFD, and leaves a whole pair as it is', () => {
+    expect(admitText('cut \ud83d here and \ude80 there')).toBe('cut \ufffd here and \ufffd there')
+    expect(admitText('a rocket \ud83d\ude80 whole')).toBe('a rocket 🚀 whole')
+    expect(admitText(admitText('x \udbff'))).toBe('x \ufffd')
+    expect(holdsNul('a\u0000b')).toBe(true)
+    expect(holdsNul('a\\u0000b')).toBe(false)
+  })
 
   it('stores NFC: a decomposed accent is composed, so one text has one spelling', () => {
     const decomposed = 'cafe\u0301 re\u0301sume\u0301'

@@ -12,7 +12,7 @@ import {newMemory, setLink, UPDATED_BY, UPDATES, type Memory, type MemoryLink} f
 import {heuristicOneLiner} from '../enrichment/heuristic.js'
 import {checkContent} from './content.js'
 import {credentialLikeTag} from './secret-tags.js'
-import {admitOptional, admitTags, admitText} from '../../text/admit.js'
+import {admitOptional, admitTags, admitText, holdsNul} from '../../text/admit.js'
 import {candidatesFor, findDuplicate, findRestatedReverts, findUpdateCandidates, type Candidates} from './duplicates.js'
 import {duplicateCandidatesBySeq, getMemory, hasMemory, type Op} from '../../storage/memories.js'
 import {vectorBytes} from '../../storage/vectors.js'
@@ -89,6 +89,10 @@ export async function gate(ctx: MemContext, fields: string | GateFields): Promis
     // a rule that matched only across two fields: refused all the same
     return {success: false, reason: `Rejected: ${about('the fields together', together.message)}`}
   }
+  // content's control characters are the content gate's (below); any other field with a NUL is refused here
+  // (the tags as given: their readings above turn a NUL into a space)
+  const nul = tags.some(holdsNul) ? 'a tag' : texts.find(([field, text]) => field !== 'content' && field !== 'a tag' && holdsNul(text))?.[0]
+  if (nul) return {success: false, reason: `Rejected: ${nul} holds a NUL character (\\u0000), which no store keeps; remove it (rule nul-character)`}
   if (tags.some(credentialLikeTag)) {
     return {success: false, reason: 'Rejected: a tag looks like a generated credential (rule credential-like-tag); remove the secret and tag the memory with words'}
   }
@@ -104,6 +108,11 @@ export async function gate(ctx: MemContext, fields: string | GateFields): Promis
  */
 export async function admitNote(ctx: MemContext, what: string, text: string): Promise<string> {
   const admitted = admitText(text)
+  if (holdsNul(admitted)) {
+    throw new MemError('unprocessable', `${what[0]!.toUpperCase()}${what.slice(1)} was not stored. Rejected: ${what} holds a NUL character (\\u0000), which no store keeps (rule nul-character).`, {
+      hint: 'Remove the NUL character and send it again; nothing was changed.',
+    })
+  }
   const found = await ctx.scanSecrets(admitted)
   if (found) {
     throw new MemError('unprocessable', `${what[0]!.toUpperCase()}${what.slice(1)} was not stored. Rejected: ${about(what, found.message)}`, {
