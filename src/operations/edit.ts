@@ -28,7 +28,14 @@ export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult>
     const old = getMemory(db, input.id)
     if (!old) throw notFound(input.id)
     if (old.supersededBy) {
-      throw new MemError('conflict', `${old.id} was superseded by ${old.supersededBy}.`, {hint: `Edit the newest version, ${old.supersededBy}.`})
+      // the hint names the end of the chain (a version superseded twice names its newest, not the next)
+      let head = getMemory(db, old.supersededBy)
+      for (const seen = new Set([old.id]); head?.supersededBy && !seen.has(head.id); ) {
+        seen.add(head.id)
+        head = getMemory(db, head.supersededBy)
+      }
+      const newest = head?.id ?? old.supersededBy
+      throw new MemError('conflict', `${old.id} was superseded by ${old.supersededBy}.`, {hint: `Edit the newest version, ${newest}.`})
     }
     if (old.forgottenAt) throw new MemError('conflict', `${old.id} was forgotten; it cannot be edited.`, {hint: 'Store a new memory instead.'})
 

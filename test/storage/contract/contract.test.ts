@@ -164,6 +164,8 @@ describe.each(STORE_KINDS)('the storage contract: %s store', (kind) => {
     await refused(s.a.edit(unknown, {tags: ['x']}), 404, 'not_found')
     const onOld = await refused(s.b.edit(v1, {content: 'The API listens on port 6000 in development'}), 409, 'conflict')
     expect(onOld.message).toContain(`superseded by ${v2}`)
+    // the hint names the newest version, the end of the chain, not the next one
+    expect((onOld.body as {hint?: string}).hint).toBe(`Edit the newest version, ${v3}.`)
     expect(writes(await s.log())).toEqual(before)
   })
 
