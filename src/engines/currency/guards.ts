@@ -252,20 +252,27 @@ export const noSharedSubject: Guard = {
 }
 
 /**
- * same-role: each text names a scope of one kind, and they differ — frontend / backend, production /
- * local development, iOS / Android, unit / end-to-end, Python / JavaScript (roles.ts SCOPES): "The
- * frontend is deployed to Vercel" / "The backend is deployed to Fly.io" are two facts.
+ * same-role: each text names a scope the other does not — frontend / backend, production / local
+ * development, iOS / Android, unit / end-to-end, Python / JavaScript (roles.ts SCOPES), or two scopes
+ * of two kinds ("The admin dashboard …" / "The API …"): "The frontend is deployed to Vercel" / "The
+ * backend is deployed to Fly.io" are two facts. A scope only one text names ("Production errors go
+ * to Rollbar" after "Errors are reported to Sentry") is the rule made narrower or said more fully.
  */
 export const otherScope: Guard = {
   name: 'another scope',
   refuses: ({newer, older}) => {
-    const theirs = scopesIn(older.sequence)
-    for (const [dimension, mine] of scopesIn(newer.sequence)) {
-      const other = theirs.get(dimension)
-      if (other && ![...mine].some((s) => other.has(s))) return true
-    }
-    return false
+    const [mine, theirs] = [scopesIn(newer.sequence), scopesIn(older.sequence)]
+    return scopeOfItsOwn(mine, theirs) && scopeOfItsOwn(theirs, mine)
   },
+}
+
+/** Whether a text names a scope the other does not: of a kind the other names otherwise, or of a kind the other does not name at all. */
+function scopeOfItsOwn(mine: Map<number, Set<number>>, theirs: Map<number, Set<number>>): boolean {
+  for (const [dimension, scopes] of mine) {
+    const other = theirs.get(dimension)
+    if (!other || ![...scopes].some((s) => other.has(s))) return true
+  }
+  return false
 }
 
 /** Whether a text writes a tool inside a command it quotes (a `q:` value: "`npx vitest run`"). */

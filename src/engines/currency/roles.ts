@@ -6,15 +6,16 @@
  * far apart. Written from the trade's vocabulary, like the thesaurus (search/thesaurus-groups.ts);
  * a role is narrow on purpose (unit test runners and browser test tools are two roles: a repo uses
  * one of each), and a tool may fill more than one role (Biome lints and formats).
- * Tools whose name is also a common word (Black, Render, Express, Temporal, Requests, Linear, …) are
- * left out: a rule that says "render" or "express" is not naming a host or a web framework.
+ * Query builders and micro-ORMs often used beside an ORM (Dapper, sqlx, sqlc) are not listed.
+ * Tools whose name is also a common word are left out (Standard, Solid, Segment, Agenda, Rollup, …),
+ * or read only when written as a name (WORD_NAMES: Black, Render, Express, Temporal, Requests, Linear).
  * Names are matched as the text writes them, lowercased, without dots, dashes or spaces: "pg-boss",
  * "Node.js", "GitHub Actions" are `pgboss`, `nodejs`, `githubactions` (two consecutive words are
  * tried joined).
  */
 export const ROLES: readonly string[] = [
   // observability
-  'error-tracking: sentry rollbar bugsnag honeybadger airbrake raygun',
+  'error-tracking: sentry rollbar bugsnag honeybadger airbrake raygun crashlytics',
   'log-backend: loki splunk papertrail logtail betterstack graylog sumologic logdna datadog',
   'metrics-backend: prometheus victoriametrics graphite influxdb datadog newrelic',
   'tracing: honeycomb jaeger zipkin lightstep newrelic',
@@ -29,7 +30,7 @@ export const ROLES: readonly string[] = [
   'object-storage: s3 r2 gcs minio backblaze',
   'cdn: cloudflare fastly cloudfront akamai bunnycdn',
   // hosting and delivery
-  'app-hosting: vercel netlify heroku flyio railway cloudflarepages githubpages',
+  'app-hosting: vercel netlify heroku flyio render railway cloudflarepages githubpages',
   'container-registry: dockerhub ghcr ecr gcr quay acr',
   'ci: githubactions circleci travis travisci jenkins gitlabci buildkite teamcity',
   'infrastructure-as-code: terraform pulumi cloudformation opentofu',
@@ -41,7 +42,7 @@ export const ROLES: readonly string[] = [
   'database: postgres postgresql mysql mariadb sqlite mongodb cockroachdb dynamodb',
   'cache: redis memcached valkey keydb dragonfly',
   'node-job-queue: bullmq beequeue pgboss graphileworker',
-  'job-runner: sidekiq resque celery rq dramatiq huey oban',
+  'job-runner: sidekiq resque goodjob solidqueue delayedjob shoryuken celery rq dramatiq huey temporal oban exq',
   'message-broker: kafka rabbitmq nats sqs pubsub redpanda pulsar kinesis',
   'search-engine: elasticsearch opensearch meilisearch typesense algolia solr',
   'vector-store: pinecone weaviate qdrant milvus pgvector',
@@ -57,7 +58,7 @@ export const ROLES: readonly string[] = [
   'ui-framework: react vue svelte angular preact',
   'web-meta-framework: nextjs nuxt sveltekit remix astro gatsby',
   'state-management: redux zustand mobx recoil jotai pinia vuex',
-  'node-web-framework: fastify koa hapi nestjs hono',
+  'node-web-framework: express fastify koa hapi nestjs hono',
   'node-logger: pino winston bunyan',
   'js-http-client: axios superagent undici',
   'js-validation: zod yup joi valibot ajv superstruct',
@@ -68,19 +69,46 @@ export const ROLES: readonly string[] = [
   'python-package-manager: pip pipenv poetry uv pdm conda',
   'python-tests: pytest unittest nose2',
   'python-linter: ruff flake8 pylint pyflakes',
-  'python-formatter: ruff yapf autopep8',
+  'python-formatter: black ruff yapf autopep8',
   'python-type-checker: mypy pyright pyre pytype',
   'python-web-framework: django flask fastapi starlette',
   'python-app-server: gunicorn uvicorn hypercorn waitress',
   'python-logger: structlog loguru',
-  'python-http-client: httpx aiohttp',
+  'python-http-client: requests httpx aiohttp',
+  // Ruby, Go, JVM, .NET, PHP
+  'ruby-tests: rspec minitest',
+  'ruby-linter: rubocop standardrb',
+  'ruby-app-server: puma unicorn passenger',
+  'go-linter: golangcilint golint staticcheck revive',
+  'go-web-framework: gin fiber chi gorilla',
+  'go-orm: gorm ent',
+  'jvm-build: maven gradle ant sbt',
+  'jvm-tests: junit testng spock',
+  'jvm-web-framework: spring springboot quarkus micronaut dropwizard',
+  'jvm-logging: log4j log4j2 logback',
+  'dotnet-tests: mstest xunit nunit',
+  'dotnet-orm: entityframework efcore nhibernate',
+  'php-tests: phpunit pest codeception',
+  'php-framework: laravel symfony cakephp codeigniter',
+  'php-static-analysis: phpstan psalm',
+  // mobile
+  'ios-dependencies: cocoapods carthage spm swiftpm',
+  'ios-ui: uikit swiftui',
+  'android-di: dagger hilt koin',
   // the team's tools
   'team-chat: slack discord mattermost zulip',
-  'issue-tracker: jira asana trello clickup youtrack',
+  'issue-tracker: jira linear asana trello clickup youtrack',
   'code-host: github gitlab bitbucket gitea',
   'dependency-bot: dependabot renovate',
   'docs-site: docusaurus vitepress mkdocs sphinx gitbook mintlify nextra',
 ]
+
+/**
+ * Tools whose name is also a common word: read as a tool only written as a name, capitalised
+ * inside a sentence ("formatted with Black", "runs on Render"), never as the word ("render the
+ * page", "express the total in cents", "a black border").
+ */
+const WORD_NAMES = new Set(['black', 'render', 'express', 'temporal', 'requests', 'linear'])
 
 let byTool: Map<string, string[]> | undefined
 
@@ -110,7 +138,8 @@ export function toolsIn(sequence: readonly string[]): Map<string, Map<string, st
     }
   }
   for (let i = 0; i < sequence.length; i++) {
-    add(toolKey(sequence[i]), sequence[i])
+    const key = toolKey(sequence[i])
+    if (!WORD_NAMES.has(key) || (i > 0 && /^[A-Z][a-z]/.test(sequence[i]))) add(key, sequence[i])
     if (i + 1 < sequence.length) add(toolKey(sequence[i] + sequence[i + 1]), `${sequence[i]} ${sequence[i + 1]}`)
   }
   return out

@@ -93,7 +93,13 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   otherLabel: {updates: [['Postgres runs locally on port 5432', 'Staging runs Postgres 15']], meaning: [['Redis listens on port 6379', 'Our cache is Redis 7']]},
   commandAndName: {updates: [['We use Mocha for unit tests', 'To run unit tests: `npx vitest run`']]},
   noSharedSubject: {updates: [['Incidents are announced in Slack', 'Design reviews happen on Discord']]},
-  otherScope: {updates: [['The frontend is deployed to Vercel', 'The backend is deployed to Netlify']]},
+  otherScope: {
+    updates: [
+      ['The frontend is deployed to Vercel', 'The backend is deployed to Netlify'],
+      // two scopes of two kinds (a part of the product, a side of the stack)
+      ['The admin panel is deployed to Vercel', 'The API is deployed to Netlify'],
+    ],
+  },
   ownWordBeforeShared: {
     meaning: [
       ['Frontend errors go to Sentry', 'Backend errors are tracked in Rollbar'],
