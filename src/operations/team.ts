@@ -111,6 +111,8 @@ export interface TeamPrincipal {
   scope: Scope
   /** null: every repo of the team. */
   repos: string[] | null
+  /** With `headOf`: the head of the key's team's repo of that id, read with the key (0: none). */
+  seen?: {repo: string; head: number}
 }
 
 /**
@@ -123,10 +125,10 @@ export interface TeamPrincipal {
  * The lookup is by the key's sha-256 through the table's primary key; what an attacker could learn
  * from its timing is where a hash of their guess sorts, not any part of a real key.
  */
-export async function verifyTeamKey(store: TeamStore, token: string | undefined, need: {scope: Scope; repo?: string}): Promise<TeamPrincipal> {
+export async function verifyTeamKey(store: TeamStore, token: string | undefined, need: {scope: Scope; repo?: string; headOf?: string}): Promise<TeamPrincipal> {
   if (token === undefined || token === '') throw new MemError('unauthorized', 'Authentication required', {hint: 'Send the key as `Authorization: Bearer mem_…`.'})
   if (!KEY_PATTERN.test(token)) throw invalidKey()
-  const row = await store.teams.keyByHash(hashKey(token))
+  const row = await store.teams.keyByHash(hashKey(token), need.headOf)
   if (!row) throw invalidKey()
   if (!scopeAllows(row.scope, need.scope)) {
     throw new MemError('forbidden', `This key's scope (${row.scope}) does not allow ${need.scope}.`, {hint: `Use a key with scope ${need.scope} or more.`, details: {required: need.scope}})
@@ -134,7 +136,7 @@ export async function verifyTeamKey(store: TeamStore, token: string | undefined,
   if (need.repo !== undefined && row.repos !== null && !row.repos.includes(need.repo)) {
     throw new MemError('forbidden', 'This key is not for this repo.', {hint: 'Use a key of the team for every repo, or one that lists this repo (mem keys create … --repos).'})
   }
-  return {team: row.team, key: row.name, scope: row.scope, repos: row.repos}
+  return {team: row.team, key: row.name, scope: row.scope, repos: row.repos, ...(need.headOf !== undefined && row.head !== undefined ? {seen: {repo: need.headOf, head: row.head}} : {})}
 }
 
 /**

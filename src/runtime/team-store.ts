@@ -7,7 +7,8 @@
  * path), looked up under that team only, so another team's repo is not found (404, no existence
  * leak), and a key scoped to some repos gets 403 for the others. Each repo is a RepoStore kept as a
  * replica of the repo's ops (storage/replica.ts): the same engine, recall index and queries as the
- * local store; before each operation one `SELECT head` brings it up to date.
+ * local store; before each read one `SELECT head` (or the head the key check read along) brings it
+ * up to date.
  */
 import {AsyncLocalStorage} from 'node:async_hooks'
 import {createHash} from 'node:crypto'
@@ -32,6 +33,12 @@ export interface TeamTenant {
   repos: string[] | null
   /** The key's name (never its text): who writes, in ops.actor and the audit. */
   key?: string
+  /**
+   * A repo's head read with the request's key, in the same statement (the guard, from the
+   * request's `repo`): read after the request began, so it stands for the head check before the
+   * request's first operation on that repo (read-your-writes holds). Used once.
+   */
+  seen?: {repo: string; head: number}
 }
 
 export interface TeamRuntimeOptions {
@@ -145,13 +152,13 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
     join(options.home, 'team-replicas', createHash('sha256').update(`${teamName}\0${id}`).digest('hex').slice(0, 24))
 
   /** The repo's hot entry (opened when it is not hot), now the most recently used. */
-  function openStore(teamName: string, id: string): Hot {
+  function openStore(teamName: string, id: string): {hot: Hot; made: boolean} {
     const key = `${teamName}\0${id}`
     let hot = stores.get(key)
     if (hot) {
       stores.delete(key)
       stores.set(key, hot)
-      return hot
+      return {hot, made: false}
     }
     const opening = import('../storage/repo-store.js').then(({RepoStore}) =>
       RepoStore.open(rootOf(teamName, id), {replica: team.replica(teamName, id, {actor: options.replicaName, now, currentActor}), lazy: true}),
@@ -162,7 +169,7 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
     opening.catch(() => {
       if (stores.get(key) === made) stores.delete(key)
     })
-    return made
+    return {hot: made, made: true}
   }
 
   /**
@@ -189,12 +196,19 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
 
   async function repo(ref: string, access: RepoAccess): Promise<RepoHandle> {
     const {team: teamName, id} = allowed(ref)
+    const p = principal()
+    let known: number | undefined
+    if (p.seen?.repo === id) {
+      known = p.seen.head
+      p.seen = undefined
+    }
     if (access === 'read' && !stores.has(`${teamName}\0${id}`)) {
       // a repo this team has not written is not found, whichever team may have one of that id
-      const head = await team.replica(teamName, id, {actor: options.replicaName}).head()
+      const head = known ?? (await team.replica(teamName, id, {actor: options.replicaName}).head())
       if (head === 0) throw notFound(id)
+      known = head
     }
-    const hot = openStore(teamName, id)
+    const {hot, made} = openStore(teamName, id)
     const lease = leases.get(principal())
     if (lease) {
       hot.pins++
@@ -207,7 +221,11 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
     }
     evict()
     const store = await hot.opening
-    await store.sync()
+    // No head check (sync(0) only loads the store) when this call opened it: it reads the log to
+    // its end, after this request began; nor for a write: its transaction reads every record
+    // after the replica's place under the head row's lock and plans on that (a store plans all
+    // its reads there). Otherwise one `SELECT head`, or the head the key check read with it.
+    await store.sync(made || access === 'write' ? 0 : known)
     if (access === 'read' && !store.exists) throw notFound(id)
     return {id: memoryRepoSegment(id), root: rootOf(teamName, id), given: ref, store}
   }

@@ -881,16 +881,18 @@ export class RepoStore {
   // ---- a replica of a shared log (team mode: replica.ts) ---------------------------------------
 
   /**
-   * Brings the store up to date before an operation: for a replica, one `head()` and, when the log
-   * moved on, the records after this replica's place (read-your-writes across replicas). A store
+   * Brings the store up to date before an operation: for a replica, one `head()` (or `knownHead`,
+   * read since the operation began) and, when the log moved on, the records after this replica's
+   * place (read-your-writes across replicas). A store
    * in `.mem/` catches up in read() itself: loading it is all this does.
    */
-  async sync(): Promise<void> {
+  async sync(knownHead?: number): Promise<void> {
     this.assertOpen()
     await this.ready()
     const replica = this.replica
     if (!replica) return
-    const head = await replica.head()
+    // a head the caller read after its request began (team mode: with the key, in one statement)
+    const head = knownHead ?? (await replica.head())
     if (head <= this.replicaSeq) return
     await this.advance(async () => {
       while (this.replicaSeq < head) {

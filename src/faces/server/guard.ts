@@ -112,8 +112,12 @@ export function authGuard(keys: KeyRing, options: {required: boolean}) {
 
 /** What a team server checks each request's key with, and runs its handler as (runtime/team-store.ts). */
 export interface TeamAuth {
-  /** The key's team, name, scope and repos; 401 for an unknown or revoked key, 403 for a scope too small. */
-  verify(authorization: string | undefined, need: 'read' | 'write' | 'admin'): Promise<TeamPrincipal>
+  /**
+   * The key's team, name, scope and repos; 401 for an unknown or revoked key, 403 for a scope too
+   * small. `repo`: the repo the request names in its query, whose head is read with the key (one
+   * round trip for both; the head stands for the first operation's head check on that repo).
+   */
+  verify(authorization: string | undefined, need: 'read' | 'write' | 'admin', repo?: string): Promise<TeamPrincipal>
   /** Runs the rest of the request as `principal`. */
   asPrincipal<T>(principal: TeamPrincipal, fn: () => T): T
   /** The request of `principal` is over (its response sent or abandoned): the repos it used may be evicted. */
@@ -147,7 +151,8 @@ export function teamGuard(auth: TeamAuth) {
       if (need === 'public') return
       let principal: TeamPrincipal
       try {
-        principal = await auth.verify(req.headers.authorization, need)
+        const repo = (req.query as Record<string, unknown> | undefined)?.repo
+        principal = await auth.verify(req.headers.authorization, need, typeof repo === 'string' ? repo : undefined)
       } catch (err) {
         if (err instanceof MemError && err.code === 'unauthorized') {
           return reply.code(401).header('www-authenticate', 'Bearer realm="mem"').type('application/json; charset=utf-8').send(errorBody(err))

@@ -4,7 +4,7 @@
  * maintenance runs and scheduler a team replica shares with the others (team-maintenance.ts).
  */
 import {recordKeyUse, verifyTeamKey, type TeamPrincipal, type TeamStore} from '../../operations/team.js'
-import type {TeamRuntime} from '../../runtime/team-store.js'
+import {teamRepoId, type TeamRuntime} from '../../runtime/team-store.js'
 import type {TeamAuth} from './guard.js'
 import {TeamMaintenanceRuns, TeamScheduler} from './team-maintenance.js'
 
@@ -27,10 +27,10 @@ export function teamAuth(store: TeamStore, runtime: TeamRuntime, options: {onErr
       })
   }
   return {
-    async verify(header, need) {
+    async verify(header, need, repoHint) {
       // no header: "Authentication required"; a header that is not `Bearer <token>`: an invalid key
       const token = header === undefined ? undefined : (/^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1] ?? 'malformed')
-      const principal = await verifyTeamKey(store, token, {scope: need})
+      const principal = await verifyTeamKey(store, token, {scope: need, ...(headOf(repoHint) ?? {})})
       noteUse(principal)
       return principal
     },
@@ -41,5 +41,15 @@ export function teamAuth(store: TeamStore, runtime: TeamRuntime, options: {onErr
       const scheduler = new TeamScheduler({runtime, runs, ...options})
       return {runs, scheduler}
     },
+  }
+}
+
+/** The team repo id a request's `repo` names, to read its head with the key; none when it names none (the operation then says why). */
+function headOf(repo: string | undefined): {headOf: string} | undefined {
+  if (repo === undefined) return undefined
+  try {
+    return {headOf: teamRepoId(repo)}
+  } catch {
+    return undefined
   }
 }

@@ -23,8 +23,13 @@ export interface PgOptions {
 export interface PgHandle {
   readonly pool: Pool
   readonly shown: string
-  /** Runs `fn` in one transaction on one connection; rolls back when it throws. Errors come out mapped. */
-  transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T>
+  /**
+   * Runs `fn` in one transaction on one connection; rolls back when it throws. Errors come out
+   * mapped. The connections pipeline (node-postgres `pipeline: true`): BEGIN is sent with `fn`'s
+   * first statement, and statements `fn` hands to `tx.withCommit` (sent, not awaited) go out with
+   * the COMMIT, in one round trip; an error in one of them rolls the transaction back.
+   */
+  transaction<T>(fn: (client: PoolClient, tx: TransactionTail) => Promise<T>): Promise<T>
   /** One statement on any connection, its errors mapped. */
   query<R extends Record<string, unknown> = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>
   /**
@@ -37,6 +42,12 @@ export interface PgHandle {
   close(): Promise<void>
 }
 
+/** What a transaction's body may send to ride with its COMMIT. */
+export interface TransactionTail {
+  /** A statement already sent (not awaited): the COMMIT follows it on the wire; its failure fails the transaction. */
+  withCommit(sent: Promise<unknown>): void
+}
+
 export async function openPg(options: PgOptions): Promise<PgHandle> {
   const {default: pg} = await import('pg')
   const pool = new pg.Pool({
@@ -44,6 +55,9 @@ export async function openPg(options: PgOptions): Promise<PgHandle> {
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     application_name: options.applicationName ?? 'mem',
+    // statements sent without waiting for the one before go out together (node-postgres ≥ 8.21):
+    // a write transaction's BEGIN rides with its first statement, its last statement with COMMIT
+    pipeline: true,
   })
   // An idle connection that dies (Postgres restarted, killed) is dropped from the pool by the
   // driver; without a listener its 'error' event would end the process.
@@ -82,15 +96,27 @@ export async function openPg(options: PgOptions): Promise<PgHandle> {
       }
     },
     checkout,
-    async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    async transaction<T>(fn: (client: PoolClient, tx: TransactionTail) => Promise<T>): Promise<T> {
       const {client, done} = await checkout()
       let broken: unknown
       let committing = false
+      const tail: Array<Promise<unknown>> = []
+      // a statement sent and not awaited has its failure read where it is awaited, or below
+      const sent = (p: Promise<unknown>) => {
+        p.catch(() => undefined)
+        return p
+      }
       try {
-        await client.query('BEGIN')
-        const result = await fn(client)
+        // not awaited: it goes out with fn's first statement, whose failure then says why
+        const begun = sent(client.query('BEGIN'))
+        const result = await fn(client, {withCommit: (p) => tail.push(sent(p))})
+        await begun
         committing = true
-        await client.query('COMMIT')
+        const commit = sent(client.query('COMMIT'))
+        // the statements sent with the COMMIT first: one that failed aborted the transaction, and
+        // the COMMIT then answered ROLLBACK (nothing was kept)
+        for (const p of tail) await p
+        await commit
         return result
       } catch (err) {
         try {
@@ -98,7 +124,7 @@ export async function openPg(options: PgOptions): Promise<PgHandle> {
         } catch (rollbackErr) {
           broken = rollbackErr // the connection is gone: do not give it back to the pool
         }
-        // the connection lost while COMMIT was under way: Postgres may have kept the transaction
+        // the connection lost once COMMIT was sent: Postgres may have kept the transaction
         if (committing && lostConnection(err)) {
           throw new MemError('unavailable', `Postgres at ${shown} went away while committing: the write may or may not have been kept.`, {
             hint: 'Retry it with the same request id: if it was kept, the retry appends nothing and answers the first result.',

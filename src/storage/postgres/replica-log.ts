@@ -10,6 +10,7 @@ import {checkRepoId, checkTeamName} from '../../model/team-names.js'
 import type {JournalRecord} from '../memories.js'
 import {recordActor, type ReplicaLog, type ReplicaRecord} from '../replica.js'
 import {lockHead, MAX_BATCH, MAX_RECORD_BYTES, opLog} from './op-log.js'
+import type {PoolClient} from 'pg'
 import type {PgHandle} from './pool.js'
 
 /** Snapshots kept per repo (the newest serves cold replicas; one more while it is being replaced). */
@@ -24,6 +25,12 @@ export interface ReplicaLogOptions {
   now?: () => Date
   /** Who writes now, in the caller's context (team mode: `key:<name>` of the request's key). */
   currentActor?: () => string | undefined
+}
+
+/** The first record kept under each of these request ids (read in the write transaction). */
+async function replayedOf(client: PoolClient, team: string, repo: string, requestIds: readonly string[]): Promise<Map<string, JournalRecord>> {
+  const again = await client.query<{request_id: string; record: JournalRecord}>('SELECT request_id, record FROM ops WHERE team = $1 AND repo = $2 AND request_id = ANY($3::text[])', [team, repo, [...requestIds]])
+  return new Map(again.rows.map((r) => [r.request_id, r.record]))
 }
 
 /** At most this many memory ids in one audit row of deletions (the count says how many there were). */
@@ -55,18 +62,34 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
 
     async commit(seq, plan, requestIds = []) {
       try {
-        return await pg.transaction(async (client) => {
+        // Two round trips (the connections pipeline, pool.ts): BEGIN, the head row locked with the
+        // first records after the replica's place and the request ids' first records (read once
+        // the lock is held: each statement of a transaction sees what committed before it ran);
+        // then the batch's rows, the head moved and the audit, with the COMMIT.
+        return await pg.transaction(async (client, tx) => {
           const at = now()
           const missed: ReplicaRecord[] = []
-          // one round trip: the head row locked and the first records after the replica's place
-          const locked = await client.query<{head: string; seq: string | null; record: JournalRecord | null}>(
+          const lockedSent = client.query<{head: string; seq: string | null; record: JournalRecord | null}>(
             `SELECT r.head, o.seq, o.record FROM repos r
                LEFT JOIN LATERAL (SELECT seq, record FROM ops WHERE team = r.team AND repo = r.repo AND seq > $3 ORDER BY seq LIMIT 1000) o ON true
              WHERE r.team = $1 AND r.repo = $2 FOR UPDATE OF r`,
             [team, repo, seq],
           )
-          // the repo's first write: made (and locked) the slow way
-          const head = locked.rows.length > 0 ? Number(locked.rows[0].head) : await lockHead(client, team, repo, at)
+          const replayedSent = requestIds.length > 0 ? replayedOf(client, team, repo, requestIds) : undefined
+          replayedSent?.catch(() => undefined) // its failure is read below, or the lock's comes first
+          const locked = await lockedSent
+          let replayed: Map<string, JournalRecord>
+          let head: number
+          if (locked.rows.length > 0) {
+            head = Number(locked.rows[0].head)
+            replayed = (await replayedSent) ?? new Map()
+          } else {
+            // the repo's first write: made (and locked) the slow way, and its request ids read again
+            // under that lock (the read above ran before it: a racing first writer's copy may have landed since)
+            await replayedSent
+            head = await lockHead(client, team, repo, at)
+            replayed = requestIds.length > 0 ? await replayedOf(client, team, repo, requestIds) : new Map()
+          }
           for (const r of locked.rows) if (r.seq !== null) missed.push({seq: Number(r.seq), record: r.record!})
           // every record after the replica's place, read under the lock: nothing can come between
           for (let from = missed.at(-1)?.seq ?? seq; from < head; ) {
@@ -74,12 +97,6 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
             if (rows.rows.length === 0) break
             for (const r of rows.rows) missed.push({seq: Number(r.seq), record: r.record})
             from = missed.at(-1)!.seq
-          }
-          // writes sent again (the same request id): their first records, read under the lock
-          const replayed = new Map<string, JournalRecord>()
-          if (requestIds.length > 0) {
-            const again = await client.query<{request_id: string; record: JournalRecord}>('SELECT request_id, record FROM ops WHERE team = $1 AND repo = $2 AND request_id = ANY($3::text[])', [team, repo, [...requestIds]])
-            for (const r of again.rows) replayed.set(r.request_id, r.record)
           }
           const records = plan(missed, replayed)
           if (records.length === 0) throw new NothingToAppend()
@@ -92,22 +109,29 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
           })
           const seqs = json.map((_, i) => head + i + 1)
           const actors = records.map((r) => recordActor(r) ?? options.actor)
-          const moved = await client.query(
-            `WITH appended AS (
-               INSERT INTO ops (team, repo, seq, record, actor, request_id, at)
-               SELECT $1, $2, s, r, a, q, $3 FROM unnest($4::bigint[], $5::jsonb[], $6::text[], $8::text[]) AS t(s, r, a, q)
-             )
-             UPDATE repos SET head = $7 WHERE team = $1 AND repo = $2`,
-            [team, repo, at, seqs, json, actors, head + json.length, ids],
+          // sent with the COMMIT, so checked in the statement: a head that did not move from the
+          // one locked is a division by zero, which aborts the transaction (nothing is kept)
+          tx.withCommit(
+            client.query(
+              `WITH appended AS (
+                 INSERT INTO ops (team, repo, seq, record, actor, request_id, at)
+                 SELECT $1, $2, s, r, a, q, $3 FROM unnest($4::bigint[], $5::jsonb[], $6::text[], $8::text[]) AS t(s, r, a, q)
+               ), moved AS (
+                 UPDATE repos SET head = $7 WHERE team = $1 AND repo = $2 AND head = $9 RETURNING 1
+               )
+               SELECT 1 / (SELECT count(*)::int FROM moved) AS moved`,
+              [team, repo, at, seqs, json, actors, head + json.length, ids, head],
+            ),
           )
-          if (moved.rowCount !== 1) throw new MemError('internal', `The head of ${repo} could not be moved to ${head + json.length}.`)
           // deletions go to the audit, in the same transaction: who forgot or purged which memories
           const audit = deletions(records, seqs, actors)
           if (audit.length > 0) {
-            await client.query(
-              `INSERT INTO audit (team, at, actor, action, repo, target, details)
-               SELECT $1, $2, a, x, $3, t, d FROM unnest($4::text[], $5::text[], $6::text[], $7::jsonb[]) AS u(a, x, t, d)`,
-              [team, at, repo, audit.map((e) => e.actor), audit.map((e) => e.action), audit.map((e) => e.target), audit.map((e) => JSON.stringify(e.details))],
+            tx.withCommit(
+              client.query(
+                `INSERT INTO audit (team, at, actor, action, repo, target, details)
+                 SELECT $1, $2, a, x, $3, t, d FROM unnest($4::text[], $5::text[], $6::text[], $7::jsonb[]) AS u(a, x, t, d)`,
+                [team, at, repo, audit.map((e) => e.actor), audit.map((e) => e.action), audit.map((e) => e.target), audit.map((e) => JSON.stringify(e.details))],
+              ),
             )
           }
           return {seqs}

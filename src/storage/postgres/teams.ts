@@ -42,8 +42,11 @@ export interface TeamStoreTables {
   listKeys(team: string): Promise<TeamKeyRow[]>
   /** Marks a live key revoked; false when the team has no live key of that name. */
   revokeKey(team: string, name: string, at: Date, actor: string): Promise<boolean>
-  /** The live key with this hash, of whichever team. */
-  keyByHash(hash: string): Promise<TeamKeyRow | undefined>
+  /**
+   * The live key with this hash, of whichever team. With `headOf` (a repo id), also the head of the
+   * key's team's repo of that id (0 when it has none), read in the same statement.
+   */
+  keyByHash(hash: string, headOf?: string): Promise<(TeamKeyRow & {head?: number}) | undefined>
   /** One audit row (its team must exist). Never given a key's text or hash: names only. */
   addAudit(entry: AuditEntry): Promise<void>
   audit(team: string, limit: number): Promise<Array<Required<Pick<AuditEntry, 'at' | 'actor' | 'action'>> & Pick<AuditEntry, 'repo' | 'target' | 'details'>>>
@@ -132,9 +135,19 @@ export function teamTables(pg: PgHandle): TeamStoreTables {
       ])
     },
 
-    async keyByHash(hash) {
-      const rows = await pg.query<KeyDbRow>('SELECT team, name, prefix, scope, repos, created_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [hash])
-      return rows.length === 0 ? undefined : toKey(rows[0])
+    async keyByHash(hash, headOf) {
+      if (headOf === undefined) {
+        const rows = await pg.query<KeyDbRow>('SELECT team, name, prefix, scope, repos, created_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [hash])
+        return rows.length === 0 ? undefined : toKey(rows[0])
+      }
+      // one round trip for a request's two reads before its operation: its key, and the head of the
+      // repo it names (of the key's own team only)
+      const rows = await pg.query<KeyDbRow & {head: string | null}>(
+        `SELECT k.team, k.name, k.prefix, k.scope, k.repos, k.created_at, (SELECT r.head FROM repos r WHERE r.team = k.team AND r.repo = $2) AS head
+           FROM api_keys k WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+        [hash, headOf],
+      )
+      return rows.length === 0 ? undefined : {...toKey(rows[0]), head: Number(rows[0].head ?? 0)}
     },
 
     async audit(team, limit) {

@@ -1,0 +1,113 @@
+// The round trips a team replica makes before an operation (docs/team.md "Measured"): a request
+// naming its repo in the query reads that repo's head with its key, in one statement; a store reads
+// no head before its write transaction (the transaction catches up under the head row's lock).
+// What must hold all the same: a write acknowledged by one replica is in the next read on the
+// other, and a revoked key is refused at once by every replica.
+import pg from 'pg'
+import {describe, expect, it, onTestFinished} from 'vitest'
+import {revokeTeamKey} from '../../../src/operations/team.js'
+import {api, inProcessReplica, teamKey, teamStore} from '../../helpers/team-server.js'
+
+const REPO = 'github.com/acme/app'
+const enc = encodeURIComponent
+
+/** Every statement any pg client of this process sends while `fn` runs (texts, in order). */
+async function statementsOf<T>(fn: () => Promise<T>): Promise<{result: T; texts: string[]}> {
+  const proto = pg.Client.prototype as unknown as {query: (...args: unknown[]) => unknown}
+  const original = proto.query
+  const texts: string[] = []
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const q = args[0] as string | {text?: string}
+    texts.push((typeof q === 'string' ? q : (q?.text ?? '')).replace(/\s+/g, ' ').trim())
+    return original.apply(this, args)
+  }
+  onTestFinished(() => {
+    proto.query = original
+  })
+  try {
+    return {result: await fn(), texts}
+  } finally {
+    proto.query = original
+  }
+}
+
+async function opsCount(url: string): Promise<number> {
+  const client = new pg.Client({connectionString: url})
+  await client.connect()
+  try {
+    return Number((await client.query('SELECT count(*) AS n FROM ops')).rows[0].n)
+  } finally {
+    await client.end()
+  }
+}
+
+describe('a team replica reads the head with the key, and a store reads none before its transaction', () => {
+  it('a store acknowledged by one replica is in the very next recall (?repo=) on the other, both ways; a recall sends one statement, a store none before BEGIN', async () => {
+    const {db, url} = await teamStore()
+    const key = await teamKey(db, 'acme', 'agent', 'write')
+    const a = await inProcessReplica(url, {name: 'a'})
+    const b = await inProcessReplica(url, {name: 'b'})
+    // both replicas have the repo hot (a store and a recall each)
+    expect((await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'The billing service retries webhooks three times'})).status).toBe(201)
+    expect((await api(b.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=billing`)).status).toBe(200)
+
+    for (let i = 0; i < 12; i++) {
+      const [writer, reader] = i % 2 ? [b, a] : [a, b]
+      const word = `zanzibar${i}`
+      const stored = await statementsOf(() => api(writer.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: `Queue ${word} drains before the nightly deploy of service ${i}`}))
+      expect(stored.result.status).toBe(201)
+      // the key, then BEGIN with the locked head: no head check of its own
+      expect(stored.texts.filter((t) => /^SELECT head FROM repos/.test(t))).toEqual([])
+      expect(stored.texts.findIndex((t) => t.startsWith('SELECT team, name'))).toBe(0)
+      expect(stored.texts[1]).toBe('BEGIN')
+
+      const recalled = await statementsOf(() => api(reader.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=${word}`))
+      expect(recalled.result.status).toBe(200)
+      expect(recalled.result.body.results.map((r: {id: string}) => r.id)).toEqual([stored.result.body.id])
+      // the key and the head in one statement, then the records the reader had not seen
+      const before = recalled.texts.filter((t) => !t.startsWith('SELECT seq, record FROM ops'))
+      expect(before.filter((t) => /api_keys|FROM repos/.test(t))).toHaveLength(1)
+      expect(before[0]).toMatch(/^SELECT k\.team, .*\(SELECT r\.head FROM repos r WHERE r\.team = k\.team AND r\.repo = \$2\) AS head FROM api_keys k/)
+    }
+
+    // a forget on one replica: the next recall on the other no longer returns it
+    const doomed = await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'The quokka cache is flushed every hour'})
+    expect((await api(b.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=quokka`)).body.results).toHaveLength(1)
+    expect((await api(b.url, key, 'DELETE', `/api/mem/${enc(doomed.body.id)}?reason=wrong`)).status).toBe(200)
+    expect((await api(a.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=quokka`)).body.results).toEqual([])
+  })
+
+  it('a repo the key may not reach, or one that is no repo id, named in the query: the same 403, 400 and 404 as without the head read along', async () => {
+    const {db, url} = await teamStore()
+    const scoped = await teamKey(db, 'acme', 'scoped', 'write', [REPO])
+    const other = await teamKey(db, 'globex', 'agent', 'write')
+    const a = await inProcessReplica(url, {name: 'a'})
+    expect((await api(a.url, scoped, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'The ledger closes at midnight UTC'})).status).toBe(201)
+    expect((await api(a.url, scoped, 'GET', `/api/mem/recall?repo=${enc('github.com/acme/other')}&q=ledger`)).status).toBe(403)
+    const path = await api(a.url, scoped, 'GET', `/api/mem/recall?repo=${enc('/etc/passwd')}&q=ledger`)
+    expect([path.status, path.body.code]).toEqual([400, 'invalid_input'])
+    // another team's key naming this repo: its team has none of that id (404), nothing of acme's comes back
+    const foreign = await api(a.url, other, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=ledger`)
+    expect([foreign.status, foreign.body.code]).toEqual([404, 'not_found'])
+  })
+
+  it('a revoked key is refused at once by both replicas: on a recall that reads the head with the key, on a store, and nothing is written', async () => {
+    const {db, url} = await teamStore()
+    const key = await teamKey(db, 'acme', 'agent', 'write')
+    const a = await inProcessReplica(url, {name: 'a'})
+    const b = await inProcessReplica(url, {name: 'b'})
+    for (const r of [a, b]) {
+      expect((await api(r.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: r === a ? 'Replica a serves the eu-west region behind nginx' : 'Deploys to staging need the vault token rotated weekly'})).status).toBe(201)
+      expect((await api(r.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=staging`)).status).toBe(200)
+    }
+    const stored = await opsCount(url)
+    await revokeTeamKey(db, {team: 'acme', name: 'agent'}, {now: new Date(), actor: 'test'})
+    for (const r of [a, b]) {
+      const recall = await api(r.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=staging`)
+      expect([recall.status, recall.body.code]).toEqual([401, 'unauthorized'])
+      const store = await api(r.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'Written with a revoked key'})
+      expect([store.status, store.body.code]).toEqual([401, 'unauthorized'])
+    }
+    expect(await opsCount(url)).toBe(stored)
+  })
+})
