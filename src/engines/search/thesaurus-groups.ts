@@ -46,7 +46,6 @@ export const GROUPS: readonly string[] = [
   'container containers docker image images dockerfile',
   'kubernetes k8s cluster pod pods helm kubectl',
   'dependency dependencies deps package packages library libraries module modules lockfile lock-file',
-  'npm pnpm yarn bun package-manager',
   'pip pipenv poetry uv virtualenv venv',
   'upgrade update bump',
   'version versions',

@@ -35,7 +35,6 @@ export const STEMMED_GROUPS: readonly (readonly string[])[] = [
   ['contain', 'docker', 'imag', 'dockerfil'],
   ['kubernet', 'k8s', 'cluster', 'pod', 'helm', 'kubectl'],
   ['depend', 'dep', 'packag', 'librari', 'modul', 'lockfil', 'lockfile'],
-  ['npm', 'pnpm', 'yarn', 'bun', 'packagemanager'],
   ['pip', 'pipenv', 'poetri', 'uv', 'virtualenv', 'venv'],
   ['upgrad', 'updat', 'bump'],
   ['version'],

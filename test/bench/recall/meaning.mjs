@@ -188,7 +188,7 @@ export async function benchMeaning() {
   const para = loadSet('paraphrase')
   // a second paraphrase set, written blind by another helper on 2026-11-27 to check the thesaurus groups added then
   const para2 = loadSet('paraphrase2')
-  const sets = [['own recall set', own, 'own'], ['paraphrase set', para, 'para'], ['paraphrase set 2 (held back)', para2, 'para2']]
+  const sets = [['own recall set', own, 'own'], ['paraphrase set', para, 'para'], ['paraphrase set 2 (written blind)', para2, 'para2']]
   for (const [title, set, name] of sets) {
     if (!set) {
       console.log(`\n-- ${title}: NOT MEASURED (no data) --`)
