@@ -8,8 +8,8 @@ export const MEANING_NOTES = [
 ]
 /**
  * The issue's own four questions, one per note. The developer thesaurus (engines/search/thesaurus-groups.ts)
- * answers two of them at words alone: prices → money/cents, privacy → PII.
+ * answers three of them at words alone: prices → money/cents, privacy → PII, hosted → Fly.io.
  */
 export const ISSUE_QUESTIONS = ['how do I install dependencies', 'what format are prices in', 'privacy rules', 'where is production hosted']
 /** One question per note that neither the note's words nor the thesaurus reach: only a model can answer them. */
-export const MEANING_QUESTIONS = ['how do I install dependencies', 'how are sums of cash sent back to callers', 'what must stay out of our diagnostics output', 'where is production hosted']
+export const MEANING_QUESTIONS = ['how do I install dependencies', 'how are sums of cash sent back to callers', 'what must stay out of our diagnostics output', 'which company keeps our site up']

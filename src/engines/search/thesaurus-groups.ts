@@ -102,7 +102,7 @@ export const GROUPS: readonly string[] = [
   'file files upload uploads attachment attachments',
   'folder folders directory directories dir dirs',
   'shell bash zsh terminal command-line',
-  'host hosting hosted cloud aws gcp azure vercel netlify heroku',
+  'host hosting hosted cloud aws gcp azure vercel netlify heroku flyio digitalocean hetzner',
   'storage s3 bucket buckets blob blobs object-storage',
   'cron scheduled scheduler nightly periodic',
   'webhook webhooks callback callbacks',

@@ -87,7 +87,7 @@ export const STEMMED_GROUPS: readonly (readonly string[])[] = [
   ['file', 'upload', 'attach'],
   ['folder', 'directori', 'dir'],
   ['bash', 'zsh', 'termin', 'commandline'],
-  ['host', 'cloud', 'aw', 'gcp', 'azur', 'vercel', 'netlifi', 'heroku'],
+  ['host', 'cloud', 'aw', 'gcp', 'azur', 'vercel', 'netlifi', 'heroku', 'flyio', 'digitalocean', 'hetzner'],
   ['storag', 's3', 'bucket', 'blob', 'objectstorage'],
   ['cron', 'schedul', 'nightli', 'period'],
   ['webhook', 'callback'],
