@@ -510,6 +510,19 @@ export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: 
   return {rows, unchecked: found.length - within}
 }
 
+/**
+ * The newest live memories holding any of `keys` in the band table, at most `limit`, as duplicate
+ * and update candidates: for keys many memories share (a role: text/roles.ts), where
+ * nearDuplicateCandidates would read them all.
+ */
+export function newestCandidatesWithKeys(db: Db, keys: readonly number[], limit: number): DuplicateCandidate[] {
+  if (keys.length === 0 || limit <= 0) return []
+  return db.all<DuplicateCandidate>(
+    `SELECT id, content, created_at AS createdAt, type, links FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')}) ORDER BY seq DESC LIMIT ?) AND +live = 1 ORDER BY seq DESC`,
+    [...keys, limit],
+  )
+}
+
 /** Live memories by seq, as duplicate and update candidates (and their seq). */
 export function duplicateCandidatesBySeq(db: Db, seqs: readonly number[]): Array<DuplicateCandidate & {seq: number}> {
   if (seqs.length === 0) return []

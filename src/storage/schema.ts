@@ -152,6 +152,14 @@ const MIGRATIONS: Migration[] = [
   ALTER TABLE memories ADD COLUMN origin TEXT NOT NULL DEFAULT 'user';
   ALTER TABLE memories ADD COLUMN origin_mac TEXT;
   `,
+  // 13: role keys (text/roles.ts) in the band table, so a store finds the memory that names
+  //     another tool of a role (the same-role rule: "Errors are reported to Sentry" → "… Rollbar").
+  (db) => {
+    db.exec(`DELETE FROM dup_bands`)
+    for (const row of db.all<{seq: number; content: string; links: string}>(`SELECT seq, content, links FROM memories WHERE live = 1`)) {
+      for (const band of storedKeys(row.content, hasRelation(row.links, UPDATED_BY))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
+    }
+  },
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

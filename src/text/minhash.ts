@@ -4,6 +4,7 @@
  * looks up four keys instead of comparing against every memory. Candidates are then verified with
  * the exact Jaccard similarity.
  */
+import {toolsIn} from './roles.js'
 import {shinglesOf} from './shingles.js'
 import {factShape, factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
 
@@ -29,17 +30,20 @@ function fnv1a(s: string): number {
   return h >>> 0
 }
 
-let last: {content: string; shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; shape: FactShape} | undefined
+let last: {content: string; shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; roles: readonly number[]; shape: FactShape} | undefined
 
 /**
  * The shingle set and keys of a memory's content: `bands`, the near-duplicate and subject keys a
  * store finds its duplicates and updates by; `values`, the keys of the values it states
  * (values.ts `valueKeys`), held in the band table only while a newer version updates the memory
- * (storedKeys), so that a revert in other words finds it. A store computes them twice for the
+ * (storedKeys), so that a revert in other words finds it; `roles`, a key for each role of a tool
+ * it names (roles.ts: "Sentry" is error tracking), so that a store finds the memory naming another
+ * tool of the role (the same-role rule), looked up apart and capped (many memories name a
+ * database). A store computes them twice for the
  * same text (the gates, then the band index), so the last answer is kept. Callers must not
  * modify what they get.
  */
-export function contentBands(content: string, {keep = false}: {keep?: boolean} = {}): {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; shape: FactShape} {
+export function contentBands(content: string, {keep = false}: {keep?: boolean} = {}): {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; roles: readonly number[]; shape: FactShape} {
   if (last?.content !== content) {
     const shingles = shinglesOf(content)
     // `keep`: among the kept shapes (values.ts factShapeOf), as a store keeps the text it stores
@@ -48,7 +52,8 @@ export function contentBands(content: string, {keep = false}: {keep?: boolean} =
     const shape = keep ? factShapeOf(content) : factShape(content)
     // the near-duplicate keys, then the subject keys (values.ts) that find updates of a fact
     const bands = [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]
-    last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k))}
+    const roles = [...toolsIn(shape.sequence).keys()].map((role) => fnv1a(`role\u0000${role}`))
+    last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), roles}
   }
   return last
 }
@@ -58,10 +63,10 @@ export function valueKeysOf(content: string): readonly number[] {
   return valueKeys(factShapeOf(content))
 }
 
-/** The keys the band table holds for a live memory: its bands, and its value keys while a newer version updates it. */
+/** The keys the band table holds for a live memory: its bands, its value keys while a newer version updates it, and its role keys. */
 export function storedKeys(content: string, updated: boolean): readonly number[] {
-  const {bands, values} = contentBands(content)
-  return updated && values.length > 0 ? [...bands, ...values] : bands
+  const {bands, values, roles} = contentBands(content)
+  return [...bands, ...(updated ? values : []), ...roles]
 }
 
 /** The band keys of a shingle set (empty for an empty set). */

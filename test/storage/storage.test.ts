@@ -10,7 +10,7 @@ import {encodeRecord} from '../../src/storage/journal.js'
 import {getMemory, liveCounts, type Op} from '../../src/storage/memories.js'
 import {RepoStore} from '../../src/storage/repo-store.js'
 import {SCHEMA_VERSION, setMeta} from '../../src/storage/schema.js'
-import {storedKeys} from '../../src/text/minhash.js'
+import {contentBands, storedKeys} from '../../src/text/minhash.js'
 import {loadSqlJs} from '../../src/storage/sqljs.js'
 import {tempDir} from '../helpers/mem.js'
 import {testMemory} from '../helpers/memory.js'
@@ -269,6 +269,9 @@ describe('RepoStore', () => {
     expect(keysOf(older.id)).toEqual(sorted(storedKeys(older.content, true)))
     expect(keysOf(newer.id)).toEqual(sorted(storedKeys(newer.content, false)))
     expect(storedKeys(older.content, true).length).toBeGreaterThan(storedKeys(older.content, false).length)
+    // schema 13: the role keys of the tools a text names are among them (Sentry: error tracking)
+    expect(contentBands(newer.content).roles).toHaveLength(1)
+    expect(keysOf(newer.id)).toEqual(expect.arrayContaining([...contentBands(newer.content).roles]))
     // and schema 11 marks the memory that updates another (the context leads with such)
     const changed = again.read((d) => d.all<{id: string}>(`SELECT id FROM memories WHERE changed = 1`).map((r) => r.id))
     expect(changed).toEqual([newer.id])

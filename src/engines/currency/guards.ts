@@ -8,7 +8,7 @@ import {STOP_WORDS} from '../../text/stopwords.js'
 import {NEGATIONS} from '../../text/tokenize.js'
 import {INSTRUCTION_WORDS, isHard, kindOf, stem, STRONG_KINDS} from '../../text/values.js'
 import {thesaurusExpansions} from '../search/thesaurus.js'
-import {scopesIn, toolKey, toolKeysIn, toolsIn} from './roles.js'
+import {scopesIn, toolKey, toolKeysIn, toolsIn} from '../../text/roles.js'
 import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, type OwnPlaces, type Pair} from './pair.js'
 
 /** One sentence's slot in which two texts differ (slotOf in pair.ts). */
@@ -253,7 +253,7 @@ export const noSharedSubject: Guard = {
 
 /**
  * same-role: each text names a scope the other does not — frontend / backend, production / local
- * development, iOS / Android, unit / end-to-end, Python / JavaScript (roles.ts SCOPES), or two scopes
+ * development, iOS / Android, unit / end-to-end, Python / JavaScript (text/roles.ts SCOPES), or two scopes
  * of two kinds ("The admin dashboard …" / "The API …"): "The frontend is deployed to Vercel" / "The
  * backend is deployed to Fly.io" are two facts. A scope only one text names ("Production errors go
  * to Rollbar" after "Errors are reported to Sentry") is the rule made narrower or said more fully.

@@ -35,7 +35,7 @@ import {
   type Match,
 } from './guards.js'
 import {Pair, shownList, slotOf, withNames} from './pair.js'
-import {toolKeysIn, toolsIn} from './roles.js'
+import {toolKeysIn, toolsIn} from '../../text/roles.js'
 
 export {Pair} from './pair.js'
 
@@ -47,7 +47,7 @@ export interface UpdateRelation {
    * Which rule found it: `same-words` (only values differ), `wider` (one wording adds words to the
    * other), `reworded` (most words shared, one value changed), `same-frame` (one sentence, one
    * slot of it changed), `meaning` (close by the meaning model, one value changed) or `same-role`
-   * (one tool of a role replaced by another of the same role: roles.ts).
+   * (one tool of a role replaced by another of the same role: text/roles.ts).
    */
   kind: UpdateKind
   /** What changed, as people read it: `'e_' → 'j_'`. */
@@ -147,7 +147,7 @@ export const byMeaning: Rule = {
 }
 
 /**
- * same-role: each text names one tool of a role (roles.ts) and not the other's — "Errors are
+ * same-role: each text names one tool of a role (text/roles.ts) and not the other's — "Errors are
  * reported to Sentry" → "Production errors go to Rollbar", "Lint with ESLint before pushing" →
  * "The linter is Biome". A project has one tool in such a role at a time, so that is the rule
  * changed, in words that may share little and that a meaning model may find far apart. The guards

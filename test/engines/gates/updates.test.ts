@@ -78,6 +78,23 @@ describe('an update is not a duplicate', () => {
     expect(r).toMatchObject({success: true, updates: [{id: last}]})
   })
 
+  it('finds another tool of the same role in other words (the role keys of the band table), among memories naming other tools', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const sentry = storedId(await store(ctx, {repo, content: 'Errors are reported to Sentry', type: 'heuristic'}))
+    clock.advance(60_000)
+    // others naming tools of other roles, and of this role for another scope, stored since
+    for (const content of ['The user database is Postgres 16', 'Cache sessions in Redis', 'Unit tests use Vitest', 'Backend errors also page the on-call through PagerDuty']) {
+      await store(ctx, {repo, content, type: 'heuristic'})
+      clock.advance(60_000)
+    }
+    const r = await store(ctx, {repo, content: 'Production errors go to Rollbar', type: 'heuristic'})
+    expect(r).toMatchObject({success: true, updates: [{id: sentry, reason: 'Sentry → Rollbar'}]})
+    // the context shows the newer only
+    const shown = (await context(ctx, {repo})).context
+    expect(shown).toContain('Rollbar')
+    expect(shown).not.toContain('Sentry')
+  })
+
   it('a true restatement (same values; case, punctuation, spacing) is still a duplicate', async () => {
     const {ctx, repo} = memRepo()
     const a = storedId(await store(ctx, {repo, content: ARG('e_'), type: 'heuristic'}))
@@ -266,12 +283,18 @@ describe('the newest wins, visibly', () => {
     // the test runner is another fact than the command, though both name vitest
     const runner = await store(ctx, {repo, content: 'We use Vitest for unit tests', type: 'heuristic'})
     expect(runner).toEqual({success: true, id: expect.any(String)})
-    // nor does a text that says more than the value again
+    // nor does a text that says more than the value again: no revert of the Prettier note (the
+    // same-role rule reads it as the formatter changed again, an update of the dprint note only)
     storedId(await store(ctx, {repo, content: 'Code is formatted with Prettier', type: 'heuristic'}))
     clock.advance(86_400_000)
-    expect(await store(ctx, {repo, content: 'Format the code with dprint on save', type: 'heuristic'})).toMatchObject({success: true, updates: [expect.anything()]})
+    const dprint = await store(ctx, {repo, content: 'Format the code with dprint on save', type: 'heuristic'})
+    expect(dprint).toMatchObject({success: true, updates: [expect.anything()]})
     clock.advance(86_400_000)
-    expect(await store(ctx, {repo, content: 'Formatting is Prettier with printWidth 100 and singleQuote.', type: 'heuristic'})).toEqual({success: true, id: expect.any(String)})
+    expect(await store(ctx, {repo, content: 'Formatting is Prettier with printWidth 100 and singleQuote.', type: 'heuristic'})).toEqual({
+      success: true,
+      id: expect.any(String),
+      updates: [{id: storedId(dprint), reason: 'dprint → Prettier'}],
+    })
     // a revert of a fact that never changed updates nothing either
     const port = await store(ctx, {repo, content: 'The admin UI listens on port 3000', type: 'heuristic'})
     expect(port).toEqual({success: true, id: expect.any(String)})

@@ -1,8 +1,8 @@
-// The roles of the same-role rule (src/engines/currency/roles.ts): which words of a text name a tool
+// The roles of the same-role rule (src/text/roles.ts): which words of a text name a tool
 // of which role, and which scopes a text names.
 import {describe, expect, it} from 'vitest'
-import {scopesIn, toolsIn} from '../../../src/engines/currency/roles.js'
-import {factShape} from '../../../src/text/values.js'
+import {scopesIn, toolsIn} from '../../src/text/roles.js'
+import {factShape} from '../../src/text/values.js'
 
 const tools = (text: string) => Object.fromEntries([...toolsIn(factShape(text).sequence)].map(([role, t]) => [role, [...t.values()]]))
 
@@ -11,6 +11,10 @@ describe('roles: the tools a text names', () => {
     expect(tools('The job queue is pg-boss')).toEqual({'node-job-queue': ['pg-boss']})
     expect(tools('Deploy from GitHub Actions to Fly.io')).toEqual({'code-host': ['GitHub'], ci: ['GitHub Actions'], 'app-hosting': ['Fly.io']})
     expect(tools('Biome lints and formats')).toEqual({'js-linter': ['Biome'], 'js-formatter': ['Biome']})
+    // a tool of two roles, in a text that says which: that one only
+    expect(tools('The linter is Biome')).toEqual({'js-linter': ['Biome']})
+    expect(tools('Format the code with Biome on save')).toEqual({'js-formatter': ['Biome']})
+    expect(tools('We use Biome')).toEqual({'js-linter': ['Biome'], 'js-formatter': ['Biome']})
   })
   it('reads a tool named by a common word only when it is written as a name inside a sentence', () => {
     expect(tools('Production now runs on Render')).toEqual({'app-hosting': ['Render']})

@@ -1,9 +1,9 @@
 /**
- * Roles and the tools that fill them (the same-role rule, rules.ts): a project has one error
+ * Roles and the tools that fill them (the same-role rule, engines/currency/rules.ts): a project has one error
  * tracker, one JavaScript test runner, one job queue at a time, so a rule naming another tool of
  * the same role is usually that rule changed — "Errors are reported to Sentry" → "Production
  * errors go to Rollbar" — even when the two share almost no words and a meaning model finds them
- * far apart. Written from the trade's vocabulary, like the thesaurus (search/thesaurus-groups.ts);
+ * far apart. Written from the trade's vocabulary, like the thesaurus (engines/search/thesaurus-groups.ts);
  * a role is narrow on purpose (unit test runners and browser test tools are two roles: a repo uses
  * one of each), and a tool may fill more than one role (Biome lints and formats).
  * Query builders and micro-ORMs often used beside an ORM (Dapper, sqlx, sqlc) are not listed.
@@ -141,6 +141,38 @@ export function toolsIn(sequence: readonly string[]): Map<string, Map<string, st
     const key = toolKey(sequence[i])
     if (!WORD_NAMES.has(key) || (i > 0 && /^[A-Z][a-z]/.test(sequence[i]))) add(key, sequence[i])
     if (i + 1 < sequence.length) add(toolKey(sequence[i] + sequence[i + 1]), `${sequence[i]} ${sequence[i + 1]}`)
+  }
+  return byCues(out, sequence)
+}
+
+/**
+ * The words that say which role a tool of several roles has in a text ("The linter is Biome" lints;
+ * "Format the code with Biome" formats): such a tool is read only in the roles whose word the text
+ * holds, when it holds one. Keyed by role; a word matches at its start (lint, linter, linting).
+ */
+const ROLE_CUES: Readonly<Record<string, readonly string[]>> = {
+  'js-linter': ['lint'],
+  'js-formatter': ['format'],
+  'python-linter': ['lint'],
+  'python-formatter': ['format'],
+  'log-backend': ['log'],
+  'metrics-backend': ['metric'],
+  tracing: ['trac', 'span'],
+}
+
+/** A tool of several roles keeps the roles its text names by their words (ROLE_CUES), when it names any. */
+function byCues(out: Map<string, Map<string, string>>, sequence: readonly string[]): Map<string, Map<string, string>> {
+  const words = sequence.map((w) => w.toLowerCase())
+  const cued = (role: string) => (ROLE_CUES[role] ?? []).some((cue) => words.some((w) => w.startsWith(cue)))
+  const rolesOfTool = new Map<string, string[]>()
+  for (const [role, tools] of out) for (const key of tools.keys()) rolesOfTool.set(key, [...(rolesOfTool.get(key) ?? []), role])
+  for (const [key, roles] of rolesOfTool) {
+    if (roles.length < 2 || !roles.some(cued)) continue
+    for (const role of roles) {
+      if (cued(role)) continue
+      out.get(role)!.delete(key)
+      if (out.get(role)!.size === 0) out.delete(role)
+    }
   }
   return out
 }
