@@ -517,10 +517,13 @@ export function nearDuplicateCandidates(db: Db, keys: readonly number[], limit: 
  */
 export function newestCandidatesWithKeys(db: Db, keys: readonly number[], limit: number): DuplicateCandidate[] {
   if (keys.length === 0 || limit <= 0) return []
-  return db.all<DuplicateCandidate>(
-    `SELECT id, content, created_at AS createdAt, type, links FROM memories WHERE seq IN (SELECT seq FROM dup_bands WHERE band IN (${keys.map(() => '?').join(',')}) ORDER BY seq DESC LIMIT ?) AND +live = 1 ORDER BY seq DESC`,
-    [...keys, limit],
-  )
+  // one key at a time, each read backwards along the (band, seq) key and stopped at the limit: the
+  // cost stays that of `limit` rows a key, however many memories hold it
+  const seqs = [...new Set(keys.flatMap((k) => db.column<number>(`SELECT seq FROM dup_bands WHERE band = ? ORDER BY seq DESC LIMIT ?`, [k, limit])))]
+    .sort((a, b) => b - a)
+    .slice(0, limit)
+  if (seqs.length === 0) return []
+  return db.all<DuplicateCandidate>(`SELECT id, content, created_at AS createdAt, type, links FROM memories WHERE seq IN (${seqs.map(() => '?').join(',')}) AND +live = 1 ORDER BY seq DESC`, seqs)
 }
 
 /** Live memories by seq, as duplicate and update candidates (and their seq). */
