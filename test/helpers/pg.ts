@@ -90,6 +90,11 @@ export async function admin(server: string, sql: string, values?: unknown[]): Pr
   }
 }
 
+/** The rows of one statement on a database (`admin` on any URL). */
+export async function rows(url: string, sql: string, values: unknown[] = []): Promise<any[]> {
+  return (await admin(url, sql, values)).rows
+}
+
 /** A loopback port nothing listens on (taken, then freed). */
 export function closedPort(): Promise<number> {
   return new Promise((resolve, reject) => {

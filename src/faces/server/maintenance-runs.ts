@@ -45,13 +45,17 @@ interface Pass {
   abort: AbortController
 }
 
-export interface MaintenanceRunsOptions {
-  ctx: MemContext
+/** What a maintenance-runs table is given, local or team: how long a POST waits, how long a finished run is kept, the pipeline's options. */
+export interface RunsWindowOptions {
   windowMs?: number
   retentionMs?: number
+  pipeline?: Omit<PipelineOptions, 'signal' | 'dryRun'>
+}
+
+export interface MaintenanceRunsOptions extends RunsWindowOptions {
+  ctx: MemContext
   /** Runs one pass (tests replace it); by default the full pipeline with `pipeline` options. */
   runPass?: (repoId: string, signal: AbortSignal) => Promise<MaintenanceReport>
-  pipeline?: Omit<PipelineOptions, 'signal' | 'dryRun'>
 }
 
 export type PostAnswer =

@@ -12,13 +12,13 @@
  */
 import {randomUUID} from 'node:crypto'
 import type {RepoHandle} from '../../engines/context.js'
-import {runMaintenance, type PipelineOptions} from '../../engines/maintenance/pipeline.js'
+import {runMaintenance} from '../../engines/maintenance/pipeline.js'
 import type {MaintenanceReport} from '../../engines/maintenance/types.js'
 import {errorBody, MemError} from '../../model/errors.js'
 import type {ScheduledTask} from '../../operations/portal.js'
 import {memoryRepoSegment, teamRepoId, type TeamRuntime} from '../../runtime/team-store.js'
 import type {PassHold, TaskRow} from '../../storage/postgres/index.js'
-import {RUN_RETENTION_MS, SYNC_WINDOW_MS, type MaintenanceRun, type PostAnswer, type RunStatus, type Trigger} from './maintenance-runs.js'
+import {RUN_RETENTION_MS, SYNC_WINDOW_MS, type MaintenanceRun, type PostAnswer, type RunStatus, type RunsWindowOptions, type Trigger} from './maintenance-runs.js'
 import {FIRST_RUN_DELAY_MS, MAINTENANCE_INTERVAL_MS} from './scheduler.js'
 import {Ticker} from './ticker.js'
 
@@ -48,13 +48,10 @@ export interface Started {
   startedAt: string
 }
 
-export interface TeamMaintenanceRunsOptions {
+export interface TeamMaintenanceRunsOptions extends RunsWindowOptions {
   runtime: TeamRuntime
-  windowMs?: number
-  retentionMs?: number
   /** Runs one pass (tests replace it); by default the full pipeline. */
   runPass?: (repo: RepoHandle, signal: AbortSignal) => Promise<MaintenanceReport>
-  pipeline?: Omit<PipelineOptions, 'signal' | 'dryRun'>
   onError?: (err: unknown) => void
 }
 

@@ -6,11 +6,10 @@
 import {spawn, spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import pg from 'pg'
 import {describe, expect, it} from 'vitest'
 import {BIN, cliRepo} from '../../helpers/cli.js'
 import {call as callTool, stdioMcpClient, text} from '../../helpers/mcp.js'
-import {closedPort} from '../../helpers/pg.js'
+import {closedPort, rows} from '../../helpers/pg.js'
 import {call_ as api, inProcessReplica, pgRelay as tcpRelay, teamKey, teamStore} from '../../helpers/team-server.js'
 import {enqueue, listOutbox} from '../../../src/runtime/remote-outbox.js'
 import {checkoutTeamRepoId} from '../../../src/runtime/remote-config.js'
@@ -20,16 +19,6 @@ const SEGMENT = 'github.com~acme~app'
 const enc = encodeURIComponent
 /** What every run sees: no server or key from the machine running the tests. */
 const CLEAN = {MEM_SERVER: '', MEM_KEY: ''}
-
-async function rows(url: string, sql: string, values: unknown[] = []): Promise<any[]> {
-  const client = new pg.Client({connectionString: url})
-  await client.connect()
-  try {
-    return (await client.query(sql, values)).rows
-  } finally {
-    await client.end()
-  }
-}
 
 /** A team store with a write key, a replica in this process, and a checkout. */
 async function setup() {

@@ -2,22 +2,12 @@
 // or MCP tool call sent twice is written once and answered as the first time, against the real
 // Postgres and a replica of `mem serve --store` in this process. The outbox of remote mode relies
 // on it (test/faces/cli/remote-mode.test.ts).
-import pg from 'pg'
 import {describe, expect, it} from 'vitest'
+import {rows} from '../../helpers/pg.js'
 import {call_ as api, inProcessReplica, teamKey, teamStore} from '../../helpers/team-server.js'
 
 const REPO = 'github.com/acme/app'
 const enc = encodeURIComponent
-
-async function rows(url: string, sql: string, values: unknown[] = []): Promise<any[]> {
-  const client = new pg.Client({connectionString: url})
-  await client.connect()
-  try {
-    return (await client.query(sql, values)).rows
-  } finally {
-    await client.end()
-  }
-}
 
 async function setup() {
   const {db, url} = await teamStore()

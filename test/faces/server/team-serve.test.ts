@@ -3,8 +3,8 @@
 // stores) on one database; tenancy (another team's repos and ids, a repo-scoped key, paths as
 // repos, revoked keys); Postgres unreachable → 503 and nothing acknowledged; recall through a
 // replica and through the local store give the same ids and scores.
-import pg from 'pg'
 import {describe, expect, it} from 'vitest'
+import {rows} from '../../helpers/pg.js'
 import {revokeTeamKey} from '../../../src/operations/team.js'
 import {httpMcpClient, type ToolResult} from '../../helpers/mcp.js'
 import {fixedClock} from '../../helpers/mem.js'
@@ -12,16 +12,6 @@ import {memServer} from '../../helpers/server.js'
 import {api, inProcessReplica, pgRelay, teamKey, teamStore} from '../../helpers/team-server.js'
 
 const REPO = 'github.com/acme/app'
-
-async function rows(url: string, sql: string, values: unknown[] = []): Promise<any[]> {
-  const client = new pg.Client({connectionString: url})
-  await client.connect()
-  try {
-    return (await client.query(sql, values)).rows
-  } finally {
-    await client.end()
-  }
-}
 
 const enc = encodeURIComponent
 
