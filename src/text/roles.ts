@@ -126,8 +126,19 @@ function rolesOf(): Map<string, string[]> {
 /** A word as tools are matched: lowercased, without dots, dashes, underscores or slashes. */
 export const toolKey = (word: string): string => word.toLowerCase().replace(/[._/-]/g, '')
 
-/** The tools a text names (its words, and each two consecutive words joined), by role, each with the words as written. */
-export function toolsIn(sequence: readonly string[]): Map<string, Map<string, string>> {
+/**
+ * The tools a text names (its words, and each two consecutive words joined), by role, each with the
+ * words as written. Read once per sequence (a fact shape's, which the rule, its guards and the band
+ * keys all ask about): callers must not modify what they get.
+ */
+export function toolsIn(sequence: readonly string[]): ReadonlyMap<string, ReadonlyMap<string, string>> {
+  let found = toolsRead.get(sequence)
+  if (!found) toolsRead.set(sequence, (found = readTools(sequence)))
+  return found
+}
+const toolsRead = new WeakMap<readonly string[], Map<string, Map<string, string>>>()
+
+function readTools(sequence: readonly string[]): Map<string, Map<string, string>> {
   const roles = rolesOf()
   const out = new Map<string, Map<string, string>>()
   const add = (key: string, shown: string) => {
@@ -178,7 +189,7 @@ function byCues(out: Map<string, Map<string, string>>, sequence: readonly string
 }
 
 /** Every tool key a text names, whatever its role. */
-export function toolKeysIn(tools: Map<string, Map<string, string>>): Set<string> {
+export function toolKeysIn(tools: ReadonlyMap<string, ReadonlyMap<string, string>>): Set<string> {
   return new Set([...tools.values()].flatMap((t) => [...t.keys()]))
 }
 
@@ -212,8 +223,15 @@ function scopesOf(): Map<string, Array<{dimension: number; scope: number}>> {
   return (scopeIndex = map)
 }
 
-/** The scopes a text names: dimension → the scope classes named (usually one). */
-export function scopesIn(sequence: readonly string[]): Map<number, Set<number>> {
+/** The scopes a text names: dimension → the scope classes named (usually one). Read once per sequence, as toolsIn. */
+export function scopesIn(sequence: readonly string[]): ReadonlyMap<number, ReadonlySet<number>> {
+  let found = scopesRead.get(sequence)
+  if (!found) scopesRead.set(sequence, (found = readScopes(sequence)))
+  return found
+}
+const scopesRead = new WeakMap<readonly string[], Map<number, Set<number>>>()
+
+function readScopes(sequence: readonly string[]): Map<number, Set<number>> {
   const index = scopesOf()
   const out = new Map<number, Set<number>>()
   const add = (key: string) => {

@@ -236,6 +236,13 @@ export const fewWordsRestated: Guard = {
 export const bodyOf = (v: string) => v.slice(2).toLowerCase()
 
 /**
+ * Stems of verbs that say how a tool is used, not what a fact is about ("Run `pnpm i18n:check`" /
+ * "Detox e2e runs on …: `yarn detox build`" share only "run"): not a shared subject for the
+ * same-role rule. (The core words already leave out the words of instruction: use, need, must, ….)
+ */
+const VERBS_OF_USE = new Set(['run', 'go', 'goe', 'live', 'keep', 'kept', 'get', 'make', 'made', 'put', 'set', 'start', 'handl', 'manag', 'power', 'serv', 'send', 'sent', 'process', 'work'])
+
+/**
  * same-role: the two texts share no word of what they are about, even through the developer
  * thesaurus (search/thesaurus-groups.ts), the tools aside: two tools of one role named about two
  * things ("Logs are shipped to Datadog" / "Metrics are scraped by Prometheus") are two facts.
@@ -244,8 +251,9 @@ export const noSharedSubject: Guard = {
   name: 'no word of the subject shared',
   refuses: ({newer, older}) => {
     const tools = new Set([...toolKeysIn(toolsIn(newer.sequence)), ...toolKeysIn(toolsIn(older.sequence))])
-    const mine = newer.words.filter((w) => !tools.has(w))
-    const theirs = new Set(older.words.filter((w) => !tools.has(w)))
+    const subject = (words: readonly string[]) => words.filter((w) => !tools.has(w) && !VERBS_OF_USE.has(w))
+    const mine = subject(newer.core)
+    const theirs = new Set(subject(older.core))
     if (mine.some((w) => theirs.has(w))) return false
     return !thesaurusExpansions(mine).some((w) => theirs.has(w))
   },
@@ -267,7 +275,7 @@ export const otherScope: Guard = {
 }
 
 /** Whether a text names a scope the other does not: of a kind the other names otherwise, or of a kind the other does not name at all. */
-function scopeOfItsOwn(mine: Map<number, Set<number>>, theirs: Map<number, Set<number>>): boolean {
+function scopeOfItsOwn(mine: ReadonlyMap<number, ReadonlySet<number>>, theirs: ReadonlyMap<number, ReadonlySet<number>>): boolean {
   for (const [dimension, scopes] of mine) {
     const other = theirs.get(dimension)
     if (!other || ![...scopes].some((s) => other.has(s))) return true
