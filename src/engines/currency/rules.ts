@@ -31,6 +31,7 @@ import {
   valueOutsideSlot,
   bodyOf,
   commandAndName,
+  toolInPassing,
   type Guard,
   type Match,
 } from './guards.js'
@@ -171,7 +172,7 @@ export const sameRole: Rule = {
     }
     return null
   },
-  guards: [longText, commandAndName, noSharedSubject, otherScope, ownWordBeforeShared],
+  guards: [toolInPassing, commandAndName, noSharedSubject, otherScope, ownWordBeforeShared],
   reason: (_pair, m) => `${m.lost[0]} → ${m.gained[0]}`,
 }
 

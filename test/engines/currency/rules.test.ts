@@ -127,14 +127,11 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   slotAfterContentWord: {updates: [['Production logs at level info by default', 'Production logs at level warn by default']]},
   valueOutsideSlot: {updates: [['Fixtures in test/fixtures are loaded by the api suite', 'Fixtures in test/fixtures are loaded by the web suite']]},
   // the own recall set's one wrong link by meaning before this guard (two notes of several rules each)
+  toolInPassing: {
+    // same-role finds it: 17 words against 12
+    updates: [['Tax ids are encrypted at rest; never put them in log lines, exception messages or Sentry breadcrumbs', 'Production errors go to Rollbar with release tags attached']],
+  },
   longText: {
-    // same-role finds it
-    updates: [
-      [
-        'Every exception thrown in the browser bundle, including those from third-party widgets and embedded iframes, is reported to Sentry with release tags attached',
-        'Our payment service moved to a new cluster last week; its alerts, dashboards and crash reports now go to Rollbar, and nothing else changed',
-      ],
-    ],
     meaning: [
       [
         'Logging is pino. Inside handlers use request.log, which carries the request id, instead of the global logger, and never log whole request bodies because they may include card details.',
