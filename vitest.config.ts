@@ -28,6 +28,19 @@ export const SLOW_TESTS = [
   'test/engines/sharing/layers-git.test.ts', // git remotes
   'test/engines/sharing/packs.test.ts', // every single flipped byte of a pack
   'test/faces/server/team-replicas.test.ts', // two mem serve --store processes on one Postgres, one killed mid-burst
+  'test/faces/mcp/stdio.test.ts', // `mem mcp` processes over stdio
+  // the team store's tests: a Postgres cluster of this machine's packages (started for the run when
+  // a test first asks, test/helpers/pg.ts; a fast-part file that asks for it fails, naming this list)
+  'test/storage/postgres/**',
+  'test/storage/contract/**', // the storage contract and recall identity, through both stores
+  'test/operations/team.test.ts',
+  'test/runtime/team-hot-repos.test.ts',
+  'test/faces/cli/team.test.ts',
+  'test/faces/cli/remote-mode.test.ts', // the CLI, hooks and mem mcp against a team server
+  'test/faces/server/team-serve.test.ts',
+  'test/faces/server/team-audit.test.ts',
+  'test/faces/server/team-round-trips.test.ts',
+  'test/faces/server/remote-request-ids.test.ts',
 ]
 
 const ALL_TESTS = ['test/**/*.test.ts', 'test/**/*.test.tsx']
@@ -76,8 +89,8 @@ export default defineConfig({
     env: {MEM_MEANING: 'off'},
     sequence: {sequencer: LongestFirst},
     projects: [
-      {extends: true, test: {name: 'fast', include: ALL_TESTS, exclude: SLOW_TESTS}},
-      {extends: true, test: {name: 'slow', include: SLOW_TESTS.map((p) => (p.endsWith('/**') ? `${p}/*.test.{ts,tsx}` : p))}},
+      {extends: true, test: {name: 'fast', include: ALL_TESTS, exclude: SLOW_TESTS, provide: {suitePart: 'fast'}}},
+      {extends: true, test: {name: 'slow', include: SLOW_TESTS.map((p) => (p.endsWith('/**') ? `${p}/*.test.{ts,tsx}` : p)), provide: {suitePart: 'slow'}}},
     ],
   },
 })

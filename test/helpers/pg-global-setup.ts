@@ -15,6 +15,8 @@ declare module 'vitest' {
     pgUrl: string
     /** Where the test that starts the cluster writes `ready <url> <dir>` or `failed <why>` (with a `.lock` beside it). */
     pgStatusFile: string
+    /** The part of the suite a test file is in (vitest.config.ts: `fast` or `slow`). */
+    suitePart: 'fast' | 'slow'
   }
 }
 

@@ -6,13 +6,17 @@ import {createServer} from 'node:net'
 import {join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import pg from 'pg'
-import {inject, onTestFinished} from 'vitest'
+import {expect, inject, onTestFinished} from 'vitest'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 let serverUrl: Promise<string> | undefined
 
 /** The test server's URL (the one CI gives, or the one started for this run). Throws when there is none. */
 export function pgServerUrl(): Promise<string> {
+  // the fast part needs none of what test-prepare sets up, and a cluster's start is most of its minute
+  if (inject('suitePart') === 'fast') {
+    throw new Error(`${expect.getState().testPath ?? 'This test file'} asks for Postgres but is in the fast part of the suite: list it in SLOW_TESTS (vitest.config.ts).`)
+  }
   serverUrl ??= findServer()
   return serverUrl
 }
