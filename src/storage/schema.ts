@@ -154,13 +154,20 @@ const MIGRATIONS: Migration[] = [
   `,
   // 13: role keys (text/roles.ts) in the band table, so a store finds the memory that names
   //     another tool of a role (the same-role rule: "Errors are reported to Sentry" → "… Rollbar").
-  (db) => {
-    db.exec(`DELETE FROM dup_bands`)
-    for (const row of db.all<{seq: number; content: string; links: string}>(`SELECT seq, content, links FROM memories WHERE live = 1`)) {
-      for (const band of storedKeys(row.content, hasRelation(row.links, UPDATED_BY))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
-    }
-  },
+  rebuildBands,
+  // 14: quantity keys (text/quantities.ts) in the band table, so a store finds the memory that
+  //     states another amount of one quantity (the same-quantity rule: "Logs are kept for 30 days"
+  //     → "We retain log data for a week").
+  rebuildBands,
 ]
+
+/** Every live memory's keys in the band table again, as storedKeys now makes them. */
+function rebuildBands(db: Db): void {
+  db.exec(`DELETE FROM dup_bands`)
+  for (const row of db.all<{seq: number; content: string; links: string}>(`SELECT seq, content, links FROM memories WHERE live = 1`)) {
+    for (const band of storedKeys(row.content, hasRelation(row.links, UPDATED_BY))) db.run(`INSERT OR IGNORE INTO dup_bands(band, seq) VALUES (?, ?)`, [band, row.seq])
+  }
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.length
 

@@ -5,6 +5,7 @@
  * the exact Jaccard similarity.
  */
 import {toolsIn} from './roles.js'
+import {quantitiesIn} from './quantities.js'
 import {shinglesOf} from './shingles.js'
 import {factShape, factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
 
@@ -38,8 +39,10 @@ let last: {content: string; shingles: ReadonlySet<string>; bands: readonly numbe
  * (values.ts `valueKeys`), held in the band table only while a newer version updates the memory
  * (storedKeys), so that a revert in other words finds it; `roles`, a key for each role of a tool
  * it names (roles.ts: "Sentry" is error tracking), so that a store finds the memory naming another
- * tool of the role (the same-role rule), looked up apart and capped (many memories name a
- * database). A store computes them twice for the
+ * tool of the role (the same-role rule), and one for the dimension of the one quantity it states
+ * (quantities.ts: "30 days" is a duration), so that a store finds the memory stating another amount
+ * of it (the same-quantity rule); looked up apart and capped (many memories name a database or a
+ * duration). A store computes them twice for the
  * same text (the gates, then the band index), so the last answer is kept. Callers must not
  * modify what they get.
  */
@@ -52,7 +55,12 @@ export function contentBands(content: string, {keep = false}: {keep?: boolean} =
     const shape = keep ? factShapeOf(content) : factShape(content)
     // the near-duplicate keys, then the subject keys (values.ts) that find updates of a fact
     const bands = [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]
-    const roles = [...toolsIn(shape.sequence).keys()].map((role) => fnv1a(`role\u0000${role}`))
+    const quantities = quantitiesIn(shape.sequence)
+    const roles = [
+      ...[...toolsIn(shape.sequence).keys()].map((role) => fnv1a(`role\u0000${role}`)),
+      // the dimension of a text's one quantity (quantities.ts): the same-quantity rule's candidates
+      ...(quantities.length === 1 ? [fnv1a(`quantity\u0000${quantities[0].dim}`)] : []),
+    ]
     last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), roles}
   }
   return last

@@ -6,9 +6,10 @@
  */
 import {STOP_WORDS} from '../../text/stopwords.js'
 import {NEGATIONS} from '../../text/tokenize.js'
-import {INSTRUCTION_WORDS, isHard, kindOf, stem, STRONG_KINDS} from '../../text/values.js'
+import {INSTRUCTION_WORDS, isHard, kindOf, stem, STRONG_KINDS, type FactShape} from '../../text/values.js'
 import {thesaurusExpansions} from '../search/thesaurus.js'
 import {scopesIn, toolKey, toolKeysIn, toolsIn} from '../../text/roles.js'
+import {NUMBER_WORD_SET, quantitiesIn, UNIT_WORDS} from '../../text/quantities.js'
 import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, type OwnPlaces, type Pair} from './pair.js'
 
 /** One sentence's slot in which two texts differ (slotOf in pair.ts). */
@@ -311,4 +312,140 @@ export const ROLE_MAX_WORDS = 15
 export const toolInPassing: Guard = {
   name: 'a tool named in passing',
   refuses: ({newer, older}) => Math.max(newer.sequence.length, older.sequence.length) > ROLE_MAX_WORDS,
+}
+
+/** Words that say which end of a range a quantity bounds: a floor ("at least", "the oldest") or a ceiling ("at most", "capped"). */
+const FLOOR_WORDS = new Set(['minimum', 'min', 'least', 'oldest', 'lowest', 'floor'])
+const CEILING_WORDS = new Set(['maximum', 'max', 'most', 'highest', 'ceiling', 'cap', 'capped'])
+/** Words of a quantity and of its bound, which any two quantities of a dimension may share: not what they measure. */
+const MEASURE_WORDS = new Set(
+  [
+    ...UNIT_WORDS, ...NUMBER_WORD_SET, ...FLOOR_WORDS, ...CEILING_WORDS,
+    'limit', 'limited', 'under', 'over', 'above', 'below', 'up', 'longer', 'shorter', 'more', 'less', 'fewer', 'than', 'after', 'within',
+    // verbs a quantity of anything goes with: "… are retained for 14 days", "… expire after an hour"
+    'retain', 'retained', 'expire', 'expires', 'valid', 'allow', 'allowed', 'last', 'lasts', 'take', 'takes', 'wait', 'waits', 'hold', 'held', 'store', 'stored',
+  ]
+    .flatMap((w) => [w, stem(w)]),
+)
+
+/**
+ * same-quantity: the two texts share no word of what they measure (units, numbers, bounds and verbs
+ * of use aside), even through the developer thesaurus: "Logs are kept for 30 days" / "Backups are
+ * kept for 90 days" are two facts, each with its own quantity.
+ */
+export const noSharedMeasured: Guard = {
+  name: 'nothing measured shared',
+  refuses: ({newer, older}) => {
+    // every word but the quantity's (names and soft values too: "The API …", "… indentation")
+    const subject = (shape: FactShape) =>
+      besideQuantities(shape)
+        .filter((w) => contentWord(w) && !MEASURE_WORDS.has(w))
+        .map(stem)
+        .filter((w) => !VERBS_OF_USE.has(w) && !INSTRUCTION_WORDS.has(w) && !MEASURE_WORDS.has(w))
+    const mine = subject(newer)
+    const theirs = new Set(subject(older))
+    if (mine.some((w) => theirs.has(w))) return false
+    return !thesaurusExpansions(mine).some((w) => theirs.has(w))
+  },
+}
+
+/**
+ * same-quantity: one text bounds its quantity from below and the other from above — "Node 18 is the
+ * minimum" / "Node 22 is the maximum we test", "at least 2 replicas" / "at most 10 replicas": the
+ * two ends of one range, both true at once.
+ */
+export const otherBound: Guard = {
+  name: 'the other end of a range',
+  refuses: ({newer, older}) => {
+    const bound = (sequence: readonly string[]) => {
+      const words = sequence.map((w) => w.toLowerCase())
+      return {floor: words.some((w) => FLOOR_WORDS.has(w)), ceiling: words.some((w) => CEILING_WORDS.has(w))}
+    }
+    const [a, b] = [bound(newer.sequence), bound(older.sequence)]
+    return (a.floor && !a.ceiling && b.ceiling && !b.floor) || (a.ceiling && !a.floor && b.floor && !b.ceiling)
+  },
+}
+
+/** A text's words but those of its quantities, lowercased. */
+function besideQuantities(shape: FactShape): string[] {
+  const spans = quantitiesIn(shape.sequence)
+  return shape.sequence.filter((_w, i) => !spans.some((q) => i >= q.at && i < q.end)).map((w) => w.toLowerCase())
+}
+const contentWord = (w: string) => /^\p{L}/u.test(w) && !STOP_WORDS.has(w)
+
+/**
+ * same-quantity: each text has a word of its own right before a word they share — "The API
+ * timeout is 30 seconds" / "The job timeout is 600 seconds", "The Postgres connection pool holds 20
+ * connections" / "The Redis connection pool …": the quantities of two things named alike.
+ */
+export const otherThingMeasured: Guard = {
+  name: 'own word before a shared one',
+  refuses: ({newer, older}) => {
+    const before = (words: readonly string[]) => {
+      const out = new Map<string, string>()
+      words.forEach((w, i) => {
+        if (i > 0 && contentWord(w) && contentWord(words[i - 1])) out.set(stem(w), stem(words[i - 1]))
+      })
+      return out
+    }
+    const [a, b] = [besideQuantities(newer), besideQuantities(older)]
+    const [stemsA, stemsB] = [new Set(a.map(stem)), new Set(b.map(stem))]
+    const [beforeA, beforeB] = [before(a), before(b)]
+    for (const [w, x] of beforeA) {
+      const y = beforeB.get(w)
+      if (y !== undefined && x !== y && !stemsB.has(x) && !stemsA.has(y)) return true
+    }
+    return false
+  },
+}
+
+/**
+ * same-quantity: but for their quantities the two texts are one sentence with one slot of one to
+ * three words each of their own — "Coverage must stay above 80% for the core library" / "… above 60%
+ * for the CLI", "Indent YAML with two spaces" / "Indent Python with four spaces": one frame, said of
+ * two things.
+ */
+export const oneSlotApart: Guard = {
+  name: 'one frame, another slot',
+  refuses: ({newer, older}) => {
+    const [a, b] = [besideQuantities(older), besideQuantities(newer)]
+    let p = 0
+    while (p < a.length && p < b.length && a[p] === b[p]) p++
+    let q = 0
+    while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++
+    const [x, y] = [a.slice(p, a.length - q), b.slice(p, b.length - q)]
+    return p + q >= 2 && [x, y].every((ws) => ws.length >= 1 && ws.length <= 3 && ws.some(contentWord))
+  },
+}
+
+/** Words that carve a case out of a rule: "Docs-only pull requests …", "… that only touch docs", "except hotfixes". */
+const EXCEPTION_WORDS = new Set(['only', 'except', 'excepting', 'unless', 'exempt', 'besides'])
+
+/**
+ * same-quantity: one text carves a case out of the other's rule — "Pull requests need two approvals"
+ * / "Docs-only pull requests need one approval": an exception holds beside the rule it narrows.
+ */
+export const carvedOut: Guard = {
+  name: 'an exception beside the rule',
+  refuses: ({newer, older}) => {
+    const carves = (shape: FactShape) => shape.sequence.some((w) => w.toLowerCase().split('-').some((part) => EXCEPTION_WORDS.has(part)))
+    return carves(newer) !== carves(older)
+  },
+}
+
+/**
+ * same-quantity: each quantity describes the word right after it, and those are two words — "the 4
+ * GB worker" / "128 MB row groups", "4 GB workers" / "128 MB chunks": two things measured.
+ */
+export const otherNounMeasured: Guard = {
+  name: 'a quantity of another noun',
+  refuses: ({newer, older}) => {
+    const after = (shape: FactShape) => {
+      const [q] = quantitiesIn(shape.sequence)
+      const w = q ? shape.sequence[q.end]?.toLowerCase() : undefined
+      return w !== undefined && contentWord(w) ? stem(w) : null
+    }
+    const [a, b] = [after(newer), after(older)]
+    return a !== null && b !== null && a !== b
+  },
 }

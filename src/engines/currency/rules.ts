@@ -32,23 +32,31 @@ import {
   bodyOf,
   commandAndName,
   toolInPassing,
+  noSharedMeasured,
+  otherBound,
+  otherThingMeasured,
+  oneSlotApart,
+  carvedOut,
+  otherNounMeasured,
   type Guard,
   type Match,
 } from './guards.js'
 import {Pair, shownList, slotOf, withNames} from './pair.js'
 import {toolKeysIn, toolsIn} from '../../text/roles.js'
+import {quantitiesIn} from '../../text/quantities.js'
 
 export {Pair} from './pair.js'
 
 /** Which rule found an update. */
-export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role'
+export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity'
 
 export interface UpdateRelation {
   /**
    * Which rule found it: `same-words` (only values differ), `wider` (one wording adds words to the
    * other), `reworded` (most words shared, one value changed), `same-frame` (one sentence, one
    * slot of it changed), `meaning` (close by the meaning model, one value changed) or `same-role`
-   * (one tool of a role replaced by another of the same role: text/roles.ts).
+   * (one tool of a role replaced by another of the same role: text/roles.ts) or `same-quantity` (one
+   * limit, duration, size or count of one thing, in other words: text/quantities.ts).
    */
   kind: UpdateKind
   /** What changed, as people read it: `'e_' → 'j_'`. */
@@ -176,6 +184,27 @@ export const sameRole: Rule = {
   reason: (_pair, m) => `${m.lost[0]} → ${m.gained[0]}`,
 }
 
+/**
+ * same-quantity: each text states one quantity (a number and its unit: text/quantities.ts) of one
+ * dimension, and another amount of it — "Logs are kept for 30 days" → "We retain log data for a
+ * week", "Keep functions under 50 lines" → "A function longer than thirty lines should be split",
+ * "Indent with two spaces" → "Use four-space indentation". The units and numbers are said in other
+ * words that share nothing as values; the guards refuse two quantities of two things (no word of
+ * what is measured shared, two scopes, own words before the shared one) or the two ends of a range.
+ */
+export const sameQuantity: Rule = {
+  kind: 'same-quantity',
+  find: ({newer, older}) => {
+    const [mine, theirs] = [quantitiesIn(newer.sequence), quantitiesIn(older.sequence)]
+    if (mine.length !== 1 || theirs.length !== 1) return null
+    const [a, b] = [mine[0], theirs[0]]
+    if (a.dim !== b.dim || Math.abs(a.value - b.value) <= 1e-9 * Math.max(a.value, b.value)) return null
+    return {gained: [newer.sequence.slice(a.at, a.end).join(' ')], lost: [older.sequence.slice(b.at, b.end).join(' ')]}
+  },
+  guards: [toolInPassing, noSharedMeasured, otherScope, otherThingMeasured, oneSlotApart, otherNounMeasured, otherBound, carvedOut],
+  reason: (_pair, m) => `${m.lost[0]} → ${m.gained[0]}`,
+}
+
 /** The update rules, in the order they are tried. */
 export const UPDATE_RULES: readonly Rule[] = [
   sameWords,
@@ -184,6 +213,7 @@ export const UPDATE_RULES: readonly Rule[] = [
   sameFrame,
   byMeaning,
   sameRole,
+  sameQuantity,
 ]
 
 /** Guards of every update rule: read before any rule. */

@@ -32,7 +32,7 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
   ],
   // with the pair's cosine (CLOSE): words alone find nothing here
   meaning: [
-    ['The HTTP client timeout is 30000 ms', 'Outbound HTTP calls time out after 5000 ms', '30000 → 5000'],
+    ['Static assets are uploaded to the cdn-assets bucket', 'Images and fonts now go to the public-media bucket', 'cdn-assets → public-media'],
     ['Sessions expire after 30 minutes', 'Users are logged out after 2 hours of inactivity', '30 → 2'],
   ],
   // one tool of a role for another (roles.ts), in words that share little
@@ -40,6 +40,13 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Errors are reported to Sentry', 'Production errors go to Rollbar', 'Sentry → Rollbar'],
     ['Lint with ESLint before pushing', 'The linter is Biome', 'ESLint → Biome'],
     ['Background jobs run on BullMQ', 'The job queue is pg-boss', 'BullMQ → pg-boss'],
+  ],
+  // one amount of one thing for another, in other units and words (text/quantities.ts)
+  'same-quantity': [
+    ['Logs are kept for 30 days', 'We retain log data for a week', '30 days → a week'],
+    ['Indent with two spaces', 'Use four-space indentation', 'two spaces → four-space'],
+    ['Keep functions under 50 lines', 'A function longer than thirty lines should be split', '50 lines → thirty lines'],
+    ['The HTTP client timeout is 30000 ms', 'Outbound HTTP calls time out after 5s', '30000 ms → 5s'],
   ],
 }
 
@@ -98,6 +105,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['The frontend is deployed to Vercel', 'The backend is deployed to Netlify'],
       // two scopes of two kinds (a part of the product, a side of the stack)
       ['The admin panel is deployed to Vercel', 'The API is deployed to Netlify'],
+      // same-quantity finds it
+      ['Frontend builds must finish within 10 minutes', 'Builds of the backend are allowed 30 minutes'],
     ],
   },
   ownWordBeforeShared: {
@@ -128,8 +137,12 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   valueOutsideSlot: {updates: [['Fixtures in test/fixtures are loaded by the api suite', 'Fixtures in test/fixtures are loaded by the web suite']]},
   // the own recall set's one wrong link by meaning before this guard (two notes of several rules each)
   toolInPassing: {
-    // same-role finds it: 17 words against 12
-    updates: [['Tax ids are encrypted at rest; never put them in log lines, exception messages or Sentry breadcrumbs', 'Production errors go to Rollbar with release tags attached']],
+    updates: [
+      // same-role finds it: 17 words against 12
+      ['Tax ids are encrypted at rest; never put them in log lines, exception messages or Sentry breadcrumbs', 'Production errors go to Rollbar with release tags attached'],
+      // same-quantity finds it: 19 words against 6
+      ['Logs are kept for 30 days', 'We retain log data for a week, but audit trails, billing exports and security events follow their own schedules'],
+    ],
   },
   longText: {
     meaning: [
@@ -140,6 +153,14 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     ],
   },
   alikeOtherSubject: {meaning: [['Deploys to production need 2 approvals', 'Deploys to staging need 1 approvals']]},
+  // same-quantity finds each of these
+  noSharedMeasured: {updates: [['Sessions expire after 30 minutes', 'Uploaded files are deleted after 7 days']]},
+  otherThingMeasured: {updates: [['The Postgres connection pool holds 20 connections', 'Open at most 50 connections from the Redis connection pool']]},
+  oneSlotApart: {updates: [['Coverage must stay above 80% for the core library', 'Coverage must stay above 60% for the CLI']]},
+  otherBound: {updates: [['The API keeps at least 2 replicas in every region', 'Never scale the API past a maximum of 10 replicas']]},
+  carvedOut: {updates: [['Pull requests need two approvals', 'Docs-only pull requests need one approval']]},
+  // the first paraphrase set's one link by same-quantity before this guard ("… OOM-killed the 4 GB worker twice" → "… 128 MB row groups")
+  otherNounMeasured: {updates: [['The importer runs on 4 GB workers', 'Each import is split into 128 MB chunks']]},
   otherValues: {restates: [['The iOS app targets iOS 16', 'The iOS app is built with Xcode']]},
   fewWordsRestated: {restates: [['Name constants in camelCase', 'CamelCase']]},
 }
@@ -163,10 +184,10 @@ describe('currency rules: each finds what no other rule finds', () => {
 
 describe('the meaning rule: only with a cosine at or above the threshold', () => {
   it('links a reworded update only when the vectors are close', () => {
-    const [older, newer] = ['The HTTP client timeout is 30000 ms', 'Outbound HTTP calls time out after 5000 ms']
+    const [older, newer] = ['Static assets are uploaded to the cdn-assets bucket', 'Images and fonts now go to the public-media bucket']
     // words alone (meaning off): no link
     expect(update(older, newer)).toBeNull()
-    expect(byMeaning(older, newer, SAME_SUBJECT_COSINE)).toEqual({kind: 'meaning', reason: '30000 → 5000'})
+    expect(byMeaning(older, newer, SAME_SUBJECT_COSINE)).toEqual({kind: 'meaning', reason: 'cdn-assets → public-media'})
     expect(byMeaning(older, newer, SAME_SUBJECT_COSINE - 0.01)).toBeNull()
   })
 })
