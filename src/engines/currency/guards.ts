@@ -350,9 +350,9 @@ export const noSharedMeasured: Guard = {
 }
 
 /**
- * same-quantity: one text bounds its quantity from below and the other from above — "Node 18 is the
- * minimum" / "Node 22 is the maximum we test", "at least 2 replicas" / "at most 10 replicas": the
- * two ends of one range, both true at once.
+ * One text bounds its value from below and the other from above — "Node 18 is the minimum" / "Node
+ * 22 is the maximum we test", "at least 3 characters" / "at most 32 characters": the two ends of one
+ * range, both true at once (a guard of every rule that reads one value for another).
  */
 export const otherBound: Guard = {
   name: 'the other end of a range',
@@ -449,3 +449,4 @@ export const otherNounMeasured: Guard = {
     return a !== null && b !== null && a !== b
   },
 }
+

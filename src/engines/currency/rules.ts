@@ -81,7 +81,7 @@ const changed = ({newer, older}: Pair, m: Match) => `${shownList(older, [...m.lo
 export const sameWords: Rule = {
   kind: 'same-words',
   find: (p) => (p.gained.length > 0 && p.shared >= 1 && p.shared === p.union ? {gained: p.gained, lost: p.lost} : null),
-  guards: [oneWordNoLikeValue, nameOfSubject],
+  guards: [oneWordNoLikeValue, nameOfSubject, otherBound],
   reason: changed,
 }
 
@@ -92,7 +92,7 @@ export const sameWords: Rule = {
 export const wider: Rule = {
   kind: 'wider',
   find: (p) => (p.gained.length === 1 && p.lost.length === 1 && p.shared >= 1 && p.shared === Math.min(p.a.size, p.b.size) ? {gained: p.gained, lost: p.lost} : null),
-  guards: [anotherKind, fewShared, nameOfSubject],
+  guards: [anotherKind, fewShared, nameOfSubject, otherBound],
   reason: changed,
 }
 
@@ -108,7 +108,7 @@ export const reworded: Rule = {
     if (gained.length !== 1 || lost.length !== 1) return null
     return {gained, lost, named: {a: withNames(p.newer, p.a, p.older), b: withNames(p.older, p.b, p.newer)}}
   },
-  guards: [anotherKind, fewWordsShared, addressed, otherLabel, ownWordBeforeShared, ownWordsBetweenSame, nameOfSubject],
+  guards: [anotherKind, fewWordsShared, addressed, otherLabel, ownWordBeforeShared, ownWordsBetweenSame, nameOfSubject, otherBound],
   reason: changed,
 }
 
@@ -123,7 +123,7 @@ export const sameFrame: Rule = {
     const slot = slotOf(p.older, p.newer)
     return slot ? {gained: [], lost: [], slot} : null
   },
-  guards: [littleBeforeSlot, slotStatesNothing, negationInSlot, slotAfterContentWord, valueOutsideSlot],
+  guards: [littleBeforeSlot, slotStatesNothing, negationInSlot, slotAfterContentWord, valueOutsideSlot, otherBound],
   reason: ({newer, older}, m) => {
     const {a, p, q} = m.slot!
     return `${older.sequence.slice(p, a.length - q).join(' ')} → ${newer.sequence.slice(p, newer.sequence.length - q).join(' ')}`

@@ -157,7 +157,15 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   noSharedMeasured: {updates: [['Sessions expire after 30 minutes', 'Uploaded files are deleted after 7 days']]},
   otherThingMeasured: {updates: [['The Postgres connection pool holds 20 connections', 'Open at most 50 connections from the Redis connection pool']]},
   oneSlotApart: {updates: [['Coverage must stay above 80% for the core library', 'Coverage must stay above 60% for the CLI']]},
-  otherBound: {updates: [['The API keeps at least 2 replicas in every region', 'Never scale the API past a maximum of 10 replicas']]},
+  otherBound: {
+    updates: [
+      ['The API keeps at least 2 replicas in every region', 'Never scale the API past a maximum of 10 replicas'],
+      // same-words, same-frame, and wider, reworded and same-quantity each find these (the first two of blind set 3's wrong links by older rules were of this kind)
+      ['Node: 18 minimum', 'Node: 22 maximum'],
+      ['The cache holds a minimum of 100 entries', 'The cache holds a maximum of 5000 entries'],
+      ['Usernames must be at least 3 characters long', 'Usernames may be at most 32 characters long'],
+    ],
+  },
   carvedOut: {updates: [['Pull requests need two approvals', 'Docs-only pull requests need one approval']]},
   // the first paraphrase set's one link by same-quantity before this guard ("… OOM-killed the 4 GB worker twice" → "… 128 MB row groups")
   otherNounMeasured: {updates: [['The importer runs on 4 GB workers', 'Each import is split into 128 MB chunks']]},
