@@ -159,6 +159,10 @@ const MIGRATIONS: Migration[] = [
   //     states another amount of one quantity (the same-quantity rule: "Logs are kept for 30 days"
   //     → "We retain log data for a week").
   rebuildBands,
+  // 15: version keys (text/versions.ts) in the band table, so a store finds the memory that requires
+  //     a runtime at another version (the same-version rule: "Node 18 is the minimum" → "Requires
+  //     Node.js 20 or newer").
+  rebuildBands,
 ]
 
 /** Every live memory's keys in the band table again, as storedKeys now makes them. */

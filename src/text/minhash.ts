@@ -6,6 +6,7 @@
  */
 import {toolsIn} from './roles.js'
 import {quantitiesIn} from './quantities.js'
+import {versionsIn} from './versions.js'
 import {shinglesOf} from './shingles.js'
 import {factShape, factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
 
@@ -41,8 +42,9 @@ let last: {content: string; shingles: ReadonlySet<string>; bands: readonly numbe
  * it names (roles.ts: "Sentry" is error tracking), so that a store finds the memory naming another
  * tool of the role (the same-role rule), and one for the dimension of the one quantity it states
  * (quantities.ts: "30 days" is a duration), so that a store finds the memory stating another amount
- * of it (the same-quantity rule); looked up apart and capped (many memories name a database or a
- * duration). A store computes them twice for the
+ * of it (the same-quantity rule), and one for the runtime of the one version it names (versions.ts:
+ * "Node 18"), for the same-version rule; looked up apart and capped (many memories name a database
+ * or a duration). A store computes them twice for the
  * same text (the gates, then the band index), so the last answer is kept. Callers must not
  * modify what they get.
  */
@@ -56,10 +58,13 @@ export function contentBands(content: string, {keep = false}: {keep?: boolean} =
     // the near-duplicate keys, then the subject keys (values.ts) that find updates of a fact
     const bands = [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]
     const quantities = quantitiesIn(shape.sequence)
+    const versions = versionsIn(shape.sequence)
     const roles = [
       ...[...toolsIn(shape.sequence).keys()].map((role) => fnv1a(`role\u0000${role}`)),
       // the dimension of a text's one quantity (quantities.ts): the same-quantity rule's candidates
       ...(quantities.length === 1 ? [fnv1a(`quantity\u0000${quantities[0].dim}`)] : []),
+      // the runtime of a text's one version (versions.ts): the same-version rule's candidates
+      ...(versions.length === 1 ? [fnv1a(`version\u0000${versions[0].runtime}`)] : []),
     ]
     last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), roles}
   }

@@ -10,6 +10,7 @@ import {INSTRUCTION_WORDS, isHard, kindOf, stem, STRONG_KINDS, type FactShape} f
 import {thesaurusExpansions} from '../search/thesaurus.js'
 import {scopesIn, toolKey, toolKeysIn, toolsIn} from '../../text/roles.js'
 import {NUMBER_WORD_SET, quantitiesIn, UNIT_WORDS} from '../../text/quantities.js'
+import {versionsIn} from '../../text/versions.js'
 import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, type OwnPlaces, type Pair} from './pair.js'
 
 /** One sentence's slot in which two texts differ (slotOf in pair.ts). */
@@ -450,3 +451,47 @@ export const otherNounMeasured: Guard = {
   },
 }
 
+/** Words of a requirement on a runtime, whatever requires it: not a subject of its own. */
+const REQUIREMENT_WORDS = new Set(
+  [
+    'project', 'repo', 'repository', 'codebase', 'code', 'we', 'our', 'this', 'everything', 'all', 'whole',
+    'minimum', 'min', 'support', 'supported', 'runtime', 'version', 'versions', 'require', 'requires', 'required', 'need', 'needs',
+    'newer', 'older', 'later', 'latest', 'earlier', 'above', 'higher', 'target', 'targets', 'toolchain', 'pin', 'pinned',
+    'build', 'builds', 'built', 'compile', 'compiled', 'against', 'install', 'installed', 'upgrade', 'upgraded', 'bump', 'bumped',
+    'default', 'lts', 'release', 'stable', 'oldest', 'lowest', 'nothing', 'anything', 'drop', 'dropped',
+  ].map(stem),
+)
+
+/**
+ * same-version: each text names a subject of its own besides the runtime and the words of a
+ * requirement — "The web app builds on Node 20" / "The Lambda functions run on Node 18": one runtime
+ * in two places, both true at once.
+ */
+export const ownSubjects: Guard = {
+  name: 'a subject of its own each',
+  refuses: ({newer, older}) => {
+    const own = (shape: FactShape, other: FactShape) => {
+      const mentions = versionsIn(shape.sequence)
+      const theirs = new Set(other.sequence.map((w) => stem(w.toLowerCase())))
+      return shape.sequence.some((w, i) => {
+        const word = w.toLowerCase()
+        if (mentions.some((m) => i >= m.at && i < m.end) || !contentWord(word)) return false
+        const s = stem(word)
+        return !theirs.has(s) && !REQUIREMENT_WORDS.has(s) && !VERBS_OF_USE.has(s) && !INSTRUCTION_WORDS.has(s)
+      })
+    }
+    return own(newer, older) && own(older, newer)
+  },
+}
+
+/** Words that add to what another text says rather than replace it: "CI also tests Node 22". */
+const ADDITION_WORDS = new Set(['also', 'too', 'additionally', 'plus'])
+
+/** same-version: one text adds to the other ("Supports Node 18 and newer" / "CI also tests Node 22"): both hold. */
+export const inAddition: Guard = {
+  name: 'an addition, not a replacement',
+  refuses: ({newer, older}) => {
+    const adds = (shape: FactShape) => shape.sequence.some((w) => ADDITION_WORDS.has(w.toLowerCase()))
+    return adds(newer) !== adds(older)
+  },
+}

@@ -38,17 +38,20 @@ import {
   oneSlotApart,
   carvedOut,
   otherNounMeasured,
+  ownSubjects,
+  inAddition,
   type Guard,
   type Match,
 } from './guards.js'
 import {Pair, shownList, slotOf, withNames} from './pair.js'
 import {toolKeysIn, toolsIn} from '../../text/roles.js'
 import {quantitiesIn} from '../../text/quantities.js'
+import {versionsIn} from '../../text/versions.js'
 
 export {Pair} from './pair.js'
 
 /** Which rule found an update. */
-export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity'
+export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity' | 'same-version'
 
 export interface UpdateRelation {
   /**
@@ -56,7 +59,8 @@ export interface UpdateRelation {
    * other), `reworded` (most words shared, one value changed), `same-frame` (one sentence, one
    * slot of it changed), `meaning` (close by the meaning model, one value changed) or `same-role`
    * (one tool of a role replaced by another of the same role: text/roles.ts) or `same-quantity` (one
-   * limit, duration, size or count of one thing, in other words: text/quantities.ts).
+   * limit, duration, size or count of one thing, in other words: text/quantities.ts) or
+   * `same-version` (one runtime required at another version, in other words: text/versions.ts).
    */
   kind: UpdateKind
   /** What changed, as people read it: `'e_' → 'j_'`. */
@@ -205,6 +209,26 @@ export const sameQuantity: Rule = {
   reason: (_pair, m) => `${m.lost[0]} → ${m.gained[0]}`,
 }
 
+/**
+ * same-version: each text names one runtime (language, toolchain, database, framework, OS image:
+ * text/versions.ts) with a version, the same runtime and another version — "Node 18 is the minimum
+ * supported runtime" → "Requires Node.js 20 or newer", "We target Python 3.9" → "The codebase needs
+ * CPython 3.12 or later". The guards refuse one runtime in two places (a subject of its own each: two scopes are
+ * that too), the two ends of a range, an addition ("CI also tests Node 22") and an exception.
+ */
+export const sameVersion: Rule = {
+  kind: 'same-version',
+  find: ({newer, older}) => {
+    const [mine, theirs] = [versionsIn(newer.sequence), versionsIn(older.sequence)]
+    if (mine.length !== 1 || theirs.length !== 1) return null
+    const [a, b] = [mine[0], theirs[0]]
+    if (a.runtime !== b.runtime || a.version === b.version) return null
+    return {gained: [newer.sequence.slice(a.at, a.end).join(' ')], lost: [older.sequence.slice(b.at, b.end).join(' ')]}
+  },
+  guards: [toolInPassing, ownSubjects, otherBound, inAddition, carvedOut],
+  reason: (_pair, m) => `${m.lost[0]} → ${m.gained[0]}`,
+}
+
 /** The update rules, in the order they are tried. */
 export const UPDATE_RULES: readonly Rule[] = [
   sameWords,
@@ -214,6 +238,7 @@ export const UPDATE_RULES: readonly Rule[] = [
   byMeaning,
   sameRole,
   sameQuantity,
+  sameVersion,
 ]
 
 /** Guards of every update rule: read before any rule. */

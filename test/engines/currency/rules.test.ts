@@ -48,6 +48,11 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Keep functions under 50 lines', 'A function longer than thirty lines should be split', '50 lines → thirty lines'],
     ['The HTTP client timeout is 30000 ms', 'Outbound HTTP calls time out after 5s', '30000 ms → 5s'],
   ],
+  // one runtime required at another version, in other words (text/versions.ts)
+  'same-version': [
+    ['Node 18 is the minimum supported runtime', 'Requires Node.js 20 or newer', 'Node 18 → Node.js 20'],
+    ['We target Python 3.9', 'The codebase needs CPython 3.12 or later', 'Python 3.9 → CPython 3.12'],
+  ],
 }
 
 /** Pairs each restatement rule finds. */
@@ -142,6 +147,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Tax ids are encrypted at rest; never put them in log lines, exception messages or Sentry breadcrumbs', 'Production errors go to Rollbar with release tags attached'],
       // same-quantity finds it: 19 words against 6
       ['Logs are kept for 30 days', 'We retain log data for a week, but audit trails, billing exports and security events follow their own schedules'],
+      // same-version finds it: 18 words against 5
+      ['Node 18 is the minimum supported runtime; older releases lack fetch, structuredClone and the test runner we rely on', 'Requires Node.js 20 or newer'],
     ],
   },
   longText: {
@@ -157,8 +164,17 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   noSharedMeasured: {updates: [['Sessions expire after 30 minutes', 'Uploaded files are deleted after 7 days']]},
   otherThingMeasured: {updates: [['The Postgres connection pool holds 20 connections', 'Open at most 50 connections from the Redis connection pool']]},
   oneSlotApart: {updates: [['Coverage must stay above 80% for the core library', 'Coverage must stay above 60% for the CLI']]},
+  // same-version finds each of these
+  ownSubjects: {
+    updates: [
+      ['The web app builds on Node 20', 'The Lambda functions run on Node 18'],
+      ['Python 3.12 runs the services', 'Python 3.9 is the oldest version the SDK supports'],
+    ],
+  },
+  inAddition: {updates: [['Supports Node 18 and newer', 'CI also tests Node 22']]},
   otherBound: {
     updates: [
+      ['Node 18 is the minimum', 'Node 22 is the maximum we test'],
       ['The API keeps at least 2 replicas in every region', 'Never scale the API past a maximum of 10 replicas'],
       // same-words, same-frame, and wider, reworded and same-quantity each find these (the first two of blind set 3's wrong links by older rules were of this kind)
       ['Node: 18 minimum', 'Node: 22 maximum'],
@@ -166,7 +182,13 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Usernames must be at least 3 characters long', 'Usernames may be at most 32 characters long'],
     ],
   },
-  carvedOut: {updates: [['Pull requests need two approvals', 'Docs-only pull requests need one approval']]},
+  carvedOut: {
+    updates: [
+      ['Pull requests need two approvals', 'Docs-only pull requests need one approval'],
+      // same-version finds it
+      ['Use Ruby 3.1', 'Only the legacy scripts still need Ruby 2.7'],
+    ],
+  },
   // the first paraphrase set's one link by same-quantity before this guard ("… OOM-killed the 4 GB worker twice" → "… 128 MB row groups")
   otherNounMeasured: {updates: [['The importer runs on 4 GB workers', 'Each import is split into 128 MB chunks']]},
   otherValues: {restates: [['The iOS app targets iOS 16', 'The iOS app is built with Xcode']]},
