@@ -36,8 +36,22 @@ export interface ReplicaLog {
    * `requestIds`: the request ids of the batch's jobs; `replayed` hands `plan` the records already
    * committed under any of them (read under the lock), and a record's own `requestId` is kept on
    * its row (unique per repo), so a write sent twice is appended once.
+   * `join` (group commit): called once the lock is held, just before `plan`, so that the writes
+   * queued while the transaction waited for the lock go in it too; it answers their request ids,
+   * whose first records are then read as well (one more statement, only for ids not read yet).
    */
-  commit(seq: number, plan: (missed: ReplicaRecord[], replayed: ReadonlyMap<string, JournalRecord>) => JournalRecord[], requestIds?: readonly string[]): Promise<{seqs: number[]}>
+  commit(
+    seq: number,
+    plan: (missed: ReplicaRecord[], replayed: ReadonlyMap<string, JournalRecord>) => JournalRecord[],
+    requestIds?: readonly string[],
+    join?: () => readonly string[],
+  ): Promise<{seqs: number[]}>
+  /**
+   * Checks that the log can hold `record` (its size, its characters) as the store plans it, so that
+   * a record it would refuse fails its own write only, not the batch committed with it. Throws the
+   * error that write gets (invalid_input, payload_too_large).
+   */
+  admit?(record: JournalRecord): void
   /** The repo's one-maintenance-pass lock if no one holds it (freed when its holder dies); null when another holds it. */
   tryMaintenanceLock(): Promise<(() => Promise<void>) | null>
   /** Keeps a snapshot at `seq` if no other writer is keeping one now; true when this call kept it. */

@@ -114,6 +114,11 @@ export interface RepoStoreOptions {
 
 /** Records after a replica's snapshot past which it keeps a new one: a cold replica replays at most about this many (at 10k memories, 383 records took ~2 s to replay at load 9, and a snapshot is ~15 MB). */
 const REPLICA_SNAPSHOT_RECORDS = 250
+/**
+ * The most writes a replica commits in one transaction of its log (group commit): those queued
+ * when the transaction starts plus those that arrive while it waits for the log's lock, up to this.
+ */
+const REPLICA_BATCH_JOBS = 64
 /** Records a replica asks the log for at once while catching up. */
 const REPLICA_PAGE = 1_000
 
@@ -911,6 +916,11 @@ export class RepoStore {
     return this.replica?.tryMaintenanceLock()
   }
 
+  /** Writes queued and not yet taken into a batch (a batch in flight holds its own). */
+  get queuedWrites(): number {
+    return this.queue.length
+  }
+
   /** The seq of the last record this replica applied (0 for a store in `.mem/`). */
   get replicaPosition(): number {
     return this.replicaSeq
@@ -980,20 +990,28 @@ export class RepoStore {
   }
 
   /**
-   * Group commit on a replica: the queued jobs are planned in one write transaction of the log, on
-   * the state it hands over (every record committed before its lock), and their records appended
-   * in it. The plan is rolled back in the database at once; once the log has committed, the records
+   * Group commit on a replica: the queued jobs (at most REPLICA_BATCH_JOBS, with those that queue
+   * while the transaction waits for the log's lock) are planned in one write transaction of the
+   * log, on the state it hands over (every record committed before its lock), and their records
+   * appended in it. The plan is rolled back in the database at once; once the log has committed, the records
    * are applied as any replica applies them (as data, from their JSON), and only then are the jobs
    * answered. So the database only ever holds what the log committed: a reader in between sees the
    * state before the batch, never a write that might still fail.
    */
   private async drainReplica(replica: ReplicaLog): Promise<void> {
     if (!(await this.readyOrFailQueue())) return
-    const jobs = this.queue.splice(0)
+    const jobs = this.queue.splice(0, REPLICA_BATCH_JOBS)
     const background = coalesceTouches(this.background.splice(0))
     let done: Array<{job: Job; result: unknown}> = []
     let failed: Array<{job: Job; err: unknown}> = []
-    const requestIds = [...new Set(jobs.flatMap((j) => (j.requestId ? [j.requestId] : [])))]
+    const idsOf = (some: Job[]) => [...new Set(some.flatMap((j) => (j.requestId ? [j.requestId] : [])))]
+    const requestIds = idsOf(jobs)
+    // the writes queued while the transaction waited for the log's lock go in it too (up to the bound)
+    const join = () => {
+      const more = this.queue.splice(0, Math.max(0, REPLICA_BATCH_JOBS - jobs.length))
+      jobs.push(...more)
+      return idsOf(more)
+    }
     await this.advance(async () => {
       let planned: JournalRecord[] = []
       try {
@@ -1027,6 +1045,7 @@ export class RepoStore {
             return planned
           },
           requestIds,
+          join,
         )
         // what every other replica will read back: the records as data
         this.applyReplicaRecords(seqs.map((seq, i) => ({seq, record: JSON.parse(JSON.stringify(planned[i])) as JournalRecord})))
@@ -1052,7 +1071,11 @@ export class RepoStore {
    * before them), each in a savepoint of its own (a job that throws is rolled back alone), then the
    * background ops; the records to append, one per job that wrote and one for the background.
    */
-  private planJobs(jobs: Job[], background: Op[]): {records: JournalRecord[]; done: Array<{job: Job; result: unknown}>; failed: Array<{job: Job; err: unknown}>} {
+  private planJobs(
+    jobs: Job[],
+    background: Op[],
+    admit?: (record: JournalRecord) => void,
+  ): {records: JournalRecord[]; done: Array<{job: Job; result: unknown}>; failed: Array<{job: Job; err: unknown}>} {
     const records: JournalRecord[] = []
     const done: Array<{job: Job; result: unknown}> = []
     const failed: Array<{job: Job; err: unknown}> = []
@@ -1065,6 +1088,8 @@ export class RepoStore {
           applyOps(this.db, plan.ops)
           // a replica's write with a request id keeps its answer, which a replay of it gets
           const record: JournalRecord = job.requestId ? {ops: plan.ops, requestId: job.requestId, reply: plan.result} : {ops: plan.ops}
+          // a record the log cannot hold fails this job alone (a replica: not the batch beside it)
+          admit?.(record)
           if (job.actor) setRecordActor(record, job.actor)
           records.push(record)
         }
@@ -1097,7 +1122,7 @@ export class RepoStore {
     this.db.exec('BEGIN')
     let planned: ReturnType<RepoStore['planJobs']> | null = null
     try {
-      planned = this.planJobs(jobs, background)
+      planned = this.planJobs(jobs, background, this.replica?.admit ? (r) => this.replica!.admit!(r) : undefined)
     } finally {
       this.db.exec('ROLLBACK')
       // what a job read while planning is gone: rank caches of the planned state too (recall

@@ -33,6 +33,30 @@ async function replayedOf(client: PoolClient, team: string, repo: string, reques
   return new Map(again.rows.map((r) => [r.request_id, r.record]))
 }
 
+/** `\\u0000` as JSON writes a NUL: preceded by an even number of backslashes (an odd one escapes the backslash, not the NUL). */
+const NUL_IN_JSON = /(?<!\\)(?:\\\\)*\\u0000/
+
+/** The JSON text each record is appended as (without its request id, which has its own column), made once. */
+const texts = new WeakMap<JournalRecord, string>()
+
+/**
+ * A record as the ops row holds it; refused when the row cannot hold it: more than
+ * MAX_RECORD_BYTES of JSON, or a NUL character, which `jsonb` cannot store (checked here, for the
+ * one write, rather than by Postgres, which would refuse the whole batch it came in).
+ */
+function encoded(record: JournalRecord): string {
+  let text = texts.get(record)
+  if (text !== undefined) return text
+  const {requestId: _id, ...rest} = record
+  text = JSON.stringify(rest)
+  if (Buffer.byteLength(text) > MAX_RECORD_BYTES) throw new MemError('payload_too_large', `A write's record is more than ${MAX_RECORD_BYTES} bytes of JSON.`, {hint: 'Send less in one write.'})
+  if (NUL_IN_JSON.test(text)) {
+    throw new MemError('invalid_input', 'The text holds a character Postgres cannot store (a NUL, \\u0000).', {hint: 'Remove the NUL characters and send it again.'})
+  }
+  texts.set(record, text)
+  return text
+}
+
 /** At most this many memory ids in one audit row of deletions (the count says how many there were). */
 const AUDIT_IDS = 100
 
@@ -60,7 +84,11 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
       return rows.map((r) => ({seq: Number(r.seq), record: r.record}))
     },
 
-    async commit(seq, plan, requestIds = []) {
+    admit(record) {
+      encoded(record)
+    },
+
+    async commit(seq, plan, requestIds = [], join) {
       try {
         // Two round trips (the connections pipeline, pool.ts): BEGIN, the head row locked with the
         // first records after the replica's place and the request ids' first records (read once
@@ -98,15 +126,15 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
             for (const r of rows.rows) missed.push({seq: Number(r.seq), record: r.record})
             from = missed.at(-1)!.seq
           }
+          // group commit: the writes queued while this transaction waited for the lock join it (their
+          // request ids read under the lock too, in one more statement when there are new ones)
+          const joined = join ? join().filter((id) => !requestIds.includes(id)) : []
+          if (joined.length > 0) for (const [id, record] of await replayedOf(client, team, repo, joined)) replayed.set(id, record)
           const records = plan(missed, replayed)
           if (records.length === 0) throw new NothingToAppend()
           if (records.length > MAX_BATCH) throw new MemError('invalid_input', `A batch of ${records.length} records is more than ${MAX_BATCH}.`)
           const ids = records.map((r) => r.requestId ?? null)
-          const json = records.map(({requestId: _id, ...r}, i) => {
-            const text = JSON.stringify(r)
-            if (Buffer.byteLength(text) > MAX_RECORD_BYTES) throw new MemError('payload_too_large', `Record ${i + 1} of the batch is more than ${MAX_RECORD_BYTES} bytes of JSON.`)
-            return text
-          })
+          const json = records.map((r) => encoded(r))
           const seqs = json.map((_, i) => head + i + 1)
           const actors = records.map((r) => recordActor(r) ?? options.actor)
           // sent with the COMMIT, so checked in the statement: a head that did not move from the

@@ -1,11 +1,14 @@
 // A replica's write transaction in two round trips (postgres/replica-log.ts over the pipelining
 // pool): BEGIN rides with the head row's lock, the batch's rows with the COMMIT. What must hold:
-// a statement that fails beside the COMMIT keeps nothing (and the replica does not hold the write);
+// a record the ops row cannot hold is refused for its write alone; a statement that fails beside the
+// COMMIT keeps nothing of the batch (and the replica does not hold its writes);
 // a connection lost once the COMMIT is sent says "may or may not", and a retry with the same request
-// id is written once; racing first writers of a repo with one request id write it once.
+// id is written once; racing first writers of a repo with one request id write it once. Group
+// commit: the writes queued while a batch waits for the head row join it (bounded at 64).
 import pg from 'pg'
 import {describe, expect, it, onTestFinished} from 'vitest'
 import {createTeam} from '../../../src/operations/team.js'
+import {MemError} from '../../../src/model/errors.js'
 import {getMemory, type Op} from '../../../src/storage/memories.js'
 import {RepoStore} from '../../../src/storage/repo-store.js'
 import {withRequestId} from '../../../src/storage/request-ids.js'
@@ -33,7 +36,7 @@ async function replica(db: Awaited<ReturnType<typeof teamStore>>['db'], name: st
 }
 
 describe("a replica's write transaction, pipelined", () => {
-  it('a row Postgres refuses beside the COMMIT (a NUL in jsonb): 400, nothing kept, the head where it was, the replica without it; the next write lands', async () => {
+  it('a record jsonb cannot hold (a NUL), refused while planning: 400, nothing kept, the head where it was, the replica without it; the next write lands', async () => {
     const {db, url} = await teamStore()
     await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
     const store = await replica(db, 'a')
@@ -100,5 +103,163 @@ describe("a replica's write transaction, pipelined", () => {
       expect(answers[0]).toBe(answers[1])
       expect((await s.query('SELECT count(*)::int AS n FROM ops WHERE repo = $1', [repo])).rows[0].n).toBe(1)
     }
+  })
+})
+
+/** Holds the repo's head row (as another replica's write transaction does) until `release()`. */
+async function holdHead(url: string, repo = REPO): Promise<{release(): Promise<void>; waiting(): Promise<number>}> {
+  const holder = await sql(url)
+  await holder.query('BEGIN')
+  await holder.query("SELECT head FROM repos WHERE team = 'acme' AND repo = $1 FOR UPDATE", [repo])
+  const watch = await sql(url)
+  return {
+    release: async () => void (await holder.query('COMMIT')),
+    // backends of this database waiting for a lock: a replica's write transaction queued on the head row
+    waiting: async () => Number((await watch.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n),
+  }
+}
+
+/** Polls `check` (a state of the system, not a time) until it holds. */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let tries = 0; !(await check()); tries++) {
+    if (tries > 2000) throw new Error(`never: ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/** The transaction (xmin) that wrote each ops row, by seq. */
+async function transactions(url: string): Promise<Map<number, string>> {
+  const s = await sql(url)
+  return new Map((await s.query('SELECT seq, xmin::text AS tx FROM ops ORDER BY seq')).rows.map((r) => [Number(r.seq), r.tx as string]))
+}
+
+describe('group commit on a replica: the writes queued while its transaction waits for the head row go in it', () => {
+  it('five writes queued behind a locked head row commit in one transaction, each planned on the ones before it, each answered its own result', async () => {
+    const {db, url} = await teamStore()
+    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
+    const store = await replica(db, 'a')
+    await store.write(() => ({ops: [insert(1)], result: 1}))
+    const head = await holdHead(url)
+    const first = store.write(() => ({ops: [insert(2)], result: 'first'}))
+    await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+    // each later job reads what the jobs before it in the batch wrote (and nothing is committed yet)
+    const seen: string[] = []
+    const later = [3, 4, 5, 6].map((i) =>
+      store.write((d) => {
+        seen.push(`${i}: ${getMemory(d, idOf(i - 1))?.content ?? 'missing'}`)
+        return {ops: [insert(i)], result: `job ${i}`}
+      }),
+    )
+    await until(() => store.queuedWrites === 4, 'four writes queued')
+    await head.release()
+    expect(await Promise.all([first, ...later])).toEqual(['first', 'job 3', 'job 4', 'job 5', 'job 6'])
+    expect(seen).toEqual(['3: Fact 2 about the build', '4: Fact 3 about the build', '5: Fact 4 about the build', '6: Fact 5 about the build'])
+    const tx = await transactions(url)
+    expect([...tx.keys()]).toEqual([1, 2, 3, 4, 5, 6])
+    expect(new Set([2, 3, 4, 5, 6].map((seq) => tx.get(seq))).size).toBe(1)
+    expect(tx.get(1)).not.toBe(tx.get(2))
+    // the other replica reads every one of them
+    const other = await replica(db, 'b')
+    expect(other.read((d) => [1, 2, 3, 4, 5, 6].map((i) => getMemory(d, idOf(i))?.content))).toEqual([1, 2, 3, 4, 5, 6].map((i) => `Fact ${i} about the build`))
+  })
+
+  it('a write the rules refuse (its plan throws) and a record Postgres cannot hold (a NUL) fail alone; the writes beside them commit in the same transaction', async () => {
+    const {db, url} = await teamStore()
+    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
+    const store = await replica(db, 'a')
+    await store.write(() => ({ops: [insert(1)], result: 1}))
+    const head = await holdHead(url)
+    const first = store.write(() => ({ops: [insert(2)], result: 2}))
+    await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+    const refused = store.write(() => {
+      throw new MemError('conflict', 'Refused by the rules.')
+    })
+    const nul = store.write(() => ({ops: [insert(3, 'Holds a NUL \u0000 here')], result: 3}))
+    const escaped = store.write(() => ({ops: [insert(4, 'A backslash then u0000 is text: \\u0000')], result: 4}))
+    const last = store.write(() => ({ops: [insert(5)], result: 5}))
+    await until(() => store.queuedWrites === 4, 'four writes queued')
+    await head.release()
+    await expect(refused).rejects.toMatchObject({code: 'conflict'})
+    await expect(nul).rejects.toMatchObject({code: 'invalid_input', message: expect.stringContaining('NUL')})
+    expect(await Promise.all([first, escaped, last])).toEqual([2, 4, 5])
+    const tx = await transactions(url)
+    expect([...tx.keys()]).toEqual([1, 2, 3, 4])
+    expect(new Set([2, 3, 4].map((seq) => tx.get(seq))).size).toBe(1)
+    expect(store.read((d) => [2, 3, 4, 5].map((i) => getMemory(d, idOf(i))?.content ?? null))).toEqual([
+      'Fact 2 about the build',
+      null,
+      'A backslash then u0000 is text: \\u0000',
+      'Fact 5 about the build',
+    ])
+  })
+
+  it('a row Postgres refuses at COMMIT fails every write of the batch with the same error: none acknowledged, nothing kept, the head where it was; the next write lands', async () => {
+    const {db, url} = await teamStore()
+    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
+    const store = await replica(db, 'a')
+    await store.write(() => ({ops: [insert(1)], result: 1}))
+    const s = await sql(url)
+    await s.query(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.record::text LIKE '%poison%' THEN RAISE EXCEPTION 'poisoned row'; END IF; RETURN NEW; END $$`)
+    await s.query('CREATE TRIGGER refuse_poison BEFORE INSERT ON ops FOR EACH ROW EXECUTE FUNCTION refuse_poison()')
+    const head = await holdHead(url)
+    const first = store.write(() => ({ops: [insert(2)], result: 2}))
+    await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+    const rest = [store.write(() => ({ops: [insert(3, 'A poison pill')], result: 3})), store.write(() => ({ops: [insert(4)], result: 4}))]
+    await until(() => store.queuedWrites === 2, 'two writes queued')
+    await head.release()
+    const outcomes = await Promise.allSettled([first, ...rest])
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    const errors = outcomes.map((o) => (o as PromiseRejectedResult).reason as MemError)
+    expect(new Set(errors.map((e) => `${e.code}: ${e.message}`)).size).toBe(1)
+    expect(errors[0].code).toBe('internal')
+    expect(errors[0].message).not.toContain('poison')
+    expect((await s.query('SELECT seq FROM ops ORDER BY seq')).rows.map((r) => Number(r.seq))).toEqual([1])
+    expect(Number((await s.query('SELECT head FROM repos')).rows[0].head)).toBe(1)
+    expect(store.read((d) => [2, 3, 4].map((i) => getMemory(d, idOf(i)) ?? null))).toEqual([null, null, null])
+    await s.query('DROP TRIGGER refuse_poison ON ops')
+    await expect(store.write(() => ({ops: [insert(5)], result: 5}))).resolves.toBe(5)
+    expect((await s.query('SELECT seq FROM ops ORDER BY seq')).rows.map((r) => Number(r.seq))).toEqual([1, 2])
+  })
+
+  it('request ids of writes that join late: one already committed is answered its first result and appends nothing; two copies in the batch append once', async () => {
+    const {db, url} = await teamStore()
+    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
+    const store = await replica(db, 'a')
+    await withRequestId('req-kept', () => store.write(() => ({ops: [insert(1)], result: 'kept first'})))
+    const head = await holdHead(url)
+    const first = store.write(() => ({ops: [insert(2)], result: 2}))
+    await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+    const again = withRequestId('req-kept', () => store.write(() => ({ops: [insert(9)], result: 'sent again'})))
+    const copies = [0, 1].map((n) => withRequestId('req-new', () => store.write(() => ({ops: [insert(3)], result: `copy ${n}`}))))
+    await until(() => store.queuedWrites === 3, 'three writes queued')
+    await head.release()
+    expect(await Promise.all([first, again, ...copies])).toEqual([2, 'kept first', 'copy 0', 'copy 0'])
+    const s = await sql(url)
+    expect((await s.query('SELECT seq, request_id FROM ops ORDER BY seq')).rows.map((r) => [Number(r.seq), r.request_id])).toEqual([
+      [1, 'req-kept'],
+      [2, null],
+      [3, 'req-new'],
+    ])
+    expect(store.read((d) => getMemory(d, idOf(9)))).toBeUndefined()
+  })
+
+  it('a batch is bounded: 150 writes queued behind a locked head row go in transactions of at most 64, gapless, all answered', async () => {
+    const {db, url} = await teamStore()
+    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
+    const store = await replica(db, 'a')
+    await store.write(() => ({ops: [insert(1)], result: 1}))
+    const head = await holdHead(url)
+    const first = store.write(() => ({ops: [insert(2)], result: 2}))
+    await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+    const rest = Array.from({length: 149}, (_, i) => store.write(() => ({ops: [insert(i + 3)], result: i + 3})))
+    await until(() => store.queuedWrites === 149, '149 writes queued')
+    await head.release()
+    expect(await Promise.all([first, ...rest])).toEqual(Array.from({length: 150}, (_, i) => i + 2))
+    const tx = await transactions(url)
+    expect([...tx.keys()]).toEqual(Array.from({length: 151}, (_, i) => i + 1))
+    const sizes = new Map<string, number>()
+    for (const [seq, t] of tx) if (seq > 1) sizes.set(t, (sizes.get(t) ?? 0) + 1)
+    expect(Math.max(...sizes.values())).toBe(64)
+    expect([...sizes.values()].reduce((a, b) => a + b, 0)).toBe(150)
   })
 })
