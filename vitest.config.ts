@@ -41,6 +41,7 @@ export const SLOW_TESTS = [
   'test/faces/server/team-audit.test.ts',
   'test/faces/server/team-round-trips.test.ts',
   'test/faces/server/remote-request-ids.test.ts',
+  'test/faces/server/team-batch.test.ts',
 ]
 
 const ALL_TESTS = ['test/**/*.test.ts', 'test/**/*.test.tsx']
