@@ -110,3 +110,32 @@ export function closedPort(): Promise<number> {
     })
   })
 }
+
+/** A client of a database, closed when the test ends (its errors once the server is gone are the test's to see through its queries). */
+export async function pgClient(url: string): Promise<pg.Client> {
+  const client = new pg.Client({connectionString: url})
+  client.on('error', () => {})
+  await client.connect()
+  onTestFinished(() => client.end().catch(() => undefined))
+  return client
+}
+
+/** Polls `check` (a state of the system, not a time) until it holds. */
+export async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let tries = 0; !(await check()); tries++) {
+    if (tries > 2000) throw new Error(`never: ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/** Holds a repo's head row of team acme (as another replica's write transaction does) until `release()`; `waiting()` counts the backends queued on a lock. */
+export async function holdHead(url: string, repo: string): Promise<{release(): Promise<void>; waiting(): Promise<number>}> {
+  const holder = await pgClient(url)
+  const watch = await pgClient(url)
+  await holder.query('BEGIN')
+  await holder.query("SELECT head FROM repos WHERE team = 'acme' AND repo = $1 FOR UPDATE", [repo])
+  return {
+    release: async () => void (await holder.query('COMMIT')),
+    waiting: async () => Number((await watch.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n),
+  }
+}

@@ -212,9 +212,10 @@ export const sameQuantity: Rule = {
 /**
  * same-version: each text names one runtime (language, toolchain, database, framework, OS image:
  * text/versions.ts) with a version, the same runtime and another version — "Node 18 is the minimum
- * supported runtime" → "Requires Node.js 20 or newer", "We target Python 3.9" → "The codebase needs
- * CPython 3.12 or later". The guards refuse one runtime in two places (a subject of its own each: two scopes are
- * that too), the two ends of a range, an addition ("CI also tests Node 22") and an exception.
+ * supported runtime" → "Requires Node.js 20 or newer", "We target Python 3.9" → "The codebase
+ * needs CPython 3.12 or later". The guards refuse one runtime in two places (a subject of its own
+ * each: two scopes are that too), the two ends of a range, an addition ("CI also tests Node 22")
+ * and an exception.
  */
 export const sameVersion: Rule = {
   kind: 'same-version',

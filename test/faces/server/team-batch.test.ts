@@ -4,40 +4,12 @@
 // duplicate of an earlier one is answered as its duplicate), a store the rules refuse fails alone,
 // every store acknowledged is read by the other replica, seq stays gapless; a batch Postgres
 // refuses at COMMIT acknowledges none of its stores, and answers each the same 5xx.
-import pg from 'pg'
-import {describe, expect, it, onTestFinished} from 'vitest'
+import {describe, expect, it} from 'vitest'
+import {holdHead, pgClient, until} from '../../helpers/pg.js'
 import {api, inProcessReplica, teamKey, teamStore} from '../../helpers/team-server.js'
 
 const REPO = 'github.com/acme/app'
 const enc = encodeURIComponent
-
-async function sql(url: string): Promise<pg.Client> {
-  const client = new pg.Client({connectionString: url})
-  client.on('error', () => {})
-  await client.connect()
-  onTestFinished(() => client.end().catch(() => undefined))
-  return client
-}
-
-/** Polls `check` (a state of the system, not a time) until it holds. */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; !(await check()); tries++) {
-    if (tries > 2000) throw new Error(`never: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
-
-/** Holds the repo's head row, as another replica's write does, until `release()`. */
-async function holdHead(url: string) {
-  const holder = await sql(url)
-  const watch = await sql(url)
-  await holder.query('BEGIN')
-  await holder.query("SELECT head FROM repos WHERE team = 'acme' AND repo = $1 FOR UPDATE", [REPO])
-  return {
-    release: async () => void (await holder.query('COMMIT')),
-    waiting: async () => Number((await watch.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n),
-  }
-}
 
 async function twoReplicas() {
   const {db, url} = await teamStore()
@@ -54,7 +26,7 @@ async function twoReplicas() {
 describe('group commit through a team replica', () => {
   it('stores queued behind a locked head row: one transaction; a duplicate of an earlier one in the batch is its duplicate; a refused store fails alone; all read back through the other replica, seq gapless', async () => {
     const {url, key, a, b, queued} = await twoReplicas()
-    const head = await holdHead(url)
+    const head = await holdHead(url, REPO)
     const post = (body: Record<string, unknown>) => api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', ...body})
     const sent = [post({content: 'The deploy job waits for the database migration to finish'})]
     await until(async () => (await head.waiting()) === 1, 'the first store waits for the head row')
@@ -75,7 +47,7 @@ describe('group commit through a team replica', () => {
     expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 200, 404, 201])
     expect(answers[3].body).toEqual({success: false, duplicateId: answers[1].body.id, reason: 'duplicate'})
     expect(answers[4].body).toMatchObject({code: 'not_found', error: expect.stringContaining('to supersede')})
-    const s = await sql(url)
+    const s = await pgClient(url)
     // the rows of the four stored: one transaction, one row each (recall counters may add rows of their own)
     const stored = answers.filter((x) => x.status === 201).map((r) => r.body.id as string)
     const rows = (await s.query("SELECT seq, xmin::text AS tx, record->'ops'->0->'memory'->>'id' AS id FROM ops WHERE record->'ops'->0->>'op' = 'insert' AND seq > 1 ORDER BY seq")).rows
@@ -92,10 +64,10 @@ describe('group commit through a team replica', () => {
 
   it('a batch Postgres refuses at COMMIT: every store of it gets the same 500, none is acknowledged or readable on either replica; the next store lands at the next seq', async () => {
     const {url, key, a, b, queued} = await twoReplicas()
-    const s = await sql(url)
+    const s = await pgClient(url)
     await s.query(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.record::text LIKE '%poison%' THEN RAISE EXCEPTION 'poisoned row'; END IF; RETURN NEW; END $$`)
     await s.query('CREATE TRIGGER refuse_poison BEFORE INSERT ON ops FOR EACH ROW EXECUTE FUNCTION refuse_poison()')
-    const head = await holdHead(url)
+    const head = await holdHead(url, REPO)
     const post = (content: string) => api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content})
     const sent = [post('The deploy job waits for the database migration to finish')]
     await until(async () => (await head.waiting()) === 1, 'the first store waits for the head row')

@@ -5,7 +5,6 @@
 // a connection lost once the COMMIT is sent says "may or may not", and a retry with the same request
 // id is written once; racing first writers of a repo with one request id write it once. Group
 // commit: the writes queued while a batch waits for the head row join it (bounded at 64).
-import pg from 'pg'
 import {describe, expect, it, onTestFinished} from 'vitest'
 import {createTeam} from '../../../src/operations/team.js'
 import {MemError} from '../../../src/model/errors.js'
@@ -14,19 +13,12 @@ import {RepoStore} from '../../../src/storage/repo-store.js'
 import {withRequestId} from '../../../src/storage/request-ids.js'
 import {testMemory as memory} from '../../helpers/memory.js'
 import {tempDir} from '../../helpers/mem.js'
+import {holdHead, pgClient, until} from '../../helpers/pg.js'
 import {teamStore} from '../../helpers/team-server.js'
 
 const REPO = 'github.com/acme/app'
 const idOf = (i: number) => `memories/github.com~acme~app/insight/${i.toString(16).padStart(12, '0')}`
 const insert = (i: number, content = `Fact ${i} about the build`): Op => ({op: 'insert', memory: memory({id: idOf(i), content})})
-
-async function sql(url: string): Promise<pg.Client> {
-  const client = new pg.Client({connectionString: url})
-  client.on('error', () => {})
-  await client.connect()
-  onTestFinished(() => client.end().catch(() => undefined))
-  return client
-}
 
 async function replica(db: Awaited<ReturnType<typeof teamStore>>['db'], name: string): Promise<RepoStore> {
   const store = await RepoStore.open(tempDir(), {replica: db.replica('acme', REPO, {actor: name})})
@@ -37,12 +29,9 @@ async function replica(db: Awaited<ReturnType<typeof teamStore>>['db'], name: st
 
 describe("a replica's write transaction, pipelined", () => {
   it('a record jsonb cannot hold (a NUL), refused while planning: 400, nothing kept, the head where it was, the replica without it; the next write lands', async () => {
-    const {db, url} = await teamStore()
-    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
-    const store = await replica(db, 'a')
-    await store.write(() => ({ops: [insert(1)], result: 1}))
+    const {url, store} = await oneWriteCommitted()
     await expect(store.write(() => ({ops: [insert(2, 'Holds a NUL \u0000 here')], result: 2}))).rejects.toMatchObject({code: 'invalid_input'})
-    const s = await sql(url)
+    const s = await pgClient(url)
     expect((await s.query('SELECT seq FROM ops ORDER BY seq')).rows.map((r) => Number(r.seq))).toEqual([1])
     expect(Number((await s.query('SELECT head FROM repos')).rows[0].head)).toBe(1)
     expect(store.read((d) => getMemory(d, idOf(2)))).toBeUndefined()
@@ -52,15 +41,12 @@ describe("a replica's write transaction, pipelined", () => {
   })
 
   it('the connection lost once the COMMIT is sent: "may or may not have been kept"; retried with its request id it is written once', async () => {
-    const {db, url} = await teamStore()
-    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
-    const store = await replica(db, 'a')
-    await store.write(() => ({ops: [insert(1)], result: 1}))
-    const s = await sql(url)
+    const {url, store} = await oneWriteCommitted()
+    const s = await pgClient(url)
     // a deferred constraint trigger runs inside COMMIT: it waits there for a lock this test holds
     await s.query(`CREATE FUNCTION hold_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(4545); RETURN NULL; END $$`)
     await s.query('CREATE CONSTRAINT TRIGGER hold_at_commit AFTER INSERT ON ops DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION hold_commit()')
-    const holder = await sql(url)
+    const holder = await pgClient(url)
     await holder.query('SELECT pg_advisory_lock(4545)')
     const pending = withRequestId('req-lost', () => store.write(() => ({ops: [insert(2)], result: 'first'}))).then(
       () => undefined,
@@ -90,7 +76,7 @@ describe("a replica's write transaction, pipelined", () => {
   it("two replicas making a repo's first write with one request id, at once, eight times over: written once each time", async () => {
     const {db, url} = await teamStore()
     await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
-    const s = await sql(url)
+    const s = await pgClient(url)
     for (let round = 0; round < 8; round++) {
       const repo = `github.com/acme/app${round}`
       const [a, b] = await Promise.all(['a', 'b'].map(async (name) => RepoStore.open(tempDir(), {replica: db.replica('acme', repo, {actor: name})})))
@@ -106,42 +92,33 @@ describe("a replica's write transaction, pipelined", () => {
   })
 })
 
-/** Holds the repo's head row (as another replica's write transaction does) until `release()`. */
-async function holdHead(url: string, repo = REPO): Promise<{release(): Promise<void>; waiting(): Promise<number>}> {
-  const holder = await sql(url)
-  await holder.query('BEGIN')
-  await holder.query("SELECT head FROM repos WHERE team = 'acme' AND repo = $1 FOR UPDATE", [repo])
-  const watch = await sql(url)
-  return {
-    release: async () => void (await holder.query('COMMIT')),
-    // backends of this database waiting for a lock: a replica's write transaction queued on the head row
-    waiting: async () => Number((await watch.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n),
-  }
+/** A replica of a fresh team store (team acme) with one write committed. */
+async function oneWriteCommitted() {
+  const {db, url} = await teamStore()
+  await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
+  const store = await replica(db, 'a')
+  await store.write(() => ({ops: [insert(1)], result: 1}))
+  return {db, url, store}
 }
 
-/** Polls `check` (a state of the system, not a time) until it holds. */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; !(await check()); tries++) {
-    if (tries > 2000) throw new Error(`never: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
+/** The replica's next write (insert 2, answering `result`), waiting for the repo's head row, which a test connection holds. */
+async function secondWriteWaiting(url: string, store: RepoStore, result: unknown) {
+  const head = await holdHead(url, REPO)
+  const first = store.write(() => ({ops: [insert(2)], result}))
+  await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+  return {head, first}
 }
 
 /** The transaction (xmin) that wrote each ops row, by seq. */
 async function transactions(url: string): Promise<Map<number, string>> {
-  const s = await sql(url)
+  const s = await pgClient(url)
   return new Map((await s.query('SELECT seq, xmin::text AS tx FROM ops ORDER BY seq')).rows.map((r) => [Number(r.seq), r.tx as string]))
 }
 
 describe('group commit on a replica: the writes queued while its transaction waits for the head row go in it', () => {
   it('five writes queued behind a locked head row commit in one transaction, each planned on the ones before it, each answered its own result', async () => {
-    const {db, url} = await teamStore()
-    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
-    const store = await replica(db, 'a')
-    await store.write(() => ({ops: [insert(1)], result: 1}))
-    const head = await holdHead(url)
-    const first = store.write(() => ({ops: [insert(2)], result: 'first'}))
-    await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+    const {db, url, store} = await oneWriteCommitted()
+    const {head, first} = await secondWriteWaiting(url, store, 'first')
     // each later job reads what the jobs before it in the batch wrote (and nothing is committed yet)
     const seen: string[] = []
     const later = [3, 4, 5, 6].map((i) =>
@@ -164,13 +141,8 @@ describe('group commit on a replica: the writes queued while its transaction wai
   })
 
   it('a write the rules refuse (its plan throws) and a record Postgres cannot hold (a NUL) fail alone; the writes beside them commit in the same transaction', async () => {
-    const {db, url} = await teamStore()
-    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
-    const store = await replica(db, 'a')
-    await store.write(() => ({ops: [insert(1)], result: 1}))
-    const head = await holdHead(url)
-    const first = store.write(() => ({ops: [insert(2)], result: 2}))
-    await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+    const {url, store} = await oneWriteCommitted()
+    const {head, first} = await secondWriteWaiting(url, store, 2)
     const refused = store.write(() => {
       throw new MemError('conflict', 'Refused by the rules.')
     })
@@ -194,16 +166,11 @@ describe('group commit on a replica: the writes queued while its transaction wai
   })
 
   it('a row Postgres refuses at COMMIT fails every write of the batch with the same error: none acknowledged, nothing kept, the head where it was; the next write lands', async () => {
-    const {db, url} = await teamStore()
-    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
-    const store = await replica(db, 'a')
-    await store.write(() => ({ops: [insert(1)], result: 1}))
-    const s = await sql(url)
+    const {url, store} = await oneWriteCommitted()
+    const s = await pgClient(url)
     await s.query(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.record::text LIKE '%poison%' THEN RAISE EXCEPTION 'poisoned row'; END IF; RETURN NEW; END $$`)
     await s.query('CREATE TRIGGER refuse_poison BEFORE INSERT ON ops FOR EACH ROW EXECUTE FUNCTION refuse_poison()')
-    const head = await holdHead(url)
-    const first = store.write(() => ({ops: [insert(2)], result: 2}))
-    await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+    const {head, first} = await secondWriteWaiting(url, store, 2)
     const rest = [store.write(() => ({ops: [insert(3, 'A poison pill')], result: 3})), store.write(() => ({ops: [insert(4)], result: 4}))]
     await until(() => store.queuedWrites === 2, 'two writes queued')
     await head.release()
@@ -226,15 +193,13 @@ describe('group commit on a replica: the writes queued while its transaction wai
     await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
     const store = await replica(db, 'a')
     await withRequestId('req-kept', () => store.write(() => ({ops: [insert(1)], result: 'kept first'})))
-    const head = await holdHead(url)
-    const first = store.write(() => ({ops: [insert(2)], result: 2}))
-    await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+    const {head, first} = await secondWriteWaiting(url, store, 2)
     const again = withRequestId('req-kept', () => store.write(() => ({ops: [insert(9)], result: 'sent again'})))
     const copies = [0, 1].map((n) => withRequestId('req-new', () => store.write(() => ({ops: [insert(3)], result: `copy ${n}`}))))
     await until(() => store.queuedWrites === 3, 'three writes queued')
     await head.release()
     expect(await Promise.all([first, again, ...copies])).toEqual([2, 'kept first', 'copy 0', 'copy 0'])
-    const s = await sql(url)
+    const s = await pgClient(url)
     expect((await s.query('SELECT seq, request_id FROM ops ORDER BY seq')).rows.map((r) => [Number(r.seq), r.request_id])).toEqual([
       [1, 'req-kept'],
       [2, null],
@@ -244,13 +209,8 @@ describe('group commit on a replica: the writes queued while its transaction wai
   })
 
   it('a batch is bounded: 150 writes queued behind a locked head row go in transactions of at most 64, gapless, all answered', async () => {
-    const {db, url} = await teamStore()
-    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
-    const store = await replica(db, 'a')
-    await store.write(() => ({ops: [insert(1)], result: 1}))
-    const head = await holdHead(url)
-    const first = store.write(() => ({ops: [insert(2)], result: 2}))
-    await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
+    const {url, store} = await oneWriteCommitted()
+    const {head, first} = await secondWriteWaiting(url, store, 2)
     const rest = Array.from({length: 149}, (_, i) => store.write(() => ({ops: [insert(i + 3)], result: i + 3})))
     await until(() => store.queuedWrites === 149, '149 writes queued')
     await head.release()
