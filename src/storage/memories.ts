@@ -746,10 +746,11 @@ export function liveNormHashGroups(db: Db): number[][] {
     .map((s) => s.split(',').map(Number).sort((a, b) => a - b))
 }
 
-/** Groups (of seqs) of live memories sharing a MinHash band key: near-duplicate candidates. */
-export function dupBandGroups(db: Db): number[][] {
+/** Groups (of seqs) of live memories sharing a band key, but the keys `apart` (text/minhash.ts LOOKUP_KEYS): near-duplicate and update candidates. */
+export function dupBandGroups(db: Db, apart: ReadonlySet<number> = new Set()): number[][] {
+  const skip = [...apart]
   return db
-    .column<string>(`SELECT group_concat(seq) FROM dup_bands GROUP BY band HAVING count(*) > 1`)
+    .column<string>(`SELECT group_concat(seq) FROM dup_bands${skip.length > 0 ? ` WHERE band NOT IN (${skip.map(() => '?').join(',')})` : ''} GROUP BY band HAVING count(*) > 1`, skip)
     .map((s) => s.split(',').map(Number).sort((a, b) => a - b))
 }
 

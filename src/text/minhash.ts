@@ -4,9 +4,9 @@
  * looks up four keys instead of comparing against every memory. Candidates are then verified with
  * the exact Jaccard similarity.
  */
-import {toolsIn} from './roles.js'
-import {quantitiesIn} from './quantities.js'
-import {versionsIn} from './versions.js'
+import {ROLES, toolsIn} from './roles.js'
+import {QUANTITY_DIMENSIONS, quantitiesIn} from './quantities.js'
+import {RUNTIME_NAMES, versionsIn} from './versions.js'
 import {shinglesOf} from './shingles.js'
 import {factShape, factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
 
@@ -60,16 +60,32 @@ export function contentBands(content: string, {keep = false}: {keep?: boolean} =
     const quantities = quantitiesIn(shape.sequence)
     const versions = versionsIn(shape.sequence)
     const roles = [
-      ...[...toolsIn(shape.sequence).keys()].map((role) => fnv1a(`role\u0000${role}`)),
+      ...[...toolsIn(shape.sequence).keys()].map(roleKey),
       // the dimension of a text's one quantity (quantities.ts): the same-quantity rule's candidates
-      ...(quantities.length === 1 ? [fnv1a(`quantity\u0000${quantities[0].dim}`)] : []),
+      ...(quantities.length === 1 ? [quantityKey(quantities[0].dim)] : []),
       // the runtime of a text's one version (versions.ts): the same-version rule's candidates
-      ...(versions.length === 1 ? [fnv1a(`version\u0000${versions[0].runtime}`)] : []),
+      ...(versions.length === 1 ? [versionKey(versions[0].runtime)] : []),
     ]
     last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), roles}
   }
   return last
 }
+
+const roleKey = (role: string) => fnv1a(`role\u0000${role}`)
+const quantityKey = (dimension: string) => fnv1a(`quantity\u0000${dimension}`)
+const versionKey = (runtime: string) => fnv1a(`version\u0000${runtime}`)
+
+/**
+ * Every key a role, a quantity's dimension or a version's runtime gives (`roles` of contentBands):
+ * a store looks them up apart, the newest few each; maintenance does not group memories by them
+ * (the memories naming a database or a duration are thousands, not a near-duplicate group: at 100k
+ * memories, grouping by them made the dedup stage 16 times slower and doubled its peak memory).
+ */
+export const LOOKUP_KEYS: ReadonlySet<number> = new Set([
+  ...ROLES.map((line) => roleKey(line.slice(0, line.indexOf(':')))),
+  ...QUANTITY_DIMENSIONS.map(quantityKey),
+  ...RUNTIME_NAMES.map(versionKey),
+])
 
 /** The value keys of a text (kept shapes: a store links the memories its gates just read). */
 export function valueKeysOf(content: string): readonly number[] {

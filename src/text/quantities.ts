@@ -48,6 +48,8 @@ const COUNTED: Record<string, readonly string[]> = {
   workers: ['worker', 'workers', 'thread', 'threads', 'process', 'processes'],
   replicas: ['replica', 'replicas', 'instance', 'instances', 'pod', 'pods'],
 }
+/** Every dimension a quantity can have: time, size, percent, and a count and a rate of each thing counted. */
+export const QUANTITY_DIMENSIONS: readonly string[] = ['time', 'size', 'percent', ...Object.keys(COUNTED).flatMap((thing) => [`count:${thing}`, `rate:${thing}`])]
 const COUNTED_BY_WORD = new Map(Object.entries(COUNTED).flatMap(([thing, words]) => words.map((w) => [w, thing] as const)))
 /** Words of a unit, for the guards that compare what two texts say besides their quantities. */
 export const UNIT_WORDS: ReadonlySet<string> = new Set([...Object.keys(TIME), ...Object.keys(SIZE), ...PERCENT, ...COUNTED_BY_WORD.keys()])

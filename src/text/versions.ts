@@ -62,6 +62,8 @@ const RUNTIMES: Record<string, readonly string[]> = {
   ios: ['ios'],
   electron: ['electron'],
 }
+/** The runtimes a version can be of, by canonical name. */
+export const RUNTIME_NAMES: readonly string[] = Object.keys(RUNTIMES)
 const RUNTIME_BY_WORD = new Map(Object.entries(RUNTIMES).flatMap(([runtime, words]) => words.map((w) => [w, runtime] as const)))
 /** Words that may stand between a runtime and its version: "Python >= 3.10", "Node version 20". */
 const BETWEEN = new Set(['>=', '>', '^', '~', '=', '==', 'version', 'v', 'sdk', 'lts', 'api', 'level', 'boot'])

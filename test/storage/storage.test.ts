@@ -7,10 +7,10 @@ import {Db} from '../../src/storage/db.js'
 import {releaseBuffer} from '../../src/storage/files.js'
 import {ftsTermStats, MAX_INDEX_SEGMENTS} from '../../src/storage/fts.js'
 import {encodeRecord} from '../../src/storage/journal.js'
-import {getMemory, liveCounts, type Op} from '../../src/storage/memories.js'
+import {dupBandGroups, getMemory, liveCounts, type Op} from '../../src/storage/memories.js'
 import {RepoStore} from '../../src/storage/repo-store.js'
 import {SCHEMA_VERSION, setMeta} from '../../src/storage/schema.js'
-import {contentBands, storedKeys} from '../../src/text/minhash.js'
+import {contentBands, LOOKUP_KEYS, storedKeys} from '../../src/text/minhash.js'
 import {loadSqlJs} from '../../src/storage/sqljs.js'
 import {tempDir} from '../helpers/mem.js'
 import {testMemory} from '../helpers/memory.js'
@@ -281,6 +281,23 @@ describe('RepoStore', () => {
       {origin: 'user', origin_mac: null},
     ])
     await again.close()
+  })
+
+  it('groups live memories by their band keys for maintenance, but not by the keys a store looks up apart (a role, a quantity, a version)', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    // each pair shares a role (error tracking), a quantity's dimension (time) or a version's runtime (Node), and nothing else
+    const pairs = [
+      ['Production errors go to Sentry', 'Crash reports from the iOS app land in Crashlytics'],
+      ['Logs are kept for 30 days', 'Uploads expire after 7 days'],
+      ['The API needs Node 20', 'The docs site builds on Node 18'],
+    ]
+    for (const text of pairs.flat()) await s.write(insert(memory(text)))
+    const seqOf = new Map(s.read((d) => d.all<{seq: number; content: string}>(`SELECT seq, content FROM memories`)).map((r) => [r.content, r.seq]))
+    const all = s.read((d) => dupBandGroups(d))
+    expect(all).toEqual(expect.arrayContaining(pairs.map(([a, b]) => [seqOf.get(a), seqOf.get(b)])))
+    expect(s.read((d) => dupBandGroups(d, LOOKUP_KEYS))).toEqual([])
+    await s.close()
   })
 
   it('refuses a database from a newer mem, without rewriting it', async () => {

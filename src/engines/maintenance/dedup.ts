@@ -1,4 +1,5 @@
 import {shingleSet} from '../../text/shingles.js'
+import {LOOKUP_KEYS} from '../../text/minhash.js'
 import {jaccard} from '../../text/similarity.js'
 import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
 import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
@@ -54,7 +55,8 @@ export const dedup: Stage = {
 function comparePairs(s: StageContext) {
   const plan = s.repo.store.read((db) => {
     const exact = liveNormHashGroups(db)
-    const bands = dupBandGroups(db)
+    // not the role, quantity and version keys: a store compares the newest few sharing one of those
+    const bands = dupBandGroups(db, LOOKUP_KEYS)
     const seqs = new Set<number>()
     for (const g of [...exact, ...bands]) for (const seq of g) seqs.add(seq)
     const briefs = new Map(liveBriefsBySeq(db, [...seqs]).map((b) => [b.seq, b]))
