@@ -32,13 +32,13 @@ function fnv1a(s: string): number {
   return h >>> 0
 }
 
-let last: {content: string; shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; roles: readonly number[]; shape: FactShape} | undefined
+let last: {content: string; shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; lookups: readonly number[]; shape: FactShape} | undefined
 
 /**
  * The shingle set and keys of a memory's content: `bands`, the near-duplicate and subject keys a
  * store finds its duplicates and updates by; `values`, the keys of the values it states
  * (values.ts `valueKeys`), held in the band table only while a newer version updates the memory
- * (storedKeys), so that a revert in other words finds it; `roles`, a key for each role of a tool
+ * (storedKeys), so that a revert in other words finds it; `lookups`, a key for each role of a tool
  * it names (roles.ts: "Sentry" is error tracking), so that a store finds the memory naming another
  * tool of the role (the same-role rule), and one for the dimension of the one quantity it states
  * (quantities.ts: "30 days" is a duration), so that a store finds the memory stating another amount
@@ -48,7 +48,7 @@ let last: {content: string; shingles: ReadonlySet<string>; bands: readonly numbe
  * same text (the gates, then the band index), so the last answer is kept. Callers must not
  * modify what they get.
  */
-export function contentBands(content: string, {keep = false}: {keep?: boolean} = {}): {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; roles: readonly number[]; shape: FactShape} {
+export function contentBands(content: string, {keep = false}: {keep?: boolean} = {}): {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; lookups: readonly number[]; shape: FactShape} {
   if (last?.content !== content) {
     const shingles = shinglesOf(content)
     // `keep`: among the kept shapes (values.ts factShapeOf), as a store keeps the text it stores
@@ -59,14 +59,14 @@ export function contentBands(content: string, {keep = false}: {keep?: boolean} =
     const bands = [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]
     const quantities = quantitiesIn(shape.sequence)
     const versions = versionsIn(shape.sequence)
-    const roles = [
+    const lookups = [
       ...[...toolsIn(shape.sequence).keys()].map(roleKey),
       // the dimension of a text's one quantity (quantities.ts): the same-quantity rule's candidates
       ...(quantities.length === 1 ? [quantityKey(quantities[0].dim)] : []),
       // the runtime of a text's one version (versions.ts): the same-version rule's candidates
       ...(versions.length === 1 ? [versionKey(versions[0].runtime)] : []),
     ]
-    last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), roles}
+    last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), lookups}
   }
   return last
 }
@@ -76,7 +76,7 @@ const quantityKey = (dimension: string) => fnv1a(`quantity\u0000${dimension}`)
 const versionKey = (runtime: string) => fnv1a(`version\u0000${runtime}`)
 
 /**
- * Every key a role, a quantity's dimension or a version's runtime gives (`roles` of contentBands):
+ * Every key a role, a quantity's dimension or a version's runtime gives (`lookups` of contentBands):
  * a store looks them up apart, the newest few each; maintenance does not group memories by them
  * (the memories naming a database or a duration are thousands, not a near-duplicate group: at 100k
  * memories, grouping by them made the dedup stage 16 times slower and doubled its peak memory).
@@ -92,10 +92,10 @@ export function valueKeysOf(content: string): readonly number[] {
   return valueKeys(factShapeOf(content))
 }
 
-/** The keys the band table holds for a live memory: its bands, its value keys while a newer version updates it, and its role keys. */
+/** The keys the band table holds for a live memory: its bands, its value keys while a newer version updates it, and its lookup keys. */
 export function storedKeys(content: string, updated: boolean): readonly number[] {
-  const {bands, values, roles} = contentBands(content)
-  return [...bands, ...(updated ? values : []), ...roles]
+  const {bands, values, lookups} = contentBands(content)
+  return [...bands, ...(updated ? values : []), ...lookups]
 }
 
 /** The band keys of a shingle set (empty for an empty set). */

@@ -98,7 +98,15 @@ const LETTER_UNITS = new Set(['s', 'd', 'h', 'b'])
  * or is written with it ("5s"); "a week" is one week; a count followed by "per minute" / "a second"
  * is a rate.
  */
-export function quantitiesIn(sequence: readonly string[]): Quantity[] {
+export function quantitiesIn(sequence: readonly string[]): readonly Quantity[] {
+  let found = quantitiesInRead.get(sequence)
+  if (!found) quantitiesInRead.set(sequence, (found = readQuantities(sequence)))
+  return found
+}
+/** Read once per sequence (a fact shape's, which the rule, its guards and the band keys all ask about): callers must not modify what they get. */
+const quantitiesInRead = new WeakMap<readonly string[], Quantity[]>()
+
+function readQuantities(sequence: readonly string[]): Quantity[] {
   const words = sequence.map((w) => w.toLowerCase())
   const out: Quantity[] = []
   for (let i = 0; i < words.length; i++) {

@@ -78,7 +78,15 @@ function normalized(raw: string): string {
 }
 
 /** The versioned runtimes of a text's word sequence (values.ts `sequence`), in order. */
-export function versionsIn(sequence: readonly string[]): VersionMention[] {
+export function versionsIn(sequence: readonly string[]): readonly VersionMention[] {
+  let found = versionsInRead.get(sequence)
+  if (!found) versionsInRead.set(sequence, (found = readVersions(sequence)))
+  return found
+}
+/** Read once per sequence (a fact shape's, which the rule, its guards and the band keys all ask about): callers must not modify what they get. */
+const versionsInRead = new WeakMap<readonly string[], VersionMention[]>()
+
+function readVersions(sequence: readonly string[]): VersionMention[] {
   const words = sequence.map((w) => w.toLowerCase())
   const out: VersionMention[] = []
   for (let i = 0; i < words.length; i++) {

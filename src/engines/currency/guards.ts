@@ -254,11 +254,14 @@ export const noSharedSubject: Guard = {
   refuses: ({newer, older}) => {
     const tools = new Set([...toolKeysIn(toolsIn(newer.sequence)), ...toolKeysIn(toolsIn(older.sequence))])
     const subject = (words: readonly string[]) => words.filter((w) => !tools.has(w) && !VERBS_OF_USE.has(w))
-    const mine = subject(newer.core)
-    const theirs = new Set(subject(older.core))
-    if (mine.some((w) => theirs.has(w))) return false
-    return !thesaurusExpansions(mine).some((w) => theirs.has(w))
+    return !sharesWord(subject(newer.core), subject(older.core))
   },
+}
+
+/** Whether two lists of words share one, or one a word of the other bridges to through the developer thesaurus. */
+function sharesWord(mine: readonly string[], others: readonly string[]): boolean {
+  const theirs = new Set(others)
+  return mine.some((w) => theirs.has(w)) || thesaurusExpansions([...mine]).some((w) => theirs.has(w))
 }
 
 /**
@@ -343,10 +346,7 @@ export const noSharedMeasured: Guard = {
         .filter((w) => contentWord(w) && !MEASURE_WORDS.has(w))
         .map(stem)
         .filter((w) => !VERBS_OF_USE.has(w) && !INSTRUCTION_WORDS.has(w) && !MEASURE_WORDS.has(w))
-    const mine = subject(newer)
-    const theirs = new Set(subject(older))
-    if (mine.some((w) => theirs.has(w))) return false
-    return !thesaurusExpansions(mine).some((w) => theirs.has(w))
+    return !sharesWord(subject(newer), subject(older))
   },
 }
 

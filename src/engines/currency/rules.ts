@@ -185,7 +185,22 @@ export const sameRole: Rule = {
     return null
   },
   guards: [toolInPassing, commandAndName, noSharedSubject, otherScope, ownWordBeforeShared],
-  reason: (_pair, m) => `${m.lost[0]} → ${m.gained[0]}`,
+  reason: swapped,
+}
+
+/** What replaced what, as each text writes it: `Sentry → Rollbar`, `30 days → a week`. */
+function swapped(_pair: Pair, m: Match): string {
+  return `${m.lost[0]} → ${m.gained[0]}`
+}
+
+/**
+ * The one mention `read` finds in each text (a quantity, a version), when the two are one thing
+ * with another value (`changed`): what each text wrote there, as the match of a rule.
+ */
+function oneChanged<T extends {at: number; end: number}>({newer, older}: Pair, read: (sequence: readonly string[]) => readonly T[], changed: (mine: T, theirs: T) => boolean): Match | null {
+  const [mine, theirs] = [read(newer.sequence), read(older.sequence)]
+  if (mine.length !== 1 || theirs.length !== 1 || !changed(mine[0], theirs[0])) return null
+  return {gained: [newer.sequence.slice(mine[0].at, mine[0].end).join(' ')], lost: [older.sequence.slice(theirs[0].at, theirs[0].end).join(' ')]}
 }
 
 /**
@@ -198,15 +213,9 @@ export const sameRole: Rule = {
  */
 export const sameQuantity: Rule = {
   kind: 'same-quantity',
-  find: ({newer, older}) => {
-    const [mine, theirs] = [quantitiesIn(newer.sequence), quantitiesIn(older.sequence)]
-    if (mine.length !== 1 || theirs.length !== 1) return null
-    const [a, b] = [mine[0], theirs[0]]
-    if (a.dim !== b.dim || Math.abs(a.value - b.value) <= 1e-9 * Math.max(a.value, b.value)) return null
-    return {gained: [newer.sequence.slice(a.at, a.end).join(' ')], lost: [older.sequence.slice(b.at, b.end).join(' ')]}
-  },
+  find: (pair) => oneChanged(pair, quantitiesIn, (a, b) => a.dim === b.dim && Math.abs(a.value - b.value) > 1e-9 * Math.max(a.value, b.value)),
   guards: [toolInPassing, noSharedMeasured, otherScope, otherThingMeasured, oneSlotApart, otherNounMeasured, otherBound, carvedOut],
-  reason: (_pair, m) => `${m.lost[0]} → ${m.gained[0]}`,
+  reason: swapped,
 }
 
 /**
@@ -219,15 +228,9 @@ export const sameQuantity: Rule = {
  */
 export const sameVersion: Rule = {
   kind: 'same-version',
-  find: ({newer, older}) => {
-    const [mine, theirs] = [versionsIn(newer.sequence), versionsIn(older.sequence)]
-    if (mine.length !== 1 || theirs.length !== 1) return null
-    const [a, b] = [mine[0], theirs[0]]
-    if (a.runtime !== b.runtime || a.version === b.version) return null
-    return {gained: [newer.sequence.slice(a.at, a.end).join(' ')], lost: [older.sequence.slice(b.at, b.end).join(' ')]}
-  },
+  find: (pair) => oneChanged(pair, versionsIn, (a, b) => a.runtime === b.runtime && a.version !== b.version),
   guards: [toolInPassing, ownSubjects, otherBound, inAddition, carvedOut],
-  reason: (_pair, m) => `${m.lost[0]} → ${m.gained[0]}`,
+  reason: swapped,
 }
 
 /** The update rules, in the order they are tried. */

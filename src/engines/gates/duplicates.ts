@@ -13,8 +13,8 @@ import {newestVersions, UPDATED_BY, updatedByIds} from '../currency.js'
 /** Word-shingle Jaccard similarity at or above which a new memory is a near-duplicate. */
 export const NEAR_DUPLICATE_THRESHOLD = 0.9
 const CANDIDATES = 64
-/** The newest memories naming a tool of one of the text's roles that a store also compares (text/roles.ts). */
-const ROLE_CANDIDATES = 8
+/** The newest memories sharing each lookup key of the text (a role, a quantity's dimension, a version's runtime: text/minhash.ts) that a store also compares. */
+const LOOKUP_CANDIDATES = 8
 /** At most this many update candidates are named in a store outcome. */
 export const MAX_UPDATES_NAMED = 5
 
@@ -47,7 +47,7 @@ export type Candidates = DuplicateCandidate[] & {unchecked?: number}
  */
 export function candidatesFor(db: Db, content: string): Candidates {
   // a value key is in the band table only while a newer version updates its memory (minhash.ts)
-  const {bands, values, roles} = contentBands(content, {keep: true})
+  const {bands, values, lookups} = contentBands(content, {keep: true})
   const cost = (chars: number) => content.length + chars
   // SQLite's lengths leave the rows that cannot fit unread; they count a character outside the BMP
   // as one (and end at a NUL), never more than here, so the budget is then checked on what was read
@@ -58,11 +58,11 @@ export function candidatesFor(db: Db, content: string): Candidates {
   while (within < rows.length && spent + cost(rows[within].content.length) <= COMPARE_BUDGET) spent += cost(rows[within++].content.length)
   const left = unchecked + rows.length - within
   const found: Candidates = left === 0 ? rows : Object.assign(rows.slice(0, within), {unchecked: left})
-  // the newest few memories naming another tool of a role the text names a tool of (the same-role
-  // rule): capped apart, as a role is in many memories (every one that names a database)
-  if (roles.length > 0 && spent < COMPARE_BUDGET) {
+  // the newest few memories sharing a lookup key (another tool of a role, another amount of a
+  // quantity, another version of a runtime): capped apart, as thousands of memories share one
+  if (lookups.length > 0 && spent < COMPARE_BUDGET) {
     const have = new Set(found.map((r) => r.id))
-    for (const r of newestCandidatesWithKeys(db, roles, ROLE_CANDIDATES)) {
+    for (const r of newestCandidatesWithKeys(db, lookups, LOOKUP_CANDIDATES)) {
       if (have.has(r.id) || spent + cost(r.content.length) > COMPARE_BUDGET) continue
       spent += cost(r.content.length)
       found.push(r)
