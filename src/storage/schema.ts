@@ -163,6 +163,10 @@ const MIGRATIONS: Migration[] = [
   //     a runtime at another version (the same-version rule: "Node 18 is the minimum" → "Requires
   //     Node.js 20 or newer").
   rebuildBands,
+  // 16: command task keys (text/commands.ts) in the band table, so a store finds the memory that
+  //     gives another command for one task (the same-command rule: "Install dependencies with `npm
+  //     install`" → "Set up node_modules by running `pnpm i`").
+  rebuildBands,
 ]
 
 /** Every live memory's keys in the band table again, as storedKeys now makes them. */

@@ -7,6 +7,7 @@
 import {ROLES, toolsIn} from './roles.js'
 import {QUANTITY_DIMENSIONS, quantitiesIn} from './quantities.js'
 import {RUNTIME_NAMES, versionsIn} from './versions.js'
+import {commandTasks, TASK_NAMES} from './commands.js'
 import {shinglesOf} from './shingles.js'
 import {factShape, factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
 
@@ -43,7 +44,8 @@ let last: {content: string; shingles: ReadonlySet<string>; bands: readonly numbe
  * tool of the role (the same-role rule), and one for the dimension of the one quantity it states
  * (quantities.ts: "30 days" is a duration), so that a store finds the memory stating another amount
  * of it (the same-quantity rule), and one for the runtime of the one version it names (versions.ts:
- * "Node 18"), for the same-version rule; looked up apart and capped (many memories name a database
+ * "Node 18"), for the same-version rule, and one for each task of the one command it gives
+ * (commands.ts: "`rake db:migrate`" migrates), for the same-command rule; looked up apart and capped (many memories name a database
  * or a duration). A store computes them twice for the
  * same text (the gates, then the band index), so the last answer is kept. Callers must not
  * modify what they get.
@@ -65,6 +67,8 @@ export function contentBands(content: string, {keep = false}: {keep?: boolean} =
       ...(quantities.length === 1 ? [quantityKey(quantities[0].dim)] : []),
       // the runtime of a text's one version (versions.ts): the same-version rule's candidates
       ...(versions.length === 1 ? [versionKey(versions[0].runtime)] : []),
+      // the tasks of a text's one command (commands.ts): the same-command rule's candidates
+      ...[...commandTasks(shape)].map(taskKey),
     ]
     last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), lookups}
   }
@@ -74,10 +78,11 @@ export function contentBands(content: string, {keep = false}: {keep?: boolean} =
 const roleKey = (role: string) => fnv1a(`role\u0000${role}`)
 const quantityKey = (dimension: string) => fnv1a(`quantity\u0000${dimension}`)
 const versionKey = (runtime: string) => fnv1a(`version\u0000${runtime}`)
+const taskKey = (task: string) => fnv1a(`command\u0000${task}`)
 
 /**
- * Every key a role, a quantity's dimension or a version's runtime gives (`lookups` of contentBands):
- * a store looks them up apart, the newest few each; maintenance does not group memories by them
+ * Every key a role, a quantity's dimension, a version's runtime or a command's task gives
+ * (`lookups` of contentBands): a store looks them up apart, the newest few each; maintenance does not group memories by them
  * (the memories naming a database or a duration are thousands, not a near-duplicate group: at 100k
  * memories, grouping by them made the dedup stage 16 times slower and doubled its peak memory).
  */
@@ -85,6 +90,7 @@ export const LOOKUP_KEYS: ReadonlySet<number> = new Set([
   ...ROLES.map((line) => roleKey(line.slice(0, line.indexOf(':')))),
   ...QUANTITY_DIMENSIONS.map(quantityKey),
   ...RUNTIME_NAMES.map(versionKey),
+  ...TASK_NAMES.map(taskKey),
 ])
 
 /** The value keys of a text (kept shapes: a store links the memories its gates just read). */

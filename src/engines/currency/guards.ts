@@ -11,6 +11,7 @@ import {thesaurusExpansions} from '../search/thesaurus.js'
 import {scopesIn, toolKey, toolKeysIn, toolsIn} from '../../text/roles.js'
 import {NUMBER_WORD_SET, quantitiesIn, UNIT_WORDS} from '../../text/quantities.js'
 import {versionsIn} from '../../text/versions.js'
+import {commandParts, commandsIn, commandTasks, ecosystemOf, tasksOfCommandWord} from '../../text/commands.js'
 import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, type OwnPlaces, type Pair} from './pair.js'
 
 /** One sentence's slot in which two texts differ (slotOf in pair.ts). */
@@ -493,5 +494,63 @@ export const inAddition: Guard = {
   refuses: ({newer, older}) => {
     const adds = (shape: FactShape) => shape.sequence.some((w) => ADDITION_WORDS.has(w.toLowerCase()))
     return adds(newer) !== adds(older)
+  },
+}
+
+/**
+ * same-command: each text names a task the other does not — "Run `npm test` and lint with it" is
+ * not "Build the docs with `make docs`" — so the two commands are for two tasks, even where they
+ * share one (a text for several tasks, "`make check` lints and tests", may replace one for a part
+ * of them: "Tests are executed with `go test ./...`").
+ */
+export const tasksOfItsOwn: Guard = {
+  name: 'a task of its own each',
+  refuses: ({newer, older}) => {
+    const [mine, theirs] = [commandTasks(newer), commandTasks(older)]
+    return [...mine].some((t) => !theirs.has(t)) && [...theirs].some((t) => !mine.has(t))
+  },
+}
+
+/**
+ * same-command: the two commands run one program, and the words where they part say no task they
+ * share: two commands of one tool, side by side — two targets ("`cargo test -p core`" / "`cargo test
+ * -p cli`", "`pnpm dev:api`" / "`pnpm dev:worker`"), two actions ("`alembic revision --autogenerate`" creates a migration, "`alembic upgrade
+ * head`" applies it; "`docker compose up`" / "`docker compose down -v`"); or two programs each naming
+ * a target of its own that says no task ("`make test-volox`" / "`just test-vomix`"). Flags
+ * changed, another subcommand for one task ("`cargo test`" → "`cargo nextest run`"), or another
+ * program ("`npm install`" → "`pnpm i`") are the command changed.
+ */
+/** Words of a command that say to run something, not what: "npm run …", "pnpm exec …", "uv run …". */
+const RUNNING_WORDS = new Set(['run', 'exec', 'x', 'dlx'])
+
+export const otherTarget: Guard = {
+  name: 'another use of a program, or another target',
+  refuses: ({newer, older}) => {
+    const [[a], [b]] = [commandsIn(newer), commandsIn(older)]
+    // the parts of its words after the program, flags and words of running aside: "dev:api" is "dev" and "api"
+    const parts = (key: string) => key.split(' ').slice(1).filter((w) => !w.startsWith('-')).flatMap(commandParts).filter((w) => !RUNNING_WORDS.has(w))
+    const [x, y] = [parts(a.key), parts(b.key)]
+    const [own, theirs] = [x.filter((w) => !y.includes(w)), y.filter((w) => !x.includes(w))]
+    if (own.length === 0 && theirs.length === 0) return false
+    const [mine, their] = [new Set(own.flatMap((part) => [...tasksOfCommandWord(part, a.program)])), new Set(theirs.flatMap((part) => [...tasksOfCommandWord(part, b.program)]))]
+    // one program: its two uses share no task; two programs: each names a target of its own, and neither a task
+    // ("`make test-volox`" / "`just test-vomix`"), where another program for one task says the task or nothing more
+    if (a.program === b.program) return ![...mine].some((t) => their.has(t))
+    return own.length > 0 && theirs.length > 0 && mine.size === 0 && their.size === 0
+  },
+}
+
+/**
+ * same-command: the two programs belong to two ecosystems — "`cargo fmt`" formats Rust, "`terraform
+ * fmt -recursive`" Terraform; "`cmake --build --target format`" / "`composer format`": one task for
+ * two languages of a project, side by side. A program of any project (make, just, a script) may
+ * replace one of an ecosystem ("`cargo fmt --all`" → "`just fmt`").
+ */
+export const otherEcosystem: Guard = {
+  name: 'programs of two ecosystems',
+  refuses: ({newer, older}) => {
+    const [[a], [b]] = [commandsIn(newer), commandsIn(older)]
+    const [x, y] = [ecosystemOf(a.program), ecosystemOf(b.program)]
+    return x !== null && y !== null && x !== y
   },
 }

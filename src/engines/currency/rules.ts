@@ -40,6 +40,9 @@ import {
   otherNounMeasured,
   ownSubjects,
   inAddition,
+  tasksOfItsOwn,
+  otherTarget,
+  otherEcosystem,
   type Guard,
   type Match,
 } from './guards.js'
@@ -47,11 +50,12 @@ import {Pair, shownList, slotOf, withNames} from './pair.js'
 import {toolKeysIn, toolsIn} from '../../text/roles.js'
 import {quantitiesIn} from '../../text/quantities.js'
 import {versionsIn} from '../../text/versions.js'
+import {commandsIn, commandTasks} from '../../text/commands.js'
 
 export {Pair} from './pair.js'
 
 /** Which rule found an update. */
-export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity' | 'same-version'
+export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity' | 'same-version' | 'same-command'
 
 export interface UpdateRelation {
   /**
@@ -60,7 +64,8 @@ export interface UpdateRelation {
    * slot of it changed), `meaning` (close by the meaning model, one value changed) or `same-role`
    * (one tool of a role replaced by another of the same role: text/roles.ts) or `same-quantity` (one
    * limit, duration, size or count of one thing, in other words: text/quantities.ts) or
-   * `same-version` (one runtime required at another version, in other words: text/versions.ts).
+   * `same-version` (one runtime required at another version, in other words: text/versions.ts) or
+   * `same-command` (another command for one task, in other words: text/commands.ts).
    */
   kind: UpdateKind
   /** What changed, as people read it: `'e_' → 'j_'`. */
@@ -233,6 +238,28 @@ export const sameVersion: Rule = {
   reason: swapped,
 }
 
+/**
+ * same-command: each text gives one command (text/commands.ts), another command, for a task both
+ * name — "Apply migrations with `rake db:migrate`" → "Schema changes are applied by running `rails
+ * db:migrate`", "Install dependencies with `npm install`" → "Set up node_modules by running
+ * `pnpm i`", "Run `make check` before opening a PR" → "Before you ask for review, `just ci` must
+ * pass". A project has one command for a task at a time. The guards refuse two tasks (each text
+ * names one the other does not), two scopes ("`npm run dev`" for development / "`npm start`" in
+ * production), two targets of one program (`cargo test -p core` / `cargo test -p cli`), programs of
+ * two ecosystems (`cargo fmt` / `terraform fmt`), an addition and an exception.
+ */
+export const sameCommand: Rule = {
+  kind: 'same-command',
+  find: ({newer, older}) => {
+    const [mine, theirs] = [commandsIn(newer), commandsIn(older)]
+    if (mine.length !== 1 || theirs.length !== 1 || mine[0].key === theirs[0].key) return null
+    const theirTasks = commandTasks(older)
+    return [...commandTasks(newer)].some((t) => theirTasks.has(t)) ? {gained: [mine[0].shown], lost: [theirs[0].shown]} : null
+  },
+  guards: [toolInPassing, tasksOfItsOwn, otherScope, otherTarget, otherEcosystem, inAddition, carvedOut],
+  reason: swapped,
+}
+
 /** The update rules, in the order they are tried. */
 export const UPDATE_RULES: readonly Rule[] = [
   sameWords,
@@ -243,6 +270,7 @@ export const UPDATE_RULES: readonly Rule[] = [
   sameRole,
   sameQuantity,
   sameVersion,
+  sameCommand,
 ]
 
 /** Guards of every update rule: read before any rule. */

@@ -53,6 +53,13 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Node 18 is the minimum supported runtime', 'Requires Node.js 20 or newer', 'Node 18 → Node.js 20'],
     ['We target Python 3.9', 'The codebase needs CPython 3.12 or later', 'Python 3.9 → CPython 3.12'],
   ],
+  // another command for one task, in other words (text/commands.ts)
+  'same-command': [
+    ['Start the dev server with `npm run dev`', 'Local development boots via docker compose up', 'npm run dev → docker compose up'],
+    ['Format the Rust code with cargo fmt --all', 'Before committing, run just fmt', 'cargo fmt --all → just fmt'],
+    ['Add packages with `yarn install`', 'Set up node_modules by running `pnpm i`', 'yarn install → pnpm i'],
+    ['Run the suite with `cargo test`', 'Tests are executed by `cargo nextest run` now', 'cargo test → cargo nextest run'],
+  ],
 }
 
 /** Pairs each restatement rule finds. */
@@ -112,6 +119,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['The admin panel is deployed to Vercel', 'The API is deployed to Netlify'],
       // same-quantity finds it
       ['Frontend builds must finish within 10 minutes', 'Builds of the backend are allowed 30 minutes'],
+      // same-command finds it
+      ['Start the dev server with `npm run dev`', 'Serve production with `npm start`'],
     ],
   },
   ownWordBeforeShared: {
@@ -149,6 +158,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Logs are kept for 30 days', 'We retain log data for a week, but audit trails, billing exports and security events follow their own schedules'],
       // same-version finds it: 18 words against 5
       ['Node 18 is the minimum supported runtime; older releases lack fetch, structuredClone and the test runner we rely on', 'Requires Node.js 20 or newer'],
+      // same-command finds it: 21 words against 6
+      ['Run the tests with `npm test`', 'When you change the schema or the fixtures, rerun the suite with `pnpm vitest run` and paste its summary in the PR'],
     ],
   },
   longText: {
@@ -171,7 +182,30 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Python 3.12 runs the services', 'Python 3.9 is the oldest version the SDK supports'],
     ],
   },
-  inAddition: {updates: [['Supports Node 18 and newer', 'CI also tests Node 22']]},
+  inAddition: {
+    updates: [
+      ['Supports Node 18 and newer', 'CI also tests Node 22'],
+      // same-command finds it
+      ['Run the tests with `make test`', 'The specs also run through `just spec`'],
+    ],
+  },
+  // same-command finds each of these
+  otherEcosystem: {
+    updates: [
+      ['Format with `cargo fmt`', 'Before pushing, run `terraform fmt -recursive`'],
+      ['Run `cmake --build --target format` before committing', 'Format PHP with `composer format`'],
+    ],
+  },
+  tasksOfItsOwn: {updates: [['Lint and test the package with `make check`', 'Builds and tests run through `just ci`']]},
+  otherTarget: {
+    updates: [
+      ['Run the core tests with `cargo test -p core`', 'Run the CLI tests with `cargo test -p cli`'],
+      ['Start the API with `pnpm dev:api`', 'Start the worker with `pnpm dev:worker`'],
+      ['Run the volox tests with `make test-volox`', 'Run the vomix suite through `just test-vomix`'],
+      ['Start the local stack with `docker compose up`', 'Reset the local stack with `docker compose down -v`'],
+      ['Create migrations with `alembic revision --autogenerate`', 'Apply migrations with `alembic upgrade head`'],
+    ],
+  },
   otherBound: {
     updates: [
       ['Node 18 is the minimum', 'Node 22 is the maximum we test'],
@@ -187,6 +221,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Pull requests need two approvals', 'Docs-only pull requests need one approval'],
       // same-version finds it
       ['Use Ruby 3.1', 'Only the legacy scripts still need Ruby 2.7'],
+      // same-command finds it
+      ['Run the tests with `make test`', 'Except for the browser suite, the specs are started by `just spec`'],
     ],
   },
   // the first paraphrase set's one link by same-quantity before this guard ("… OOM-killed the 4 GB worker twice" → "… 128 MB row groups")

@@ -95,6 +95,22 @@ describe('an update is not a duplicate', () => {
     expect(shown).not.toContain('Sentry')
   })
 
+  it('finds another command for the same task in other words (the task keys of the band table), among memories giving commands for other tasks', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const rake = storedId(await store(ctx, {repo, content: 'Apply migrations with `rake db:migrate`', type: 'procedure'}))
+    clock.advance(60_000)
+    // commands for other tasks, and a text naming the task with no command, stored since
+    for (const content of ['Run the unit tests with `bundle exec rspec`', 'Lint Ruby with `bundle exec rubocop`', 'Seed the local database with `bin/rails db:seed`', 'Migrations must be reversible']) {
+      await store(ctx, {repo, content, type: 'procedure'})
+      clock.advance(60_000)
+    }
+    const r = await store(ctx, {repo, content: 'Schema changes are applied by running bin/rails db:migrate', type: 'procedure'})
+    expect(r).toMatchObject({success: true, updates: [{id: rake, reason: 'rake db:migrate → bin/rails db:migrate'}]})
+    const shown = (await context(ctx, {repo})).context
+    expect(shown).toContain('bin/rails db:migrate')
+    expect(shown).not.toContain('rake db:migrate')
+  })
+
   it('a true restatement (same values; case, punctuation, spacing) is still a duplicate', async () => {
     const {ctx, repo} = memRepo()
     const a = storedId(await store(ctx, {repo, content: ARG('e_'), type: 'heuristic'}))
