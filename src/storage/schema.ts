@@ -167,6 +167,10 @@ const MIGRATIONS: Migration[] = [
   //     gives another command for one task (the same-command rule: "Install dependencies with `npm
   //     install`" → "Set up node_modules by running `pnpm i`").
   rebuildBands,
+  // 17: convention keys (text/choices.ts) in the band table, so a store finds the memory that chose
+  //     another option of one convention (the same-choice rule: "Squash commits when merging" →
+  //     "Merge pull requests with a merge commit").
+  rebuildBands,
 ]
 
 /** Every live memory's keys in the band table again, as storedKeys now makes them. */

@@ -8,6 +8,7 @@ import {ROLES, toolsIn} from './roles.js'
 import {QUANTITY_DIMENSIONS, quantitiesIn} from './quantities.js'
 import {RUNTIME_NAMES, versionsIn} from './versions.js'
 import {commandTasks, TASK_NAMES} from './commands.js'
+import {choicesIn, CONVENTION_NAMES} from './choices.js'
 import {shinglesOf} from './shingles.js'
 import {factShape, factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
 
@@ -45,7 +46,8 @@ let last: {content: string; shingles: ReadonlySet<string>; bands: readonly numbe
  * (quantities.ts: "30 days" is a duration), so that a store finds the memory stating another amount
  * of it (the same-quantity rule), and one for the runtime of the one version it names (versions.ts:
  * "Node 18"), for the same-version rule, and one for each task of the one command it gives
- * (commands.ts: "`rake db:migrate`" migrates), for the same-command rule; looked up apart and capped (many memories name a database
+ * (commands.ts: "`rake db:migrate`" migrates), for the same-command rule, and one for each
+ * convention it chooses (choices.ts: "Squash commits when merging"), for the same-choice rule; looked up apart and capped (many memories name a database
  * or a duration). A store computes them twice for the
  * same text (the gates, then the band index), so the last answer is kept. Callers must not
  * modify what they get.
@@ -69,6 +71,8 @@ export function contentBands(content: string, {keep = false}: {keep?: boolean} =
       ...(versions.length === 1 ? [versionKey(versions[0].runtime)] : []),
       // the tasks of a text's one command (commands.ts): the same-command rule's candidates
       ...[...commandTasks(shape)].map(taskKey),
+      // the conventions a text chooses (choices.ts): the same-choice rule's candidates
+      ...[...choicesIn(shape).keys()].map(choiceKey),
     ]
     last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), lookups}
   }
@@ -79,9 +83,10 @@ const roleKey = (role: string) => fnv1a(`role\u0000${role}`)
 const quantityKey = (dimension: string) => fnv1a(`quantity\u0000${dimension}`)
 const versionKey = (runtime: string) => fnv1a(`version\u0000${runtime}`)
 const taskKey = (task: string) => fnv1a(`command\u0000${task}`)
+const choiceKey = (convention: string) => fnv1a(`choice\u0000${convention}`)
 
 /**
- * Every key a role, a quantity's dimension, a version's runtime or a command's task gives
+ * Every key a role, a quantity's dimension, a version's runtime, a command's task or a convention gives
  * (`lookups` of contentBands): a store looks them up apart, the newest few each; maintenance does not group memories by them
  * (the memories naming a database or a duration are thousands, not a near-duplicate group: at 100k
  * memories, grouping by them made the dedup stage 16 times slower and doubled its peak memory).
@@ -91,6 +96,7 @@ export const LOOKUP_KEYS: ReadonlySet<number> = new Set([
   ...QUANTITY_DIMENSIONS.map(quantityKey),
   ...RUNTIME_NAMES.map(versionKey),
   ...TASK_NAMES.map(taskKey),
+  ...CONVENTION_NAMES.map(choiceKey),
 ])
 
 /** The value keys of a text (kept shapes: a store links the memories its gates just read). */

@@ -283,15 +283,16 @@ describe('RepoStore', () => {
     await again.close()
   })
 
-  it('groups live memories by their band keys for maintenance, but not by the keys a store looks up apart (a role, a quantity, a version, a command\'s task)', async () => {
+  it('groups live memories by their band keys for maintenance, but not by the keys a store looks up apart (a role, a quantity, a version, a command\'s task, a convention)', async () => {
     const root = tempDir()
     const s = await open(root)
-    // each pair shares a role (error tracking), a quantity's dimension (time), a version's runtime (Node) or a command's task (seed), and nothing else
+    // each pair shares a role (error tracking), a quantity's dimension (time), a version's runtime (Node), a command's task (seed) or a convention (how pull requests merge), and nothing else
     const pairs = [
       ['Production errors go to Sentry', 'Crash reports from the iOS app land in Crashlytics'],
       ['Logs are kept for 30 days', 'Uploads expire after 7 days'],
       ['The API needs Node 20', 'The docs site builds on Node 18'],
       ['Seed the database with `make seed`', 'Fixtures load through `npm run fixtures`'],
+      ['Squash when merging', 'Branches land with a merge commit'],
     ]
     for (const text of pairs.flat()) await s.write(insert(memory(text)))
     const seqOf = new Map(s.read((d) => d.all<{seq: number; content: string}>(`SELECT seq, content FROM memories`)).map((r) => [r.content, r.seq]))

@@ -12,6 +12,7 @@ import {scopesIn, toolKey, toolKeysIn, toolsIn} from '../../text/roles.js'
 import {NUMBER_WORD_SET, quantitiesIn, UNIT_WORDS} from '../../text/quantities.js'
 import {versionsIn} from '../../text/versions.js'
 import {commandParts, commandsIn, commandTasks, ecosystemOf, tasksOfCommandWord} from '../../text/commands.js'
+import {branchKindsIn, changedChoice} from '../../text/choices.js'
 import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, type OwnPlaces, type Pair} from './pair.js'
 
 /** One sentence's slot in which two texts differ (slotOf in pair.ts). */
@@ -552,5 +553,104 @@ export const otherEcosystem: Guard = {
     const [[a], [b]] = [commandsIn(newer), commandsIn(older)]
     const [x, y] = [ecosystemOf(a.program), ecosystemOf(b.program)]
     return x !== null && y !== null && x !== y
+  },
+}
+
+/**
+ * same-choice: the convention's options say how, not what — a case style, classes or functions, a
+ * generic practice (mocks, comments, committed files) — and the two texts share no word of what
+ * they are about (the words of the choice, verbs of use and instruction aside), even through the
+ * developer thesaurus: "Variables are camelCase" / "Database columns are snake_case", "Mock HTTP
+ * calls in unit tests" / "Never mock the queue" are two conventions side by side.
+ */
+export const noSharedSubjectOfChoice: Guard = {
+  name: 'nothing chosen about shared',
+  refuses: ({newer, older}) => {
+    const changed = changedChoice(newer, older)
+    if (!changed?.mine.needsSubject) return false
+    return !sharesWord(subjectOfChoice(newer, changed), subjectOfChoice(older, changed))
+  },
+}
+
+/** Words of any convention, which say nothing of what it is about: "Environment variable names are …" / "CSS class names are …". */
+const CONVENTION_WORDS = new Set(['name', 'style', 'case', 'convent', 'format', 'code', 'upper', 'lower'])
+
+/** A text's words of what its choice is about: its core words less the choice's, verbs of use, instruction and convention words. */
+function subjectOfChoice(shape: FactShape, changed: {mine: {shown: string}; theirs: {shown: string}}): string[] {
+  const chosen = new Set([changed.mine.shown, changed.theirs.shown].flatMap((t) => t.toLowerCase().split(/\s+/)).map(stem))
+  return shape.core.filter((w) => !chosen.has(w) && !VERBS_OF_USE.has(w) && !INSTRUCTION_WORDS.has(w) && !CONVENTION_WORDS.has(w) && !NEGATIONS.has(w) && w !== 'avoid')
+}
+
+/** Stems of words that name a kind of file or place in a codebase, where an exception to a ban lives: "Route page files", "Storybook stories", "legacy scripts". */
+const PLACES_IN_CODE = new Set(
+  ['file', 'files', 'page', 'pages', 'route', 'routes', 'story', 'stories', 'script', 'scripts', 'module', 'modules', 'component', 'components', 'fixture', 'fixtures', 'migration', 'migrations', 'folder', 'folders', 'directory', 'directories', 'package', 'packages', 'legacy', 'vendor', 'vendored', 'generated', 'example', 'examples', 'template', 'templates', 'test', 'tests', 'spec', 'specs', 'config', 'configs'].map(stem),
+)
+
+/**
+ * same-choice: one text bans an option for everything (it names nothing but the choice: "Never use
+ * default exports") and the other takes it for a kind of file or place it names ("Route page files
+ * are the one place a default export is required", "Storybook story files keep their default
+ * export"): the exception beside the rule. A ban lifted in general ("Enums are fine for a closed set
+ * of values") is the rule changed.
+ */
+export const exceptionToBan: Guard = {
+  name: 'a ban and its exception',
+  refuses: ({newer, older}) => {
+    const changed = changedChoice(newer, older)
+    if (!changed) return false
+    const banAll = (shape: FactShape, choice: {shown: string; option: string}) => subjectOfChoice(shape, changed).length === 0 && (choice.option === 'against' || choice.shown.startsWith('not '))
+    const names = (shape: FactShape) => subjectOfChoice(shape, changed).some((w) => PLACES_IN_CODE.has(w))
+    return (banAll(older, changed.theirs) && names(newer)) || (banAll(newer, changed.mine) && names(older))
+  },
+}
+
+/**
+ * same-choice: but for their choices the two texts are one sentence with one slot each of their own
+ * — "Interfaces describe public contracts" / "Type aliases describe unions and mapped types": two
+ * choices, each for its own thing.
+ */
+export const otherUse: Guard = {
+  name: 'one frame, each choice for its own thing',
+  refuses: ({newer, older}) => {
+    const changed = changedChoice(newer, older)
+    if (!changed) return false
+    const beside = (shape: FactShape, shown: string) => {
+      const chosen = new Set(shown.toLowerCase().split(/\s+/))
+      return shape.sequence.map((w) => w.toLowerCase()).filter((w) => !chosen.has(w))
+    }
+    const [a, b] = [beside(older, changed.theirs.shown), beside(newer, changed.mine.shown)]
+    let p = 0
+    while (p < a.length && p < b.length && a[p] === b[p]) p++
+    let q = 0
+    while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++
+    const [x, y] = [a.slice(p, a.length - q), b.slice(p, b.length - q)]
+    return p + q >= 1 && [x, y].every((ws) => ws.length >= 1 && ws.length <= 4 && ws.some(contentWord))
+  },
+}
+
+/**
+ * same-choice: a text names a kind of branch the other does not — "Pull requests to main are
+ * squash-merged" / "Merges from a release branch back to main keep a merge commit": a policy for
+ * that kind beside the general one (feature branches are the branches all work is on: no kind).
+ */
+export const otherBranches: Guard = {
+  name: 'policies of two kinds of branch',
+  refuses: ({newer, older}) => {
+    const [mine, theirs] = [branchKindsIn(newer.sequence), branchKindsIn(older.sequence)]
+    return [...mine].some((k) => !theirs.has(k)) || [...theirs].some((k) => !mine.has(k))
+  },
+}
+
+/**
+ * same-choice: each text names a kind of file or place in the code the other does not — "Library
+ * packages use named exports" / "Page files in the app router export their component as the
+ * default": a choice for each kind of file, side by side.
+ */
+export const otherPlaces: Guard = {
+  name: 'choices for two kinds of file',
+  refuses: ({newer, older}) => {
+    const places = (shape: FactShape) => new Set(shape.core.filter((w) => PLACES_IN_CODE.has(w)))
+    const [mine, theirs] = [places(newer), places(older)]
+    return [...mine].some((w) => !theirs.has(w)) && [...theirs].some((w) => !mine.has(w))
   },
 }

@@ -43,6 +43,11 @@ import {
   tasksOfItsOwn,
   otherTarget,
   otherEcosystem,
+  noSharedSubjectOfChoice,
+  otherBranches,
+  exceptionToBan,
+  otherUse,
+  otherPlaces,
   type Guard,
   type Match,
 } from './guards.js'
@@ -51,11 +56,12 @@ import {toolKeysIn, toolsIn} from '../../text/roles.js'
 import {quantitiesIn} from '../../text/quantities.js'
 import {versionsIn} from '../../text/versions.js'
 import {commandsIn, commandTasks} from '../../text/commands.js'
+import {changedChoice} from '../../text/choices.js'
 
 export {Pair} from './pair.js'
 
 /** Which rule found an update. */
-export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity' | 'same-version' | 'same-command'
+export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity' | 'same-version' | 'same-command' | 'same-choice'
 
 export interface UpdateRelation {
   /**
@@ -65,7 +71,8 @@ export interface UpdateRelation {
    * (one tool of a role replaced by another of the same role: text/roles.ts) or `same-quantity` (one
    * limit, duration, size or count of one thing, in other words: text/quantities.ts) or
    * `same-version` (one runtime required at another version, in other words: text/versions.ts) or
-   * `same-command` (another command for one task, in other words: text/commands.ts).
+   * `same-command` (another command for one task, in other words: text/commands.ts) or
+   * `same-choice` (another option of one convention, or the other stance on one practice: text/choices.ts).
    */
   kind: UpdateKind
   /** What changed, as people read it: `'e_' → 'j_'`. */
@@ -260,6 +267,26 @@ export const sameCommand: Rule = {
   reason: swapped,
 }
 
+/**
+ * same-choice: the two texts choose another option of one convention (text/choices.ts), or take
+ * the other stance on one practice — "Squash commits when merging" → "Merge pull requests with a
+ * merge commit", "Use default exports for components" → "Export each component under its own name",
+ * "Do not use TypeScript enums" → "Enums are fine for a fixed set of values". A project holds one
+ * choice of a convention at a time. The guards refuse a text of more than 15 words, two scopes, a
+ * choice about two things (`noSharedSubjectOfChoice`), a ban and its exception for one kind of
+ * thing, one frame with each choice for its own thing, choices for two kinds of file, a policy for
+ * one kind of branch beside the general one, an addition and an exception.
+ */
+export const sameChoice: Rule = {
+  kind: 'same-choice',
+  find: ({newer, older}) => {
+    const changed = changedChoice(newer, older)
+    return changed ? {gained: [changed.mine.shown], lost: [changed.theirs.shown]} : null
+  },
+  guards: [toolInPassing, noSharedSubjectOfChoice, exceptionToBan, otherUse, otherPlaces, otherScope, otherBranches, inAddition, carvedOut],
+  reason: swapped,
+}
+
 /** The update rules, in the order they are tried. */
 export const UPDATE_RULES: readonly Rule[] = [
   sameWords,
@@ -271,6 +298,7 @@ export const UPDATE_RULES: readonly Rule[] = [
   sameQuantity,
   sameVersion,
   sameCommand,
+  sameChoice,
 ]
 
 /** Guards of every update rule: read before any rule. */

@@ -60,6 +60,12 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Add packages with `yarn install`', 'Set up node_modules by running `pnpm i`', 'yarn install → pnpm i'],
     ['Run the suite with `cargo test`', 'Tests are executed by `cargo nextest run` now', 'cargo test → cargo nextest run'],
   ],
+  // another option of one convention, or the other stance on one practice (text/choices.ts)
+  'same-choice': [
+    ['Squash pull requests when merging', 'Land each pull request with a merge commit', 'squash → merge commit'],
+    ['Do not use TypeScript enums', 'Enums are fine for a closed set of values', 'no enums → enums'],
+    ['Use default exports for React components', 'Export every component under its own name', 'default exports → under its own name'],
+  ],
 }
 
 /** Pairs each restatement rule finds. */
@@ -121,6 +127,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Frontend builds must finish within 10 minutes', 'Builds of the backend are allowed 30 minutes'],
       // same-command finds it
       ['Start the dev server with `npm run dev`', 'Serve production with `npm start`'],
+      // same-choice finds it
+      ['Squash-merge frontend pull requests', 'Backend pull requests keep a merge commit'],
     ],
   },
   ownWordBeforeShared: {
@@ -160,6 +168,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Node 18 is the minimum supported runtime; older releases lack fetch, structuredClone and the test runner we rely on', 'Requires Node.js 20 or newer'],
       // same-command finds it: 21 words against 6
       ['Run the tests with `npm test`', 'When you change the schema or the fixtures, rerun the suite with `pnpm vitest run` and paste its summary in the PR'],
+      // same-choice finds it: 17 words against 5
+      ['Squash pull requests when merging', 'Land each pull request with a merge commit so that the history of every branch stays readable in git log'],
     ],
   },
   longText: {
@@ -187,8 +197,16 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Supports Node 18 and newer', 'CI also tests Node 22'],
       // same-command finds it
       ['Run the tests with `make test`', 'The specs also run through `just spec`'],
+      // same-choice finds it
+      ['Squash pull requests when merging', 'Release pull requests also keep a merge commit'],
     ],
   },
+  // same-choice finds each of these
+  noSharedSubjectOfChoice: {updates: [['Name variables in camelCase', 'Database tables use snake_case']]},
+  exceptionToBan: {updates: [['Never use default exports', 'Storybook stories keep a default export']]},
+  otherUse: {updates: [['Interfaces model the public API', 'Type aliases model internal unions']]},
+  otherPlaces: {updates: [['Shared modules use named exports', 'Storybook stories export their component as the default']]},
+  otherBranches: {updates: [['Pull requests to main are squash-merged', 'Merges from the hotfix branch keep a merge commit']]},
   // same-command finds each of these
   otherEcosystem: {
     updates: [
@@ -223,6 +241,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Use Ruby 3.1', 'Only the legacy scripts still need Ruby 2.7'],
       // same-command finds it
       ['Run the tests with `make test`', 'Except for the browser suite, the specs are started by `just spec`'],
+      // same-choice finds it
+      ['Squash pull requests when merging', 'Only dependency bumps keep a merge commit'],
     ],
   },
   // the first paraphrase set's one link by same-quantity before this guard ("… OOM-killed the 4 GB worker twice" → "… 128 MB row groups")

@@ -111,6 +111,21 @@ describe('an update is not a duplicate', () => {
     expect(shown).not.toContain('rake db:migrate')
   })
 
+  it('finds another option of one convention in other words (the convention keys of the band table), among memories choosing in other conventions', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const squash = storedId(await store(ctx, {repo, content: 'Squash pull requests when merging', type: 'heuristic'}))
+    clock.advance(60_000)
+    for (const content of ['Use named exports everywhere', 'Commit messages follow Conventional Commits', 'No semicolons', 'Keep tests next to the code they cover']) {
+      await store(ctx, {repo, content, type: 'heuristic'})
+      clock.advance(60_000)
+    }
+    const r = await store(ctx, {repo, content: 'Every branch lands with a merge commit', type: 'heuristic'})
+    expect(r).toMatchObject({success: true, updates: [{id: squash, reason: 'squash → merge commit'}]})
+    const shown = (await context(ctx, {repo})).context
+    expect(shown).toContain('merge commit')
+    expect(shown).not.toContain('Squash')
+  })
+
   it('a true restatement (same values; case, punctuation, spacing) is still a duplicate', async () => {
     const {ctx, repo} = memRepo()
     const a = storedId(await store(ctx, {repo, content: ARG('e_'), type: 'heuristic'}))

@@ -1,0 +1,37 @@
+// What text/choices.ts reads as a convention chosen or a practice asked for or forbidden, and what it does not.
+import {describe, expect, it} from 'vitest'
+import {choicesIn} from '../../src/text/choices.js'
+import {factShape} from '../../src/text/values.js'
+
+const read = (text: string) => Object.fromEntries([...choicesIn(factShape(text))].map(([convention, c]) => [convention, c.option]))
+
+describe('choices', () => {
+  it('reads the option a text chooses, in its words', () => {
+    expect(read('Squash commits when merging')).toEqual({'pr-merge': 'squash'})
+    expect(read('Merge pull requests with a merge commit')).toEqual({'pr-merge': 'merge-commit'})
+    expect(read('Commit subjects follow Conventional Commits')).toEqual({'commit-style': 'conventional'})
+    expect(read('Keep tests next to the code they cover')).toEqual({'test-location': 'colocated'})
+    expect(read('API payload keys are camelCase')).toEqual({'name-case': 'camel'})
+  })
+
+  it('reads an option a text refuses as the other of two, and none of three', () => {
+    // a negation reaches to its clause's end: "open a PR" is chosen
+    expect(read('Never commit directly to main; open a PR')).toEqual({'direct-push': 'pull-request'})
+    expect(read('Export each component under its own name, never as the module default')).toEqual({'export-style': 'named'})
+    expect(read('Never use default exports')).toEqual({'export-style': 'named'})
+    // three ways to merge: refusing one chooses none
+    expect(read('Never squash pull requests')).toEqual({})
+  })
+
+  it('reads the stance a text takes on a practice, and none where it only names it', () => {
+    expect(read('Do not use TypeScript enums')).toEqual({enums: 'against'})
+    expect(read('Enums are fine for a closed set of values')).toEqual({enums: 'for'})
+    expect(read('Mock the database in unit tests')).toEqual({mocks: 'for'})
+    expect(read('Tests hit a real Postgres; never fake the DB')).toEqual({mocks: 'against'})
+    expect(read('Mocks live in test/mocks')).toEqual({})
+  })
+
+  it('reads no choice in a text naming two options of one convention', () => {
+    expect(read('Squash feature work and keep merge commits for releases')).toEqual({})
+  })
+})
