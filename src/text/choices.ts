@@ -212,7 +212,13 @@ function negatedSpans(text: string): Array<[number, number]> {
   return spans
 }
 
+/** Any pattern of any convention or practice, in one: a text none matches (most texts) chooses nothing, read with one search. */
+let anyChoice: RegExp | undefined
+const mentionsAny = (written: string) =>
+  (anyChoice ??= new RegExp([...Object.values(CONVENTIONS).flatMap((c) => Object.values(c.options).flat()), ...Object.values(PRACTICES).flat()].map((p) => `(?:${p.source})`).join('|'), 'i')).test(written)
+
 function readChoices({sequence, breaks}: {sequence: readonly string[]; breaks: readonly number[]}): Map<string, Choice> {
+  if (!mentionsAny(sequence.join(' '))) return new Map()
   // the words, with a ";" where a clause ends (a negation reaches to it)
   const written = sequence.map((w, i) => (breaks.includes(i + 1) && i + 1 < sequence.length ? `${w} ;` : w)).join(' ')
   const lower = written.toLowerCase()
@@ -226,7 +232,8 @@ function readChoices({sequence, breaks}: {sequence: readonly string[]; breaks: r
     const refused = new Set<string>()
     for (const [option, patterns] of Object.entries(options)) {
       for (const p of patterns) {
-        const m = new RegExp(p.source, p.flags.includes('g') ? p.flags : `${p.flags}g`).exec(text)
+        // patterns hold no g flag: exec finds the first match, with no state kept between texts
+        const m = p.exec(text)
         if (!m) continue
         if (inNegation(m.index)) refused.add(option)
         else chosen.set(option, m[0])
@@ -247,7 +254,7 @@ function readChoices({sequence, breaks}: {sequence: readonly string[]; breaks: r
     let stance: 'for' | 'against' | undefined
     let shown = ''
     for (const p of patterns) {
-      const m = new RegExp(p.source, 'g').exec(lower)
+      const m = p.exec(lower)
       if (!m) continue
       shown = m[0]
       if (inNegation(m.index) && !ALLOWED.test(lower)) stance = 'against'
