@@ -322,7 +322,7 @@ export const toolInPassing: Guard = {
 
 /** Words that say which end of a range a quantity bounds: a floor ("at least", "the oldest") or a ceiling ("at most", "capped"). */
 const FLOOR_WORDS = new Set(['minimum', 'min', 'least', 'oldest', 'lowest', 'floor'])
-const CEILING_WORDS = new Set(['maximum', 'max', 'most', 'highest', 'ceiling', 'cap', 'capped'])
+const CEILING_WORDS = new Set(['maximum', 'max', 'most', 'highest', 'newest', 'ceiling', 'cap', 'capped'])
 /** Words of a quantity and of its bound, which any two quantities of a dimension may share: not what they measure. */
 const MEASURE_WORDS = new Set(
   [
@@ -527,7 +527,10 @@ const RUNNING_WORDS = new Set(['run', 'exec', 'x', 'dlx'])
 export const otherTarget: Guard = {
   name: 'another use of a program, or another target',
   refuses: ({newer, older}) => {
-    const [[a], [b]] = [commandsIn(newer), commandsIn(older)]
+    const [given, taken] = [commandsIn(newer), commandsIn(older)]
+    // (the meaning rule asks it of texts that may give no command)
+    if (given.length !== 1 || taken.length !== 1) return false
+    const [[a], [b]] = [given, taken]
     // the parts of its words after the program, flags and words of running aside: "dev:api" is "dev" and "api"
     const parts = (key: string) => key.split(' ').slice(1).filter((w) => !w.startsWith('-')).flatMap(commandParts).filter((w) => !RUNNING_WORDS.has(w))
     const [x, y] = [parts(a.key), parts(b.key)]
@@ -550,8 +553,9 @@ export const otherTarget: Guard = {
 export const otherEcosystem: Guard = {
   name: 'programs of two ecosystems',
   refuses: ({newer, older}) => {
-    const [[a], [b]] = [commandsIn(newer), commandsIn(older)]
-    const [x, y] = [ecosystemOf(a.program), ecosystemOf(b.program)]
+    const [mine, theirs] = [commandsIn(newer), commandsIn(older)]
+    if (mine.length !== 1 || theirs.length !== 1) return false
+    const [x, y] = [ecosystemOf(mine[0].program), ecosystemOf(theirs[0].program)]
     return x !== null && y !== null && x !== y
   },
 }

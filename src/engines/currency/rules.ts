@@ -167,7 +167,7 @@ export const byMeaning: Rule = {
     const [gained, lost] = [p.hardGained, p.hardLost]
     return gained.length === 1 && lost.length === 1 ? {gained, lost} : null
   },
-  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject],
+  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject, otherBound, otherScope, carvedOut, otherUse, tasksOfItsOwn],
   reason: changed,
 }
 

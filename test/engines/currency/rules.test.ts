@@ -119,6 +119,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   commandAndName: {updates: [['We use Mocha for unit tests', 'To run unit tests: `npx vitest run`']]},
   noSharedSubject: {updates: [['Incidents are announced in Slack', 'Design reviews happen on Discord']]},
   otherScope: {
+    // the meaning rule, with the pair's cosine, as on the blind sets with the model on
+    meaning: [['Staging is deployed to AWS eu-west-1', 'Production is deployed to AWS us-east-1']],
     updates: [
       ['The frontend is deployed to Vercel', 'The backend is deployed to Netlify'],
       // two scopes of two kinds (a part of the product, a side of the stack)
@@ -133,6 +135,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   ownWordBeforeShared: {
     meaning: [
+      // (the two below are two scopes too: otherScope)
+      ['Invoice emails are sent through SendGrid', 'Password reset emails go through Postmark'],
       ['Frontend errors go to Sentry', 'Backend errors are tracked in Rollbar'],
       ['Web builds are deployed to Vercel', 'Mobile builds ship through Expo'],
     ],
@@ -180,7 +184,13 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ],
     ],
   },
-  alikeOtherSubject: {meaning: [['Deploys to production need 2 approvals', 'Deploys to staging need 1 approvals']]},
+  alikeOtherSubject: {
+    meaning: [
+      ['Deploys to production need 2 approvals', 'Deploys to staging need 1 approvals'],
+      // the one above is two scopes too (otherScope): this one only words between the same neighbours
+      ['Deploys to billing need 2 approvals', 'Deploys to search need 1 approvals'],
+    ],
+  },
   // same-quantity finds each of these
   noSharedMeasured: {updates: [['Sessions expire after 30 minutes', 'Uploaded files are deleted after 7 days']]},
   otherThingMeasured: {updates: [['The Postgres connection pool holds 20 connections', 'Open at most 50 connections from the Redis connection pool']]},
@@ -204,7 +214,9 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   // same-choice finds each of these
   noSharedSubjectOfChoice: {updates: [['Name variables in camelCase', 'Database tables use snake_case']]},
   exceptionToBan: {updates: [['Never use default exports', 'Storybook stories keep a default export']]},
-  otherUse: {updates: [['Interfaces model the public API', 'Type aliases model internal unions']]},
+  otherUse: {
+    // the meaning rule, with the pair's cosine, as on the blind sets with the model on
+    meaning: [['Use camelCase for TypeScript variables', 'Use PascalCase for TypeScript types']],updates: [['Interfaces model the public API', 'Type aliases model internal unions']]},
   otherPlaces: {updates: [['Shared modules use named exports', 'Storybook stories export their component as the default']]},
   otherBranches: {updates: [['Pull requests to main are squash-merged', 'Merges from the hotfix branch keep a merge commit']]},
   // same-command finds each of these
@@ -214,7 +226,9 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Run `cmake --build --target format` before committing', 'Format PHP with `composer format`'],
     ],
   },
-  tasksOfItsOwn: {updates: [['Lint and test the package with `make check`', 'Builds and tests run through `just ci`']]},
+  tasksOfItsOwn: {
+    // the meaning rule, with the pair's cosine, as on the blind sets with the model on
+    meaning: [['Use `npm test` for the unit suite', 'Use `npm run typecheck` for the types']],updates: [['Lint and test the package with `make check`', 'Builds and tests run through `just ci`']]},
   otherTarget: {
     updates: [
       ['Run the core tests with `cargo test -p core`', 'Run the CLI tests with `cargo test -p cli`'],
@@ -225,6 +239,9 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     ],
   },
   otherBound: {
+    // the meaning rule, with the pair's cosine, as on the blind sets with the model on
+    meaning: [['Usernames must be at least 3 characters long', 'Usernames may be at most 32 characters long']],
+
     updates: [
       ['Node 18 is the minimum', 'Node 22 is the maximum we test'],
       ['The API keeps at least 2 replicas in every region', 'Never scale the API past a maximum of 10 replicas'],
@@ -235,6 +252,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     ],
   },
   carvedOut: {
+    // the meaning rule, with the pair's cosine, as on the blind sets with the model on
+    meaning: [['The changelog lists user-visible changes', 'Test-only changes skip the changelog']],
     updates: [
       ['Pull requests need two approvals', 'Docs-only pull requests need one approval'],
       // same-version finds it
