@@ -411,14 +411,22 @@ export const otherThingMeasured: Guard = {
 export const oneSlotApart: Guard = {
   name: 'one frame, another slot',
   refuses: ({newer, older}) => {
-    const [a, b] = [besideQuantities(older), besideQuantities(newer)]
-    let p = 0
-    while (p < a.length && p < b.length && a[p] === b[p]) p++
-    let q = 0
-    while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++
-    const [x, y] = [a.slice(p, a.length - q), b.slice(p, b.length - q)]
-    return p + q >= 2 && [x, y].every((ws) => ws.length >= 1 && ws.length <= 3 && ws.some(contentWord))
+    return oneSlotEach(besideQuantities(older), besideQuantities(newer), {shared: 2, slot: 3})
   },
+}
+
+/**
+ * Whether two word lists are one frame — at least `shared` words alike at their start and end
+ * together — with one slot each between, of one to `slot` words and a word of content: "Coverage
+ * must stay above for [the core library]" / "… for [the CLI]".
+ */
+function oneSlotEach(a: readonly string[], b: readonly string[], {shared, slot}: {shared: number; slot: number}): boolean {
+  let p = 0
+  while (p < a.length && p < b.length && a[p] === b[p]) p++
+  let q = 0
+  while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++
+  const [x, y] = [a.slice(p, a.length - q), b.slice(p, b.length - q)]
+  return p + q >= shared && [x, y].every((ws) => ws.length >= 1 && ws.length <= slot && ws.some(contentWord))
 }
 
 /** Words that carve a case out of a rule: "Docs-only pull requests …", "… that only touch docs", "except hotfixes". */
@@ -622,13 +630,7 @@ export const otherUse: Guard = {
       const chosen = new Set(shown.toLowerCase().split(/\s+/))
       return shape.sequence.map((w) => w.toLowerCase()).filter((w) => !chosen.has(w))
     }
-    const [a, b] = [beside(older, changed.theirs.shown), beside(newer, changed.mine.shown)]
-    let p = 0
-    while (p < a.length && p < b.length && a[p] === b[p]) p++
-    let q = 0
-    while (q < a.length - p && q < b.length - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++
-    const [x, y] = [a.slice(p, a.length - q), b.slice(p, b.length - q)]
-    return p + q >= 1 && [x, y].every((ws) => ws.length >= 1 && ws.length <= 4 && ws.some(contentWord))
+    return oneSlotEach(beside(older, changed.theirs.shown), beside(newer, changed.mine.shown), {shared: 1, slot: 4})
   },
 }
 
