@@ -10,14 +10,13 @@
  * (engines/currency/rules.ts). Written from the trade's vocabulary, like roles.ts and the thesaurus;
  * narrow on purpose. Pure functions.
  */
+import {oncePer} from './once.js'
 
-/** A convention with options: each option's patterns, matched in the text's words joined by spaces (lowercased unless `cased`). */
+/** A convention with options: each option's patterns, matched in the text's words joined by spaces (lowercased). */
 interface Convention {
   options: Readonly<Record<string, readonly RegExp[]>>
   /** Options name how, not what (a case style names no subject): the two texts must share a word of what they are about. */
   needsSubject?: boolean
-  /** Match the patterns on the text as written (case is meaning in them). */
-  cased?: boolean
 }
 
 const CONVENTIONS: Readonly<Record<string, Convention>> = {
@@ -193,12 +192,7 @@ export interface Choice {
 }
 
 /** The conventions a text chooses, by convention (one choice each: a text naming two options of one convention chooses none). */
-export function choicesIn(shape: {sequence: readonly string[]; breaks: readonly number[]}): ReadonlyMap<string, Choice> {
-  let found = choicesRead.get(shape.sequence)
-  if (!found) choicesRead.set(shape.sequence, (found = readChoices(shape)))
-  return found
-}
-const choicesRead = new WeakMap<readonly string[], Map<string, Choice>>()
+export const choicesIn: (shape: {sequence: readonly string[]; breaks: readonly number[]}) => ReadonlyMap<string, Choice> = oncePer(readChoices)
 
 /** The clauses of a text, each split where a negation stands: [before any negation, after it]. */
 function negatedSpans(text: string): Array<[number, number]> {
@@ -214,26 +208,24 @@ function negatedSpans(text: string): Array<[number, number]> {
 
 /** Any pattern of any convention or practice, in one: a text none matches (most texts) chooses nothing, read with one search. */
 let anyChoice: RegExp | undefined
-const mentionsAny = (written: string) =>
-  (anyChoice ??= new RegExp([...Object.values(CONVENTIONS).flatMap((c) => Object.values(c.options).flat()), ...Object.values(PRACTICES).flat()].map((p) => `(?:${p.source})`).join('|'), 'i')).test(written)
+const mentionsAny = (lower: string) =>
+  (anyChoice ??= new RegExp([...Object.values(CONVENTIONS).flatMap((c) => Object.values(c.options).flat()), ...Object.values(PRACTICES).flat()].map((p) => `(?:${p.source})`).join('|'))).test(lower)
 
 function readChoices({sequence, breaks}: {sequence: readonly string[]; breaks: readonly number[]}): Map<string, Choice> {
-  if (!mentionsAny(sequence.join(' '))) return new Map()
   // the words, with a ";" where a clause ends (a negation reaches to it)
-  const written = sequence.map((w, i) => (breaks.includes(i + 1) && i + 1 < sequence.length ? `${w} ;` : w)).join(' ')
-  const lower = written.toLowerCase()
+  const lower = sequence.map((w, i) => (breaks.includes(i + 1) && i + 1 < sequence.length ? `${w} ;` : w)).join(' ').toLowerCase()
+  if (!mentionsAny(lower)) return new Map()
   const negated = negatedSpans(lower)
   // a negation word inside an option ("no-ff") does not refuse it
   const inNegation = (at: number) => negated.some(([a, b]) => at > a && at < b)
   const out = new Map<string, Choice>()
-  for (const [convention, {options, needsSubject = false, cased = false}] of Object.entries(CONVENTIONS)) {
-    const text = cased ? written : lower
+  for (const [convention, {options, needsSubject = false}] of Object.entries(CONVENTIONS)) {
     const chosen = new Map<string, string>()
     const refused = new Set<string>()
     for (const [option, patterns] of Object.entries(options)) {
       for (const p of patterns) {
         // patterns hold no g flag: exec finds the first match, with no state kept between texts
-        const m = p.exec(text)
+        const m = p.exec(lower)
         if (!m) continue
         if (inNegation(m.index)) refused.add(option)
         else chosen.set(option, m[0])

@@ -9,6 +9,10 @@
  * its own words and from the words around it (TASKS). Pure functions.
  */
 import {STOP_WORDS} from './stopwords.js'
+import {oncePer} from './once.js'
+
+/** What the commands of a text are read from: its words, its quoted values and where its clauses end (values.ts FactShape). */
+type Words = {sequence: readonly string[]; values: readonly string[]; breaks: readonly number[]}
 
 export interface CommandMention {
   /** The command as the text writes it. */
@@ -72,14 +76,9 @@ release migrate seed generate gen codegen docs clean typecheck bench e2e coverag
 const startsArguments = (word: string) => FLAG.test(word) || word.includes('/') || word.startsWith('.') || /[\w][:-][\w]/.test(word) || SUBCOMMANDS.has(word)
 
 /** A text's commands, in order. Read once per sequence (a fact shape's): callers must not modify what they get. */
-export function commandsIn(shape: {sequence: readonly string[]; values: readonly string[]; breaks: readonly number[]}): readonly CommandMention[] {
-  let found = commandsRead.get(shape.sequence)
-  if (!found) commandsRead.set(shape.sequence, (found = readCommands(shape)))
-  return found
-}
-const commandsRead = new WeakMap<readonly string[], CommandMention[]>()
+export const commandsIn: (shape: Words) => readonly CommandMention[] = oncePer(readCommands)
 
-function readCommands({sequence, values, breaks}: {sequence: readonly string[]; values: readonly string[]; breaks: readonly number[]}): CommandMention[] {
+function readCommands({sequence, values, breaks}: Words): CommandMention[] {
   const words = sequence.map((w) => w.toLowerCase())
   const out: CommandMention[] = []
   const taken = new Set<number>()
@@ -181,14 +180,9 @@ export const commandParts = (word: string) => word.replace(/type[-_]check/g, 'ty
  * The tasks of a text that gives one command: read in the command and in the words around it. Empty
  * when the text gives no command or more than one.
  */
-export function commandTasks(shape: {sequence: readonly string[]; values: readonly string[]; breaks: readonly number[]}): ReadonlySet<string> {
-  let found = tasksRead.get(shape.sequence)
-  if (!found) tasksRead.set(shape.sequence, (found = readTasks(shape)))
-  return found
-}
-const tasksRead = new WeakMap<readonly string[], Set<string>>()
+export const commandTasks: (shape: Words) => ReadonlySet<string> = oncePer(readTasks)
 
-function readTasks(shape: {sequence: readonly string[]; values: readonly string[]; breaks: readonly number[]}): Set<string> {
+function readTasks(shape: Words): Set<string> {
   const commands = commandsIn(shape)
   const tasks = new Set<string>()
   if (commands.length !== 1) return tasks

@@ -6,6 +6,7 @@
  * compares (engines/currency/rules.ts). A number without a unit ("Node 20", "port 5173", "pool size
  * is 10") is no quantity here: what it counts is not said.
  */
+import {oncePer} from './once.js'
 
 export interface Quantity {
   /** What it measures: `time`, `size`, `percent`, or `count:<thing>` (lines, attempts, connections, …); `rate:<thing>` a count per time. */
@@ -98,13 +99,7 @@ const LETTER_UNITS = new Set(['s', 'd', 'h', 'b'])
  * or is written with it ("5s"); "a week" is one week; a count followed by "per minute" / "a second"
  * is a rate.
  */
-export function quantitiesIn(sequence: readonly string[]): readonly Quantity[] {
-  let found = quantitiesInRead.get(sequence)
-  if (!found) quantitiesInRead.set(sequence, (found = readQuantities(sequence)))
-  return found
-}
-/** Read once per sequence (a fact shape's, which the rule, its guards and the band keys all ask about): callers must not modify what they get. */
-const quantitiesInRead = new WeakMap<readonly string[], Quantity[]>()
+export const quantitiesIn: (sequence: readonly string[]) => readonly Quantity[] = oncePer(readQuantities)
 
 function readQuantities(sequence: readonly string[]): Quantity[] {
   const words = sequence.map((w) => w.toLowerCase())

@@ -13,6 +13,7 @@
  * "Node.js", "GitHub Actions" are `pgboss`, `nodejs`, `githubactions` (two consecutive words are
  * tried joined).
  */
+import {oncePer} from './once.js'
 export const ROLES: readonly string[] = [
   // observability
   'error-tracking: sentry rollbar bugsnag honeybadger airbrake raygun crashlytics',
@@ -131,12 +132,7 @@ export const toolKey = (word: string): string => word.toLowerCase().replace(/[._
  * words as written. Read once per sequence (a fact shape's, which the rule, its guards and the band
  * keys all ask about): callers must not modify what they get.
  */
-export function toolsIn(sequence: readonly string[]): ReadonlyMap<string, ReadonlyMap<string, string>> {
-  let found = toolsRead.get(sequence)
-  if (!found) toolsRead.set(sequence, (found = readTools(sequence)))
-  return found
-}
-const toolsRead = new WeakMap<readonly string[], Map<string, Map<string, string>>>()
+export const toolsIn: (sequence: readonly string[]) => ReadonlyMap<string, ReadonlyMap<string, string>> = oncePer(readTools)
 
 function readTools(sequence: readonly string[]): Map<string, Map<string, string>> {
   const roles = rolesOf()
@@ -224,12 +220,7 @@ function scopesOf(): Map<string, Array<{dimension: number; scope: number}>> {
 }
 
 /** The scopes a text names: dimension → the scope classes named (usually one). Read once per sequence, as toolsIn. */
-export function scopesIn(sequence: readonly string[]): ReadonlyMap<number, ReadonlySet<number>> {
-  let found = scopesRead.get(sequence)
-  if (!found) scopesRead.set(sequence, (found = readScopes(sequence)))
-  return found
-}
-const scopesRead = new WeakMap<readonly string[], Map<number, Set<number>>>()
+export const scopesIn: (sequence: readonly string[]) => ReadonlyMap<number, ReadonlySet<number>> = oncePer(readScopes)
 
 function readScopes(sequence: readonly string[]): Map<number, Set<number>> {
   const index = scopesOf()

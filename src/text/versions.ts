@@ -5,6 +5,7 @@
  * version: what the same-version rule of currency compares (engines/currency/rules.ts). A version
  * without its runtime ("Nothing older than 3.11") or a name without a version is none.
  */
+import {oncePer} from './once.js'
 
 export interface VersionMention {
   /** The runtime, by its canonical name (`node`, `python`, `java`, …). */
@@ -78,13 +79,7 @@ function normalized(raw: string): string {
 }
 
 /** The versioned runtimes of a text's word sequence (values.ts `sequence`), in order. */
-export function versionsIn(sequence: readonly string[]): readonly VersionMention[] {
-  let found = versionsInRead.get(sequence)
-  if (!found) versionsInRead.set(sequence, (found = readVersions(sequence)))
-  return found
-}
-/** Read once per sequence (a fact shape's, which the rule, its guards and the band keys all ask about): callers must not modify what they get. */
-const versionsInRead = new WeakMap<readonly string[], VersionMention[]>()
+export const versionsIn: (sequence: readonly string[]) => readonly VersionMention[] = oncePer(readVersions)
 
 function readVersions(sequence: readonly string[]): VersionMention[] {
   const words = sequence.map((w) => w.toLowerCase())
