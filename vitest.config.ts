@@ -42,6 +42,7 @@ export const SLOW_TESTS = [
   'test/faces/server/team-round-trips.test.ts',
   'test/faces/server/remote-request-ids.test.ts',
   'test/faces/server/team-batch.test.ts',
+  'test/faces/server/team-meaning.test.ts', // the meaning model in replicas
 ]
 
 const ALL_TESTS = ['test/**/*.test.ts', 'test/**/*.test.tsx']

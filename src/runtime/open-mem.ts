@@ -1,6 +1,5 @@
 import {readFileSync} from 'node:fs'
-import {isAbsolute, join, resolve} from 'node:path'
-import {MemError} from '../model/errors.js'
+import {join, resolve} from 'node:path'
 import {resolveHome} from '../config/home.js'
 import {RepoResolver} from '../config/repo-resolver.js'
 import type {MemContext, RepoAccess, RepoHandle} from '../engines/context.js'
@@ -9,6 +8,7 @@ import type {EnrichmentConfig, MeaningSetting} from '../config/user-config.js'
 import {UsageRollUps} from './usage-rollups.js'
 import {MemUsageRecorder} from './usage-recorder.js'
 import {loadOriginKey} from '../config/origin-trust.js'
+import {meaningFromEnv} from '../config/meaning-env.js'
 import {originKeys} from '../storage/origin-keys.js'
 
 /** How long a long-lived process trusts its last read of config.yaml (the embeddings switch). */
@@ -57,15 +57,6 @@ export interface MemRuntime extends MemContext {
   /** The stores opened so far (a long-running server checkpoints them when idle and at exit). */
   openStores(): Promise<RepoStore[]>
   readonly usage?: MemUsageRecorder
-}
-
-/** MEM_MEANING: off, builtin, runtime, or the absolute path of a local model directory. */
-function meaningFromEnv(value: string): MeaningSetting {
-  if (value === 'off' || value === 'static' || value === 'builtin' || value === 'runtime') return {model: value}
-  if (isAbsolute(value)) return {model: 'local', dir: value}
-  throw new MemError('invalid_input', `MEM_MEANING is ${JSON.stringify(value)}: it must be off, static, builtin, runtime or the absolute path of a model directory.`, {
-    hint: 'Unset MEM_MEANING to use config.yaml (meaning.model), or set it to off for word-only recall.',
-  })
 }
 
 /**

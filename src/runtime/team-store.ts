@@ -15,7 +15,7 @@ import {createHash} from 'node:crypto'
 import {join} from 'node:path'
 import type {StoreUrl} from '../config/store-url.js'
 import type {RepoAccess, RepoHandle} from '../engines/context.js'
-import type {MeaningSetting} from '../config/user-config.js'
+import type {EnrichmentConfig, MeaningSetting} from '../config/user-config.js'
 import {MemError} from '../model/errors.js'
 import {checkRepoId} from '../model/team-names.js'
 import type {TeamDb} from '../storage/postgres/index.js'
@@ -47,8 +47,13 @@ export interface TeamRuntimeOptions {
   /** Kept on every ops row this replica appends. */
   replicaName: string
   now?: () => Date
-  /** The meaning model; off (words only) by default, as the local store's default. */
+  /**
+   * The meaning model; off (words only) when not given. `mem serve --store` gives what a local
+   * store uses: MEM_MEANING, else config.yaml's `meaning:`, else the built-in model (docs/team.md).
+   */
   meaning?: MeaningSetting
+  /** The enrichment runtime, for a `runtime` meaning model (its embedding model). */
+  meaningRuntime?: EnrichmentConfig | null
   onNotice?: (message: string) => void
   /**
    * The most repos kept hot (a replica database and recall index in memory) at once: past it the
@@ -262,7 +267,7 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
       return null
     },
     async meaning() {
-      return {setting: options.meaning ?? {model: 'off'}, runtime: null}
+      return {setting: options.meaning ?? {model: 'off'}, runtime: options.meaningRuntime ?? null}
     },
     ...(options.onNotice ? {notice: options.onNotice} : {}),
     // resolves without opening anything: the repo's checks, not whether it has records yet

@@ -54,6 +54,8 @@ export interface ReplicaLog {
   admit?(record: JournalRecord): void
   /** The repo's one-maintenance-pass lock if no one holds it (freed when its holder dies); null when another holds it. */
   tryMaintenanceLock(): Promise<(() => Promise<void>) | null>
+  /** The repo's lock of the meaning drain (one replica makes a repo's vectors at a time), like the maintenance lock and apart from it. */
+  tryMeaningLock(): Promise<(() => Promise<void>) | null>
   /** Keeps a snapshot at `seq` if no other writer is keeping one now; true when this call kept it. */
   saveSnapshot(seq: number, bytes: Uint8Array): Promise<boolean>
   /**

@@ -916,6 +916,19 @@ export class RepoStore {
     return this.replica?.tryMaintenanceLock()
   }
 
+  /**
+   * For a replica, its log's meaning-drain lock (its release, or null when another replica holds
+   * it); undefined for a store in `.mem/`, whose writers make vectors each for their own process.
+   */
+  sharedMeaningLock(): Promise<(() => Promise<void>) | null> | undefined {
+    return this.replica?.tryMeaningLock()
+  }
+
+  /** Whether the store is a replica of a shared log (team mode), not a store in `.mem/`. */
+  get isReplica(): boolean {
+    return this.replica !== undefined
+  }
+
   /** Writes queued and not yet taken into a batch (a batch in flight holds its own). */
   get queuedWrites(): number {
     return this.queue.length

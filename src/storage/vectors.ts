@@ -49,12 +49,26 @@ export function getVector(db: Db, id: string): StoredVector | undefined {
   return {model: r.model, dims: r.dims, vector: bytesVector(r.vector), embeddedAt: r.embedded_at}
 }
 
-/** Live memories after `afterSeq` with no vector from `model`, in seq order, at most `limit`. */
-export function liveWithoutVectorFrom(db: Db, model: string, afterSeq: number, limit: number): Array<{seq: number; id: string; content: string}> {
+/**
+ * The condition "no vector from `model`" on `v` (memory_vectors joined to m): none at all, or one from
+ * another model — unless `keepForeign`, when another model's vector stays (team mode with replicas
+ * on other models: engines/meaning/pending.ts), and only a memory with no vector counts.
+ */
+function lacking(keepForeign: boolean): string {
+  return keepForeign ? 'v.model IS NULL' : '(v.model IS NULL OR v.model <> ?)'
+}
+
+/** The parameters `lacking(keepForeign)` reads. */
+function lackingParams(model: string, keepForeign: boolean): string[] {
+  return keepForeign ? [] : [model]
+}
+
+/** Live memories after `afterSeq` with no vector from `model` (see `lacking`), in seq order, at most `limit`. */
+export function liveWithoutVectorFrom(db: Db, model: string, afterSeq: number, limit: number, keepForeign = false): Array<{seq: number; id: string; content: string}> {
   return db.all<{seq: number; id: string; content: string}>(
     `SELECT m.seq, m.id, m.content FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id
-     WHERE m.live = 1 AND m.seq > ? AND (v.model IS NULL OR v.model <> ?) ORDER BY m.seq LIMIT ?`,
-    [afterSeq, model, limit],
+     WHERE m.live = 1 AND m.seq > ? AND ${lacking(keepForeign)} ORDER BY m.seq LIMIT ?`,
+    [afterSeq, ...lackingParams(model, keepForeign), limit],
   )
 }
 
@@ -63,22 +77,46 @@ export function liveWithoutVectorFrom(db: Db, model: string, afterSeq: number, l
  * `within`, only among the `within` newest rows of the table (a range of the primary key, however
  * large the store: what was just written).
  */
-export function newestWithoutVectorFrom(db: Db, model: string, beforeSeq: number, limit: number, within?: number): Array<{seq: number; id: string; content: string}> {
+export function newestWithoutVectorFrom(db: Db, model: string, beforeSeq: number, limit: number, within?: number, keepForeign = false): Array<{seq: number; id: string; content: string}> {
   const from = within === undefined ? 0 : (db.get<{top: number | null}>('SELECT max(seq) AS top FROM memories')?.top ?? 0) - within
   return db.all<{seq: number; id: string; content: string}>(
     `SELECT m.seq, m.id, m.content FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id
-     WHERE m.seq > ? AND m.seq < ? AND m.live = 1 AND (v.model IS NULL OR v.model <> ?) ORDER BY m.seq DESC LIMIT ?`,
-    [from, beforeSeq, model, limit],
+     WHERE m.seq > ? AND m.seq < ? AND m.live = 1 AND ${lacking(keepForeign)} ORDER BY m.seq DESC LIMIT ?`,
+    [from, beforeSeq, ...lackingParams(model, keepForeign), limit],
   )
 }
 
-/** How many live memories lack a vector from `model`. */
-export function countWithoutVectorFrom(db: Db, model: string): number {
+/** How many live memories lack a vector from `model` (see `lacking`). */
+export function countWithoutVectorFrom(db: Db, model: string, keepForeign = false): number {
   return db.get<{n: number}>(
     `SELECT count(*) AS n FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id
-     WHERE m.live = 1 AND (v.model IS NULL OR v.model <> ?)`,
-    [model],
+     WHERE m.live = 1 AND ${lacking(keepForeign)}`,
+    lackingParams(model, keepForeign),
   )!.n
+}
+
+/**
+ * Of `ids`, the live memories that still lack a vector from `model` (see `lacking`): asked again
+ * when the vectors are written, on the state they are written to (another process or replica may
+ * have written them since they were read).
+ */
+export function stillWithoutVectorFrom(db: Db, model: string, ids: readonly string[], keepForeign = false): Set<string> {
+  const out = new Set<string>()
+  for (let at = 0; at < ids.length; at += 500) {
+    const some = ids.slice(at, at + 500)
+    const rows = db.all<{id: string}>(
+      `SELECT m.id FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id
+       WHERE m.live = 1 AND ${lacking(keepForeign)} AND m.id IN (${some.map(() => '?').join(',')})`,
+      [...lackingParams(model, keepForeign), ...some],
+    )
+    for (const r of rows) out.add(r.id)
+  }
+  return out
+}
+
+/** The model of a vector not from `model` made at or after `since` (an ISO time), if there is one. */
+export function foreignVectorSince(db: Db, model: string, since: string): string | null {
+  return db.get<{model: string}>(`SELECT model FROM memory_vectors WHERE model <> ? AND embedded_at >= ? LIMIT 1`, [model, since])?.model ?? null
 }
 
 /**

@@ -49,8 +49,9 @@ export const idTail = (id) => id.split('/').slice(2).join('/')
  * Stores `set` into both stores and asks every question of the three.
  * io: {
  *   store(ctx, input), recall(ctx, input): the operations;
- *   openLocal(now): {ctx, repo, close()}: a long-lived local context (meaning off) on a new repo;
+ *   openLocal(now): {ctx, repo, close()}: a long-lived local context on a new repo;
  *   openReplica(name, now): {run(fn(ctx)), repo, close()}: a team replica's runtime, `run` as the team's key;
+ *   afterStores(local, writer) (optional): run once every memory is stored, before the cold replica opens;
  * }
  * Answers {set, memories, outcomesAgree, outcomeDifferences (the first 5), questions, agree, answered
  * (questions the local store ranked something for), differences: [{q, local, writer, cold}] (the first 5)}.
@@ -75,6 +76,9 @@ export async function compareRecall(set, io, {limit = 10, questions = set.questi
       if (l === w) outcomesAgree++
       else if (outcomeDifferences.length < 5) outcomeDifferences.push({memory: m.key, local: l, writer: w})
     }
+    // with a meaning model: every memory's vector made (and the update links it brings) on both sides
+    // before any question, as a long-lived process's drain leaves them (io.afterStores)
+    if (io.afterStores) await io.afterStores(local, writer)
     t += HOUR
     const cold = await io.openReplica('cold', now)
     opened.push(cold)

@@ -9,6 +9,7 @@ import {maskUrl} from '../../src/config/store-url.js'
 import {startServer, type StartServerOptions} from '../../src/faces/server/serve.js'
 import {teamAuth} from '../../src/faces/server/team.js'
 import {createTeam, createTeamKey} from '../../src/operations/team.js'
+import type {MeaningSetting} from '../../src/config/user-config.js'
 import {openTeamRuntime} from '../../src/runtime/team-store.js'
 import {openTeamDb, type TeamDb} from '../../src/storage/postgres/index.js'
 import {BIN} from './cli.js'
@@ -33,13 +34,27 @@ export async function teamKey(db: TeamDb, team: string, name: string, scope: 're
 }
 
 /** A replica of `mem serve --store` in this process, over its own connection pool to `url`. */
-export async function inProcessReplica(url: string, options: {name?: string; clock?: Clock; maintenance?: StartServerOptions['maintenance']; hotRepos?: number} = {}) {
+export async function inProcessReplica(
+  url: string,
+  options: {
+    name?: string
+    clock?: Clock
+    maintenance?: StartServerOptions['maintenance']
+    hotRepos?: number
+    /** The meaning model (off when not given, as the team runtime's default) and how often its background drain runs. */
+    meaning?: MeaningSetting
+    meaningDrainMs?: number
+    notices?: string[]
+  } = {},
+) {
   const {db} = await teamStore(url, options.name)
   const runtime = openTeamRuntime(db, {
     home: tempDir('mem-team-home-'),
     replicaName: options.name ?? 'test-replica',
     ...(options.clock ? {now: options.clock} : {}),
     ...(options.hotRepos ? {hotRepos: options.hotRepos} : {}),
+    ...(options.meaning ? {meaning: options.meaning} : {}),
+    ...(options.notices ? {onNotice: (m: string) => options.notices!.push(m)} : {}),
   })
   onTestFinished(() => runtime.close())
   const internalErrors: unknown[] = []
@@ -50,16 +65,20 @@ export async function inProcessReplica(url: string, options: {name?: string; clo
     team: teamAuth(db, runtime),
     onInternalError: (err) => internalErrors.push(err),
     ...(options.maintenance ? {maintenance: options.maintenance} : {}),
+    ...(options.meaningDrainMs ? {meaningDrainMs: options.meaningDrainMs} : {}),
   })
   onTestFinished(() => server.close())
   return {url: server.url, runtime, internalErrors}
 }
 
-/** `mem serve --store URL --port 0 --json` as a process of its own; `kill()` sends SIGKILL. */
-export async function processReplica(storeUrl: string): Promise<{url: string; child: ChildProcess; stderr: () => string; kill(): Promise<void>}> {
+/**
+ * `mem serve --store URL --port 0 --json` as a process of its own (meaning off unless `env` sets
+ * MEM_MEANING); `kill()` sends SIGKILL.
+ */
+export async function processReplica(storeUrl: string, options: {env?: Record<string, string>} = {}): Promise<{url: string; child: ChildProcess; stderr: () => string; kill(): Promise<void>}> {
   const home = tempDir('mem-team-home-')
   const child = spawn(process.execPath, [BIN, 'serve', '--store', storeUrl, '--port', '0', '--json'], {
-    env: {...process.env, MEM_HOME: home, MEM_STORE: '', MEM_MEANING: 'off'},
+    env: {...process.env, MEM_HOME: home, MEM_STORE: '', MEM_MEANING: 'off', ...options.env},
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let err = ''

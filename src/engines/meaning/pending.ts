@@ -1,6 +1,6 @@
 import type {Op} from '../../storage/memories.js'
 import type {Db} from '../../storage/db.js'
-import {countWithoutVectorFrom, liveWithoutVectorFrom, newestWithoutVectorFrom, vectorBytes} from '../../storage/vectors.js'
+import {countWithoutVectorFrom, foreignVectorSince, liveWithoutVectorFrom, newestWithoutVectorFrom, stillWithoutVectorFrom, vectorBytes} from '../../storage/vectors.js'
 import type {RepoStore} from '../../storage/repo-store.js'
 import type {MemContext} from '../context.js'
 import type {MeaningModel} from './model.js'
@@ -56,6 +56,41 @@ export interface Drained {
 /** Per store, the version at which no memory waited for a vector from a model (skips the scan). */
 const noneWaiting = new WeakMap<RepoStore, {model: string; version: number}>()
 
+/** Per replica store, when this process first made vectors for it (the ISO time `keepsForeign` reads from). */
+const firstEmbedded = new WeakMap<RepoStore, string>()
+
+/**
+ * Whether another model's vectors stay (only memories with no vector are embedded). A store in
+ * `.mem/` replaces them: a model change re-embeds everything. A replica (team mode) replaces them
+ * too, unless a vector from another model was written since this process began making vectors for
+ * the repo: then a replica on another model is live, and replacing each other's vectors would go on
+ * for ever; each then fills only what has none, and the first one to see it says so once.
+ */
+function keepsForeign(ctx: MemContext, store: RepoStore, model: MeaningModel): boolean {
+  if (!store.isReplica) return false
+  let since = firstEmbedded.get(store)
+  if (since === undefined) {
+    since = ctx.now().toISOString()
+    firstEmbedded.set(store, since)
+  }
+  const other = store.read((db) => foreignVectorSince(db, model.id, since))
+  if (other === null) return false
+  tellOnce(
+    ctx,
+    `${model.id}\0${other}`,
+    `Another replica makes this team's vectors with ${other}; this one uses ${model.id}. Each keeps the other's vectors and embeds only memories without one, and recall here reads by words the memories with ${other}'s. Set the same meaning.model on every replica (docs/team.md).`,
+  )
+  return true
+}
+
+const told = new Set<string>()
+
+function tellOnce(ctx: MemContext, key: string, message: string): void {
+  if (told.has(key)) return
+  told.add(key)
+  ctx.notice?.(message)
+}
+
 /**
  * Gives up to `limit` live memories that lack one a vector from `model`, oldest first (a drain),
  * or newest first (`newest`: a recall, for which what was just written matters most; `within`: only
@@ -78,32 +113,41 @@ export async function embedPending(
   await store.ready()
   const known = noneWaiting.get(store)
   if (known && known.model === model.id && known.version === store.version) return {embedded: 0, left: 0, linked: []}
+  const keepForeign = keepsForeign(ctx, store, model)
   let embedded = 0
+  let looked = 0
   // oldest first: past this seq; newest first: before it
   let cursor = newest ? Number.MAX_SAFE_INTEGER : 0
   const linked: LateUpdate[] = []
-  while (embedded < limit) {
-    const take = Math.min(batchSize, limit - embedded)
-    const batch = store.read((db) => (newest ? newestWithoutVectorFrom(db, model.id, cursor, take, within) : liveWithoutVectorFrom(db, model.id, cursor, take)))
+  while (looked < limit) {
+    const take = Math.min(batchSize, limit - looked)
+    const batch = store.read((db) =>
+      newest ? newestWithoutVectorFrom(db, model.id, cursor, take, within, keepForeign) : liveWithoutVectorFrom(db, model.id, cursor, take, keepForeign),
+    )
     if (batch.length === 0) break
+    looked += batch.length
     cursor = batch[batch.length - 1].seq
     const vectors = await model.embed(batch.map((m) => m.content))
     const at = ctx.now().toISOString()
     embedded += await store.write<number>((db) => {
-      const ops: Op[] = batch.map((m, i) => ({op: 'vector', id: m.id, model: model.id, dims: vectors[i].length, vector: Buffer.from(vectorBytes(vectors[i])).toString('base64'), at}))
+      // on the state written to: another process, or another replica, may have made them meanwhile
+      // (or forgotten the memory): those are left as they are
+      const still = stillWithoutVectorFrom(db, model.id, batch.map((m) => m.id), keepForeign)
+      const made = batch.flatMap((m, i) => (still.has(m.id) ? [{seq: m.seq, id: m.id, vector: vectors[i]}] : []))
+      const ops: Op[] = made.map((m) => ({op: 'vector', id: m.id, model: model.id, dims: m.vector.length, vector: Buffer.from(vectorBytes(m.vector)).toString('base64'), at}))
       // a model in process detects updates by meaning: what a store would have linked had it
       // brought its vector (the enrichment runtime's vectors are for recall only, as at a store)
-      if (link && model.about.kind !== 'runtime') {
-        const late = link(db, model.id, batch.map((m, i) => ({seq: m.seq, id: m.id, vector: vectors[i]})))
+      if (link && model.about.kind !== 'runtime' && made.length > 0) {
+        const late = link(db, model.id, made)
         ops.push(...late.ops)
         linked.push(...late.linked)
       }
-      return {ops, result: batch.length}
+      return {ops, result: made.length}
     })
   }
   // what is left (a count of the whole store: a drain's question, not a recall's)
   if (!count) return {embedded, left: -1, linked}
-  const left = store.read((db) => countWithoutVectorFrom(db, model.id))
+  const left = store.read((db) => countWithoutVectorFrom(db, model.id, keepForeign))
   if (left === 0) noneWaiting.set(store, {model: model.id, version: store.version})
   return {embedded, left, linked}
 }
@@ -128,10 +172,24 @@ export function meaningDrainer(ctx: MemContext, stores: () => Promise<RepoStore[
         asked.set(store, store.uses)
         continue
       }
+      // a replica first catches up with the team's log (one head read): the memories and vectors
+      // other replicas wrote since
+      if (store.isReplica) await store.sync()
       if (looked.get(store) === store.version) continue
       const m = await model()
       if (!m) return written
-      const {embedded, left} = await embedPending(ctx, store, m, {limit, batch: DRAIN_BATCH, link})
+      // a replica drains a repo only while no other replica does (team mode's meaning lock): the
+      // vectors are made once, not once per replica
+      const locking = store.sharedMeaningLock()
+      const release = locking ? await locking : undefined
+      if (release === null) continue
+      let drained: Drained
+      try {
+        drained = await embedPending(ctx, store, m, {limit, batch: DRAIN_BATCH, link})
+      } finally {
+        await release?.()
+      }
+      const {embedded, left} = drained
       written += embedded
       // its own reads and writes do not make it busy
       asked.set(store, store.uses)

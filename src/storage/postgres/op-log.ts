@@ -62,6 +62,11 @@ export interface OpLog {
    * freed by Postgres when that connection or its process dies. Null when another holds it.
    */
   tryMaintenanceLock(team: string, repo: string): Promise<MaintenanceLock | null>
+  /**
+   * The repo's lock of the meaning drain (one replica at a time makes a repo's vectors), held and
+   * freed like the maintenance lock, and apart from it: a drain never holds up a maintenance pass.
+   */
+  tryMeaningLock(team: string, repo: string): Promise<MaintenanceLock | null>
 }
 
 export interface MaintenanceLock {
@@ -151,31 +156,13 @@ export function opLog(pg: PgHandle): OpLog {
     async tryMaintenanceLock(team, repo) {
       checkTeamName(team)
       checkRepoId(repo)
-      const {client, done} = await pg.checkout()
-      try {
-        const got = await client.query<{ok: boolean}>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [lockName(team, repo)])
-        if (!got.rows[0]?.ok) {
-          done()
-          return null
-        }
-      } catch (err) {
-        done(err)
-        throw pg.error(err)
-      }
-      let released = false
-      return {
-        async release() {
-          if (released) return
-          released = true
-          try {
-            await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockName(team, repo)])
-            done()
-          } catch (err) {
-            // the connection is gone, and the lock with it
-            done(err)
-          }
-        },
-      }
+      return tryRepoLock(pg, lockName(team, repo))
+    },
+
+    async tryMeaningLock(team, repo) {
+      checkTeamName(team)
+      checkRepoId(repo)
+      return tryRepoLock(pg, meaningLockName(team, repo))
     },
   }
 }
@@ -183,6 +170,40 @@ export function opLog(pg: PgHandle): OpLog {
 /** The advisory lock's name: team names hold no '/', so team and repo cannot run into each other. */
 function lockName(team: string, repo: string): string {
   return `mem-maintenance:${team}/${repo}`
+}
+
+/** The advisory lock of the meaning drain: a name of its own, so it never meets the maintenance lock. */
+function meaningLockName(team: string, repo: string): string {
+  return `mem-meaning:${team}/${repo}`
+}
+
+/** A session advisory lock named `name`, if no one holds it: one pooled connection holds it until released. */
+async function tryRepoLock(pg: PgHandle, name: string): Promise<MaintenanceLock | null> {
+  const {client, done} = await pg.checkout()
+  try {
+    const got = await client.query<{ok: boolean}>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', [name])
+    if (!got.rows[0]?.ok) {
+      done()
+      return null
+    }
+  } catch (err) {
+    done(err)
+    throw pg.error(err)
+  }
+  let released = false
+  return {
+    async release() {
+      if (released) return
+      released = true
+      try {
+        await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name])
+        done()
+      } catch (err) {
+        // the connection is gone, and the lock with it
+        done(err)
+      }
+    },
+  }
 }
 
 /**

@@ -177,6 +177,11 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
       return lock ? () => lock.release() : null
     },
 
+    async tryMeaningLock() {
+      const lock = await opLog(pg).tryMeaningLock(team, repo)
+      return lock ? () => lock.release() : null
+    },
+
     async saveSnapshot(seq, bytes) {
       try {
         return await pg.transaction(async (client) => {
