@@ -4,7 +4,7 @@
 // memories. Measures, in alternating rounds: durable stores/s with 4 clients (team: 2 on each
 // replica, then all 4 on one replica, as when a repo is routed to one), HTTP recall latency (1 connection), and a cold replica's first answer on the 10k repo
 // (the newest snapshot plus the ops after it). Every acknowledged team store is then read back
-// through the other replica. Both sides run word recall (the meaning model off, as a replica has it).
+// through the other replica. Both sides run word recall (the meaning model off in both config.yaml files).
 // Prints medians and the load average; asserts nothing.
 // Run: npm run build && node test/bench/team-serve.mjs
 import {spawn} from 'node:child_process'
@@ -28,7 +28,6 @@ const SIZE = Number(process.env.MEM_BENCH_SIZE ?? 10_000)
 const SECONDS = Number(process.env.MEM_BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.MEM_BENCH_ROUNDS ?? 3)
 const TEAM_REPO = 'github.com/bench/app'
-const SEGMENT = 'github.com~bench~app'
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
 
 function cannon(options) {
@@ -40,19 +39,26 @@ function cannon(options) {
 }
 
 
-/** The same synthetic memories seedRepo gives the local store, under the team repo's id, through a replica store (500 a record). */
-async function seedTeam(db, count, start = Date.parse('2025-06-01T00:00:00Z')) {
-  const store = await RepoStore.open(mkdtempSync(join(os.tmpdir(), 'mem-bench-seed-')), {replica: db.replica('bench', TEAM_REPO, {actor: 'seed'})})
+/**
+ * The same synthetic memories seedRepo gives the local store, under the team repo's id, through a
+ * replica store (500 a record; 200 with vectors). `vectors` ({model, dims}): each memory also gets a vector op of
+ * that model, a random unit vector (what it costs to load does not depend on its numbers).
+ */
+export async function seedTeam(db, count, {start = Date.parse('2025-06-01T00:00:00Z'), repo = TEAM_REPO, vectors} = {}) {
+  const segment = repo.replaceAll('/', '~')
+  const store = await RepoStore.open(mkdtempSync(join(os.tmpdir(), 'mem-bench-seed-')), {replica: db.replica('bench', repo, {actor: 'seed'})})
   await store.sync()
   const all = syntheticMemories(count)
-  for (let i = 0; i < all.length; i += 500) {
-    const ops = all.slice(i, i + 500).map((m, j) => {
+  // a record holds at most 1 MiB of JSON: 500 memories, or 200 with their vectors
+  const per = vectors ? 200 : 500
+  for (let i = 0; i < all.length; i += per) {
+    const ops = all.slice(i, i + per).map((m, j) => {
       const createdAt = new Date(start + (i + j) * 60_000).toISOString()
       const key = createHash('sha256').update(m.content + createdAt).digest('hex').slice(0, 12)
       return {
         op: 'insert',
         memory: {
-          id: `memories/${SEGMENT}/${m.type}/${key}`, repoId: SEGMENT, type: m.type, content: m.content,
+          id: `memories/${segment}/${m.type}/${key}`, repoId: segment, type: m.type, content: m.content,
           oneLiner: heuristicOneLiner(m.content), summary: null, tags: m.tags, importance: m.importance,
           source: 'bench', sessionId: null, supersedes: null, supersededBy: null, createdAt, updatedAt: createdAt,
           forgottenAt: null, forgetReason: null, expiresAt: null, accessCount: 0, lastAccessedAt: null,
@@ -60,13 +66,23 @@ async function seedTeam(db, count, start = Date.parse('2025-06-01T00:00:00Z')) {
         },
       }
     })
+    if (vectors) {
+      for (const {memory} of [...ops]) ops.push({op: 'vector', id: memory.id, model: vectors.model, dims: vectors.dims, vector: randomUnitVector(vectors.dims), at: memory.createdAt})
+    }
     await store.write(() => ({ops, result: null}))
   }
   await store.checkpoint() // the snapshot a cold replica opens from
   await store.close()
 }
 
-function startReplica(home, storeUrl) {
+/** A random unit vector of `dims` numbers as a vector op carries it (little-endian Float32, base64). */
+function randomUnitVector(dims) {
+  const v = new Float32Array(dims).map(() => Math.random() - 0.5)
+  const norm = Math.hypot(...v)
+  return Buffer.from(v.map((x) => x / norm).buffer).toString('base64')
+}
+
+export function startReplica(home, storeUrl) {
   const child = spawn(process.execPath, [BIN, 'serve', '--store', storeUrl, '--port', '0', '--json'], {
     env: {...process.env, MEM_HOME: home, MEM_STORE: '', MEM_REPO: ''},
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -142,9 +158,8 @@ export async function benchTeamServe() {
     // the same 10k memories both ways
     const {root, home} = tempRepo('team-serve')
     mkdirSync(home, {recursive: true})
-    // the meaning model off for the local server too: a replica runs without it (docs/team.md), and
-    // the local default (the built-in model) would embed the 10k memories in the background for the
-    // whole run, taking the cores from both sides
+    // the meaning model off on both sides: the default (the built-in model) would embed the 10k
+    // memories in the background for the whole run, taking the cores from both sides
     writeFileSync(join(home, 'config.yaml'), 'update:\n  check: false\nmeaning:\n  model: off\n')
     let t = performance.now()
     await seedRepo(root, SIZE)
@@ -157,7 +172,8 @@ export async function benchTeamServe() {
     processes.push(local)
     const replicaHomes = [0, 1].map(() => {
       const h = mkdtempSync(join(os.tmpdir(), 'mem-bench-replica-'))
-      writeFileSync(join(h, 'config.yaml'), 'update:\n  check: false\n')
+      // word recall, as the local server above (a replica's default is the built-in model, as a local store's)
+      writeFileSync(join(h, 'config.yaml'), 'update:\n  check: false\nmeaning:\n  model: off\n')
       return h
     })
     const a = startReplica(replicaHomes[0], storeUrl)
@@ -233,7 +249,7 @@ export async function benchTeamServe() {
     const colds = []
     for (let i = 0; i < 3; i++) {
       const h = mkdtempSync(join(os.tmpdir(), 'mem-bench-replica-'))
-      writeFileSync(join(h, 'config.yaml'), 'update:\n  check: false\n')
+      writeFileSync(join(h, 'config.yaml'), 'update:\n  check: false\nmeaning:\n  model: off\n')
       const c = startReplica(h, storeUrl)
       const C = {api: (await c.started).api}
       const t1 = performance.now()
