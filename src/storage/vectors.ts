@@ -137,52 +137,98 @@ export function dominantVectorModel(db: Db): {model: string; dims: number; missi
  * vectors putVector and deleteVector wrote since (the only writers of the table), and the live
  * memories when anything was written — rather than read whole: a store or a recall after a write in
  * a long-lived process reads a few rows, not every vector (at 10,000 memories, reading them all
- * through sql.js takes ~0.3–0.7 s here). The arrays returned are never changed afterwards (a change
- * makes new ones): callers may keep them.
+ * through sql.js takes ~0.3–0.7 s here). The cache holds the matrix and nothing else of size (no
+ * copy a row): a row that is no longer in it (a memory live again) is read from the store when
+ * needed. The arrays returned are never changed afterwards (a change makes new ones): callers may
+ * keep them.
  */
 export function liveVectors(db: Db, model: string, dims: number): {seqs: number[]; matrix: Float32Array} {
   const changes = totalChanges(db)
-  let cached = matrixCache.get(db)
-  if (!cached || cached.model !== model || cached.dims !== dims) {
-    cached = {model, dims, changes, changed: new Set(), rows: new Map(), result: {seqs: [], matrix: new Float32Array(0)}}
-    db.eachRow<{seq: number; vector: Uint8Array}>(
-      `SELECT m.seq AS seq, v.vector AS vector FROM memory_vectors v JOIN memories m ON m.id = v.memory_id WHERE v.model = ? AND v.dims = ?`,
-      [model, dims],
-      (r) => {
-        if (r.vector.byteLength === dims * 4) cached!.rows.set(r.seq, bytesVector(r.vector))
-      },
-    )
-    matrixCache.set(db, cached)
-    cached.changes = -1
+  let c = matrixCache.get(db)
+  if (!c || c.model !== model || c.dims !== dims) {
+    const result = readLiveVectors(db, model, dims)
+    const rowOf = rowsOf(result.seqs)
+    // the live memories without one, so that a later call does not look for theirs one by one
+    const none = new Set<number>()
+    db.eachRow<{seq: number}>(`SELECT seq FROM memories WHERE live = 1`, undefined, (r) => {
+      if (!rowOf.has(r.seq)) none.add(r.seq)
+    })
+    c = {model, dims, changes, changed: new Set(), written: new Map(), none, result, rowOf}
+    matrixCache.set(db, c)
+    return c.result
   }
-  if (cached.changes === changes) return cached.result
-  const c = cached
-  let rebuild = c.changes === -1
-  // the vectors written since the last call (one replaced by another model's, or removed, drops out)
+  if (c.changes === changes) return c.result
+  // the vectors written since the last call (one replaced by another model's, or removed: none now)
   for (const id of c.changed) {
-    const r = db.get<{seq: number; model: string; dims: number; vector: Uint8Array | null}>(
+    const r = db.get<{seq: number; model: string | null; dims: number | null; vector: Uint8Array | null}>(
       `SELECT m.seq AS seq, v.model AS model, v.dims AS dims, v.vector AS vector FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id WHERE m.id = ?`,
       [id],
     )
     if (!r) continue
-    rebuild = true
-    if (r.vector && r.model === model && r.dims === dims && r.vector.byteLength === dims * 4) c.rows.set(r.seq, bytesVector(r.vector))
-    else c.rows.delete(r.seq)
+    const v = r.vector && r.model === model && r.dims === dims && r.vector.byteLength === dims * 4 ? bytesVector(r.vector) : null
+    c.written.set(r.seq, v)
+    if (v) c.none.delete(r.seq)
   }
+  const rebuild = c.changed.size > 0
   c.changed.clear()
-  // the live memories now (a forgotten or superseded one leaves)
+  // the live memories now (a forgotten or superseded one leaves), each with where its vector is
+  const cache = c
   const seqs: number[] = []
+  const from: Array<Float32Array | number> = []
   db.eachRow<{seq: number}>(`SELECT seq FROM memories WHERE live = 1 ORDER BY seq`, undefined, (r) => {
-    if (c.rows.has(r.seq)) seqs.push(r.seq)
+    const v = vectorOf(db, cache, r.seq)
+    if (v === null) return
+    seqs.push(r.seq)
+    from.push(v)
   })
   const before = c.result.seqs
   if (rebuild || seqs.length !== before.length || seqs.some((seq, i) => seq !== before[i])) {
     const matrix = new Float32Array(seqs.length * dims)
-    seqs.forEach((seq, i) => matrix.set(c.rows.get(seq)!, i * dims))
+    from.forEach((v, i) => matrix.set(typeof v === 'number' ? c.result.matrix.subarray(v * dims, (v + 1) * dims) : v, i * dims))
     c.result = {seqs, matrix}
+    c.rowOf = rowsOf(seqs)
+    c.written.clear()
   }
   c.changes = changes
   return c.result
+}
+
+/** Where a live memory's vector is: a row of the cached matrix, an array read since, or null (none from the cache's model). */
+function vectorOf(db: Db, c: MatrixCache, seq: number): Float32Array | number | null {
+  const written = c.written.get(seq)
+  if (written !== undefined) return written
+  const row = c.rowOf.get(seq)
+  if (row !== undefined) return row
+  if (c.none.has(seq)) return null
+  // live now and not when the matrix was made: read it once (a memory without one is remembered as such)
+  const r = db.get<{vector: Uint8Array}>(
+    `SELECT v.vector AS vector FROM memories m JOIN memory_vectors v ON v.memory_id = m.id WHERE m.seq = ? AND v.model = ? AND v.dims = ?`,
+    [seq, c.model, c.dims],
+  )
+  const v = r && r.vector.byteLength === c.dims * 4 ? bytesVector(r.vector) : null
+  if (v) c.written.set(seq, v)
+  else c.none.add(seq)
+  return v
+}
+
+/** The live memories' vectors from `model` with `dims` numbers, read straight into one matrix (seqs ascending). */
+function readLiveVectors(db: Db, model: string, dims: number): {seqs: number[]; matrix: Float32Array} {
+  const where = `FROM memories m JOIN memory_vectors v ON v.memory_id = m.id WHERE m.live = 1 AND v.model = ? AND v.dims = ? AND length(v.vector) = ?`
+  const n = db.get<{n: number}>(`SELECT count(*) AS n ${where}`, [model, dims, dims * 4])!.n
+  const matrix = new Float32Array(n * dims)
+  const bytes = new Uint8Array(matrix.buffer)
+  const seqs: number[] = []
+  db.eachRow<{seq: number; vector: Uint8Array}>(`SELECT m.seq AS seq, v.vector AS vector ${where} ORDER BY m.seq`, [model, dims, dims * 4], (r) => {
+    if (seqs.length >= n) return
+    if (LITTLE_ENDIAN) bytes.set(r.vector, seqs.length * dims * 4)
+    else matrix.set(bytesVector(r.vector), seqs.length * dims)
+    seqs.push(r.seq)
+  })
+  return {seqs, matrix: seqs.length === n ? matrix : matrix.slice(0, seqs.length * dims)}
+}
+
+function rowsOf(seqs: readonly number[]): Map<number, number> {
+  return new Map(seqs.map((seq, i) => [seq, i]))
 }
 
 /** Rows this connection has changed since it opened (SQLite's total_changes()): any write moves it. */
@@ -193,16 +239,42 @@ function totalChanges(db: Db): number {
 interface MatrixCache {
   model: string
   dims: number
-  /** totalChanges() when `result` was made (-1: not made yet). */
+  /** totalChanges() when `result` was made or checked. */
   changes: number
-  /** Memory ids whose vector putVector or deleteVector wrote since `result` was made. */
+  /** Memory ids whose vector putVector or deleteVector wrote since the last call. */
   changed: Set<string>
-  /** Every vector of this model read so far, by its memory's seq (live or not). */
-  rows: Map<number, Float32Array>
+  /** By seq, vectors read since `result` was made (null: none from this model now); they win over its rows. */
+  written: Map<number, Float32Array | null>
+  /** Seqs known to have no vector from this model (read once). */
+  none: Set<number>
   result: {seqs: number[]; matrix: Float32Array}
+  /** By seq, its row in `result.matrix`. */
+  rowOf: Map<number, number>
 }
 
 const matrixCache = new WeakMap<Db, MatrixCache>()
+
+/**
+ * The vectors from `model` with `dims` numbers of the live memories of `seqs`, by seq (a memory
+ * without one is absent), read for those rows only, 500 at a time; null as soon as more than `max`
+ * are found (the rest is not read).
+ */
+export function liveVectorsBySeq(db: Db, model: string, dims: number, seqs: readonly number[], max: number): Map<number, Float32Array> | null {
+  const out = new Map<number, Float32Array>()
+  for (let at = 0; at < seqs.length; at += 500) {
+    const some = seqs.slice(at, at + 500)
+    db.eachRow<{seq: number; vector: Uint8Array}>(
+      `SELECT m.seq AS seq, v.vector AS vector FROM memories m JOIN memory_vectors v ON v.memory_id = m.id
+       WHERE m.live = 1 AND v.model = ? AND v.dims = ? AND m.seq IN (${some.map(() => '?').join(',')})`,
+      [model, dims, ...some],
+      (r) => {
+        if (r.vector.byteLength === dims * 4) out.set(r.seq, bytesVector(r.vector))
+      },
+    )
+    if (out.size > max) return null
+  }
+  return out
+}
 
 /** The vectors from `model` with `dims` numbers of the live memories among `ids`, by id (a memory without one is absent). */
 export function liveVectorsById(db: Db, model: string, dims: number, ids: readonly string[]): Map<string, Float32Array> {

@@ -3,11 +3,13 @@
 // process so its peak RSS is the pipeline's own (seeding happens in this process). A second pass
 // shows what a converged store costs. Targets: ≤ 5 s at 10k, ≤ 60 s at 100k, peak RSS ≤ 600 MB
 // (600 × 10^6 bytes = 572 MiB) at 100k. The child's peak RSS covers opening, both passes and the
-// closing checkpoint.
+// closing checkpoint. MEM_BENCH_VECTORS=1: every live memory also gets a vector under the built-in
+// model's id (a random unit vector of 512 numbers: what it costs does not depend on its numbers),
+// as a store with meaning on (the default) holds them (issue 30: "maintenance at 100k with vectors").
 import {spawnSync} from 'node:child_process'
 import {readFileSync, rmSync} from 'node:fs'
 import {cpus, loadavg} from 'node:os'
-import {realisticStore} from './lib/corpus.mjs'
+import {realisticStore, rng} from './lib/corpus.mjs'
 import {seedMemories} from './lib/seed.mjs'
 import {fmt, tempRepo} from './lib/util.mjs'
 
@@ -49,12 +51,36 @@ function peakRssBytes() {
   return process.resourceUsage().maxRSS * 1024
 }
 
+/** A random unit vector of 512 numbers under the built-in model's id for every live memory, through the journal. */
+async function seedVectors(root, home) {
+  const {openMem} = await import('../../dist/src/runtime/open-mem.js')
+  const {BUILTIN_ID} = await import('../../dist/src/engines/meaning/builtin.js')
+  const {liveWithoutVectorFrom, vectorBytes} = await import('../../dist/src/storage/vectors.js')
+  const ctx = openMem({home, cwd: root, meaning: {model: 'off'}})
+  const handle = await ctx.repo(root, 'write')
+  const rand = rng(7)
+  for (;;) {
+    const batch = handle.store.read((db) => liveWithoutVectorFrom(db, BUILTIN_ID, 0, 2_000))
+    if (batch.length === 0) break
+    await handle.store.write(() => ({
+      ops: batch.map((m) => {
+        const v = new Float32Array(512).map(() => rand() - 0.5)
+        const n = Math.hypot(...v)
+        return {op: 'vector', id: m.id, model: BUILTIN_ID, dims: 512, vector: Buffer.from(vectorBytes(v.map((x) => x / n))).toString('base64'), at: NOW}
+      }),
+      result: null,
+    }))
+  }
+  await ctx.close()
+}
+
 export async function benchMaintenance(sizes = [10_000, 100_000]) {
   console.log('\n== maintenance pipeline (issue 6) ==')
   for (const size of sizes) {
     const {base, root, home} = tempRepo(`maintenance-${size}`)
     const t = performance.now()
     await seedMemories(root, realisticStore(size, {now: Date.parse(NOW)}))
+    if (process.env.MEM_BENCH_VECTORS === '1') await seedVectors(root, home)
     const seedMs = performance.now() - t
     const r = spawnSync(process.execPath, ['--expose-gc', import.meta.filename, '--child', root, home], {encoding: 'utf8', maxBuffer: 1 << 24})
     rmSync(base, {recursive: true, force: true}) // ~150 MB at 100k
@@ -62,7 +88,7 @@ export async function benchMaintenance(sizes = [10_000, 100_000]) {
     const out = JSON.parse(r.stdout)
     const [first, second] = out.passes
     console.log(
-      `${size} memories (seeded in ${fmt(seedMs / 1000)} s; open ${fmt(out.openMs, 0)} ms): full pipeline ${fmt(first.ms / 1000, 2)} s wall ` +
+      `${size} memories${process.env.MEM_BENCH_VECTORS === '1' ? ' with vectors' : ''} (seeded in ${fmt(seedMs / 1000)} s; open ${fmt(out.openMs, 0)} ms): full pipeline ${fmt(first.ms / 1000, 2)} s wall ` +
         `(${fmt(first.cpuMs / 1000, 2)} s CPU), second pass ${fmt(second.ms / 1000, 2)} s, ` +
         `peak RSS ${fmt(out.maxRssBytes / 2 ** 20, 0)} MiB (${fmt(out.maxRssBytes / 1e6, 0)} MB), live after ${out.live} ` +
         `(load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,

@@ -51,4 +51,33 @@ describe('the live vectors matrix', () => {
     await put(ids[4], 41)
     expect(check()).toBe(5)
   })
+
+  it('takes in a memory that gets its vector late, and one that is live again, from a matrix made before either', async () => {
+    const r = memRepo()
+    const handle = await r.ctx.repo(r.repo, 'write')
+    const put = (id: string, seed: number) =>
+      handle.store.write(() => ({ops: [{op: 'vector' as const, id, model: 'm', dims: 4, vector: Buffer.from(vectorBytes(unitVector(seed))).toString('base64'), at: r.clock().toISOString()}], result: null}))
+    const check = () =>
+      handle.store.read((db) => {
+        const got = liveVectors(db, 'm', 4)
+        expect({seqs: got.seqs, matrix: [...got.matrix]}).toEqual(expected(db, 'm', 4))
+        return got.seqs.length
+      })
+    const old = storedId(await store(r.ctx, {repo: r.repo, content: 'The ingest queue retries a failed batch five times', type: 'procedure'}))
+    const late = storedId(await store(r.ctx, {repo: r.repo, content: 'Release notes are drafted from merged pull request titles', type: 'procedure'}))
+    await put(old, 1)
+    expect(check()).toBe(1)
+    // a newer version of the first: the old one leaves
+    const newer = storedId(await store(r.ctx, {repo: r.repo, content: 'The ingest queue retries a failed batch three times', type: 'procedure', supersedes: old}))
+    await put(newer, 2)
+    expect(check()).toBe(1)
+    // the one without a vector gets one
+    await put(late, 3)
+    expect(check()).toBe(2)
+    // the old one live again (a patch that clears its supersededBy): back in, with its vector
+    await handle.store.write(() => ({ops: [{op: 'update' as const, id: old, set: {supersededBy: null}}], result: null}))
+    const live = handle.store.read((db) => db.get<{live: number}>('SELECT live FROM memories WHERE id = ?', [old])!.live)
+    expect(live).toBe(1)
+    expect(check()).toBe(3)
+  })
 })

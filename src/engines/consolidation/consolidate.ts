@@ -701,7 +701,9 @@ async function planClusters(
     freeIds.data = freeCounts.data = freeStart.data = new Int32Array(0)
     const maxDf = maxDfFor(vocab.docs)
     const postings = new Postings(vecs, vocab.size, (id) => vocab.df[id] <= maxDf)
-    const byMeaning = meaning ? closePairs(vectorsBySeq(db, meaning, free.seq), MEANING_SIM, MAX_MEANING_OBSERVATIONS) : []
+    // the free observations' own vectors only, and none once more than the cap have one
+    const freeVectors = meaning ? vectorsBySeq(db, meaning, free.seq, MAX_MEANING_OBSERVATIONS) : null
+    const byMeaning = freeVectors ? closePairs(freeVectors, MEANING_SIM, MAX_MEANING_OBSERVATIONS) : []
     const stars = clusterObservations(free, vecs, tagCounts, vocab.docs, postings, (done) => progress({phase: 'cluster', done, total}), byMeaning)
     postings.release()
     vecs.release()

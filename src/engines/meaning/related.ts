@@ -5,7 +5,7 @@
  * off and not yet embedded by a recall or the server's drain) is related by words alone.
  */
 import type {Db} from '../../storage/db.js'
-import {liveVectors, liveVectorsById} from '../../storage/vectors.js'
+import {liveVectorsById, liveVectorsBySeq} from '../../storage/vectors.js'
 import type {MemContext} from '../context.js'
 import {meaningModel} from './use.js'
 
@@ -21,14 +21,18 @@ export async function vectorsInUse(ctx: MemContext): Promise<VectorsOf | null> {
   return model && model.dims > 0 ? {model: model.id, dims: model.dims} : null
 }
 
-/** The stored vectors of `seqs` (live memories) from the model, by position in `seqs`; a memory without one is absent. */
-export function vectorsBySeq(db: Db, of: VectorsOf, seqs: readonly number[]): Map<number, Float32Array> {
-  const {seqs: have, matrix} = liveVectors(db, of.model, of.dims)
-  const row = new Map(have.map((seq, r) => [seq, r]))
+/**
+ * The stored vectors of `seqs` (live memories) from the model, by position in `seqs`; a memory
+ * without one is absent. Null when more than `max` of them have one (only those rows are read, and
+ * no more than max + 1 of them).
+ */
+export function vectorsBySeq(db: Db, of: VectorsOf, seqs: readonly number[], max: number): Map<number, Float32Array> | null {
+  const bySeq = liveVectorsBySeq(db, of.model, of.dims, seqs, max)
+  if (!bySeq) return null
   const out = new Map<number, Float32Array>()
   seqs.forEach((seq, i) => {
-    const r = row.get(seq)
-    if (r !== undefined) out.set(i, matrix.subarray(r * of.dims, (r + 1) * of.dims))
+    const v = bySeq.get(seq)
+    if (v) out.set(i, v)
   })
   return out
 }
@@ -46,19 +50,38 @@ export function vectorsById(db: Db, of: VectorsOf, ids: readonly string[]): Map<
 
 /**
  * The pairs (i < j, positions) whose vectors' cosine is at least `min`, with it. Brute force over
- * the pairs: callers bound how many vectors they pass (`max`: more, and no pair is returned).
+ * the pairs: callers bound how many vectors they pass (`max`: more, and no pair is returned). The
+ * vectors are copied into one row-major matrix and each dot product summed in four running sums
+ * (about three times as fast as one sum over separate arrays: `node test/bench/meaning-pairs.mjs`).
  */
 export function closePairs(vectors: ReadonlyMap<number, Float32Array>, min: number, max: number): Array<{i: number; j: number; sim: number}> {
   if (vectors.size > max) return []
   const rows = [...vectors].sort((a, b) => a[0] - b[0])
   const out: Array<{i: number; j: number; sim: number}> = []
-  for (let x = 0; x < rows.length; x++) {
-    const [i, a] = rows[x]
-    for (let y = x + 1; y < rows.length; y++) {
-      const [j, b] = rows[y]
-      let dot = 0
-      for (let k = 0; k < a.length; k++) dot += a[k] * b[k]
-      if (dot >= min) out.push({i, j, sim: dot})
+  const n = rows.length
+  if (n < 2) return out
+  const d = rows[0][1].length
+  if (rows.some(([, v]) => v.length !== d)) throw new Error('closePairs: vectors of different lengths')
+  const m = new Float32Array(n * d)
+  rows.forEach(([, v], r) => m.set(v, r * d))
+  const tail = d - (d % 4)
+  for (let x = 0; x < n; x++) {
+    const a = x * d
+    for (let y = x + 1; y < n; y++) {
+      const b = y * d
+      let s0 = 0
+      let s1 = 0
+      let s2 = 0
+      let s3 = 0
+      for (let k = 0; k < tail; k += 4) {
+        s0 += m[a + k] * m[b + k]
+        s1 += m[a + k + 1] * m[b + k + 1]
+        s2 += m[a + k + 2] * m[b + k + 2]
+        s3 += m[a + k + 3] * m[b + k + 3]
+      }
+      for (let k = tail; k < d; k++) s0 += m[a + k] * m[b + k]
+      const dot = s0 + s1 + (s2 + s3)
+      if (dot >= min) out.push({i: rows[x][0], j: rows[y][0], sim: dot})
     }
   }
   return out
