@@ -1,9 +1,12 @@
 import type {Db} from './db.js'
+import {halfBytes, halfVector} from './half-float.js'
 
 /**
- * Embedding vectors of memories (migration 8): one row per memory, from one model, as a BLOB of
- * little-endian Float32 numbers (unit length; see enrich/embed.ts). A new vector replaces the row;
- * a purge removes it. Only live memories' vectors are read for recall.
+ * Embedding vectors of memories (migration 8): one row per memory, from one model. The journal op
+ * and packs carry little-endian Float32 numbers (unit length; see enrich/embed.ts); the store keeps
+ * them as little-endian binary16 (storage/half-float.ts), a BLOB of 2 bytes a number: a third of the
+ * pages. A row of 4 bytes a number (a store written before 2026-11-27) is read as Float32. A new
+ * vector replaces the row; a purge removes it. Only live memories' vectors are read for recall.
  */
 export interface StoredVector {
   model: string
@@ -12,7 +15,7 @@ export interface StoredVector {
   embeddedAt: string
 }
 
-/** A Float32Array as little-endian bytes (the BLOB and, base64-encoded, the journal op). */
+/** A Float32Array as little-endian bytes (the journal op, base64-encoded, and packs). */
 export function vectorBytes(v: Float32Array): Uint8Array {
   const out = new Uint8Array(v.length * 4)
   const view = new DataView(out.buffer)
@@ -33,8 +36,23 @@ export function bytesVector(b: Uint8Array): Float32Array {
   return out
 }
 
+/**
+ * A stored row's vector of `dims` numbers: binary16 (2 bytes a number) or, as older stores hold
+ * them, Float32 (4); null for any other length. Written into `into` at `at` when given.
+ */
+export function storedVector(b: Uint8Array, dims: number, into?: Float32Array, at = 0): Float32Array | null {
+  if (b.byteLength === dims * 2) return halfVector(b, into, at)
+  if (b.byteLength !== dims * 4) return null
+  const v = bytesVector(b)
+  if (!into) return v
+  into.set(v, at)
+  return into
+}
+
+/** Keeps `bytes` (the op's little-endian Float32 numbers) as the memory's vector, in binary16. */
 export function putVector(db: Db, id: string, v: {model: string; dims: number; bytes: Uint8Array; embeddedAt: string}): void {
-  db.run(`INSERT OR REPLACE INTO memory_vectors (memory_id, model, dims, vector, embedded_at) VALUES (?, ?, ?, ?, ?)`, [id, v.model, v.dims, v.bytes, v.embeddedAt])
+  const row = halfBytes(bytesVector(v.bytes))
+  db.run(`INSERT OR REPLACE INTO memory_vectors (memory_id, model, dims, vector, embedded_at) VALUES (?, ?, ?, ?, ?)`, [id, v.model, v.dims, row, v.embeddedAt])
   matrixCache.get(db)?.changed.add(id)
 }
 
@@ -45,8 +63,9 @@ export function deleteVector(db: Db, id: string): void {
 
 export function getVector(db: Db, id: string): StoredVector | undefined {
   const r = db.get<{model: string; dims: number; vector: Uint8Array; embedded_at: string}>(`SELECT * FROM memory_vectors WHERE memory_id = ?`, [id])
-  if (!r) return undefined
-  return {model: r.model, dims: r.dims, vector: bytesVector(r.vector), embeddedAt: r.embedded_at}
+  const vector = r ? storedVector(r.vector, r.dims) : null
+  if (!r || !vector) return undefined
+  return {model: r.model, dims: r.dims, vector, embeddedAt: r.embedded_at}
 }
 
 /**
@@ -165,7 +184,7 @@ export function liveVectors(db: Db, model: string, dims: number): {seqs: number[
       [id],
     )
     if (!r) continue
-    const v = r.vector && r.model === model && r.dims === dims && r.vector.byteLength === dims * 4 ? bytesVector(r.vector) : null
+    const v = r.vector && r.model === model && r.dims === dims ? storedVector(r.vector, dims) : null
     c.written.set(r.seq, v)
     if (v) c.none.delete(r.seq)
   }
@@ -205,7 +224,7 @@ function vectorOf(db: Db, c: MatrixCache, seq: number): Float32Array | number | 
     `SELECT v.vector AS vector FROM memories m JOIN memory_vectors v ON v.memory_id = m.id WHERE m.seq = ? AND v.model = ? AND v.dims = ?`,
     [seq, c.model, c.dims],
   )
-  const v = r && r.vector.byteLength === c.dims * 4 ? bytesVector(r.vector) : null
+  const v = r ? storedVector(r.vector, c.dims) : null
   if (v) c.written.set(seq, v)
   else c.none.add(seq)
   return v
@@ -213,16 +232,13 @@ function vectorOf(db: Db, c: MatrixCache, seq: number): Float32Array | number | 
 
 /** The live memories' vectors from `model` with `dims` numbers, read straight into one matrix (seqs ascending). */
 function readLiveVectors(db: Db, model: string, dims: number): {seqs: number[]; matrix: Float32Array} {
-  const where = `FROM memories m JOIN memory_vectors v ON v.memory_id = m.id WHERE m.live = 1 AND v.model = ? AND v.dims = ? AND length(v.vector) = ?`
-  const n = db.get<{n: number}>(`SELECT count(*) AS n ${where}`, [model, dims, dims * 4])!.n
+  const where = `FROM memories m JOIN memory_vectors v ON v.memory_id = m.id WHERE m.live = 1 AND v.model = ? AND v.dims = ? AND length(v.vector) IN (?, ?)`
+  const params = [model, dims, dims * 2, dims * 4]
+  const n = db.get<{n: number}>(`SELECT count(*) AS n ${where}`, params)!.n
   const matrix = new Float32Array(n * dims)
-  const bytes = new Uint8Array(matrix.buffer)
   const seqs: number[] = []
-  db.eachRow<{seq: number; vector: Uint8Array}>(`SELECT m.seq AS seq, v.vector AS vector ${where} ORDER BY m.seq`, [model, dims, dims * 4], (r) => {
-    if (seqs.length >= n) return
-    if (LITTLE_ENDIAN) bytes.set(r.vector, seqs.length * dims * 4)
-    else matrix.set(bytesVector(r.vector), seqs.length * dims)
-    seqs.push(r.seq)
+  db.eachRow<{seq: number; vector: Uint8Array}>(`SELECT m.seq AS seq, v.vector AS vector ${where} ORDER BY m.seq`, params, (r) => {
+    if (seqs.length < n && storedVector(r.vector, dims, matrix, seqs.length * dims)) seqs.push(r.seq)
   })
   return {seqs, matrix: seqs.length === n ? matrix : matrix.slice(0, seqs.length * dims)}
 }
@@ -268,7 +284,8 @@ export function liveVectorsBySeq(db: Db, model: string, dims: number, seqs: read
        WHERE m.live = 1 AND v.model = ? AND v.dims = ? AND m.seq IN (${some.map(() => '?').join(',')})`,
       [model, dims, ...some],
       (r) => {
-        if (r.vector.byteLength === dims * 4) out.set(r.seq, bytesVector(r.vector))
+        const v = storedVector(r.vector, dims)
+        if (v) out.set(r.seq, v)
       },
     )
     if (out.size > max) return null
@@ -286,7 +303,10 @@ export function liveVectorsById(db: Db, model: string, dims: number, ids: readon
        WHERE m.live = 1 AND v.model = ? AND v.dims = ? AND m.id IN (${some.map(() => '?').join(',')})`,
       [model, dims, ...some],
     )
-    for (const r of rows) if (r.vector.byteLength === dims * 4) out.set(r.id, bytesVector(r.vector))
+    for (const r of rows) {
+      const v = storedVector(r.vector, dims)
+      if (v) out.set(r.id, v)
+    }
   }
   return out
 }

@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {store} from '../../src/operations/store.js'
 import {forget} from '../../src/operations/forget.js'
-import {liveVectors, vectorBytes} from '../../src/storage/vectors.js'
+import {halfVector} from '../../src/storage/half-float.js'
+import {getVector, liveVectors, vectorBytes} from '../../src/storage/vectors.js'
 import type {Db} from '../../src/storage/db.js'
 import {memRepo, storedId} from '../helpers/mem.js'
 
@@ -17,7 +18,9 @@ function expected(db: Db, model: string, dims: number) {
     `SELECT m.seq, v.vector FROM memory_vectors v JOIN memories m ON m.id = v.memory_id WHERE m.live = 1 AND v.model = ? AND v.dims = ? ORDER BY m.seq`,
     [model, dims],
   )
-  return {seqs: rows.map((r) => r.seq), matrix: [...rows.flatMap((r) => [...new Float32Array(r.vector.buffer.slice(r.vector.byteOffset, r.vector.byteOffset + r.vector.byteLength))])]}
+  // the store keeps binary16 (storage/half-float.ts): 2 bytes a number
+  for (const r of rows) expect(r.vector.byteLength).toBe(dims * 2)
+  return {seqs: rows.map((r) => r.seq), matrix: [...rows.flatMap((r) => [...halfVector(r.vector)])]}
 }
 
 describe('the live vectors matrix', () => {
@@ -79,5 +82,19 @@ describe('the live vectors matrix', () => {
     const live = handle.store.read((db) => db.get<{live: number}>('SELECT live FROM memories WHERE id = ?', [old])!.live)
     expect(live).toBe(1)
     expect(check()).toBe(3)
+  })
+
+  it('reads a row a store written before binary16 holds (4 bytes a number) as it was', async () => {
+    const r = memRepo()
+    const id = storedId(await store(r.ctx, {repo: r.repo, content: 'The nightly export lands in the reports bucket', type: 'observation'}))
+    const handle = await r.ctx.repo(r.repo, 'write')
+    const v = unitVector(9)
+    // as such a store's file holds it (no op writes Float32 rows any more)
+    handle.store.read((db) => db.run(`INSERT INTO memory_vectors (memory_id, model, dims, vector, embedded_at) VALUES (?, 'old', 4, ?, '2026-01-01T00:00:00.000Z')`, [id, vectorBytes(v)]))
+    handle.store.read((db) => {
+      expect([...getVector(db, id)!.vector]).toEqual([...v])
+      const got = liveVectors(db, 'old', 4)
+      expect([...got.matrix]).toEqual([...v])
+    })
   })
 })

@@ -1,5 +1,6 @@
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {halfBytes, halfVector} from '../../../src/storage/half-float.js'
 import {describe, expect, it} from 'vitest'
 import {readUserConfig, type EnrichmentConfig} from '../../../src/config/user-config.js'
 import {enrich, enrichAll} from '../../../src/operations/enrich.js'
@@ -114,7 +115,7 @@ describe('embedding answers are untrusted data', () => {
 describe.each(['ollama', 'openai'] as const)('embeddings through a %s runtime', (provider) => {
   const url = (fake: {url: string}) => (provider === 'openai' ? `${fake.url}/v1` : fake.url)
 
-  it('mem enrich --all stores one unit Float32 vector per live memory, in batches, and replays from the journal', async () => {
+  it('mem enrich --all stores one unit vector per live memory (kept in binary16), in batches, and replays from the journal', async () => {
     const fake = await fakeRuntime()
     const {ctx, repo, plain} = withEmbeddings(url(fake), {provider})
     const {grandma, others} = await seed(ctx, repo)
@@ -131,7 +132,8 @@ describe.each(['ollama', 'openai'] as const)('embeddings through a %s runtime', 
     const handle = await other.repo(repo)
     const v = handle.store.read((db) => getVector(db, grandma))!
     expect(v).toMatchObject({model: 'tiny-embed', dims: 64})
-    expect([...v.vector]).toEqual(unit(fakeVector(GRANDMA)))
+    // the store keeps binary16: the runtime's unit vector, each number to its nearest half
+    expect([...v.vector]).toEqual([...halfVector(halfBytes(Float32Array.from(unit(fakeVector(GRANDMA)))))])
     expect(handle.store.read((db) => getVector(db, others[0]))?.dims).toBe(64)
     await other.close()
 

@@ -3,6 +3,7 @@
 import {describe, expect, it} from 'vitest'
 import {closePairs, vectorsBySeq} from '../../../src/engines/meaning/related.js'
 import {store} from '../../../src/operations/store.js'
+import {halfBytes, halfVector} from '../../../src/storage/half-float.js'
 import {vectorBytes} from '../../../src/storage/vectors.js'
 import {memRepo, storedId} from '../../helpers/mem.js'
 
@@ -52,8 +53,10 @@ describe('vectorsBySeq', () => {
     const asked = [seqs[4], seqs[1], seqs[3]]
     const got = handle.store.read((db) => vectorsBySeq(db, of, asked, 10))!
     expect([...got.keys()].sort()).toEqual([1, 2])
-    expect([...got.get(1)!]).toEqual([...unit([1, 1, 0])])
-    expect([...got.get(2)!]).toEqual([...unit([1, 3, 0])])
+    // kept in binary16: each number to its nearest half
+    const kept = (v: Float32Array) => [...halfVector(halfBytes(v))]
+    expect([...got.get(1)!]).toEqual(kept(unit([1, 1, 0])))
+    expect([...got.get(2)!]).toEqual(kept(unit([1, 3, 0])))
     expect(handle.store.read((db) => vectorsBySeq(db, of, seqs, 4))).not.toBe(null)
     expect(handle.store.read((db) => vectorsBySeq(db, of, seqs, 3))).toBe(null)
     // another model's or size's vectors are not these
