@@ -12,12 +12,9 @@ import {mkdtempSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import {join} from 'node:path'
 import {BUILTIN_ID} from '../../dist/src/engines/meaning/builtin.js'
-import {createTeam, createTeamKey} from '../../dist/src/operations/team.js'
-import {openTeamDb} from '../../dist/src/storage/postgres/index.js'
 import {startCluster, stopCluster} from '../../scripts/pg-cluster.mjs'
-import {pgAdmin} from './lib/pg.mjs'
 import {fmt, median} from './lib/util.mjs'
-import {seedTeam, startReplica} from './team-serve.mjs'
+import {benchTeam, seedTeam, startReplica} from './team-serve.mjs'
 
 const SIZE = Number(process.env.MEM_BENCH_SIZE ?? 10_000)
 const RUNS = Number(process.env.MEM_BENCH_RUNS ?? 3)
@@ -30,17 +27,8 @@ async function main() {
   const given = process.env.MEM_BENCH_PG_URL
   const cluster = given ? undefined : await startCluster()
   try {
-    const server = given ?? cluster.url
-    const name = `mem_bench_cold_${Date.now().toString(36)}`
-    await pgAdmin(server, `CREATE DATABASE ${name}`)
-    const url = new URL(server)
-    url.pathname = `/${name}`
-    const storeUrl = url.href
-    const db = await openTeamDb({url: storeUrl, shown: 'bench', max: 2})
-    const call = {now: new Date(), actor: 'bench'}
-    await createTeam(db, {name: 'bench'}, call)
-    const key = (await createTeamKey(db, {name: 'bench', team: 'bench', scope: 'write'}, call)).key
-    let t = performance.now()
+    const {storeUrl, db, key} = await benchTeam(given ?? cluster.url, 'cold')
+    const t = performance.now()
     await seedTeam(db, SIZE, {repo: WORDS_REPO})
     await seedTeam(db, SIZE, {repo: MEANING_REPO, vectors: {model: BUILTIN_ID, dims: 512}})
     const sizes = await db.pg.query("SELECT repo, octet_length(bytes) AS bytes FROM snapshots WHERE team = 'bench' ORDER BY repo")

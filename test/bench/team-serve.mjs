@@ -75,6 +75,19 @@ export async function seedTeam(db, count, {start = Date.parse('2025-06-01T00:00:
   await store.close()
 }
 
+/** A new database on the Postgres at `server` with team `bench` and a write key of it: its URL, the team store and the key. */
+export async function benchTeam(server, what) {
+  const name = `mem_bench_${what}_${Date.now().toString(36)}`
+  await pgAdmin(server, `CREATE DATABASE ${name}`)
+  const url = new URL(server)
+  url.pathname = `/${name}`
+  const db = await openTeamDb({url: url.href, shown: 'bench', max: 2})
+  const call = {now: new Date(), actor: 'bench'}
+  await createTeam(db, {name: 'bench'}, call)
+  const key = (await createTeamKey(db, {name: 'bench', team: 'bench', scope: 'write'}, call)).key
+  return {storeUrl: url.href, db, key}
+}
+
 /** A random unit vector of `dims` numbers as a vector op carries it (little-endian Float32, base64). */
 function randomUnitVector(dims) {
   const v = new Float32Array(dims).map(() => Math.random() - 0.5)
@@ -145,15 +158,7 @@ export async function benchTeamServe() {
   const server = given ?? cluster.url
   const processes = []
   try {
-    const name = `mem_bench_serve_${Date.now().toString(36)}`
-    await pgAdmin(server, `CREATE DATABASE ${name}`)
-    const url = new URL(server)
-    url.pathname = `/${name}`
-    const storeUrl = url.href
-    const db = await openTeamDb({url: storeUrl, shown: 'bench', max: 2})
-    const call = {now: new Date(), actor: 'bench'}
-    await createTeam(db, {name: 'bench'}, call)
-    const key = (await createTeamKey(db, {name: 'bench', team: 'bench', scope: 'write'}, call)).key
+    const {storeUrl, db, key} = await benchTeam(server, 'serve')
 
     // the same 10k memories both ways
     const {root, home} = tempRepo('team-serve')
