@@ -347,14 +347,17 @@ export class RepoStore {
 
   /**
    * Queues a write. `build` runs under the lock on caught-up state and returns the ops to journal;
-   * if it throws, nothing is written and the promise rejects with its error.
+   * if it throws, nothing is written and the promise rejects with its error. `own`: the store's own
+   * upkeep, whoever's request set it off (meaning vectors): a replica's log names the replica as
+   * who wrote it, not the request's key.
    */
-  write<T>(build: (db: Db) => WritePlan<T>): Promise<T> {
+  write<T>(build: (db: Db) => WritePlan<T>, {own = false}: {own?: boolean} = {}): Promise<T> {
     this.assertOpen()
     this.useCount++
     return new Promise<T>((resolve, reject) => {
       const requestId = this.replica ? nextRequestId() : undefined
-      this.queue.push({build, resolve: resolve as (v: unknown) => void, reject, actor: this.replica?.actorNow?.(), ...(requestId ? {requestId} : {})})
+      const actor = own ? undefined : this.replica?.actorNow?.()
+      this.queue.push({build, resolve: resolve as (v: unknown) => void, reject, actor, ...(requestId ? {requestId} : {})})
       void this.drain()
     })
   }

@@ -129,6 +129,7 @@ export async function embedPending(
     cursor = batch[batch.length - 1].seq
     const vectors = await model.embed(batch.map((m) => m.content))
     const at = ctx.now().toISOString()
+    // the store's own upkeep: a replica's log names the replica (ops.actor), even when a recall's key set it off
     embedded += await store.write<number>((db) => {
       // on the state written to: another process, or another replica, may have made them meanwhile
       // (or forgotten the memory): those are left as they are
@@ -143,7 +144,7 @@ export async function embedPending(
         linked.push(...late.linked)
       }
       return {ops, result: made.length}
-    })
+    }, {own: true})
   }
   // what is left (a count of the whole store: a drain's question, not a recall's)
   if (!count) return {embedded, left: -1, linked}

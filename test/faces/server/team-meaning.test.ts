@@ -5,6 +5,7 @@
 // once per memory, not once per replica (the meaning drain's lock, and a second look when they are
 // written), and two replicas on different models do not replace each other's vectors for ever.
 import {spawnSync} from 'node:child_process'
+import pg from 'pg'
 import {describe, expect, it} from 'vitest'
 import {planMeaningLinks} from '../../../src/engines/gates/admit.js'
 import {embedPending, meaningDrainer} from '../../../src/engines/meaning/pending.js'
@@ -154,6 +155,31 @@ describe('team mode with the meaning model on', () => {
     expect(notices[1]).toMatch(/Another replica makes this team's vectors with static\/.*; this one uses builtin\/use-lite-512@0\.2\.0/)
     const models = (await vectorOps(url)).map(([, model]) => (model === staticId ? 'static' : 'builtin'))
     expect(models).toEqual(['static', 'static', 'static', 'static', 'builtin', 'builtin', 'builtin', 'builtin', 'static'])
+  })
+})
+
+describe('who makes the vectors, as the log records it', () => {
+  it('a recall that makes vectors (a read key) writes them as the replica, not as the key', async () => {
+    const {db, url} = await teamStore()
+    const writer = await teamKey(db, TEAM, 'writer', 'write')
+    const reader = await teamKey(db, TEAM, 'reader', 'read')
+    const a = await inProcessReplica(url, {name: 'replica-a', meaning: BUILTIN, meaningDrainMs: NEVER})
+    for (const content of MEANING_NOTES) expect((await api(a.url, writer, 'POST', '/api/mem', {repo: REPO, type: 'procedure', content})).status).toBe(201)
+    // no drain ran: the recall embeds what it needs
+    expect((await api(a.url, reader, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=${enc(MEANING_QUESTIONS[0])}&touch=false`)).status).toBe(200)
+    const client = new pg.Client({connectionString: url})
+    await client.connect()
+    try {
+      const {rows} = await client.query<{actor: string; record: JournalRecord}>('SELECT actor, record FROM ops WHERE team = $1 AND repo = $2 ORDER BY seq', [TEAM, REPO])
+      const vectors = rows.filter((r) => r.record.ops.some((op) => op.op === 'vector'))
+      expect(vectors.length).toBeGreaterThan(0)
+      expect(vectors.flatMap((r) => r.record.ops).filter((op) => op.op === 'vector')).toHaveLength(MEANING_NOTES.length)
+      expect(new Set(vectors.map((r) => r.actor))).toEqual(new Set(['replica-a']))
+      // the stores are the writer key's
+      expect(new Set(rows.filter((r) => r.record.ops.some((op) => op.op === 'insert')).map((r) => r.actor))).toEqual(new Set(['key:writer']))
+    } finally {
+      await client.end()
+    }
   })
 })
 
