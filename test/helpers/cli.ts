@@ -61,14 +61,14 @@ const LONG_RUNNING = new Set(['serve', 'mcp'])
 interface CliModules {
   execute: (options: {args: string[]; dir: string}) => Promise<unknown>
   runFast: (argv: string[]) => Promise<boolean>
+  runHook: (argv: string[], options: {exit: (code: number) => void}) => Promise<void>
 }
 
 let modules: Promise<CliModules> | undefined
-/** The built CLI (dist/cli/main.js and the quick path dist/cli/fast.js), loaded once per test worker. */
+/** The built CLI (dist/cli/main.js, the quick path dist/cli/fast.js and the hook entry dist/cli/hook.js), loaded once per test worker. */
 function cliModules(): Promise<CliModules> {
-  modules ??= Promise.all([import(/* @vite-ignore */ pathToFileURL(join(DIST_CLI, 'main.js')).href), import(/* @vite-ignore */ pathToFileURL(join(DIST_CLI, 'fast.js')).href)]).then(
-    ([main, fast]) => ({execute: main.execute, runFast: fast.runFast}),
-  )
+  const load = (file: string) => import(/* @vite-ignore */ pathToFileURL(join(DIST_CLI, file)).href)
+  modules ??= Promise.all([load('main.js'), load('fast.js'), load('hook.js')]).then(([main, fast, hook]) => ({execute: main.execute, runFast: fast.runFast, runHook: hook.runHook}))
   return modules
 }
 
@@ -76,8 +76,10 @@ let queue: Promise<unknown> = Promise.resolve()
 
 /**
  * Runs the built CLI in this process, as bin/run.js would run it in its own: `mem recall` through
- * the quick path when it takes the arguments (dist/cli/fast.js runFast), anything else through
- * oclif's `execute` over the package root (dist/cli/main.js, the bundle a user runs). Returns what
+ * the quick path when it takes the arguments (dist/cli/fast.js runFast), `mem hook` (but its
+ * --help) through the hook entry (dist/cli/hook.js runHook, whose hard limit's exit is recorded
+ * like process.exit), anything else through oclif's `execute` over the package root
+ * (dist/cli/main.js, the bundle a user runs). Returns what
  * `runCli` returns: the exit code, stdout, stderr.
  *
  * For the length of the run it stands in for the process: the working directory (process.chdir),
@@ -112,7 +114,7 @@ export function runCliInProcess(args: string[], opts: CliOptions): Promise<CliRe
 }
 
 async function invoke(args: string[], opts: CliOptions): Promise<CliResult> {
-  const {execute, runFast} = await cliModules()
+  const {execute, runFast, runHook} = await cliModules()
   const out: string[] = []
   const err: string[] = []
   const restore: Array<() => void> = []
@@ -195,7 +197,12 @@ async function invoke(args: string[], opts: CliOptions): Promise<CliResult> {
     try {
       // as bin/run.js: a plain `mem recall` is answered without oclif
       const done = args[0] === 'recall' && (await runFast(args))
-      if (!done) await execute({args, dir: BIN})
+      const hooked =
+        args[0] === 'hook' &&
+        !args.includes('--help') &&
+        !args.includes('-h') &&
+        (await runHook(args, {exit: (code) => void (exitRequested ??= code)}), true)
+      if (!done && !hooked) await execute({args, dir: BIN})
     } catch (e) {
       // what node does with an error nothing caught: print it, exit 1
       err.push(`${(e as Error)?.stack ?? e}\n`)
