@@ -1,6 +1,7 @@
 import type {FastifyReply, FastifyRequest} from 'fastify'
 import type {KeyRing} from '../../config/api-keys.js'
 import {errorBody, MemError} from '../../model/errors.js'
+import {MEMORY_ID_PATTERN, repoIdOf} from '../../model/schemas.js'
 import {type Access, requiredAccess} from './route.js'
 import type {TeamPrincipal} from '../../operations/team.js'
 import type {ScheduledTask} from '../../operations/portal.js'
@@ -114,8 +115,9 @@ export function authGuard(keys: KeyRing, options: {required: boolean}) {
 export interface TeamAuth {
   /**
    * The key's team, name, scope and repos; 401 for an unknown or revoked key, 403 for a scope too
-   * small. `repo`: the repo the request names in its query, whose head is read with the key (one
-   * round trip for both; the head stands for the first operation's head check on that repo).
+   * small. `repo`: the repo the request names (in its query, or in the memory id of its path), whose
+   * head is read with the key (one round trip for both; the head stands for the first operation's
+   * head check on that repo).
    */
   verify(authorization: string | undefined, need: 'read' | 'write' | 'admin', repo?: string): Promise<TeamPrincipal>
   /** Runs the rest of the request as `principal`. */
@@ -138,6 +140,17 @@ export interface TeamMaintenanceSetup {
 const principals = new WeakMap<FastifyRequest, TeamPrincipal>()
 
 /**
+ * The repo a request names, for its head to be read with the key: its query's `repo`, else the
+ * repo segment of the memory id in its path (`GET /api/mem/:id` and the routes under it).
+ */
+function namedRepo(req: FastifyRequest): string | undefined {
+  const repo = (req.query as Record<string, unknown> | undefined)?.repo
+  if (typeof repo === 'string') return repo
+  const id = (req.params as Record<string, unknown> | undefined)?.id
+  return typeof id === 'string' && MEMORY_ID_PATTERN.test(id) ? repoIdOf(id) : undefined
+}
+
+/**
  * Team mode's auth: every route but the public ones needs a team key (there is no "auth off"). The
  * key names the team the request acts for; the handler then runs as that principal, so every repo
  * it touches is looked up under that team only (another team's repo or id: 404).
@@ -151,8 +164,7 @@ export function teamGuard(auth: TeamAuth) {
       if (need === 'public') return
       let principal: TeamPrincipal
       try {
-        const repo = (req.query as Record<string, unknown> | undefined)?.repo
-        principal = await auth.verify(req.headers.authorization, need, typeof repo === 'string' ? repo : undefined)
+        principal = await auth.verify(req.headers.authorization, need, namedRepo(req))
       } catch (err) {
         if (err instanceof MemError && err.code === 'unauthorized') {
           return reply.code(401).header('www-authenticate', 'Bearer realm="mem"').type('application/json; charset=utf-8').send(errorBody(err))

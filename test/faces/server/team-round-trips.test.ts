@@ -77,6 +77,30 @@ describe('a team replica reads the head with the key, and a store reads none bef
     expect((await api(a.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=quokka`)).body.results).toEqual([])
   })
 
+  it('GET /api/mem/:id names its repo in the id: the key and the head in one statement, the memory read on the other replica right after its store; another team or repo: 404 and 403', async () => {
+    const {db, url} = await teamStore()
+    const key = await teamKey(db, 'acme', 'agent', 'write')
+    const scoped = await teamKey(db, 'acme', 'scoped', 'read', ['github.com/acme/other'])
+    const foreign = await teamKey(db, 'globex', 'agent', 'write')
+    const a = await inProcessReplica(url, {name: 'a'})
+    const b = await inProcessReplica(url, {name: 'b'})
+    // b has the repo hot
+    expect((await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'The settlement job runs at four in the morning'})).status).toBe(201)
+    expect((await api(b.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=settlement`)).status).toBe(200)
+    for (let i = 0; i < 3; i++) {
+      const stored = await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: `Partition ${i} of the ledger is archived after ${i + 2} years`})
+      expect(stored.status).toBe(201)
+      const got = await statementsOf(() => api(b.url, key, 'GET', `/api/mem/${enc(stored.body.id)}`))
+      expect(got.result.status).toBe(200)
+      expect(got.result.body.content).toBe(`Partition ${i} of the ledger is archived after ${i + 2} years`)
+      const before = got.texts.filter((t) => !t.startsWith('SELECT seq, record FROM ops'))
+      expect(before.filter((t) => /api_keys|FROM repos/.test(t))).toHaveLength(1)
+      expect(before[0]).toMatch(/^SELECT k\.team, .*\(SELECT r\.head FROM repos r WHERE r\.team = k\.team AND r\.repo = \$2\) AS head FROM api_keys k/)
+    }
+    const id = (await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'Refunds over a thousand euros need a second approver'})).body.id
+    expect([(await api(b.url, foreign, 'GET', `/api/mem/${enc(id)}`)).status, (await api(b.url, scoped, 'GET', `/api/mem/${enc(id)}`)).status]).toEqual([404, 403])
+  })
+
   it('a repo the key may not reach, or one that is no repo id, named in the query: the same 403, 400 and 404 as without the head read along', async () => {
     const {db, url} = await teamStore()
     const scoped = await teamKey(db, 'acme', 'scoped', 'write', [REPO])
