@@ -35,6 +35,28 @@ describe('closePairs', () => {
     expect(closePairs(vs, 0.7, 4)).toEqual([])
     expect(() => closePairs(new Map([[1, unit([1, 0])], [2, unit([1, 0, 0])]]), 0.5, 10)).toThrow(/different lengths/)
   })
+
+  it('gives what the plain loop over every pair gives, whatever the length and the cosine asked (pairs left at the first half included)', () => {
+    let seed = 7
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5
+    for (const dims of [3, 8, 37, 64, 129]) {
+      const centre = Array.from({length: dims}, rand)
+      const vs = new Map<number, Float32Array>()
+      // near one centre, so that some pairs are close and most are not
+      for (let i = 0; i < 40; i++) vs.set(i * 3, unit(centre.map((x) => x * (i % 4 === 0 ? 1 : 0.3) + rand())))
+      const all = [...vs]
+      for (const min of [-0.5, 0, 0.3, 0.6, 0.9]) {
+        const want: Array<[number, number]> = []
+        for (let x = 0; x < all.length; x++) {
+          for (let y = x + 1; y < all.length; y++) {
+            const dot = all[x][1].reduce((s, v, k) => s + v * all[y][1][k], 0)
+            if (dot >= min) want.push([all[x][0], all[y][0]])
+          }
+        }
+        expect(closePairs(vs, min, 100).map(({i, j}) => [i, j]), `${dims} dims, ${min}`).toEqual(want)
+      }
+    }
+  })
 })
 
 describe('vectorsBySeq', () => {
