@@ -69,13 +69,14 @@ export class Db {
 
   /**
    * Rows of a query with one `IN (…)` list over `values`, run in chunks that stay under SQLite's
-   * parameter limit. `sql` receives the placeholder list, e.g. `?,?,?`.
+   * parameter limit. `sql` receives the placeholder list, e.g. `?,?,?`; `before`: the parameters
+   * of the query that come before the list.
    */
-  allIn<T = Row>(sql: (list: string) => string, values: SqlValue[]): T[] {
+  allIn<T = Row>(sql: (list: string) => string, values: readonly SqlValue[], before: readonly SqlValue[] = []): T[] {
     const rows: T[] = []
     for (let i = 0; i < values.length; i += IN_CHUNK) {
       const chunk = values.slice(i, i + IN_CHUNK)
-      rows.push(...this.all<T>(sql(chunk.map(() => '?').join(',')), chunk))
+      rows.push(...this.all<T>(sql(chunk.map(() => '?').join(',')), [...before, ...chunk]))
     }
     return rows
   }

@@ -120,17 +120,12 @@ export function countWithoutVectorFrom(db: Db, model: string, keepForeign = fals
  * have written them since they were read).
  */
 export function stillWithoutVectorFrom(db: Db, model: string, ids: readonly string[], keepForeign = false): Set<string> {
-  const out = new Set<string>()
-  for (let at = 0; at < ids.length; at += 500) {
-    const some = ids.slice(at, at + 500)
-    const rows = db.all<{id: string}>(
-      `SELECT m.id FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id
-       WHERE m.live = 1 AND ${lacking(keepForeign)} AND m.id IN (${some.map(() => '?').join(',')})`,
-      [...lackingParams(model, keepForeign), ...some],
-    )
-    for (const r of rows) out.add(r.id)
-  }
-  return out
+  const rows = db.allIn<{id: string}>(
+    (list) => `SELECT m.id FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id WHERE m.live = 1 AND ${lacking(keepForeign)} AND m.id IN (${list})`,
+    ids,
+    lackingParams(model, keepForeign),
+  )
+  return new Set(rows.map((r) => r.id))
 }
 
 /** The model of a vector not from `model` made at or after `since` (an ISO time), if there is one. */
@@ -273,7 +268,7 @@ const matrixCache = new WeakMap<Db, MatrixCache>()
 /**
  * The vectors from `model` with `dims` numbers of the live memories of `seqs`, by seq (a memory
  * without one is absent), read for those rows only, 500 at a time; null as soon as more than `max`
- * are found (the rest is not read).
+ * are found (the rest is not read: the reason this is not one db.allIn).
  */
 export function liveVectorsBySeq(db: Db, model: string, dims: number, seqs: readonly number[], max: number): Map<number, Float32Array> | null {
   const out = new Map<number, Float32Array>()
@@ -296,17 +291,14 @@ export function liveVectorsBySeq(db: Db, model: string, dims: number, seqs: read
 /** The vectors from `model` with `dims` numbers of the live memories among `ids`, by id (a memory without one is absent). */
 export function liveVectorsById(db: Db, model: string, dims: number, ids: readonly string[]): Map<string, Float32Array> {
   const out = new Map<string, Float32Array>()
-  for (let at = 0; at < ids.length; at += 500) {
-    const some = ids.slice(at, at + 500)
-    const rows = db.all<{id: string; vector: Uint8Array}>(
-      `SELECT m.id, v.vector FROM memory_vectors v JOIN memories m ON m.id = v.memory_id
-       WHERE m.live = 1 AND v.model = ? AND v.dims = ? AND m.id IN (${some.map(() => '?').join(',')})`,
-      [model, dims, ...some],
-    )
-    for (const r of rows) {
-      const v = storedVector(r.vector, dims)
-      if (v) out.set(r.id, v)
-    }
+  const rows = db.allIn<{id: string; vector: Uint8Array}>(
+    (list) => `SELECT m.id, v.vector FROM memory_vectors v JOIN memories m ON m.id = v.memory_id WHERE m.live = 1 AND v.model = ? AND v.dims = ? AND m.id IN (${list})`,
+    ids,
+    [model, dims],
+  )
+  for (const r of rows) {
+    const v = storedVector(r.vector, dims)
+    if (v) out.set(r.id, v)
   }
   return out
 }

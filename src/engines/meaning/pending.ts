@@ -56,8 +56,12 @@ export interface Drained {
 /** Per store, the version at which no memory waited for a vector from a model (skips the scan). */
 const noneWaiting = new WeakMap<RepoStore, {model: string; version: number}>()
 
-/** Per replica store, when this process first made vectors for it (the ISO time `keepsForeign` reads from). */
-const firstEmbedded = new WeakMap<RepoStore, string>()
+/**
+ * Per replica store: when this process first made vectors for it (the ISO time `keepsForeign` reads
+ * from), and what it found: another model's vector once (then for good), or none at a version of the
+ * store (asked again only once the store has changed: the question is a scan of its vectors).
+ */
+const foreignSeen = new WeakMap<RepoStore, {since: string; found: boolean; version: number}>()
 
 /**
  * Whether another model's vectors stay (only memories with no vector are embedded). A store in
@@ -68,13 +72,15 @@ const firstEmbedded = new WeakMap<RepoStore, string>()
  */
 function keepsForeign(ctx: MemContext, store: RepoStore, model: MeaningModel): boolean {
   if (!store.isReplica) return false
-  let since = firstEmbedded.get(store)
-  if (since === undefined) {
-    since = ctx.now().toISOString()
-    firstEmbedded.set(store, since)
-  }
+  let seen = foreignSeen.get(store)
+  if (!seen) foreignSeen.set(store, (seen = {since: ctx.now().toISOString(), found: false, version: -1}))
+  if (seen.found) return true
+  if (seen.version === store.version) return false
+  const since = seen.since
   const other = store.read((db) => foreignVectorSince(db, model.id, since))
+  seen.version = store.version
   if (other === null) return false
+  seen.found = true
   tellOnce(
     ctx,
     `${model.id}\0${other}`,

@@ -63,7 +63,7 @@ export default class Serve extends MemCommand {
     const config = flag?.trim() || process.env.MEM_STORE?.trim() ? null : (await import('../../../config/user-config.js').then((m) => m.readUserConfig(home))).store
     const store = resolveStoreUrl({flag, env: process.env, config})
     if (!store) return undefined
-    const [{openTeamStore, openTeamRuntime, DEFAULT_HOT_REPOS}, {teamAuth}, {hostname}, {resolveHotRepos}, {readUserConfig}, {meaningFromEnv}] = await Promise.all([
+    const [{openTeamStore, openTeamRuntime, DEFAULT_HOT_REPOS}, {teamAuth}, {hostname}, {resolveHotRepos}, {readUserConfig}, {chosenMeaning}] = await Promise.all([
       import('../../../runtime/team-store.js'),
       import('../../server/team.js'),
       import('node:os'),
@@ -75,14 +75,13 @@ export default class Serve extends MemCommand {
     const userConfig = await readUserConfig(home)
     const hotRepos = resolveHotRepos({env: process.env, config: userConfig.hotRepos}, DEFAULT_HOT_REPOS)
     // the meaning model as a local store reads it: MEM_MEANING, else config.yaml, else the built-in model
-    const envMeaning = process.env.MEM_MEANING?.trim()
-    const meaning = envMeaning ? meaningFromEnv(envMeaning) : userConfig.meaning
+    const meaning = chosenMeaning(process.env, userConfig)
     const db = await openTeamStore(store, {max: 10, applicationName: 'mem-serve'})
     const runtime = openTeamRuntime(db, {
       home,
       hotRepos,
-      meaning,
-      meaningRuntime: userConfig.enrichment,
+      meaning: meaning.setting,
+      meaningRuntime: meaning.runtime,
       replicaName: `${hostname()}/${process.pid}`.slice(0, 200),
       onNotice: (m) => process.stderr.write(`${m}\n`),
     })
