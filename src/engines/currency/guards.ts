@@ -323,6 +323,28 @@ export const toolInPassing: Guard = {
 /** Words that say which end of a range a quantity bounds: a floor ("at least", "the oldest") or a ceiling ("at most", "capped"). */
 const FLOOR_WORDS = new Set(['minimum', 'min', 'least', 'oldest', 'lowest', 'floor'])
 const CEILING_WORDS = new Set(['maximum', 'max', 'most', 'highest', 'newest', 'ceiling', 'cap', 'capped'])
+/** Two words that bound a value as one: "Node 18 and newer", "Python 3.9 or later", "up to 100 items", "no more than 5". */
+const FLOOR_PAIRS = new Set(['and newer', 'or newer', 'and later', 'or later', 'and above', 'or above', 'or higher', 'and higher', 'and up', 'or more', 'no less', 'no fewer'])
+const CEILING_PAIRS = new Set(['up to', 'no more', 'or less', 'or fewer', 'or lower', 'and below', 'or below', 'and older', 'or older'])
+/** Words of a value a thing starts with, not a bound of it: "by default", "starts with 2 connections", "the initial size". */
+const START_WORDS = new Set(['default', 'defaults', 'initial', 'initially', 'starts', 'start'])
+
+interface Bounds {
+  floor: boolean
+  ceiling: boolean
+  start: boolean
+}
+
+/** Whether a text bounds its value from below, from above, or states the value a thing starts with. */
+function boundsIn(sequence: readonly string[]): Bounds {
+  const words = sequence.map((w) => w.toLowerCase())
+  const pairs = words.slice(1).map((w, i) => `${words[i]} ${w}`)
+  return {
+    floor: words.some((w) => FLOOR_WORDS.has(w)) || pairs.some((p) => FLOOR_PAIRS.has(p)),
+    ceiling: words.some((w) => CEILING_WORDS.has(w)) || pairs.some((p) => CEILING_PAIRS.has(p)),
+    start: words.some((w) => START_WORDS.has(w)),
+  }
+}
 /** Words of a quantity and of its bound, which any two quantities of a dimension may share: not what they measure. */
 const MEASURE_WORDS = new Set(
   [
@@ -360,12 +382,10 @@ export const noSharedMeasured: Guard = {
 export const otherBound: Guard = {
   name: 'the other end of a range',
   refuses: ({newer, older}) => {
-    const bound = (sequence: readonly string[]) => {
-      const words = sequence.map((w) => w.toLowerCase())
-      return {floor: words.some((w) => FLOOR_WORDS.has(w)), ceiling: words.some((w) => CEILING_WORDS.has(w))}
-    }
-    const [a, b] = [bound(newer.sequence), bound(older.sequence)]
-    return (a.floor && !a.ceiling && b.ceiling && !b.floor) || (a.ceiling && !a.floor && b.floor && !b.ceiling)
+    const [a, b] = [boundsIn(newer.sequence), boundsIn(older.sequence)]
+    const only = (x: Bounds, k: keyof Bounds) => x[k] && Object.entries(x).every(([key, on]) => key === k || !on)
+    // floor / ceiling, or a default beside a bound of either end ("Pages hold 20 items by default" / "A client may ask for up to 100")
+    return (only(a, 'floor') && only(b, 'ceiling')) || (only(a, 'ceiling') && only(b, 'floor')) || (only(a, 'start') && (only(b, 'ceiling') || only(b, 'floor'))) || (only(b, 'start') && (only(a, 'ceiling') || only(a, 'floor')))
   },
 }
 
@@ -440,6 +460,25 @@ export const carvedOut: Guard = {
   name: 'an exception beside the rule',
   refuses: ({newer, older}) => {
     const carves = (shape: FactShape) => shape.sequence.some((w) => w.toLowerCase().split('-').some((part) => EXCEPTION_WORDS.has(part)))
+    return carves(newer) !== carves(older)
+  },
+}
+
+/**
+ * same-words, wider, reworded: one text names a case carved out of the other's rule by a word that
+ * says so (except, unless, exempt, besides) or a kind of thing made "only" of one ("Docs-only pull
+ * requests do not need a test" beside "Every pull request needs a test"). A bare "only" is left out
+ * here: in a rule that words the other nearly alike it says "and nothing else" ("Components are
+ * exported by name only"), which is the rule changed.
+ */
+export const namedException: Guard = {
+  name: 'a named exception beside the rule',
+  refuses: ({newer, older}) => {
+    const carves = (shape: FactShape) =>
+      shape.sequence.some((w) => {
+        const parts = w.toLowerCase().split('-')
+        return parts.some((part) => part !== 'only' && EXCEPTION_WORDS.has(part)) || (parts.length > 1 && parts[parts.length - 1] === 'only')
+      })
     return carves(newer) !== carves(older)
   },
 }

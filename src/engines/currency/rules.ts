@@ -37,6 +37,7 @@ import {
   otherThingMeasured,
   oneSlotApart,
   carvedOut,
+  namedException,
   otherNounMeasured,
   ownSubjects,
   inAddition,
@@ -97,7 +98,7 @@ const changed = ({newer, older}: Pair, m: Match) => `${shownList(older, [...m.lo
 export const sameWords: Rule = {
   kind: 'same-words',
   find: (p) => (p.gained.length > 0 && p.shared >= 1 && p.shared === p.union ? {gained: p.gained, lost: p.lost} : null),
-  guards: [oneWordNoLikeValue, nameOfSubject, otherBound],
+  guards: [oneWordNoLikeValue, nameOfSubject, otherBound, namedException],
   reason: changed,
 }
 
@@ -108,7 +109,7 @@ export const sameWords: Rule = {
 export const wider: Rule = {
   kind: 'wider',
   find: (p) => (p.gained.length === 1 && p.lost.length === 1 && p.shared >= 1 && p.shared === Math.min(p.a.size, p.b.size) ? {gained: p.gained, lost: p.lost} : null),
-  guards: [anotherKind, fewShared, nameOfSubject, otherBound],
+  guards: [anotherKind, fewShared, nameOfSubject, otherBound, namedException],
   reason: changed,
 }
 
@@ -124,7 +125,7 @@ export const reworded: Rule = {
     if (gained.length !== 1 || lost.length !== 1) return null
     return {gained, lost, named: {a: withNames(p.newer, p.a, p.older), b: withNames(p.older, p.b, p.newer)}}
   },
-  guards: [anotherKind, fewWordsShared, addressed, otherLabel, ownWordBeforeShared, ownWordsBetweenSame, nameOfSubject, otherBound],
+  guards: [anotherKind, fewWordsShared, addressed, otherLabel, ownWordBeforeShared, ownWordsBetweenSame, nameOfSubject, otherBound, namedException],
   reason: changed,
 }
 
@@ -167,7 +168,7 @@ export const byMeaning: Rule = {
     const [gained, lost] = [p.hardGained, p.hardLost]
     return gained.length === 1 && lost.length === 1 ? {gained, lost} : null
   },
-  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject, otherBound, otherScope, carvedOut, otherUse, tasksOfItsOwn],
+  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject, otherBound, carvedOut, otherUse, tasksOfItsOwn, otherTarget],
   reason: changed,
 }
 
@@ -196,7 +197,7 @@ export const sameRole: Rule = {
     }
     return null
   },
-  guards: [toolInPassing, commandAndName, noSharedSubject, otherScope, ownWordBeforeShared],
+  guards: [toolInPassing, commandAndName, noSharedSubject, ownWordBeforeShared],
   reason: swapped,
 }
 
@@ -226,7 +227,7 @@ function oneChanged<T extends {at: number; end: number}>({newer, older}: Pair, r
 export const sameQuantity: Rule = {
   kind: 'same-quantity',
   find: (pair) => oneChanged(pair, quantitiesIn, (a, b) => a.dim === b.dim && Math.abs(a.value - b.value) > 1e-9 * Math.max(a.value, b.value)),
-  guards: [toolInPassing, noSharedMeasured, otherScope, otherThingMeasured, oneSlotApart, otherNounMeasured, otherBound, carvedOut],
+  guards: [toolInPassing, noSharedMeasured, otherThingMeasured, oneSlotApart, otherNounMeasured, otherBound, carvedOut],
   reason: swapped,
 }
 
@@ -241,7 +242,7 @@ export const sameQuantity: Rule = {
 export const sameVersion: Rule = {
   kind: 'same-version',
   find: (pair) => oneChanged(pair, versionsIn, (a, b) => a.runtime === b.runtime && a.version !== b.version),
-  guards: [toolInPassing, ownSubjects, otherBound, inAddition, carvedOut],
+  guards: [toolInPassing, ownSubjects, otherBound, carvedOut],
   reason: swapped,
 }
 
@@ -263,7 +264,7 @@ export const sameCommand: Rule = {
     const theirTasks = commandTasks(older)
     return [...commandTasks(newer)].some((t) => theirTasks.has(t)) ? {gained: [mine[0].shown], lost: [theirs[0].shown]} : null
   },
-  guards: [toolInPassing, tasksOfItsOwn, otherScope, otherTarget, otherEcosystem, inAddition, carvedOut],
+  guards: [toolInPassing, tasksOfItsOwn, otherTarget, otherEcosystem, carvedOut],
   reason: swapped,
 }
 
@@ -283,7 +284,7 @@ export const sameChoice: Rule = {
     const changed = changedChoice(newer, older)
     return changed ? {gained: [changed.mine.shown], lost: [changed.theirs.shown]} : null
   },
-  guards: [toolInPassing, noSharedSubjectOfChoice, exceptionToBan, otherUse, otherPlaces, otherScope, otherBranches, inAddition, carvedOut],
+  guards: [toolInPassing, noSharedSubjectOfChoice, exceptionToBan, otherUse, otherPlaces, otherBranches, carvedOut],
   reason: swapped,
 }
 
@@ -302,7 +303,7 @@ export const UPDATE_RULES: readonly Rule[] = [
 ]
 
 /** Guards of every update rule: read before any rule. */
-export const PAIR_GUARDS: readonly Guard[] = [question]
+export const PAIR_GUARDS: readonly Guard[] = [question, inAddition, otherScope]
 
 const NOTHING: Match = {gained: [], lost: []}
 

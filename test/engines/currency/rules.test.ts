@@ -17,6 +17,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
   'same-words': [
     ['The linter is ESLint', 'The linter is Biome', 'ESLint → Biome'],
     ['Indent with 2 spaces', 'Indent with tabs', '2, spaces → tabs'],
+    // a bare "only" says "and nothing else": the rule changed, not an exception beside it (namedException)
+    ['Releases are cut from main', 'Releases are cut only from release branches', 'main → branches'],
   ],
   wider: [
     ['We use Jest for unit tests', 'Run unit tests with vitest', 'Jest → vitest'],
@@ -92,6 +94,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['The EU cluster runs in eu-west-1', 'The US cluster runs in us-east-1'],
       // wider finds it
       ['Install Python packages with uv', 'Install JavaScript packages with uv'],
+      // each word rule finds it (Python / JavaScript above are two scopes too, which every rule refuses since 2026-11-27)
+      ['Install Terraform modules with uv', 'Install Ansible modules with uv'],
     ],
   },
   oneWordNoLikeValue: {updates: [['Staging uses Postgres 15', 'Staging is at https://stg.shop.example']]},
@@ -115,7 +119,7 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     updates: [['Great news, Mel: the mobile app now ships every Friday', 'The mobile app ships every Friday now, Melanie']],
     meaning: [['Great news, Mel: the mobile app now ships every Friday', 'The mobile app ships every Friday now, Melanie']],
   },
-  otherLabel: {updates: [['Postgres runs locally on port 5432', 'Staging runs Postgres 15']], meaning: [['Redis listens on port 6379', 'Our cache is Redis 7']]},
+  otherLabel: {updates: [['Postgres runs locally on port 5432', 'Staging runs Postgres 15'], ['Postgres runs on port 5432', 'The team runs Postgres 15']], meaning: [['Redis listens on port 6379', 'Our cache is Redis 7']]},
   commandAndName: {updates: [['We use Mocha for unit tests', 'To run unit tests: `npx vitest run`']]},
   noSharedSubject: {updates: [['Incidents are announced in Slack', 'Design reviews happen on Discord']]},
   otherScope: {
@@ -131,6 +135,9 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Start the dev server with `npm run dev`', 'Serve production with `npm start`'],
       // same-choice finds it
       ['Squash-merge frontend pull requests', 'Backend pull requests keep a merge commit'],
+      // same-words and reworded find it: a value and a scope changed together (a guard of every rule since blind set 8's wrong links)
+      ['Backups are kept for 7 days in staging', 'Backups are kept for 35 days in production'],
+      ['Keep lines under 100 characters in Python', 'Keep lines under 120 characters in Ruby'],
     ],
   },
   ownWordBeforeShared: {
@@ -150,7 +157,13 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Releases go out on Tuesday', 'Deploys go out on Tuesday'],
     ],
   },
-  ownWordsBetweenSame: {updates: [['Redis runs on port 6379 locally', 'The web app now runs on port 5173']]},
+  ownWordsBetweenSame: {
+    updates: [
+      ['Redis runs on port 6379 locally', 'The web app now runs on port 5173'],
+      // without a scope word (local / web are two scopes, which every rule refuses since 2026-11-27)
+      ['Redis runs on port 6379 in docker', 'The mail catcher now runs on port 1025'],
+    ],
+  },
   littleBeforeSlot: {
     updates: [
       ['Use the staging database for demos', 'Use the production database for demos'],
@@ -160,7 +173,12 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   slotStatesNothing: {updates: [['The deploy job runs on merge to main', 'The deploy job runs on merge to it']]},
   negationInSlot: {updates: [['Feature flags are read from the config service', 'Feature flags are read from no local service']]},
   slotAfterContentWord: {updates: [['Production logs at level info by default', 'Production logs at level warn by default']]},
-  valueOutsideSlot: {updates: [['Fixtures in test/fixtures are loaded by the api suite', 'Fixtures in test/fixtures are loaded by the web suite']]},
+  valueOutsideSlot: {
+    updates: [
+      ['Fixtures in test/fixtures are loaded by the api suite', 'Fixtures in test/fixtures are loaded by the web suite'],
+      ['Fixtures in test/fixtures are loaded by the billing suite', 'Fixtures in test/fixtures are loaded by the search suite'],
+    ],
+  },
   // the own recall set's one wrong link by meaning before this guard (two notes of several rules each)
   toolInPassing: {
     updates: [
@@ -209,6 +227,9 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Run the tests with `make test`', 'The specs also run through `just spec`'],
       // same-choice finds it
       ['Squash pull requests when merging', 'Release pull requests also keep a merge commit'],
+      // same-words, wider and reworded find it; same-role finds the second (a guard of every rule)
+      ['Releases ship on Tuesday', 'Releases also ship on Thursday'],
+      ['Docs are built with Sphinx', 'Docs are also built with MkDocs'],
     ],
   },
   // same-choice finds each of these
@@ -228,8 +249,12 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   tasksOfItsOwn: {
     // the meaning rule, with the pair's cosine, as on the blind sets with the model on
-    meaning: [['Use `npm test` for the unit suite', 'Use `npm run typecheck` for the types']],updates: [['Lint and test the package with `make check`', 'Builds and tests run through `just ci`']]},
+    // (the second: two programs, which otherTarget leaves)
+    meaning: [['Use `npm test` for the unit suite', 'Use `npm run typecheck` for the types'], ['Use `pytest` for the unit suite', 'Use `mypy --strict` for the types']],
+    updates: [['Lint and test the package with `make check`', 'Builds and tests run through `just ci`']]},
   otherTarget: {
+    // the meaning rule, with the pair's cosine: one program, two uses
+    meaning: [['Start the site locally with `hugo server`', 'Build the site for release with `hugo --minify`']],
     updates: [
       ['Run the core tests with `cargo test -p core`', 'Run the CLI tests with `cargo test -p cli`'],
       ['Start the API with `pnpm dev:api`', 'Start the worker with `pnpm dev:worker`'],
@@ -249,6 +274,21 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Node: 18 minimum', 'Node: 22 maximum'],
       ['The cache holds a minimum of 100 entries', 'The cache holds a maximum of 5000 entries'],
       ['Usernames must be at least 3 characters long', 'Usernames may be at most 32 characters long'],
+      // bounds of two words ("and newer", "up to"), and a value a thing starts with beside a bound
+      ['The SDK supports Node 18 and newer', 'The SDK is tested up to Node 22'],
+      ['Python 3.10 or later is required', 'Python 3.13 or older is what the wheels are built for'],
+      ['Search returns 25 results by default', 'A caller may ask for up to 200 results'],
+      ['Connection pools start with 4 connections', 'Connection pools grow to at most 40 connections'],
+    ],
+  },
+  namedException: {
+    updates: [
+      // same-words finds it
+      ['Ship on Tuesday', 'Ship on Thursday, docs-only changes any day'],
+      // wider finds it
+      ['The release branch is main', 'The release branch is trunk unless a hotfix is open'],
+      // reworded finds it
+      ['Releases ship on Tuesday', 'Releases ship on Thursday unless a holiday falls then'],
     ],
   },
   carvedOut: {
