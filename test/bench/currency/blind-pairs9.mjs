@@ -1,0 +1,216 @@
+// Blind pair set 9 for update detection (issue 30, item 4).
+//
+// Written by a helper session for issue 30 on 2026-11-27 ("updset9"), BLIND: before any update-detection
+// rule was measured on it, without reading mem's rules, tests, benchmarks, bench output or any other pair set.
+// The phrasing imitates agent-instruction files (AGENTS.md, CLAUDE.md, .cursorrules, CONTRIBUTING.md) of
+// public repositories of many stacks, read first for their style; no sentence is copied from any of them.
+//
+// Rule for whoever uses it: if a rule or threshold is ever tuned on this set, say so wherever its figures
+// are reported (and it stops being a held-out set from then on).
+//
+// BLIND9_UPDATES: [older, newer] — two versions of ONE project rule or fact as a file's git history might
+// hold them; the newer replaces the older, said in other words as a maintainer rewriting the line would.
+// Mix: commands, a tool or library swapped in one role, runtime versions, numbers and limits, conventions
+// and policies. Many pairs share only one or two content words.
+//
+// BLIND9_OTHERS: [a, b] — two rules such a file holds SIDE BY SIDE, both true at once, in like words; never
+// an update of each other: the same kinds for two different packages, places, languages, environments or
+// branches; a rule and its exception; a floor and a ceiling; an addition; two steps of one procedure.
+
+export const BLIND9_UPDATES = [
+  // commands
+  ['Run the unit tests with `npm test` before you push.', 'Before pushing, the suite is `pnpm vitest run`; the old npm script is gone.'],
+  ['Start the dev server with `make dev`.', 'Local development runs through `docker compose up app`, which brings the database up too.'],
+  ['Format Python code with `black .` before committing.', 'Formatting is `ruff format` now; black is no longer in the dev group.'],
+  ['Database migrations are applied with `rake db:migrate`.', 'Apply schema changes using `bin/rails db:migrate` from the repo root.'],
+  ['Regenerate the API client with `npm run codegen`.', 'The TypeScript client is produced by `buf generate` from the proto directory; never edit its output.'],
+  ['Lint Go code with `golint ./...`.', 'Static checks: `golangci-lint run` (golint is deprecated here).'],
+  ['To preview the docs locally run `mkdocs serve`.', 'The documentation site is served on your machine by `npm run docs:dev` (VitePress).'],
+  ['Run the e2e tests via `npx cypress run`.', 'End-to-end specs execute with `npx playwright test --project=chromium`.'],
+  ['Install dependencies with `pip install -r requirements.txt`.', 'Set up the environment by running `uv sync`; there is no requirements file anymore.'],
+  ['Type-check the frontend with `npx tsc --noEmit`.', 'Type errors are caught by `pnpm typecheck`, which runs tsc across every workspace.'],
+  ['Seed local data with `python manage.py loaddata fixtures.json`.', 'Populate a fresh development database using `make seed`.'],
+  ['Release builds are made with `./gradlew assembleRelease`.', 'Produce store artifacts via `./gradlew bundleRelease`: we ship AABs to Google Play, not APKs.'],
+  ['Run `cargo test` to check the crate.', 'Locally and in CI the test suite runs under `cargo nextest run`.'],
+  ['Update snapshots with `jest -u` when a UI change is intended.', 'When a rendering change is deliberate, refresh the stored outputs via `pnpm vitest -u`.'],
+  ['To deploy, run `./scripts/deploy.sh prod` from your laptop with the production kubeconfig active, then check the health endpoint before announcing it in the channel.', 'Production releases are cut by pushing a `v*` tag; the pipeline does the rest.'],
+
+  // a tool or library swapped in one role
+  ['Background jobs (emails, exports, webhooks) are processed by Sidekiq workers, so a running Redis is required in development and in every environment.', 'Async work goes through GoodJob, backed by Postgres, so Redis is not needed.'],
+  ['HTTP requests in the frontend use axios.', 'Call the backend with the native `fetch` wrapper in `src/lib/http.ts`.'],
+  ['State management is done with Redux Toolkit.', 'Global client state lives in Zustand stores under `src/stores/`.'],
+  ['Unit tests are written with Jest.', 'The unit test runner is Vitest; keep specs next to the code as `*.test.ts`.'],
+  ['Server-side logging goes through winston with the JSON formatter.', 'Structured logging uses pino: pass a child logger down instead of importing a global one.'],
+  ['Form validation uses Yup schemas defined next to each form component.', 'Validate forms and API payloads with zod.'],
+  ['Styles are written in SCSS modules.', 'New components are styled with Tailwind utility classes.'],
+  ['The ORM is TypeORM, with entities decorated in `src/entities/`.', 'Database access goes through Drizzle; tables are declared in `db/schema.ts`.'],
+  ['Dates are parsed, compared and formatted with moment.js.', 'Use date-fns for any date arithmetic or formatting.'],
+  ['Error tracking is done through Sentry.', 'Error tracking goes to our self-hosted GlitchTip instance.'],
+  ['Manage Python packages with pipenv and commit the Pipfile.lock.', 'Poetry owns the dependency list: edit `pyproject.toml` and run `poetry lock`.'],
+  ['CI runs on Travis; see `.travis.yml` for the build matrix.', 'CI pipelines are defined in `.github/workflows/` and run on GitHub Actions.'],
+  ['The mobile app navigates with react-navigation stacks.', 'Screens are routed by file name through expo-router.'],
+  ['Feature flags are read from LaunchDarkly.', 'Feature flags come from the Unleash client; every flag is declared in `flags.yaml`.'],
+  ['Transactional email is sent through SendGrid.', 'Password resets and receipts go out via Postmark.'],
+  ['Library crates define their errors with the `failure` crate.', 'Public error enums derive `thiserror::Error` and stay `#[non_exhaustive]`.'],
+
+  // runtime versions
+  ['Node 16 is the supported runtime.', 'The supported runtime is Node.js 20 LTS, pinned in `.nvmrc`.'],
+  ['This package requires Python 3.9 or newer.', 'The minimum interpreter is 3.11, as set in `requires-python`.'],
+  ['The module is built and tested with Go 1.19, as declared in `go.mod`.', 'Build with Go 1.22 or later.'],
+  ['The backend runs on Java 11.', 'Backend services compile for JDK 21 using the toolchain declared in Gradle.'],
+  ['Use Ruby 3.1 (install it with rbenv).', 'The `.ruby-version` file now says 3.3.4.'],
+  ['Flutter 3.10 is the SDK we build with.', 'Pin the SDK through fvm to 3.24.'],
+  ['docker-compose runs Postgres 13 for local work.', 'Local and CI databases use the `postgres:16` image.'],
+  ['Every project in the solution targets .NET 6.', '`Directory.Build.props` sets `<TargetFramework>net8.0</TargetFramework>` for all projects.'],
+  ['The Rust toolchain is pinned to 1.70.', 'CI and local builds use the channel "1.79" from `rust-toolchain.toml`.'],
+  ['The UI library supports React 17 as a peer dependency.', 'Components are written for React 18 and mount through `createRoot`.'],
+  ['Deploy images are based on Alpine 3.16.', 'Runtime containers now start from `debian:bookworm-slim` because musl broke the native modules.'],
+
+  // numbers and limits
+  ['Keep functions under 50 lines where you can.', 'A function longer than 80 lines must be split.'],
+  ['Test coverage must stay above 80%.', 'CI fails when line coverage drops below 90 percent.'],
+  ['The maximum line length is 100 characters.', 'Ruff is configured for 120 columns.'],
+  ['The API rate limit is 60 requests per minute per key.', 'Each API key may make 300 calls a minute.'],
+  ['Uploads are capped at 10 MB; the limit is enforced in nginx and again in the upload handler, which returns a 413 above it.', 'The largest attachment we accept is 25 megabytes.'],
+  ['Pull requests need one approving review from a code owner.', 'Two approvals are required before a pull request merges.'],
+  ['Access tokens expire after 15 minutes.', 'A JWT is valid for one hour.'],
+  ['Paginate list endpoints at 20 items per page.', 'The default page size for list endpoints is 50.'],
+  ['The HTTP client timeout is 30 seconds.', 'Outbound HTTP calls give up after 10 s.'],
+  ['Keep the bundle below 200 KB gzipped.', 'The JS budget for the main chunk is 150 kB compressed.'],
+  ['Retry failed webhooks up to 3 times.', 'Webhook deliveries are attempted five times with exponential backoff.'],
+
+  // conventions and policies
+  ['Indent with 4 spaces in every language.', 'Use two-space indentation throughout the codebase, as `.editorconfig` says.'],
+  ['Commit messages follow Conventional Commits (`feat:`, `fix:`, `chore:`).', 'Write commit subjects in plain imperative English, without type prefixes.'],
+  ['Always squash-merge pull requests into one commit.', 'PRs land with a rebase merge so each commit reaches main as written.'],
+  ['Name feature branches `feature/<ticket-number>` so the tracker links them.', 'Branch names use the pattern `<initials>/<short-description>`.'],
+  ['Put new React components in `src/components/`.', 'UI pieces belong to their feature folder, under `src/features/<name>/ui`.'],
+  ['Each component file has one default export.', 'Only named exports: the lint config bans default exports.'],
+  ['Write docstrings in Google style with Args and Returns sections.', 'Docstrings follow the NumPy convention (Parameters / Returns headings).'],
+  ['Use single quotes for strings in JS.', 'Prettier is set to double quotes.'],
+  ['Tests live in a top-level `tests/` folder.', 'Place each test file beside the module it covers.'],
+  ['Store timestamps as server local time.', 'All timestamps are persisted in UTC.'],
+  ['Database columns use camelCase names to match the JSON.', 'Column names in migrations are snake_case; the serializer maps them.'],
+  ['Deploys to production happen once a week, on Friday right after standup, and whoever is on call watches the dashboards for the next hour.', 'Releases go out Tuesday and Thursday mornings, and nothing ships on a Friday.'],
+  ['Secrets for local development are kept in a `.env` file that the team shares on the drive; copy it into the repo root and keep it out of git.', 'Credentials come from Vault at runtime; never put them in a dotenv file.'],
+  ['Always ask before adding a new dependency.', 'Agents may add a well-maintained package without approval if the PR says why.'],
+  ['Do not write comments in code.', 'Add a short comment in code wherever the reason for a line is not obvious.'],
+  ['Record IDs are auto-increment integers generated by the database.', 'Primary keys are UUIDv7 strings created in the application.'],
+  ['Return errors as `{ error: string }`.', 'Error responses use RFC 7807 `application/problem+json` bodies.'],
+  ['The main branch is `master`; base your work on it.', 'Open PRs against `main`; the default branch was renamed.'],
+  ['Before each commit run the full test suite, including the slow integration tests, and do not commit if anything fails, even a test that looks unrelated to your change.', 'Locally it is enough to test the package you touched; CI runs everything.'],
+  ['Write React components as classes and put data loading in `componentDidMount`, cleanup in `componentWillUnmount`.', 'Write components as functions with hooks.'],
+  ['Percentages are stored as numbers from 0 to 100.', 'Ratios are kept as fractions between 0 and 1 in the database and in the API; only the UI multiplies by a hundred for display.'],
+  ['When an agent finishes a task it should open a draft pull request itself, with a summary, the commands it ran and their output, so a reviewer can pick it up.', 'Push work to a branch and let a human open the pull request.'],
+  ['Translations for each language live in `locales/<lang>.json` files.', 'User-facing strings are extracted to `.po` files under `i18n/`.'],
+  ['Track feature work in Jira and put the ticket key in the PR title.', 'Link each change to a GitHub issue.'],
+]
+
+export const BLIND9_OTHERS = [
+  // commands: two things of one kind, or two steps of one procedure
+  ['Run backend tests with `pytest` from `api/`.', 'Run frontend tests with `pnpm test` from `web/`.'],
+  ['`make lint` checks style and reports problems without changing files.', '`make fmt` rewrites files to match the style.'],
+  ['First install dependencies with `npm ci` from the repo root.', 'Then build the packages with `npm run build` before starting anything.'],
+  ['Apply migrations with `alembic upgrade head`.', 'Create a new migration with `alembic revision --autogenerate -m "<message>"`.'],
+  ['Run a single test with `go test ./pkg/store -run TestPut`.', 'Run the integration suite under the race detector with `go test -race ./tests`.'],
+  ['`cargo clippy --all-targets -- -D warnings` must pass.', '`cargo fmt --check` must also pass before you commit.'],
+  ['Start Postgres with `docker compose up -d db`.', 'Stop everything with `docker compose down`; add `-v` only if you want to wipe the data.'],
+  ['Build the iOS app with `xcodebuild -scheme App`.', 'Build the Android app with `./gradlew assembleDebug`.'],
+  ['Regenerate GraphQL types with `pnpm codegen` after changing a query.', 'Regenerate the Prisma client with `pnpm prisma generate` after changing the schema.'],
+  ['Use `bin/dev` to run the Rails server with asset watching.', 'Use `bin/rails console` to inspect data interactively.'],
+  ['Run `pre-commit install` once after cloning.', 'Run `pre-commit run --all-files` before opening a PR.'],
+  ['Benchmarks: `go test -bench=. -benchmem ./tests`.', 'CPU profiles: `go test -cpuprofile cpu.out ./pkg/engine`.'],
+  ['Run the unit tests with `mix test`.', 'Check formatting with `mix format --check-formatted`.'],
+  ['`flutter analyze` must report no issues.', '`dart run build_runner build` regenerates the freezed and json files.'],
+  ['To run the e2e suite against staging, export `E2E_BASE_URL` with the staging address and a test account from the shared vault, then run `pnpm e2e:remote`.', 'Run e2e tests locally with `pnpm e2e`, which starts the dev server for you.'],
+  ['Use `dotnet test` to run the test projects.', 'Use `dotnet format` to fix whitespace and style before committing.'],
+  ['Run `terraform fmt -recursive` on infrastructure changes.', 'Run `terraform plan` and paste its summary into the PR.'],
+
+  // tools and libraries: two roles, two places
+  ['In the web app, anything fetched from the server is cached and refetched through React Query hooks, never copied into a component store by hand.', 'The web app uses Zustand for purely local UI state.'],
+  ['The API is built with FastAPI.', 'Background tasks run on Celery with Redis as the broker.'],
+  ['Unit and component tests use Vitest with jsdom.', 'Full browser tests use Playwright against a production build.'],
+  ['The admin dashboard is built with Vue 3 and Naive UI.', 'The public marketing site is built with Astro.'],
+  ['We use Sentry for frontend error reporting.', 'Backend metrics go to Prometheus and are graphed in Grafana.'],
+  ['Lint TypeScript with ESLint using the shared flat config.', 'Format TypeScript with Prettier; do not fight it in review.'],
+  ['Python code is formatted by ruff.', 'Python types are checked by mypy in strict mode.'],
+  ['Icons in the web app come from lucide-react.', 'Charts in the web app are drawn with Recharts.'],
+  ['The mobile app stores tokens in the Keychain on iOS.', 'On Android, tokens are stored in the Keystore.'],
+  ['Full-text search is served by a Meilisearch instance.', 'The primary database for all records is PostgreSQL.'],
+  ['Use `httpx` for outbound HTTP calls in the async services.', 'Use `requests` in the synchronous CLI scripts under `scripts/`.'],
+  ['The Go services use chi for routing.', 'The Go services use sqlc to generate typed queries.'],
+  ['Emails are rendered with React Email templates.', 'Emails are delivered through Amazon SES.'],
+  ['Use Pydantic models for request bodies.', 'Use SQLAlchemy models for database tables, and do not mix the two.'],
+  ['Serialize JSON in Rust with serde.', 'Log in Rust with the tracing crate, never `println!`.'],
+
+  // runtime versions: two components, a floor and a ceiling, a rule and its exception
+  ['The backend service requires Node 20 or later.', 'The docs site builds with Node 18 because one of its plugins breaks on newer versions.'],
+  ['CI tests on Python 3.11 and 3.12.', 'The Docker image ships Python 3.12 only.'],
+  ['Users of the library need Go 1.20 or newer.', 'We develop on Go 1.23, the version in `.go-version`.'],
+  ['The Android app sets minSdk to 24.', 'The Android app sets targetSdk to 34.'],
+  ['The iOS app supports iOS 15 and later.', 'The watchOS extension needs watchOS 9.'],
+  ['All Java services build with JDK 21 through the Gradle toolchain, so you do not need that JDK installed globally to compile them.', 'The legacy billing module still compiles with Java 8 and must not use newer APIs.'],
+  ['The app runs on Ruby 3.3.', 'Bundler 2.5 is required to install the gems.'],
+  ['Production and staging run Postgres 16.', 'Caching and sessions use Redis 7.'],
+  ['Support Python 3.10 as the oldest version.', 'Do not use features beyond Python 3.13, the newest version CI tests.'],
+  ['The server TypeScript compiles with `target: ES2022`.', 'The browser bundle is transpiled for the last two Safari versions.'],
+  ['The Android app is written in Kotlin 2.0.', 'The Gradle wrapper stays at 8.7; do not upgrade it in feature PRs.'],
+
+  // numbers and limits: two things, a floor and a ceiling
+  ['Functions should be no longer than 40 lines.', 'Files over 400 lines should be split.'],
+  ['Aim for 95% line coverage on new code.', 'CI blocks a merge when overall coverage falls below 75%.'],
+  ['Profile and gallery images uploaded by users are limited to 8 MB each and are resized to 2048 pixels on the long edge after upload.', 'Video uploads may be up to 200 MB.'],
+  ['The public API allows 100 requests per minute per IP.', 'Authenticated clients get 1,000 requests per minute.'],
+  ['Access tokens live for 30 minutes.', 'Refresh tokens are valid for 14 days.'],
+  ['The default page size is 25.', 'Clients may request at most 100 items per page.'],
+  ['Passwords must be at least 12 characters.', 'Passwords longer than 128 characters are rejected.'],
+  ['Web code wraps at 100 columns.', 'Python code keeps the Black default of 88 columns.'],
+  ['Database queries time out after 5 seconds.', 'HTTP handlers time out after 30 seconds.'],
+  ['Retry idempotent GET requests up to 3 times.', 'Never retry POST requests automatically, whatever the error.'],
+  ['Insert rows in batches of 500.', 'Lookups by id take at most 50 ids per call.'],
+  ['The unit suite must finish in under 2 minutes.', 'The full e2e suite may take up to 20 minutes and runs nightly.'],
+  ['Cache product pages for 5 minutes.', 'Cache user profiles for 60 seconds.'],
+  ['The worker pool runs 4 concurrent jobs per instance.', 'Each job gets a 512 MB memory limit.'],
+  ['Stop and ask after 3 failed attempts to fix the same error.', 'Limit each agent session to one issue.'],
+
+  // conventions and policies: two kinds of thing, a rule and its exception, an addition
+  ['React component files use PascalCase names, e.g. `UserCard.tsx`.', 'Hooks use camelCase file names starting with `use`.'],
+  ['Python functions and variables are named in snake_case.', 'Python classes and exceptions are named in PascalCase.'],
+  ['Commit messages use the imperative mood.', 'Put the issue number at the end of the commit subject.'],
+  ['Never commit `.env` files or anything else holding real credentials.', 'Commit `.env.example` listing every variable the app reads, with placeholder values.'],
+  ['Do not use `any` in TypeScript.', 'Use `unknown` at API boundaries and narrow it with zod.'],
+  ['When fixing a bug, first write a test that fails for the reason the bug report describes, run it to see it fail, and only then change the code.', 'New features need tests for both the happy path and invalid input.'],
+  ['Functions in the service layer never commit the database transaction.', 'API handlers commit the transaction after the service returns.'],
+  ['Never push directly to `main`; every change goes through a reviewed PR.', 'The on-call engineer may merge hotfix branches into `release/*` without review.'],
+  ['All text a user can see, in templates, toasts and validation messages, goes through `t()` with a key in the English locale file.', 'Log messages and error codes stay in English and are not translated.'],
+  ['Declare variables with `const` by default.', 'Use `let` only when the variable is reassigned.'],
+  ['Store all timestamps in UTC in the database.', "Show times to users in their browser's time zone."],
+  ['No emojis in code or commit messages.', 'Flag open work in comments with a plain `TODO:` prefix.'],
+  ['API routes are prefixed with `/api/v1`.', 'Webhook endpoints live under `/hooks` and are not versioned.'],
+  ['Database tables use plural snake_case names.', 'Join tables are named after both sides in alphabetical order, e.g. `roles_users`.'],
+  ['`unwrap()` is forbidden in library code outside tests.', 'In tests, prefer `expect("why")` over a bare `unwrap()`.'],
+  ["Don't modify the generated files in `src/gen/`.", 'To change generated code, edit the templates in `codegen/` and regenerate.'],
+  ['Feature branches start from `develop` and merge back into it.', 'Release branches are cut from `develop` and merged into `main` when tagged.'],
+  ['Do not add a runtime dependency without approval.', 'Dev-only tooling in `devDependencies` can be added freely.'],
+  ['Use `logger.info` for normal events worth keeping.', 'Use `logger.warn` for recoverable problems and `logger.error` only when a request fails.'],
+  ['Use Tailwind utilities for layout and spacing.', 'Use CSS modules only for animations Tailwind cannot express.'],
+  ['Production deploys are triggered only by pushing a signed release tag, after the changelog has been updated and the staging smoke tests have passed.', 'Staging deploys on every merge to `main`.'],
+  ['The API is deployed to Render from CI.', 'Deploy the static frontend to Cloudflare Pages.'],
+  ['Add a CHANGELOG entry under Unreleased for user-visible changes.', 'Breaking changes also need a migration note in `docs/upgrading.md`.'],
+  ['Run the linter before the tests.', 'Run the integration tests only after the unit tests pass.'],
+  ['Mark tests that take over a second with `@pytest.mark.slow`.', 'Tests that need the network are marked `@pytest.mark.integration`.'],
+  ['Public functions and types need doc comments.', 'Private helpers need no doc comment unless the logic is subtle.'],
+  ['Use Conventional Commits in this repo.', 'The scope is the package name, e.g. `fix(parser): handle empty input`.'],
+  ['Every schema migration must be reversible with a working down step.', 'Data migrations go in a separate file from schema migrations.'],
+  ['Use UUIDs as the identifiers exposed in URLs and APIs.', 'Internal primary and foreign keys remain bigint columns.'],
+  ['Prices are kept as integer minor units.', 'Tax rates are stored as basis points.'],
+  ['Errors returned to clients carry a stable `error_code`.', 'The human-readable message in an error body may change between releases.'],
+  ['At runtime, read credentials from environment variables only.', "In CI, credentials are injected from the repository's secrets store."],
+  ['Never log authorization headers or cookies.', 'Log method, path, status and duration for every request.'],
+  ['Ask the user before running anything that drops, truncates or rewrites data, such as `db:reset`, a manual `DELETE` or a migration rollback.', 'Read-only queries against the dev database need no confirmation.'],
+  ['All backend code lives in the `server/` directory.', 'Shared TypeScript types are in `packages/shared/`.'],
+  ['The English locale is the source of truth for strings.', 'German and French files are updated by the translation team, not by agents.'],
+  ['Use `pnpm` in the web workspace.', 'Use `uv` in the Python workspace under `ml/`.'],
+  ['Any lint error fails the CI build.', 'Lint warnings are allowed but their count should not grow.'],
+  ['The `main` branch is protected against force pushes.', 'Only maintainers can push tags matching `v*`.'],
+]
