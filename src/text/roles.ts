@@ -184,6 +184,47 @@ function byCues(out: Map<string, Map<string, string>>, sequence: readonly string
   return out
 }
 
+/**
+ * Words of what a role does (matched at a word's start, as ROLE_CUES): two texts that each hold one
+ * are about the role itself, even in other words — "Background jobs run on Celery" / "Async work is
+ * queued with Dramatiq", "Validation of request bodies is done with Joi" / "Schemas for incoming
+ * payloads are written in zod" — so naming another tool of it is the rule changed (the same-role
+ * rule's noSharedSubject guard reads them beside the thesaurus).
+ */
+const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
+  'node-job-queue': ['job', 'queue', 'queuing', 'worker', 'background', 'async'],
+  'job-runner': ['job', 'queue', 'queuing', 'worker', 'background', 'async'],
+  'message-broker': ['message', 'event', 'stream', 'queue', 'topic'],
+  'js-validation': ['validat', 'schema'],
+  'js-orm': ['orm', 'database', 'persist', 'quer'],
+  'python-orm': ['orm', 'database', 'persist', 'quer'],
+  'go-orm': ['orm', 'database', 'persist', 'quer'],
+  'dotnet-orm': ['orm', 'database', 'persist', 'quer'],
+  'state-management': ['state'],
+  'js-dates': ['date', 'time'],
+  'error-tracking': ['error', 'exception', 'crash'],
+  'js-http-client': ['http', 'request'],
+  'python-http-client': ['http', 'request'],
+  'node-logger': ['log'],
+  'python-logger': ['log'],
+  'js-unit-tests': ['test', 'spec'],
+  'python-tests': ['test'],
+  'browser-tests': ['e2e', 'end-to-end', 'browser'],
+  'email-delivery': ['email', 'mail'],
+  'feature-flags': ['flag', 'toggle'],
+  'secrets-manager': ['secret', 'credential'],
+  'docs-site': ['doc'],
+  'search-engine': ['search'],
+}
+
+/** Whether both texts hold a word of what the role does (ROLE_WORDS). */
+export function roleWordsInBoth(role: string, a: readonly string[], b: readonly string[]): boolean {
+  const cues = ROLE_WORDS[role]
+  if (!cues) return false
+  const holds = (sequence: readonly string[]) => sequence.some((w) => cues.some((cue) => w.toLowerCase().startsWith(cue)))
+  return holds(a) && holds(b)
+}
+
 /** Every tool key a text names, whatever its role. */
 export function toolKeysIn(tools: ReadonlyMap<string, ReadonlyMap<string, string>>): Set<string> {
   return new Set([...tools.values()].flatMap((t) => [...t.keys()]))

@@ -8,7 +8,7 @@ import {STOP_WORDS} from '../../text/stopwords.js'
 import {NEGATIONS} from '../../text/tokenize.js'
 import {INSTRUCTION_WORDS, isHard, kindOf, stem, STRONG_KINDS, type FactShape} from '../../text/values.js'
 import {thesaurusExpansions} from '../search/thesaurus.js'
-import {scopesIn, toolKey, toolKeysIn, toolsIn} from '../../text/roles.js'
+import {roleWordsInBoth, scopesIn, toolKey, toolKeysIn, toolsIn} from '../../text/roles.js'
 import {NUMBER_WORD_SET, quantitiesIn, UNIT_WORDS} from '../../text/quantities.js'
 import {versionsIn} from '../../text/versions.js'
 import {commandParts, commandsIn, commandTasks, ecosystemOf, tasksOfCommandWord} from '../../text/commands.js'
@@ -256,7 +256,10 @@ export const noSharedSubject: Guard = {
   refuses: ({newer, older}) => {
     const tools = new Set([...toolKeysIn(toolsIn(newer.sequence)), ...toolKeysIn(toolsIn(older.sequence))])
     const subject = (words: readonly string[]) => words.filter((w) => !tools.has(w) && !VERBS_OF_USE.has(w))
-    return !sharesWord(subject(newer.core), subject(older.core))
+    if (sharesWord(subject(newer.core), subject(older.core))) return false
+    // the role's own words in both ("Background jobs …" / "Async work is queued …"): the role is the subject
+    const [mine, theirs] = [toolsIn(newer.sequence), toolsIn(older.sequence)]
+    return ![...mine.keys()].some((role) => theirs.has(role) && roleWordsInBoth(role, newer.sequence, older.sequence))
   },
 }
 

@@ -42,6 +42,9 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Errors are reported to Sentry', 'Production errors go to Rollbar', 'Sentry → Rollbar'],
     ['Lint with ESLint before pushing', 'The linter is Biome', 'ESLint → Biome'],
     ['Background jobs run on BullMQ', 'The job queue is pg-boss', 'BullMQ → pg-boss'],
+    // no word of the subject shared, but each text holds a word of what the role does (text/roles.ts ROLE_WORDS)
+    ['Request bodies are validated with yup', 'Payload schemas are written in valibot', 'yup → valibot'],
+    ['Client state lives in MobX', 'Use Jotai atoms for state', 'MobX → Jotai'],
   ],
   // one amount of one thing for another, in other units and words (text/quantities.ts)
   'same-quantity': [
