@@ -56,6 +56,7 @@ export const ROLES: readonly string[] = [
   'js-linter: eslint biome oxlint tslint jshint',
   'js-formatter: prettier biome dprint',
   'bundler: webpack vite esbuild turbopack rspack tsup',
+  'css-styling: sass scss less stylus tailwind tailwindcss styledcomponents emotion vanillaextract unocss',
   'ui-framework: react vue svelte angular preact',
   'web-meta-framework: nextjs nuxt sveltekit remix astro gatsby',
   'state-management: redux zustand mobx recoil jotai pinia vuex',
@@ -63,7 +64,7 @@ export const ROLES: readonly string[] = [
   'node-logger: pino winston bunyan',
   'js-http-client: axios superagent undici',
   'js-validation: zod yup joi valibot ajv superstruct',
-  'js-dates: dayjs datefns luxon',
+  'js-dates: dayjs datefns luxon moment momentjs',
   'monorepo-tool: turborepo nx lerna',
   'node-version-manager: nvm fnm volta asdf mise',
   // Python tooling
@@ -234,7 +235,9 @@ export function toolKeysIn(tools: ReadonlyMap<string, ReadonlyMap<string, string
  * Scopes a fact can be about, by dimension: each entry lists classes (`|` between them) of words
  * naming one scope. Two texts that each name a scope of one dimension, and not the same class, are
  * about two scopes ("The frontend is deployed to Vercel" / "The backend is deployed to Fly.io"):
- * the same-role rule's otherScope guard. "go" is left out (a verb far more often than Go).
+ * the same-role rule's otherScope guard. "go" is left out (a verb far more often than Go), and so is
+ * "app" (any project calls itself the app: "State management in the app uses Redux" / "Global client
+ * state lives in Zustand stores" is one rule changed, not the app beside the client).
  */
 export const SCOPES: readonly string[] = [
   'frontend front-end client browser web ui spa | backend back-end server api',
@@ -242,7 +245,7 @@ export const SCOPES: readonly string[] = [
   'ios iphone ipad | android | desktop electron macos windows linux',
   'unit | integration | e2e end-to-end | smoke | load',
   'python py | javascript js typescript ts node nodejs | golang | rust | ruby rails | java kotlin | php | elixir | swift | dotnet csharp',
-  'marketing landing | docs documentation | admin | blog | storefront shop | app',
+  'marketing landing | docs documentation | admin | blog | storefront shop',
   'mobile | web',
   'logs log logging | metrics metric | traces trace tracing | errors error exceptions exception',
 ]
