@@ -171,6 +171,9 @@ const MIGRATIONS: Migration[] = [
   //     another option of one convention (the same-choice rule: "Squash commits when merging" →
   //     "Merge pull requests with a merge commit").
   rebuildBands,
+  // 18: role keys of the roles added to text/roles.ts on 2026-11-27 (css-styling; Moment in js-dates),
+  //     so a store finds the older memory that names Sass when a newer one names Tailwind.
+  rebuildBands,
 ]
 
 /** Every live memory's keys in the band table again, as storedKeys now makes them. */

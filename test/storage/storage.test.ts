@@ -283,6 +283,29 @@ describe('RepoStore', () => {
     await again.close()
   })
 
+  it('a store of schema 17 gets the role keys of the roles added after it (schema 18: Sass names the css-styling role)', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    const sass = memory('Styles are written in Sass modules')
+    await s.write(insert(sass))
+    // into the snapshot, so that no journal record brings the keys back on open
+    await s.checkpoint()
+    await s.close()
+    const SQL = await loadSqlJs()
+    const path = join(root, '.mem', 'mem.db')
+    const db = new Db(new SQL.Database(readFileSync(path)))
+    // what a build of schema 17 stored: no role key for Sass (its role did not exist)
+    db.run(`DELETE FROM dup_bands`)
+    setMeta(db, 'schema_version', '17')
+    writeFileSync(path, db.export())
+    db.close()
+    const again = await open(root)
+    const keys = again.read((d) => d.all<{band: number}>(`SELECT band FROM dup_bands WHERE seq = (SELECT seq FROM memories WHERE id = ?)`, [sass.id]).map((r) => r.band))
+    expect(contentBands(sass.content).lookups).toHaveLength(1)
+    expect(keys).toEqual(expect.arrayContaining([...contentBands(sass.content).lookups]))
+    await again.close()
+  })
+
   it('groups live memories by their band keys for maintenance, but not by the keys a store looks up apart (a role, a quantity, a version, a command\'s task, a convention)', async () => {
     const root = tempDir()
     const s = await open(root)
