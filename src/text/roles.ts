@@ -190,7 +190,9 @@ function byCues(out: Map<string, Map<string, string>>, sequence: readonly string
  * are about the role itself, even in other words — "Background jobs run on Celery" / "Async work is
  * queued with Dramatiq", "Validation of request bodies is done with Joi" / "Schemas for incoming
  * payloads are written in zod" — so naming another tool of it is the rule changed (the same-role
- * rule's noSharedSubject guard reads them beside the thesaurus).
+ * rule's noSharedSubject guard reads them beside the thesaurus). Written from the trade's vocabulary
+ * for the roles whose tools are named in other words than the role's; a role without them is read as
+ * before (its texts must share a word of their subject).
  */
 const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
   'node-job-queue': ['job', 'queue', 'queuing', 'worker', 'background', 'async'],
@@ -214,8 +216,36 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
   'email-delivery': ['email', 'mail'],
   'feature-flags': ['flag', 'toggle'],
   'secrets-manager': ['secret', 'credential'],
-  'docs-site': ['doc'],
   'search-engine': ['search'],
+  'app-hosting': ['host', 'deploy', 'serve', 'served'],
+  'android-di': ['inject', 'injection', 'wire', 'wires', 'graph'],
+  'infrastructure-as-code': ['infra', 'resource', 'provision', 'cloud'],
+  'python-package-manager': ['depend', 'requirement', 'lock', 'environment', 'install'],
+  'js-package-manager': ['depend', 'install', 'workspace', 'lock'],
+  'node-web-framework': ['server', 'http', 'handler', 'route', 'plugin', 'middleware'],
+  'python-web-framework': ['server', 'http', 'handler', 'route', 'view', 'endpoint'],
+  'python-type-checker': ['type', 'typing', 'static'],
+  'python-linter': ['lint', 'style', 'check'],
+  'go-linter': ['lint', 'style', 'check'],
+  'js-linter': ['lint', 'style', 'check'],
+  'ruby-linter': ['lint', 'style', 'check'],
+  'ruby-tests': ['test', 'spec'],
+  'jvm-tests': ['test'],
+  'dotnet-tests': ['test'],
+  'php-tests': ['test'],
+  'jvm-build': ['build'],
+  'bundler': ['bundl', 'build'],
+  ci: ['ci', 'pipeline', 'workflow'],
+  'on-call': ['on-call', 'oncall', 'page', 'paging', 'alert', 'incident'],
+  'metrics-backend': ['metric', 'dashboard'],
+  'log-backend': ['log'],
+  tracing: ['trac', 'span'],
+  cache: ['cache', 'caching'],
+  'object-storage': ['upload', 'bucket', 'file', 'blob', 'storage'],
+  payments: ['payment', 'billing', 'checkout', 'charge', 'subscription'],
+  'auth-provider': ['auth', 'login', 'sign', 'identity', 'sso'],
+  analytics: ['analytic', 'tracking', 'event'],
+  'docs-site': ['doc'],
 }
 
 /** Whether both texts hold a word of what the role does (ROLE_WORDS). */

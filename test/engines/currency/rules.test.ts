@@ -45,6 +45,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     // no word of the subject shared, but each text holds a word of what the role does (text/roles.ts ROLE_WORDS)
     ['Request bodies are validated with yup', 'Payload schemas are written in valibot', 'yup → valibot'],
     ['Client state lives in MobX', 'Use Jotai atoms for state', 'MobX → Jotai'],
+    ['Python requirements are installed with pip', 'uv locks the Python environment', 'pip → uv'],
+    ['The REST server runs on Express', 'Routes are Fastify handlers', 'Express → Fastify'],
     // tools of the roles added then (Moment in js-dates, the css-styling role); "the app" names no scope
     ['Timestamps are formatted with Moment', 'Use date-fns for date formatting', 'Moment → date-fns'],
     ['Styles live in Sass partials', 'We style with styled-components now', 'Sass → styled-components'],
