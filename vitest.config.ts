@@ -43,6 +43,7 @@ export const SLOW_TESTS = [
   'test/faces/server/remote-request-ids.test.ts',
   'test/faces/server/team-batch.test.ts',
   'test/faces/server/team-meaning.test.ts', // the meaning model in replicas
+  'test/faces/server/team-usage.test.ts', // usage statistics through the log
 ]
 
 const ALL_TESTS = ['test/**/*.test.ts', 'test/**/*.test.tsx']

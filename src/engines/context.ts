@@ -1,5 +1,6 @@
 import type {EnrichmentConfig, MeaningSetting} from '../config/user-config.js'
 import type {RepoStore} from '../storage/repo-store.js'
+import type {UsageDelta} from '../storage/usage.js'
 
 /** A secret the scanner found. Neither field ever contains the secret or a piece of it. */
 export interface SecretFinding {
@@ -122,8 +123,10 @@ export interface RemoteRoute {
 export interface UsageRecorder {
   /** Starts timing an operation; the returned function records it once it has answered. */
   start(operation: string): (repo: {root: string}, resultCount: number) => void
-  /** Appends what was counted so far to each repo's `.mem/usage.log`. */
+  /** Writes out what was counted so far: to each repo's `.mem/usage.log`, or (a team replica) to the repo's shared log. */
   flush(): void
+  /** What was counted for a repo and is written out later (a usage query adds it); null when `flush` writes it at once. */
+  pendingOf?(root: string): UsageDelta[] | null
 }
 
 const NOOP = (): void => undefined

@@ -25,13 +25,18 @@ export const UsageHourlyInput = z.object({
 })
 export type UsageHourlyInput = z.input<typeof UsageHourlyInput>
 
-/** The aggregates of a repo from `fromDay` (YYYY-MM-DD) on: the tables, the log, and this process's pending counts. */
+/**
+ * The aggregates of a repo from `fromDay` (YYYY-MM-DD) on: the tables, the log, and this process's
+ * pending counts (a recorder that keeps them apart gives them; else it writes them to the log first).
+ */
 function aggregates(ctx: MemContext, handle: RepoHandle, fromDay: string): UsageDelta[] {
-  ctx.usage?.flush()
   const fromHour = `${fromDay}T00`
+  const unwritten = ctx.usage?.pendingOf?.(handle.root) ?? null
+  if (!unwritten) ctx.usage?.flush()
+  const pending = (unwritten ?? []).filter((d) => d.bucket >= fromHour)
   const stored = handle.store.read((db) => usageRows(db, fromHour, fromDay))
   const logged = readUsageLog(join(handle.root, '.mem')).filter((d) => d.bucket >= fromHour)
-  return mergeAll([...stored, ...logged])
+  return mergeAll([...stored, ...logged, ...pending])
 }
 
 function windowStart(now: Date, days: number): Date {

@@ -21,6 +21,9 @@ import {checkRepoId} from '../model/team-names.js'
 import type {TeamDb} from '../storage/postgres/index.js'
 import type {RepoStore} from '../storage/repo-store.js'
 import type {MemRuntime} from './open-mem.js'
+import {MemUsageRecorder} from './usage-recorder.js'
+import {usageCutoffs} from '../storage/usage-rollup.js'
+import type {UsageDelta} from '../storage/usage.js'
 
 export async function openTeamStore(store: StoreUrl, options: {max?: number; applicationName?: string} = {}): Promise<TeamDb> {
   const {openTeamDb} = await import('../storage/postgres/index.js')
@@ -61,6 +64,12 @@ export interface TeamRuntimeOptions {
    * Default DEFAULT_HOT_REPOS (`hotRepos:` in config.yaml, MEM_HOT_REPOS).
    */
   hotRepos?: number
+  /**
+   * Usage statistics (docs/team.md): on by default, as in a local store. Each operation is counted
+   * in memory and the counts go to the repo's log as one `usage` op every `flushMs` (5 s) and at
+   * close, so every replica answers the usage routes with the team's counts. `false` keeps none.
+   */
+  usage?: false | {flushMs?: number}
 }
 
 /** The default ceiling of hot repos per replica (docs/team.md "Bounded replicas"). */
@@ -152,9 +161,36 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
     return key ? `key:${key}` : undefined
   }
 
-  const rootOf = (teamName: string, id: string): string =>
+  /** The team and repo of each root handed out (the usage counts are kept by root). */
+  const repoOfRoot = new Map<string, {teamName: string; id: string}>()
+  const rootOf = (teamName: string, id: string): string => {
     // never made on disk: a replica reads and writes nothing under it (RepoStore with a replica log)
-    join(options.home, 'team-replicas', createHash('sha256').update(`${teamName}\0${id}`).digest('hex').slice(0, 24))
+    const root = join(options.home, 'team-replicas', createHash('sha256').update(`${teamName}\0${id}`).digest('hex').slice(0, 24))
+    if (!repoOfRoot.has(root)) repoOfRoot.set(root, {teamName, id})
+    return root
+  }
+
+  // Usage: counted in memory, written to each repo's log as one `usage` op (the replica's own
+  // write, as its vectors are); a write that fails loses those counts and says so once.
+  const writing = new Set<Promise<unknown>>()
+  let usageFailed = false
+  const writeUsage = (root: string, deltas: UsageDelta[]): void => {
+    const where = repoOfRoot.get(root)
+    if (!where) return
+    const {hot} = openStore(where.teamName, where.id)
+    const done = hot.opening
+      .then((store) => (store.exists ? store.write(() => ({ops: [{op: 'usage', rows: deltas, ...usageCutoffs(now())}], result: deltas.length}), {own: true}) : 0))
+      .catch((err: unknown) => {
+        if (usageFailed) return
+        usageFailed = true
+        options.onNotice?.(`Usage counts could not be written to the team store (${(err as Error)?.message ?? String(err)}); the counts of that moment are not kept.`)
+      })
+      .finally(() => writing.delete(done))
+    writing.add(done)
+  }
+  const usage = options.usage === false ? undefined : new MemUsageRecorder({now, sink: writeUsage})
+  const usageTimer = usage ? setInterval(() => usage.flush(), (options.usage || undefined)?.flushMs ?? 5_000) : undefined
+  usageTimer?.unref()
 
   /** The repo's hot entry (opened when it is not hot), now the most recently used. */
   function openStore(teamName: string, id: string): {hot: Hot; made: boolean} {
@@ -260,6 +296,7 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
     },
     hotRepos: () => ({hot: stores.size, max, evicted}),
     replicaName: options.replicaName,
+    ...(usage ? {usage} : {}),
     async enrichment() {
       return null
     },
@@ -297,6 +334,9 @@ export function openTeamRuntime(team: TeamDb, options: TeamRuntimeOptions): Team
       return all.filter((s): s is RepoStore => s !== undefined && s.isLoaded)
     },
     async close() {
+      if (usageTimer) clearInterval(usageTimer)
+      usage?.flush()
+      await Promise.all([...writing])
       const all = [...stores.values()]
       stores.clear()
       for (const hot of all) {

@@ -10,6 +10,11 @@ export interface UsageRecorderOptions {
   maxPending?: number
   /** Called after a flush with the repo roots whose logs grew (the runtime rolls large ones up). */
   onFlushed?: (roots: string[]) => void
+  /**
+   * Where a flush sends each repo's aggregates, instead of its `.mem/usage.log`: a team replica
+   * (runtime/team-store.ts) writes them to the repo's shared log, as one `usage` op.
+   */
+  sink?: (root: string, deltas: UsageDelta[]) => void
 }
 
 /**
@@ -70,6 +75,18 @@ export class MemUsageRecorder implements UsageRecorder {
     return this.pending.size
   }
 
+  /**
+   * Copies of the aggregates of a repo not yet written, where a flush writes them later (a sink):
+   * a usage query adds them to what is written. Null where a flush appends them to the usage log
+   * at once (the query flushes, then reads the log).
+   */
+  pendingOf(root: string): UsageDelta[] | null {
+    if (!this.options.sink) return null
+    const out: UsageDelta[] = []
+    for (const entry of this.pending.values()) if (entry.root === root) out.push({...entry.delta, hist: [...entry.delta.hist]})
+    return out
+  }
+
   flush(): void {
     if (this.pending.size === 0) return
     const byRoot = new Map<string, UsageDelta[]>()
@@ -79,6 +96,11 @@ export class MemUsageRecorder implements UsageRecorder {
       else byRoot.set(root, [delta])
     }
     this.pending = new Map()
+    const sink = this.options.sink
+    if (sink) {
+      for (const [root, deltas] of byRoot) sink(root, deltas)
+      return
+    }
     const grown: string[] = []
     for (const [root, deltas] of byRoot) if (appendUsageLog(join(root, '.mem'), deltas)) grown.push(root)
     if (grown.length > 0) this.options.onFlushed?.(grown)

@@ -45,12 +45,15 @@ export async function inProcessReplica(
     meaning?: MeaningSetting
     meaningDrainMs?: number
     notices?: string[]
+    /** Usage statistics (on in `mem serve --store`): off here unless a test asks, so that no timer writes to the log of a test that counts its rows or statements. */
+    usage?: {flushMs?: number}
   } = {},
 ) {
   const {db} = await teamStore(url, options.name)
   const runtime = openTeamRuntime(db, {
     home: tempDir('mem-team-home-'),
     replicaName: options.name ?? 'test-replica',
+    usage: options.usage ?? false,
     ...(options.clock ? {now: options.clock} : {}),
     ...(options.hotRepos ? {hotRepos: options.hotRepos} : {}),
     ...(options.meaning ? {meaning: options.meaning} : {}),
