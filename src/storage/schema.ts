@@ -172,7 +172,8 @@ const MIGRATIONS: Migration[] = [
   //     "Merge pull requests with a merge commit").
   rebuildBands,
   // 18: role keys of the roles added to text/roles.ts on 2026-11-27 (css-styling; Moment in js-dates),
-  //     so a store finds the older memory that names Sass when a newer one names Tailwind.
+  //     so a store finds the older memory that names Sass when a newer one names Tailwind; and the
+  //     version keys of what text/versions.ts reads since ("The Go toolchain is pinned at 1.20", "go1.22").
   rebuildBands,
 ]
 

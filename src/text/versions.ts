@@ -32,7 +32,7 @@ const RUNTIMES: Record<string, readonly string[]> = {
   erlang: ['erlang', 'otp'],
   swift: ['swift'],
   xcode: ['xcode'],
-  dotnet: ['.net', 'dotnet', 'net'],
+  dotnet: ['.net', 'dotnet', 'net', 'netcoreapp'],
   typescript: ['typescript'],
   deno: ['deno'],
   bun: ['bun'],
@@ -66,12 +66,19 @@ const RUNTIMES: Record<string, readonly string[]> = {
 /** The runtimes a version can be of, by canonical name. */
 export const RUNTIME_NAMES: readonly string[] = Object.keys(RUNTIMES)
 const RUNTIME_BY_WORD = new Map(Object.entries(RUNTIMES).flatMap(([runtime, words]) => words.map((w) => [w, runtime] as const)))
-/** Words that may stand between a runtime and its version: "Python >= 3.10", "Node version 20". */
-const BETWEEN = new Set(['>=', '>', '^', '~', '=', '==', 'version', 'v', 'sdk', 'lts', 'api', 'level', 'boot'])
+/**
+ * Words that may stand between a runtime and its version: "Python >= 3.10", "Node version 20", "The
+ * Go toolchain is pinned at 1.20", "Our MySQL server version is 5.7", "The Java baseline is 11" (at
+ * most BETWEEN_MAX of them).
+ */
+const BETWEEN = new Set(['>=', '>', '^', '~', '=', '==', 'version', 'v', 'sdk', 'lts', 'api', 'level', 'boot', 'toolchain', 'server', 'runtime', 'baseline', 'minsdk', 'is', 'at', 'pinned', 'of'])
+const BETWEEN_MAX = 4
+/** Runtime names of two letters that a version may follow in one word ("go1.22"; "v8" is no runtime). */
+const SHORT_JOINED = new Set(['go'])
 
 const VERSION = /^v?(\d+(?:\.(?:\d+|x))*)\+?(?:-(?:slim|alpine|lts|bookworm|bullseye|jammy|noble))?$/
-/** A runtime and its version in one word: "python3.12", "node20", "net8.0", "node:22-slim", "postgres:16", "ubuntu-24.04". */
-const JOINED = /^([a-z.]+?)[:@-]?v?(\d+(?:\.\d+)*)(?:-[a-z]+)?$/
+/** A runtime and its version in one word: "python3.12", "node20", "nodejs16.x", "net8.0", "go1.22", "node:22-slim", "postgres:16", "ubuntu-24.04". */
+const JOINED = /^([a-z.]+?)[:@-]?v?(\d+(?:\.\d+)*)(?:\.x)?(?:-[a-z]+)?$/
 
 /** A version normalized: "v20.x" → "20", "8.0" → "8", "3.12+" → "3.12". */
 function normalized(raw: string): string {
@@ -87,7 +94,7 @@ function readVersions(sequence: readonly string[]): VersionMention[] {
   for (let i = 0; i < words.length; i++) {
     const runtime = RUNTIME_BY_WORD.get(words[i])
     if (runtime) {
-      for (let j = i + 1; j <= i + 2 && j < words.length; j++) {
+      for (let j = i + 1; j <= i + 1 + BETWEEN_MAX && j < words.length; j++) {
         const v = VERSION.exec(words[j])
         if (v) {
           out.push({runtime, version: normalized(v[1]), at: i, end: j + 1})
@@ -101,7 +108,7 @@ function readVersions(sequence: readonly string[]): VersionMention[] {
     const joined = JOINED.exec(words[i])
     const named = joined && RUNTIME_BY_WORD.get(joined[1])
     // a joined word needs a name of more than two letters ("go1.22" yes, "v8" no)
-    if (named && joined[1].length > 2) out.push({runtime: named, version: normalized(joined[2]), at: i, end: i + 1})
+    if (named && (joined[1].length > 2 || SHORT_JOINED.has(joined[1]))) out.push({runtime: named, version: normalized(joined[2]), at: i, end: i + 1})
   }
   return out
 }

@@ -18,10 +18,17 @@ describe('versions', () => {
     expect(read('The image is FROM postgres:16')).toEqual(['postgres 16'])
     expect(read('Runners use ubuntu-24.04')).toEqual(['ubuntu 24.04'])
     expect(read('Python >= 3.10 is required')).toEqual(['python 3.10'])
+    // a few words of a requirement between the name and the version, and more joined forms (2026-11-27)
+    expect(read('The Go toolchain is pinned at 1.20')).toEqual(['go 1.20'])
+    expect(read('Our MySQL server version is 5.7')).toEqual(['mysql 5.7'])
+    expect(read('The Java baseline is 11')).toEqual(['java 11'])
+    expect(read('Build with go1.22')).toEqual(['go 1.22'])
+    expect(read('Lambda functions use the nodejs16.x runtime')).toEqual(['node 16'])
+    expect(read('The library targets netcoreapp3.1')).toEqual(['dotnet 3.1'])
   })
 
   it('reads no version where the runtime or its version is not said', () => {
-    for (const text of ['Nothing older than 3.11 is supported', 'The API is written in Python', 'Node is managed by Volta', 'The pg client is pinned', 'Redis runs on port 6379 locally']) expect(read(text), text).toEqual([])
+    for (const text of ['Nothing older than 3.11 is supported', 'The API is written in Python', 'Node is managed by Volta', 'The pg client is pinned', 'Redis runs on port 6379 locally', 'Python is used in 3 services', 'The v8 engine is fast']) expect(read(text), text).toEqual([])
   })
 
   it('reads each runtime of a text of several', () => {

@@ -213,7 +213,12 @@ function swapped(_pair: Pair, m: Match): string {
 function oneChanged<T extends {at: number; end: number}>({newer, older}: Pair, read: (sequence: readonly string[]) => readonly T[], changed: (mine: T, theirs: T) => boolean): Match | null {
   const [mine, theirs] = [read(newer.sequence), read(older.sequence)]
   if (mine.length !== 1 || theirs.length !== 1 || !changed(mine[0], theirs[0])) return null
-  return {gained: [newer.sequence.slice(mine[0].at, mine[0].end).join(' ')], lost: [older.sequence.slice(theirs[0].at, theirs[0].end).join(' ')]}
+  return {gained: [shownSpan(newer.sequence, mine[0])], lost: [shownSpan(older.sequence, theirs[0])]}
+}
+
+/** A mention as the text writes it; a long one (words of a requirement between: "Go toolchain is pinned at 1.20") by its first and last word. */
+function shownSpan(sequence: readonly string[], {at, end}: {at: number; end: number}): string {
+  return end - at > 3 ? `${sequence[at]} ${sequence[end - 1]}` : sequence.slice(at, end).join(' ')
 }
 
 /**
