@@ -467,6 +467,35 @@ export const carvedOut: Guard = {
   },
 }
 
+/** Words of the checks a codebase runs on its code, by check: "linted", "analysed", "vetted" / "formatted", "fmt" / "type-checked". */
+const CODE_CHECKS: Readonly<Record<string, {prefix: readonly string[]; exact?: readonly string[]}>> = {
+  lint: {prefix: ['lint', 'analys', 'analyz'], exact: ['vet', 'vets', 'vetted']},
+  format: {prefix: ['format'], exact: ['fmt']},
+  typecheck: {prefix: ['typecheck', 'type-check'], exact: []},
+}
+
+function codeChecksIn(sequence: readonly string[]): Set<string> {
+  const out = new Set<string>()
+  for (const raw of sequence) {
+    const w = raw.toLowerCase()
+    for (const [check, {prefix, exact = []}] of Object.entries(CODE_CHECKS)) if (exact.includes(w) || prefix.some((p) => w.startsWith(p))) out.add(check)
+  }
+  return out
+}
+
+/**
+ * Each text names a check of the code the other does not — "Rust code is linted with Clippy" /
+ * "Rust code is formatted with rustfmt", "Go code is vetted with staticcheck" / "… formatted with
+ * gofmt": a linter beside a formatter, two facts (a guard of every rule).
+ */
+export const otherCodeCheck: Guard = {
+  name: 'two checks of the code',
+  refuses: ({newer, older}) => {
+    const [mine, theirs] = [codeChecksIn(newer.sequence), codeChecksIn(older.sequence)]
+    return [...mine].some((c) => !theirs.has(c)) && [...theirs].some((c) => !mine.has(c))
+  },
+}
+
 /**
  * same-words, wider, reworded: one text names a case carved out of the other's rule by a word that
  * says so (except, unless, exempt, besides) or a kind of thing made "only" of one ("Docs-only pull

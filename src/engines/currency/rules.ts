@@ -38,6 +38,7 @@ import {
   oneSlotApart,
   carvedOut,
   namedException,
+  otherCodeCheck,
   otherNounMeasured,
   ownSubjects,
   inAddition,
@@ -308,7 +309,7 @@ export const UPDATE_RULES: readonly Rule[] = [
 ]
 
 /** Guards of every update rule: read before any rule. */
-export const PAIR_GUARDS: readonly Guard[] = [question, inAddition, otherScope]
+export const PAIR_GUARDS: readonly Guard[] = [question, inAddition, otherScope, otherCodeCheck]
 
 const NOTHING: Match = {gained: [], lost: []}
 
