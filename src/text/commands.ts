@@ -203,7 +203,7 @@ function readTasks(shape: Words): Set<string> {
  * project (make, just, docker, a script) have none.
  */
 const ECOSYSTEMS: Readonly<Record<string, readonly string[]>> = {
-  javascript: ['npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'bun', 'bunx', 'deno', 'node', 'tsc', 'vue-tsc', 'eslint', 'prettier', 'biome', 'vitest', 'jest', 'playwright', 'cypress', 'stylelint', 'turbo', 'nx', 'lerna', 'changeset', 'husky', 'prisma', 'drizzle-kit', 'jsdoc', 'typedoc', 'storybook'],
+  javascript: ['npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'bun', 'bunx', 'deno', 'node', 'tsc', 'vue-tsc', 'eslint', 'prettier', 'biome', 'vitest', 'jest', 'playwright', 'cypress', 'stylelint', 'turbo', 'nx', 'lerna', 'changeset', 'husky', 'prisma', 'drizzle-kit', 'jsdoc', 'typedoc', 'storybook', 'qunit', 'mocha', 'ember'],
   python: ['python', 'python3', 'pip', 'pip3', 'pipx', 'uv', 'uvx', 'poetry', 'pdm', 'hatch', 'tox', 'nox', 'pytest', 'ruff', 'isort', 'flake8', 'mypy', 'pyright', 'alembic', 'django-admin', 'manage.py', 'mkdocs', 'sphinx-build'],
   rust: ['cargo', 'rustup', 'rustfmt'],
   ruby: ['rake', 'rails', 'bin/rails', 'bin/rake', 'bundle', 'rspec', 'cap', 'kamal'],
@@ -218,5 +218,14 @@ const ECOSYSTEMS: Readonly<Record<string, readonly string[]>> = {
   terraform: ['terraform', 'tofu'],
 }
 const ECOSYSTEM_OF = new Map(Object.entries(ECOSYSTEMS).flatMap(([e, programs]) => programs.map((p) => [p, e] as const)))
-/** The ecosystem of a command's program, or null for a program of any project. */
-export const ecosystemOf = (program: string): string | null => ECOSYSTEM_OF.get(program) ?? null
+/**
+ * The ecosystem of a command's program, or null for a program of any project. A wrapper in the
+ * project's bin folder is its tool's (`bin/rspec`, `./bin/flutter`, `bin/qunit`); other scripts
+ * have none.
+ */
+export const ecosystemOf = (program: string): string | null => {
+  const direct = ECOSYSTEM_OF.get(program)
+  if (direct) return direct
+  const wrapped = /^(?:\.\/)?bin\/([a-z][\w-]*)$/.exec(program)
+  return wrapped ? (ECOSYSTEM_OF.get(wrapped[1]) ?? null) : null
+}

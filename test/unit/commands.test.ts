@@ -1,6 +1,6 @@
 // What text/commands.ts reads as a command and the tasks it is for, and what it does not.
 import {describe, expect, it} from 'vitest'
-import {commandsIn, commandTasks} from '../../src/text/commands.js'
+import {commandsIn, commandTasks, ecosystemOf} from '../../src/text/commands.js'
 import {factShape} from '../../src/text/values.js'
 
 const read = (text: string) => commandsIn(factShape(text)).map((c) => c.key)
@@ -50,5 +50,13 @@ describe('commands', () => {
   it('reads no task in a text of no command or of two', () => {
     expect(tasks('Migrations must be reversible')).toEqual([])
     expect(tasks('Run `npm test` and then `npm run lint`')).toEqual([])
+  })
+  it("reads a wrapper in the project's bin folder as its tool's ecosystem, and no other script", () => {
+    expect(ecosystemOf('bin/rspec')).toBe('ruby')
+    expect(ecosystemOf('./bin/flutter')).toBe('dart')
+    expect(ecosystemOf('bin/qunit')).toBe('javascript')
+    expect(ecosystemOf('bin/setup')).toBeNull()
+    expect(ecosystemOf('scripts/rspec')).toBeNull()
+    expect(ecosystemOf('make')).toBeNull()
   })
 })

@@ -496,6 +496,24 @@ export const otherCodeCheck: Guard = {
   },
 }
 
+/** Words that say a command runs one thing of many: "Run one test with …", "a single example", "for given files", "targeted tests". */
+const ONE_OF_MANY = new Set(['one', 'single', 'individual', 'specific', 'targeted', 'given'])
+
+/**
+ * same-command, reworded, meaning: one text runs one thing of many — "Run one test with `go test
+ * -run TestName ./pkg/…`", "Run a single RSpec example: `bin/rspec spec/…:123`", a command with a
+ * placeholder (`<file_path>`, `path/to/test.py`) — and the other does not ("`make test-verbose` runs
+ * the unit and integration tests"): how to run one, beside how to run them all.
+ */
+export const oneOfMany: Guard = {
+  name: 'one of many beside all',
+  refuses: ({newer, older}) => {
+    const one = (shape: FactShape) =>
+      shape.sequence.some((w) => ONE_OF_MANY.has(w.toLowerCase())) || shape.values.some((v) => v.startsWith('q:') && /<[\w-]+>|\bpath\/to\b/.test(v))
+    return one(newer) !== one(older)
+  },
+}
+
 /**
  * same-words, wider, reworded: one text names a case carved out of the other's rule by a word that
  * says so (except, unless, exempt, besides) or a kind of thing made "only" of one ("Docs-only pull

@@ -39,6 +39,7 @@ import {
   carvedOut,
   namedException,
   otherCodeCheck,
+  oneOfMany,
   otherNounMeasured,
   ownSubjects,
   inAddition,
@@ -126,7 +127,7 @@ export const reworded: Rule = {
     if (gained.length !== 1 || lost.length !== 1) return null
     return {gained, lost, named: {a: withNames(p.newer, p.a, p.older), b: withNames(p.older, p.b, p.newer)}}
   },
-  guards: [anotherKind, fewWordsShared, addressed, otherLabel, ownWordBeforeShared, ownWordsBetweenSame, nameOfSubject, otherBound, namedException],
+  guards: [anotherKind, fewWordsShared, addressed, otherLabel, ownWordBeforeShared, ownWordsBetweenSame, nameOfSubject, otherBound, namedException, otherEcosystem],
   reason: changed,
 }
 
@@ -169,7 +170,7 @@ export const byMeaning: Rule = {
     const [gained, lost] = [p.hardGained, p.hardLost]
     return gained.length === 1 && lost.length === 1 ? {gained, lost} : null
   },
-  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject, otherBound, carvedOut, otherUse, tasksOfItsOwn, otherTarget],
+  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject, otherBound, carvedOut, otherUse, tasksOfItsOwn, otherTarget, otherEcosystem, oneOfMany],
   reason: changed,
 }
 
@@ -270,7 +271,7 @@ export const sameCommand: Rule = {
     const theirTasks = commandTasks(older)
     return [...commandTasks(newer)].some((t) => theirTasks.has(t)) ? {gained: [mine[0].shown], lost: [theirs[0].shown]} : null
   },
-  guards: [toolInPassing, tasksOfItsOwn, otherTarget, otherEcosystem, carvedOut],
+  guards: [toolInPassing, tasksOfItsOwn, otherTarget, otherEcosystem, carvedOut, oneOfMany],
   reason: swapped,
 }
 

@@ -254,10 +254,22 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   otherBranches: {updates: [['Pull requests to main are squash-merged', 'Merges from the hotfix branch keep a merge commit']]},
   // same-command finds each of these
   otherEcosystem: {
+    // the meaning rule, with the pair's cosine (reworded refuses it first with this guard too)
+    meaning: [['Python tests run through `tox -e py312`', 'The test suite runs with `npm test`']],
     updates: [
       ['Format with `cargo fmt`', 'Before pushing, run `terraform fmt -recursive`'],
       ['Run `cmake --build --target format` before committing', 'Format PHP with `composer format`'],
+      // reworded finds it (paraphrase set 4's wrong links of 2026-11-27 were of this kind)
+      ['Python tests run through `tox -e py312`', 'The test suite runs with `npm test`'],
+      // wrappers in bin/ are their tool's (commands.ts ecosystemOf)
+      ['Run the specs with `bin/rspec`', 'The tests run with `bin/qunit`'],
     ],
+  },
+  oneOfMany: {
+    // the meaning rule, with the pair's cosine
+    meaning: [['Run the whole suite with `make test`', 'Run one test file with `pytest path/to/test_x.py`']],
+    // same-command finds it
+    updates: [['Run the whole suite with `make test`', 'Run one test file with `pytest path/to/test_x.py`']],
   },
   tasksOfItsOwn: {
     // the meaning rule, with the pair's cosine, as on the blind sets with the model on
