@@ -1,6 +1,6 @@
 // Meaning (issue 30): lexical-only, then model-alone and fused rows for USE-lite (meaning.model: builtin)
 // and for the static table distilled from it (meaning.model: static), side by side, for the own recall set
-// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase to paraphrase4, each written by a colleague
+// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase to paraphrase5, each written by a colleague
 // before any tuning) and the LoCoMo dev split — recall@5, recall@10, MRR@10, overall and by kind —
 // then what meaning costs a cold command: `mem recall` at 10k memories against `node -e 0`, the
 // prompt hook and the session-start hook.
@@ -192,12 +192,15 @@ export async function benchMeaning() {
   const para3 = loadSet('paraphrase3')
   // and a fourth of the same kind, from 10 other repositories, written blind the same afternoon
   const para4 = loadSet('paraphrase4')
+  // and a fifth from 10 more repositories, written blind at the end of that afternoon
+  const para5 = loadSet('paraphrase5')
   const sets = [
     ['own recall set', own, 'own'],
     ['paraphrase set', para, 'para'],
     ['paraphrase set 2 (written blind)', para2, 'para2'],
     ['paraphrase set 3 (real projects\' rules, written blind)', para3, 'para3'],
     ['paraphrase set 4 (real projects\' rules, written blind)', para4, 'para4'],
+    ['paraphrase set 5 (real projects\' rules, written blind)', para5, 'para5'],
   ]
   for (const [title, set, name] of sets) {
     if (!set) {
