@@ -23,8 +23,9 @@ const ELSEWHERE: Array<{file: string; path: string; why: string; madeByTests?: t
   {file: 'docs/currency.md', path: 'test/fixtures/api', why: 'an example value inside a memory\'s text'},
   {file: 'docs/web-ui.md', path: 'test/faces/ui/screenshots/', why: 'written by the UI tests, git-ignored', madeByTests: true},
   // scripts run by their path in the user's repository: the programs of commands (text/commands.ts)
-  ...['bin/rails', 'bin/rake', 'scripts/seed.js', 'bin/clear-cache'].map((path) => ({file: 'src/text/commands.ts', path, why: 'a script a command runs in the user\'s repository'})),
-  ...['bin/rails', 'bin/clear-cache', 'scripts/x.sh'].map((path) => ({file: 'docs/currency.md', path, why: 'a script a command runs in the user\'s repository'})),
+  ...['bin/rails', 'bin/rake', 'scripts/seed.js', 'bin/clear-cache', 'bin/rspec', 'bin/qunit'].map((path) => ({file: 'src/text/commands.ts', path, why: 'a script a command runs in the user\'s repository'})),
+  ...['bin/rails', 'bin/clear-cache', 'scripts/x.sh', 'bin/rspec', 'bin/qunit'].map((path) => ({file: 'docs/currency.md', path, why: 'a script a command runs in the user\'s repository'})),
+  {file: 'src/engines/currency/guards.ts', path: 'bin/rspec', why: 'a script a command runs in the user\'s repository'},
 ]
 
 function walk(dir: string): string[] {
