@@ -309,6 +309,24 @@ export const commandAndName: Guard = {
   refuses: ({newer, older}, m) => inCommand(newer, m.gained[0]) !== inCommand(older, m.lost[0]),
 }
 
+/** Whether a text's tool is the program of a command it quotes (a `q:` value: "`yarn start:example`"). */
+function programOfCommand(shape: {values: readonly string[]}, tool: string): boolean {
+  const key = toolKey(tool.replace(/\s+/g, ''))
+  return shape.values.some((v) => v.startsWith('q:') && toolKey(v.slice(2).trim().split(/\s+/)[0] ?? '') === key)
+}
+
+/**
+ * same-role: both tools are the programs of commands the texts quote — "`yarn start:example` builds
+ * the package" / "Type-check the frontend with `pnpm --filter=… typescript:check`": two commands,
+ * which the same-command rule compares by their tasks; the package managers that run them say
+ * nothing of whether one replaced the other. (A tool the command runs, "`npx cypress run`" →
+ * "`npx playwright test`", is still the role's.)
+ */
+export const toolsInCommands: Guard = {
+  name: 'both tools run commands',
+  refuses: ({newer, older}, m) => programOfCommand(newer, m.gained[0]) && programOfCommand(older, m.lost[0]),
+}
+
 /** Beyond this many words a text names a tool in passing, not as the fact it states (the same-role rule). */
 export const ROLE_MAX_WORDS = 15
 

@@ -31,6 +31,7 @@ import {
   valueOutsideSlot,
   bodyOf,
   commandAndName,
+  toolsInCommands,
   toolInPassing,
   noSharedMeasured,
   otherBound,
@@ -199,7 +200,7 @@ export const sameRole: Rule = {
     }
     return null
   },
-  guards: [toolInPassing, commandAndName, noSharedSubject, ownWordBeforeShared],
+  guards: [toolInPassing, commandAndName, toolsInCommands, noSharedSubject, ownWordBeforeShared],
   reason: swapped,
 }
 

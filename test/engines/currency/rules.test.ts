@@ -51,6 +51,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Timestamps are formatted with Moment', 'Use date-fns for date formatting', 'Moment → date-fns'],
     ['Styles live in Sass partials', 'We style with styled-components now', 'Sass → styled-components'],
     ['The app keeps its state in Redux', 'Client state lives in Zustand', 'Redux → Zustand'],
+    // a tool a command runs (not its program) is the role's: toolsInCommands leaves it
+    ['End-to-end tests use `npx cypress run`', 'The e2e suite is started by `npx playwright test` these days', 'cypress → playwright'],
   ],
   // one amount of one thing for another, in other units and words (text/quantities.ts)
   'same-quantity': [
@@ -133,6 +135,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   otherLabel: {updates: [['Postgres runs locally on port 5432', 'Staging runs Postgres 15'], ['Postgres runs on port 5432', 'The team runs Postgres 15']], meaning: [['Redis listens on port 6379', 'Our cache is Redis 7']]},
   commandAndName: {updates: [['We use Mocha for unit tests', 'To run unit tests: `npx vitest run`']]},
+  // same-role finds it (yarn and pnpm run two commands; paraphrase set 5's wrong links were of this kind)
+  toolsInCommands: {updates: [['`yarn build:example` builds the demo package', 'Type-check the demo with `pnpm --filter=demo typecheck`']]},
   noSharedSubject: {updates: [['Incidents are announced in Slack', 'Design reviews happen on Discord']]},
   otherScope: {
     // the meaning rule, with the pair's cosine, as on the blind sets with the model on
