@@ -1,6 +1,6 @@
 // Meaning (issue 30): lexical-only, then model-alone and fused rows for USE-lite (meaning.model: builtin)
 // and for the static table distilled from it (meaning.model: static), side by side, for the own recall set
-// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase to paraphrase5, each written by a colleague
+// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase to paraphrase6, each written by a colleague
 // before any tuning) and the LoCoMo dev split — recall@5, recall@10, MRR@10, overall and by kind —
 // then what meaning costs a cold command: `mem recall` at 10k memories against `node -e 0`, the
 // prompt hook and the session-start hook.
@@ -194,6 +194,8 @@ export async function benchMeaning() {
   const para4 = loadSet('paraphrase4')
   // and a fifth from 10 more repositories, written blind at the end of that afternoon
   const para5 = loadSet('paraphrase5')
+  // and a sixth from 11 more, written blind after all the day's changes to update detection
+  const para6 = loadSet('paraphrase6')
   const sets = [
     ['own recall set', own, 'own'],
     ['paraphrase set', para, 'para'],
@@ -201,6 +203,7 @@ export async function benchMeaning() {
     ['paraphrase set 3 (real projects\' rules, written blind)', para3, 'para3'],
     ['paraphrase set 4 (real projects\' rules, written blind)', para4, 'para4'],
     ['paraphrase set 5 (real projects\' rules, written blind)', para5, 'para5'],
+    ['paraphrase set 6 (real projects\' rules, written blind)', para6, 'para6'],
   ]
   for (const [title, set, name] of sets) {
     if (!set) {
