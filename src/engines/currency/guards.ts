@@ -295,8 +295,13 @@ function scopeOfItsOwn(mine: ReadonlyMap<number, ReadonlySet<number>>, theirs: R
 
 /** Whether a text writes a tool inside a command it quotes (a `q:` value: "`npx vitest run`"). */
 function inCommand(shape: {values: readonly string[]}, tool: string): boolean {
+  return quotedCommandsWith(shape, tool, (words, key) => words.some((w) => toolKey(w) === key))
+}
+
+/** Whether one of the commands a text quotes (its `q:` values, as words) holds `tool` as `test` reads it. */
+function quotedCommandsWith(shape: {values: readonly string[]}, tool: string, test: (words: string[], key: string) => boolean): boolean {
   const key = toolKey(tool.replace(/\s+/g, ''))
-  return shape.values.some((v) => v.startsWith('q:') && v.slice(2).split(/\s+/).some((w) => toolKey(w) === key))
+  return shape.values.some((v) => v.startsWith('q:') && test(v.slice(2).trim().split(/\s+/), key))
 }
 
 /**
@@ -311,8 +316,7 @@ export const commandAndName: Guard = {
 
 /** Whether a text's tool is the program of a command it quotes (a `q:` value: "`yarn start:example`"). */
 function programOfCommand(shape: {values: readonly string[]}, tool: string): boolean {
-  const key = toolKey(tool.replace(/\s+/g, ''))
-  return shape.values.some((v) => v.startsWith('q:') && toolKey(v.slice(2).trim().split(/\s+/)[0] ?? '') === key)
+  return quotedCommandsWith(shape, tool, (words, key) => toolKey(words[0] ?? '') === key)
 }
 
 /**
