@@ -248,6 +248,32 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
   'docs-site': ['doc'],
 }
 
+/**
+ * The roles a word names by what they do (ROLE_WORDS: "install" and "dependencies" name the package
+ * managers, "hosted" the app hosts), each with its tools (as toolsIn keys): recall reads a question's
+ * words through it, so that "how do I install dependencies" finds "Use pnpm, never npm".
+ */
+export function rolesNamedBy(word: string): ReadonlyArray<{role: string; tools: readonly string[]}> {
+  const w = word.toLowerCase()
+  const out: Array<{role: string; tools: readonly string[]}> = []
+  for (const [role, cues] of Object.entries(ROLE_WORDS)) if (cues.some((cue) => w.startsWith(cue))) out.push({role, tools: toolsOfRole(role)})
+  return out
+}
+
+let toolsByRole: Map<string, string[]> | undefined
+
+/** The tools of a role, as toolsIn keys. */
+function toolsOfRole(role: string): readonly string[] {
+  if (!toolsByRole) {
+    toolsByRole = new Map()
+    for (const line of ROLES) {
+      const [name, tools] = line.split(': ')
+      toolsByRole.set(name, tools.split(' ').filter((t) => !WORD_NAMES.has(t)))
+    }
+  }
+  return toolsByRole.get(role) ?? []
+}
+
 /** Whether both texts hold a word of what the role does (ROLE_WORDS). */
 export function roleWordsInBoth(role: string, a: readonly string[], b: readonly string[]): boolean {
   const cues = ROLE_WORDS[role]

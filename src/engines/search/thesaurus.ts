@@ -1,3 +1,5 @@
+import {rolesNamedBy, toolsIn} from '../../text/roles.js'
+import {analyze} from '../../text/tokenize.js'
 import {STEMMED_GROUPS} from './thesaurus-stems.js'
 
 /**
@@ -48,4 +50,42 @@ export function thesaurusExpansionsBySource(terms: string[]): Map<string, {n: nu
     for (const s of syns) if (syns.length < (out.get(s)?.n ?? Number.POSITIVE_INFINITY)) out.set(s, {n: syns.length, source: t})
   }
   return out
+}
+
+/**
+ * The tools of the roles the query's words name by what they do (text/roles.ts rolesNamedBy:
+ * "install dependencies" → npm, pnpm, yarn, bun, pip, poetry, …), as index terms, each with the
+ * number of tools its source word expands to and that source (the word's term). A tool named in
+ * two or more words of a store's index (GitHub Actions) is left out: it would match either word.
+ * A role the query names a tool of is not widened: "pnpm monorepo install" asks about pnpm, not
+ * about every note that runs an npm script.
+ */
+export function roleExpansionsBySource(q: string, terms: string[]): Map<string, {n: number; source: string}> {
+  const out = new Map<string, {n: number; source: string}>()
+  const have = new Set(terms)
+  const named = toolsIn(q.split(/\s+/).map((w) => w.replace(/^\W+|\W+$/g, '')).filter((w) => w.length > 0))
+  for (const word of q.split(/[^A-Za-z]+/)) {
+    if (word.length < 3) continue
+    const source = analyze(word)[0]
+    if (source === undefined || !have.has(source)) continue
+    const tools = new Set<string>()
+    for (const {role, tools: ofRole} of rolesNamedBy(word)) for (const tool of named.has(role) ? [] : ofRole) {
+      const t = toolTerm(tool)
+      if (t !== null && !have.has(t)) tools.add(t)
+    }
+    for (const t of tools) if (tools.size < (out.get(t)?.n ?? Number.POSITIVE_INFINITY)) out.set(t, {n: tools.size, source})
+  }
+  return out
+}
+
+const toolTerms = new Map<string, string | null>()
+
+/** A tool's key as the one index term a memory naming it holds, or null when it is not one term. */
+function toolTerm(tool: string): string | null {
+  let t = toolTerms.get(tool)
+  if (t === undefined) {
+    const terms = analyze(tool)
+    toolTerms.set(tool, (t = terms.length === 1 ? terms[0] : null))
+  }
+  return t
 }

@@ -97,6 +97,34 @@ describe('recall ranking', () => {
     expect(rank(true)).toEqual([plain, both])
   })
 
+  it("reads a question's words for the roles they name: install dependencies finds the package manager, after a note in the question's own words; roleWeight 0 turns it off", async () => {
+    const {ctx, repo, clock} = memRepo()
+    const [pnpm, make, railway] = await seed(
+      ctx,
+      repo,
+      [
+        {content: 'Use pnpm, never npm, in this repo', type: 'heuristic'},
+        {content: 'Run make setup to install the system dependencies of the image', type: 'procedure'},
+        {content: 'The app runs on Railway in two regions', type: 'observation'},
+        // Render is a tool only written as a name: the word here is not the host
+        {content: 'Render the invoice page on the server, never in the browser', type: 'heuristic'},
+        {content: 'Lint with eslint before every commit', type: 'procedure'},
+      ],
+      clock,
+    )
+    const handle = await ctx.repo(repo, 'read')
+    const rank = (q: string, roleWeight?: number) =>
+      handle.store.read((db) => searchMemories(db, q, {limit: 10, now: clock(), index: 'memory', tuning: roleWeight === undefined ? {} : {roleWeight}})).map((h) => h.memory.id)
+    expect(rank('how do I install dependencies')).toEqual([make, pnpm])
+    expect(rank('how do I install dependencies', 0)).toEqual([make])
+    expect(rank('where is production hosted')).toEqual([railway])
+    expect(rank('where is production hosted', 0)).toEqual([])
+    // a question naming a tool of the role asks about that tool: it is not widened to the others
+    const [npm] = await seed(ctx, repo, [{content: 'Run the integration tests with npm run test:int', type: 'procedure'}], clock)
+    expect(rank('how do I install dependencies')).toEqual([make, pnpm, npm])
+    expect(rank('pnpm monorepo install')).toEqual([make, pnpm])
+  })
+
   it('corrects typos against the index vocabulary', async () => {
     const {ctx, repo} = memRepo()
     const ids = await seed(ctx, repo, CORPUS)
