@@ -251,14 +251,28 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
 /**
  * The roles a word names by what they do (ROLE_WORDS: "install" and "dependencies" name the package
  * managers, "hosted" the app hosts), each with its tools (as toolsIn keys): recall reads a question's
- * words through it, so that "how do I install dependencies" finds "Use pnpm, never npm".
+ * words through it, so that "how do I install dependencies" finds "Use pnpm, never npm". A word of
+ * the trade that a question uses far more often for something else (NOT_IN_QUESTIONS) names no role.
  */
 export function rolesNamedBy(word: string): ReadonlyArray<{role: string; tools: readonly string[]}> {
   const w = word.toLowerCase()
   const out: Array<{role: string; tools: readonly string[]}> = []
-  for (const [role, cues] of Object.entries(ROLE_WORDS)) if (cues.some((cue) => w.startsWith(cue))) out.push({role, tools: toolsOfRole(role)})
+  for (const [role, cues] of Object.entries(ROLE_WORDS)) if (cues.some((cue) => !NOT_IN_QUESTIONS.has(cue) && w.startsWith(cue))) out.push({role, tools: toolsOfRole(role)})
   return out
 }
+
+/**
+ * Role words that a question about a project uses mostly for something else: a page of the app
+ * (not paging on-call), a file, a type, a view, a route, the state of a thing, an event, a request,
+ * a server, a check, a build, a job of CI, async code, a lock file, a date shown. Two texts that both
+ * hold one are still read as about the role (roleWordsInBoth); a question holding one is not widened.
+ */
+const NOT_IN_QUESTIONS = new Set([
+  'page', 'paging', 'file', 'type', 'typing', 'static', 'view', 'route', 'handler', 'plugin', 'middleware', 'endpoint', 'server', 'serve', 'served',
+  'http', 'request', 'state', 'event', 'message', 'stream', 'topic', 'sign', 'identity', 'check', 'style', 'build', 'job', 'worker', 'async',
+  'lock', 'environment', 'workspace', 'resource', 'graph', 'wire', 'wires', 'inject', 'injection', 'date', 'time', 'quer', 'persist', 'schema',
+  'storage', 'charge', 'tracking', 'spec', 'flag', 'search', 'error', 'exception', 'alert',
+])
 
 let toolsByRole: Map<string, string[]> | undefined
 

@@ -88,8 +88,7 @@ export const DEFAULT_TUNING: Tuning = {
   synonymWeight: 0.7,
   synonymSpread: 0.5,
   // measured by words and fused (docs/recall.md, "The roles' words"): recall@5 the same or up on
-  // every set (paraphrased questions by words: set 2 +0.008, set 5 +0.013; fused: own +0.012, set 1
-  // +0.012), LoCoMo dev the same, MRR@10 never more than 0.001 lower
+  // every set, LoCoMo dev the same, MRR@10 at most 0.002 lower
   roleWeight: 0.4,
   typoCorrection: true,
   typoMaxTerms: 12,

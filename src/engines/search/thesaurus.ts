@@ -55,9 +55,10 @@ export function thesaurusExpansionsBySource(terms: string[]): Map<string, {n: nu
 /**
  * The tools of the roles the query's words name by what they do (text/roles.ts rolesNamedBy:
  * "install dependencies" → npm, pnpm, yarn, bun, pip, poetry, …), as index terms, each with the
- * number of tools its source word expands to and that source (the word's term). A tool named in
- * two or more words of a store's index (GitHub Actions) is left out: it would match either word.
- * A role the query names a tool of is not widened: "pnpm monorepo install" asks about pnpm, not
+ * number of tools its source word expands to and that source (the word's term). A tool is sought
+ * as the index keeps a one-word name (its stem: "Railway" → railwai) and a name joined from parts
+ * ("Fly.io", "pg-boss", "styled-components" → flyio, pgboss, styledcomponents); a name of two words
+ * (GitHub Actions) is not sought. A role the query names a tool of is not widened: "pnpm monorepo install" asks about pnpm, not
  * about every note that runs an npm script.
  */
 export function roleExpansionsBySource(q: string, terms: string[]): Map<string, {n: number; source: string}> {
@@ -69,23 +70,22 @@ export function roleExpansionsBySource(q: string, terms: string[]): Map<string, 
     const source = analyze(word)[0]
     if (source === undefined || !have.has(source)) continue
     const tools = new Set<string>()
-    for (const {role, tools: ofRole} of rolesNamedBy(word)) for (const tool of named.has(role) ? [] : ofRole) {
-      const t = toolTerm(tool)
-      if (t !== null && !have.has(t)) tools.add(t)
+    for (const {role, tools: ofRole} of rolesNamedBy(word)) for (const tool of named.has(role) ? [] : ofRole) tools.add(tool)
+    for (const tool of tools) {
+      for (const t of indexTermsOfTool(tool)) if (!have.has(t) && tools.size < (out.get(t)?.n ?? Number.POSITIVE_INFINITY)) out.set(t, {n: tools.size, source})
     }
-    for (const t of tools) if (tools.size < (out.get(t)?.n ?? Number.POSITIVE_INFINITY)) out.set(t, {n: tools.size, source})
   }
   return out
 }
 
-const toolTerms = new Map<string, string | null>()
+const termsOfTool = new Map<string, readonly string[]>()
 
-/** A tool's key as the one index term a memory naming it holds, or null when it is not one term. */
-function toolTerm(tool: string): string | null {
-  let t = toolTerms.get(tool)
-  if (t === undefined) {
-    const terms = analyze(tool)
-    toolTerms.set(tool, (t = terms.length === 1 ? terms[0] : null))
+/** The index terms a memory naming a tool holds for it: its stem, and its key as a joined name keeps it. */
+function indexTermsOfTool(tool: string): readonly string[] {
+  let terms = termsOfTool.get(tool)
+  if (!terms) {
+    const stems = analyze(tool)
+    termsOfTool.set(tool, (terms = stems.length === 1 && stems[0] !== tool ? [stems[0], tool] : [tool]))
   }
-  return t
+  return terms
 }

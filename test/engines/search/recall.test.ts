@@ -11,7 +11,8 @@ import {searchMemories} from '../../../src/engines/search/engine.js'
 import {loadTokenCounter} from '../../../src/engines/search/tokens.js'
 import {GROUPS, stemGroups} from '../../../src/engines/search/thesaurus-groups.js'
 import {STEMMED_GROUPS} from '../../../src/engines/search/thesaurus-stems.js'
-import {thesaurusExpansions} from '../../../src/engines/search/thesaurus.js'
+import {roleExpansionsBySource, thesaurusExpansions} from '../../../src/engines/search/thesaurus.js'
+import {queryTerms} from '../../../src/engines/search/query.js'
 import {memRepo, tempDir} from '../../helpers/mem.js'
 
 type Seed = Omit<StoreInput, 'repo'>
@@ -123,6 +124,14 @@ describe('recall ranking', () => {
     const [npm] = await seed(ctx, repo, [{content: 'Run the integration tests with npm run test:int', type: 'procedure'}], clock)
     expect(rank('how do I install dependencies')).toEqual([make, pnpm, npm])
     expect(rank('pnpm monorepo install')).toEqual([make, pnpm])
+    // a tool is sought as the index keeps it: a one-word name by its stem (Railway → railwai), a name
+    // joined from parts by the joined form too, which the index does not stem (graphile-worker → graphileworker)
+    const q = 'what runs our background tasks'
+    const sought = [...roleExpansionsBySource(q, queryTerms(q)).keys()]
+    expect(sought).toEqual(expect.arrayContaining(['graphileworker', 'solidqueue', 'sidekiq']))
+    // a word a question uses mostly for something else names no role: the page of an app is not on-call paging
+    const page = 'what should the page show while data loads'
+    expect([...roleExpansionsBySource(page, queryTerms(page)).keys()]).toEqual([])
   })
 
   it('corrects typos against the index vocabulary', async () => {
