@@ -51,6 +51,8 @@ describe('installing the package', () => {
       expect(shipped, needed).toContain(needed)
     }
     expect(shipped.some((p) => p.startsWith('src/') || p.startsWith('test/'))).toBe(false)
+    // nor the build's source maps (22 MB of the 35 MB unpacked): node reads them only under --enable-source-maps
+    expect(shipped.filter((p) => p.endsWith('.map'))).toEqual([])
 
     // 2. a global install into a prefix of its own (npm's cache first: fast, and offline when warm)
     const prefix = join(base, 'prefix')
