@@ -82,7 +82,7 @@ export const ROLES: readonly string[] = [
   'ruby-linter: rubocop standardrb',
   'ruby-app-server: puma unicorn passenger',
   'go-linter: golangcilint golint staticcheck revive',
-  'go-web-framework: gin fiber chi gorilla',
+  'go-web-framework: gin fiber chi gorilla gorillamux',
   'go-orm: gorm ent',
   'jvm-build: maven gradle ant sbt',
   'jvm-tests: junit testng spock',
@@ -103,6 +103,18 @@ export const ROLES: readonly string[] = [
   'code-host: github gitlab bitbucket gitea',
   'dependency-bot: dependabot renovate',
   'docs-site: docusaurus vitepress mkdocs sphinx gitbook mintlify nextra',
+  // documents, media and the pieces an app embeds
+  'markdown-renderer: markdownit remark showdown commonmark micromark goldmark redcarpet kramdown markdig',
+  'pdf-generation: wkhtmltopdf gotenberg weasyprint pdfkit reportlab prawn wickedpdf dompdf',
+  'image-processing: imagemagick graphicsmagick libvips vips jimp pillow sharp',
+  'charting: chartjs echarts highcharts recharts plotly nivo apexcharts chartist',
+  'diagrams: plantuml mermaid graphviz structurizr',
+  'rich-text-editor: quill tiptap prosemirror ckeditor tinymce draftjs',
+  'web-maps: leaflet maplibre mapbox openlayers cesium',
+  'db-migrations: flyway liquibase dbmate goose golangmigrate sqitch',
+  'git-hooks: husky lefthook overcommit',
+  'http-mocking: nock msw wiremock mirage pretender',
+  'rust-errors: thiserror anyhow snafu eyre',
 ]
 
 /**
@@ -110,7 +122,7 @@ export const ROLES: readonly string[] = [
  * inside a sentence ("formatted with Black", "runs on Render"), never as the word ("render the
  * page", "express the total in cents", "a black border").
  */
-const WORD_NAMES = new Set(['black', 'render', 'express', 'temporal', 'requests', 'linear'])
+const WORD_NAMES = new Set(['black', 'render', 'express', 'temporal', 'requests', 'linear', 'sharp', 'remark', 'goose', 'mirage', 'pillow', 'quill'])
 
 let byTool: Map<string, string[]> | undefined
 
@@ -246,6 +258,19 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
   'auth-provider': ['auth', 'login', 'sign', 'identity', 'sso'],
   analytics: ['analytic', 'tracking', 'event'],
   'docs-site': ['doc'],
+  'markdown-renderer': ['markdown'],
+  'pdf-generation': ['pdf'],
+  'image-processing': ['image', 'thumbnail', 'resiz', 'crop'],
+  charting: ['chart', 'graph', 'plot', 'visuali'],
+  diagrams: ['diagram'],
+  'rich-text-editor': ['editor', 'rich-text', 'wysiwyg'],
+  'web-maps': ['map', 'tile'],
+  'db-migrations': ['migrat', 'changelog'],
+  'git-hooks': ['hook', 'pre-commit', 'pre-push'],
+  'http-mocking': ['mock', 'intercept', 'stub'],
+  'rust-errors': ['error'],
+  'api-gateway': ['proxy', 'tls', 'ingress', 'gateway', 'rout'],
+  'go-web-framework': ['rout', 'handler', 'http', 'server', 'middleware'],
 }
 
 /**
@@ -271,7 +296,8 @@ const NOT_IN_QUESTIONS = new Set([
   'page', 'paging', 'file', 'type', 'typing', 'static', 'view', 'route', 'handler', 'plugin', 'middleware', 'endpoint', 'server', 'serve', 'served',
   'http', 'request', 'state', 'event', 'message', 'stream', 'topic', 'sign', 'identity', 'check', 'style', 'build', 'job', 'worker', 'async',
   'lock', 'environment', 'workspace', 'resource', 'graph', 'wire', 'wires', 'inject', 'injection', 'date', 'time', 'quer', 'persist', 'schema',
-  'storage', 'charge', 'tracking', 'spec', 'flag', 'search', 'error', 'exception', 'alert',
+  'storage', 'charge', 'tracking', 'spec', 'flag', 'search', 'error', 'exception', 'alert', 'map', 'tile', 'editor', 'stub',
+  'hook', 'graph', 'plot', 'image', 'rout', 'proxy', 'gateway', 'changelog',
 ])
 
 let toolsByRole: Map<string, string[]> | undefined

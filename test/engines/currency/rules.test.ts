@@ -53,6 +53,11 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['The app keeps its state in Redux', 'Client state lives in Zustand', 'Redux → Zustand'],
     // a tool a command runs (not its program) is the role's: toolsInCommands leaves it
     ['End-to-end tests use `npx cypress run`', 'The e2e suite is started by `npx playwright test` these days', 'cypress → playwright'],
+    // roles of documents, media and embedded pieces (charts, PDFs, images, migrations, hooks), and a Go router written with its path
+    ['Charts on the admin pages use Chart.js', 'Graphs in the admin are drawn with Apache ECharts', 'Chart.js → ECharts'],
+    ['Database migrations are Flyway SQL scripts', 'Schema changes are Liquibase changelogs', 'Flyway → Liquibase'],
+    ['Git hooks are installed by husky', 'Pre-commit checks run through lefthook', 'husky → lefthook'],
+    ['Routing in the Go API is done with gorilla/mux', 'We register handlers on a chi router', 'gorilla/mux → chi'],
   ],
   // one amount of one thing for another, in other units and words (text/quantities.ts)
   'same-quantity': [
