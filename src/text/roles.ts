@@ -37,11 +37,11 @@ export const ROLES: readonly string[] = [
   'infrastructure-as-code: terraform pulumi cloudformation opentofu',
   'orchestration: kubernetes k8s nomad ecs',
   'api-gateway: kong traefik nginx envoy haproxy caddy',
-  'secrets-manager: vault doppler infisical 1password sops',
+  'secrets-manager: vault doppler infisical 1password sops secretsmanager',
   'service-config: consul etcd zookeeper',
   // data
   'database: postgres postgresql mysql mariadb sqlite mongodb cockroachdb dynamodb',
-  'cache: redis memcached valkey keydb dragonfly',
+  'cache: redis memcached valkey keydb dragonfly solidcache',
   'node-job-queue: bullmq beequeue pgboss graphileworker',
   'job-runner: sidekiq resque goodjob solidqueue delayedjob shoryuken celery rq dramatiq huey temporal oban exq',
   'message-broker: kafka rabbitmq nats sqs pubsub redpanda pulsar kinesis',
@@ -84,12 +84,14 @@ export const ROLES: readonly string[] = [
   'go-linter: golangcilint golint staticcheck revive',
   'go-web-framework: gin fiber chi gorilla gorillamux',
   'go-orm: gorm ent',
+  'go-logger: logrus zap zerolog slog',
   'jvm-build: maven gradle ant sbt',
   'jvm-tests: junit testng spock',
   'jvm-web-framework: spring springboot quarkus micronaut dropwizard',
   'jvm-logging: log4j log4j2 logback',
   'dotnet-tests: mstest xunit nunit',
   'dotnet-orm: entityframework efcore nhibernate',
+  'dotnet-json: newtonsoftjson systemtextjson',
   'php-tests: phpunit pest codeception',
   'php-framework: laravel symfony cakephp codeigniter',
   'php-static-analysis: phpstan psalm',
@@ -97,6 +99,7 @@ export const ROLES: readonly string[] = [
   'ios-dependencies: cocoapods carthage spm swiftpm',
   'ios-ui: uikit swiftui',
   'android-di: dagger hilt koin',
+  'android-image-loading: glide coil picasso fresco',
   // the team's tools
   'team-chat: slack discord mattermost zulip',
   'issue-tracker: jira linear asana trello clickup youtrack',
@@ -160,6 +163,10 @@ function readTools(sequence: readonly string[]): Map<string, Map<string, string>
   for (let i = 0; i < sequence.length; i++) {
     const key = toolKey(sequence[i])
     if (!WORD_NAMES.has(key) || (i > 0 && /^[A-Z][a-z]/.test(sequence[i]))) add(key, sequence[i])
+    // a package path names its package last ("log/slog", "github.com/sirupsen/logrus"); a file's path
+    // of more folders ("build/release/test/unittest") names a file
+    const parts = sequence[i].split('/')
+    if (parts.length > 1 && parts.every((p) => p.length > 0) && (parts.length === 2 || parts[0].includes('.'))) add(toolKey(parts[parts.length - 1]), sequence[i])
     if (i + 1 < sequence.length) add(toolKey(sequence[i] + sequence[i + 1]), `${sequence[i]} ${sequence[i + 1]}`)
   }
   return byCues(out, sequence)
@@ -269,6 +276,9 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
   'git-hooks': ['hook', 'pre-commit', 'pre-push'],
   'http-mocking': ['mock', 'intercept', 'stub'],
   'rust-errors': ['error'],
+  'go-logger': ['log'],
+  'android-image-loading': ['image'],
+  'dotnet-json': ['json', 'serializ'],
   'api-gateway': ['proxy', 'tls', 'ingress', 'gateway', 'rout'],
   'go-web-framework': ['rout', 'handler', 'http', 'server', 'middleware'],
 }

@@ -23,6 +23,11 @@ describe('roles: the tools a text names', () => {
     expect(tools('Python code is formatted with Black')).toEqual({'python-formatter': ['Black']})
     expect(tools('Use a black border around the avatar')).toEqual({})
   })
+  it('reads the package a package path names last, not the file at the end of a path of folders', () => {
+    expect(tools('Structured logging uses log/slog')).toEqual({'go-logger': ['log/slog']})
+    expect(tools('Import github.com/sirupsen/logrus for logs')).toEqual({'go-logger': ['github.com/sirupsen/logrus']})
+    expect(tools('Test with build/reldebug/test/unittest')).toEqual({})
+  })
   it('names no tool in a text about none, and leaves out tools often used beside another of their kind', () => {
     expect(tools('Keep functions short and names plain')).toEqual({})
     expect(tools('Read-heavy reports use Dapper')).toEqual({})

@@ -58,6 +58,10 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Database migrations are Flyway SQL scripts', 'Schema changes are Liquibase changelogs', 'Flyway → Liquibase'],
     ['Git hooks are installed by husky', 'Pre-commit checks run through lefthook', 'husky → lefthook'],
     ['Routing in the Go API is done with gorilla/mux', 'We register handlers on a chi router', 'gorilla/mux → chi'],
+    // a package path names its package last; names of two words joined; more roles of Go, .NET and secrets
+    ['We log with logrus and its JSON formatter', 'Structured logging uses the standard log/slog package', 'logrus → log/slog'],
+    ['The C# services serialize payloads with Newtonsoft.Json', 'JSON in the .NET projects is handled by System.Text.Json', 'Newtonsoft.Json → System.Text.Json'],
+    ['CI credentials are kept in HashiCorp Vault', 'Pipelines fetch their credentials from AWS Secrets Manager', 'Vault → Secrets Manager'],
   ],
   // one amount of one thing for another, in other units and words (text/quantities.ts)
   'same-quantity': [
