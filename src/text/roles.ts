@@ -264,7 +264,8 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
   payments: ['payment', 'billing', 'checkout', 'charge', 'subscription'],
   'auth-provider': ['auth', 'login', 'sign', 'identity', 'sso'],
   analytics: ['analytic', 'tracking', 'event'],
-  'docs-site': ['doc'],
+  // not "doc" alone: Docker is no docs site
+  'docs-site': ['docs', 'documentation'],
   'markdown-renderer': ['markdown'],
   'pdf-generation': ['pdf'],
   'image-processing': ['image', 'thumbnail', 'resiz', 'crop'],

@@ -229,11 +229,14 @@ export function searchIn(open: () => SearchSource, q: string, opts: SearchOption
       conceptOf.set(s, source)
     }
   }
+  // the tools a role word of the query stands for, by that word (they weigh alike: below)
+  const roleTerms = new Map<string, string>()
   if (tuning.roleWeight > 0 && original.length <= tuning.synonymMaxTerms) {
     for (const [t, {n, source}] of roleExpansionsBySource(q, original)) {
       if (weights.has(t)) continue
       weights.set(t, tuning.roleWeight / n ** tuning.synonymSpread)
       conceptOf.set(t, source)
+      roleTerms.set(t, source)
     }
   }
   const df = retriever.docFrequency([...weights.keys()])
@@ -271,6 +274,16 @@ export function searchIn(open: () => SearchSource, q: string, opts: SearchOption
       .filter(([t]) => (df.get(t) ?? 0) > 0 && (originals.has(t) || df.get(t)! <= commonAt))
       .map(([term, weight]) => ({term, weight, idf: idf(stats.docs, df.get(term)!), candidate: df.get(term)! <= commonAt && !partsOnly.has(term), df: df.get(term)!}))
     if (!terms.some((t) => t.candidate)) for (const t of terms) t.candidate = true
+    // a tool stands in for the role word: each tool of one word's roles gets their mean idf, so that
+    // a rarer tool does not outrank a commoner one (versions of a rule naming two tools of a role)
+    if (roleTerms.size > 0) {
+      const bySource = new Map<string, WeightedTerm[]>()
+      for (const t of terms) if (roleTerms.has(t.term)) bySource.set(roleTerms.get(t.term)!, [...(bySource.get(roleTerms.get(t.term)!) ?? []), t])
+      for (const group of bySource.values()) {
+        const mean = group.reduce((sum, t) => sum + t.idf, 0) / group.length
+        for (const t of group) t.idf = mean
+      }
+    }
     const ordered = [...terms.filter((t) => t.candidate), ...terms.filter((t) => !t.candidate)]
     const groupIds = new Map<string, number>()
     for (const t of ordered) {

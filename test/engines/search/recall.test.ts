@@ -129,6 +129,23 @@ describe('recall ranking', () => {
     const q = 'what runs our background tasks'
     const sought = [...roleExpansionsBySource(q, queryTerms(q)).keys()]
     expect(sought).toEqual(expect.arrayContaining(['graphileworker', 'solidqueue', 'sidekiq']))
+    // the tools one role word stands for weigh alike: a rarer tool does not outrank a commoner one
+    // (here the newer rule, which names the tool other memories name too)
+    const other = memRepo()
+    const [rare, ...common] = await seed(
+      other.ctx,
+      other.repo,
+      [
+        {content: 'Always use pnpm in this repo', type: 'heuristic'},
+        ...[1, 2, 3, 4].map((i) => ({content: `yarn workspaces hold module ${i}`, type: 'observation' as const})),
+        {content: 'Always use yarn in this repo', type: 'heuristic'},
+      ],
+      other.clock,
+    )
+    const otherHandle = await other.ctx.repo(other.repo, 'read')
+    const installs = otherHandle.store.read((db) => searchMemories(db, 'how do I install dependencies', {limit: 10, now: other.clock(), index: 'memory'})).map((h) => h.memory.id)
+    expect(installs.indexOf(common[4])).toBeGreaterThanOrEqual(0)
+    expect(installs.indexOf(common[4])).toBeLessThan(installs.indexOf(rare))
     // a word a question uses mostly for something else names no role: the page of an app is not on-call paging
     const page = 'what should the page show while data loads'
     expect([...roleExpansionsBySource(page, queryTerms(page)).keys()]).toEqual([])
