@@ -146,6 +146,20 @@ describe('recall ranking', () => {
     const installs = otherHandle.store.read((db) => searchMemories(db, 'how do I install dependencies', {limit: 10, now: other.clock(), index: 'memory'})).map((h) => h.memory.id)
     expect(installs.indexOf(common[4])).toBeGreaterThanOrEqual(0)
     expect(installs.indexOf(common[4])).toBeLessThan(installs.indexOf(rare))
+    // a tool stands in for the role word and never adds to it: three versions of one rule, each holding
+    // the question's words, keep the order words give them though one names a test runner
+    const third = memRepo()
+    await seed(
+      third.ctx,
+      third.repo,
+      ['To run unit tests: `pnpm test`', 'To run unit tests: `npx vitest run`', 'To run unit tests: `make test`'].map((content) => ({content, type: 'procedure' as const})),
+      third.clock,
+    )
+    const thirdHandle = await third.ctx.repo(third.repo, 'read')
+    const commands = (roleWeight?: number) =>
+      thirdHandle.store.read((db) => searchMemories(db, 'command for unit tests', {limit: 10, now: third.clock(), index: 'memory', tuning: roleWeight === undefined ? {} : {roleWeight}})).map((h) => h.memory.content)
+    expect(commands()).toHaveLength(3)
+    expect(commands()).toEqual(commands(0))
     // a word a question uses mostly for something else names no role: the page of an app is not on-call paging
     const page = 'what should the page show while data loads'
     expect([...roleExpansionsBySource(page, queryTerms(page)).keys()]).toEqual([])
