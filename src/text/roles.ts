@@ -308,7 +308,7 @@ const NOT_IN_QUESTIONS = new Set([
   'http', 'request', 'state', 'event', 'message', 'stream', 'topic', 'sign', 'identity', 'check', 'style', 'build', 'job', 'worker', 'async',
   'lock', 'environment', 'workspace', 'resource', 'graph', 'wire', 'wires', 'inject', 'injection', 'date', 'time', 'quer', 'persist', 'schema',
   'storage', 'charge', 'tracking', 'spec', 'flag', 'search', 'error', 'exception', 'alert', 'map', 'tile', 'editor', 'stub',
-  'hook', 'graph', 'plot', 'image', 'rout', 'proxy', 'gateway', 'changelog',
+  'hook', 'plot', 'image', 'rout', 'proxy', 'gateway', 'changelog',
 ])
 
 let toolsByRole: Map<string, string[]> | undefined

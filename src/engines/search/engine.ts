@@ -30,6 +30,8 @@ export interface Tuning {
   /**
    * Weight of a tool of a role the query names by what it does ("install dependencies" → pnpm, pip,
    * …; text/roles.ts), shared over the role's tools as synonyms are (synonymSpread); 0 turns it off.
+   * The tools stand in for their word: they share its concept (a memory scores the best of the word
+   * and its tools, never their sum) and weigh alike (their mean idf).
    */
   roleWeight: number
   /** Correct query terms the index has never seen to known terms within 1–2 edits. */

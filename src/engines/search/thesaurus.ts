@@ -58,8 +58,8 @@ export function thesaurusExpansionsBySource(terms: string[]): Map<string, {n: nu
  * number of tools its source word expands to and that source (the word's term). A tool is sought
  * as the index keeps a one-word name (its stem: "Railway" → railwai) and a name joined from parts
  * ("Fly.io", "pg-boss", "styled-components" → flyio, pgboss, styledcomponents); a name of two words
- * (GitHub Actions) is not sought. A role the query names a tool of is not widened: "pnpm monorepo install" asks about pnpm, not
- * about every note that runs an npm script.
+ * (GitHub Actions) is not sought. A role the query names a tool of is not widened: "pnpm monorepo
+ * install" asks about pnpm, not about every note that runs an npm script.
  */
 export function roleExpansionsBySource(q: string, terms: string[]): Map<string, {n: number; source: string}> {
   const out = new Map<string, {n: number; source: string}>()
