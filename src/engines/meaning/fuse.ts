@@ -1,5 +1,6 @@
 import type {SearchHit} from '../search/engine.js'
 import {queryTerms} from '../search/query.js'
+import {termsHeld} from '../search/thesaurus.js'
 import {analyze} from '../../text/tokenize.js'
 import type {MemContext, RepoHandle} from '../context.js'
 import {embedPending, PENDING_PER_LIVE_RECALL, PENDING_PER_RECALL, type LinkPlanner} from './pending.js'
@@ -36,14 +37,18 @@ export function wordsAnswer(q: string, hits: SearchHit[], enough = WORDS_ANSWER_
   return wordCover(q, hits) >= enough
 }
 
-/** The share of the question's words (as the index analyzes them) the best word match holds: 1 for a question of no word, 0 without a match. */
+/**
+ * The share of the question's words (as the index analyzes them) the best word match holds, itself
+ * or through a tool of a role the word names ("Use pnpm" holds "how do I install dependencies"):
+ * 1 for a question of no word, 0 without a match.
+ */
 export function wordCover(q: string, hits: SearchHit[]): number {
   const top = hits[0]?.memory
   if (!top) return 0
   const terms = queryTerms(q)
   if (terms.length === 0) return 1
   const have = new Set(analyze(`${top.content} ${top.tags.join(' ')} ${top.oneLiner ?? ''}`, {keepStopWords: true}))
-  return terms.filter((t) => have.has(t)).length / terms.length
+  return termsHeld(q, terms, have).length / terms.length
 }
 
 /** Starts loading the context's model (recall, once the words did not answer: it loads while the store does). */

@@ -63,17 +63,40 @@ export function thesaurusExpansionsBySource(terms: string[]): Map<string, {n: nu
  */
 export function roleExpansionsBySource(q: string, terms: string[]): Map<string, {n: number; source: string}> {
   const out = new Map<string, {n: number; source: string}>()
+  for (const {source, tools} of roleToolsByWord(q, terms)) {
+    for (const tool of tools) {
+      for (const t of indexTermsOfTool(tool)) if (tools.size < (out.get(t)?.n ?? Number.POSITIVE_INFINITY)) out.set(t, {n: tools.size, source})
+    }
+  }
+  return out
+}
+
+/**
+ * The query's terms a memory holds, as words or through a tool of a role the word names ("Use
+ * pnpm" holds "install" and "dependencies" of "how do I install dependencies"), given the terms of
+ * the memory's text.
+ */
+export function termsHeld(q: string, terms: string[], held: ReadonlySet<string>): string[] {
+  const through = new Set<string>()
+  for (const {source, tools} of roleToolsByWord(q, terms)) {
+    if (through.has(source) || held.has(source)) continue
+    for (const tool of tools) if (indexTermsOfTool(tool).some((t) => held.has(t))) through.add(source)
+  }
+  return terms.filter((t) => held.has(t) || through.has(t))
+}
+
+/** For each word of the query whose term is one of `terms`, the tools of the roles it names (those the query names a tool of left out). */
+function roleToolsByWord(q: string, terms: string[]): Array<{source: string; tools: Set<string>}> {
   const have = new Set(terms)
   const named = toolsIn(q.split(/\s+/).map((w) => w.replace(/^\W+|\W+$/g, '')).filter((w) => w.length > 0))
+  const out: Array<{source: string; tools: Set<string>}> = []
   for (const word of q.split(/[^A-Za-z]+/)) {
     if (word.length < 3) continue
     const source = analyze(word)[0]
     if (source === undefined || !have.has(source)) continue
     const tools = new Set<string>()
-    for (const {role, tools: ofRole} of rolesNamedBy(word)) for (const tool of named.has(role) ? [] : ofRole) tools.add(tool)
-    for (const tool of tools) {
-      for (const t of indexTermsOfTool(tool)) if (!have.has(t) && tools.size < (out.get(t)?.n ?? Number.POSITIVE_INFINITY)) out.set(t, {n: tools.size, source})
-    }
+    for (const {role, tools: ofRole} of rolesNamedBy(word)) for (const tool of named.has(role) ? [] : ofRole) if (!indexTermsOfTool(tool).some((t) => have.has(t))) tools.add(tool)
+    if (tools.size > 0) out.push({source, tools})
   }
   return out
 }

@@ -26,6 +26,20 @@ describe('the built-in model (Universal Sentence Encoder Lite, from the npm pack
     expect(found).toEqual([[ids[0]], [ids[1]], [ids[2]], [ids[3]]])
   })
 
+  it("a note naming a tool of the role a question's words name answers it by words: the model is not asked, and does not reorder it", async () => {
+    // the README's quick-start note beside the issue's pnpm note: by meaning, "install dependencies"
+    // is nearer the npm integration note; by the roles' words the pnpm note holds the whole question
+    const on = memRepo({}, {meaning: {model: 'builtin', floor: 0}})
+    const npmNote = storedId(await store(on.ctx, {repo: on.repo, content: 'integration suite: npm run test:int, needs docker', type: 'procedure'}))
+    const pnpmNote = storedId(await store(on.ctx, {repo: on.repo, content: NOTES[0], type: 'heuristic'}))
+    const found = (await recall(on.ctx, {repo: on.repo, q: 'how do I install dependencies', touch: false})).results.map((r) => r.id)
+    expect(found[0]).toBe(pnpmNote)
+    expect(found).toContain(npmNote)
+    // the words answered: no recall asked the model, so no memory has a vector yet
+    const handle = await on.ctx.repo(on.repo, 'read')
+    expect(handle.store.read((db) => getVector(db, pnpmNote))).toBeUndefined()
+  })
+
   it('answers four questions that words cannot (the thesaurus neither) with meaning.floor 0, and words alone answer none', async () => {
     // their cosines with their notes are under the model's own floor for a hit by meaning alone (below)
     const on = memRepo({}, {meaning: {model: 'builtin', floor: 0}})
