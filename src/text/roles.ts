@@ -16,7 +16,7 @@
 import {oncePer} from './once.js'
 export const ROLES: readonly string[] = [
   // observability
-  'error-tracking: sentry rollbar bugsnag honeybadger airbrake raygun crashlytics',
+  'error-tracking: sentry rollbar bugsnag honeybadger airbrake raygun crashlytics glitchtip',
   'log-backend: loki splunk papertrail logtail betterstack graylog sumologic logdna datadog',
   'metrics-backend: prometheus victoriametrics graphite influxdb datadog newrelic',
   'tracing: honeycomb jaeger zipkin lightstep newrelic',
@@ -100,6 +100,7 @@ export const ROLES: readonly string[] = [
   'ios-ui: uikit swiftui',
   'android-di: dagger hilt koin',
   'android-image-loading: glide coil picasso fresco',
+  'rn-navigation: reactnavigation exporouter',
   // the team's tools
   'team-chat: slack discord mattermost zulip',
   'issue-tracker: jira linear asana trello clickup youtrack',
@@ -239,8 +240,8 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
   'app-hosting': ['host', 'deploy', 'serve', 'served'],
   'android-di': ['inject', 'injection', 'wire', 'wires', 'graph'],
   'infrastructure-as-code': ['infra', 'resource', 'provision', 'cloud'],
-  'python-package-manager': ['depend', 'requirement', 'lock', 'environment', 'install'],
-  'js-package-manager': ['depend', 'install', 'workspace', 'lock'],
+  'python-package-manager': ['depend', 'requirement', 'lock', 'environment', 'install', 'packag'],
+  'js-package-manager': ['depend', 'install', 'workspace', 'lock', 'packag'],
   'node-web-framework': ['server', 'http', 'handler', 'route', 'plugin', 'middleware'],
   'python-web-framework': ['server', 'http', 'handler', 'route', 'view', 'endpoint'],
   'python-type-checker': ['type', 'typing', 'static'],
@@ -280,6 +281,7 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
   'go-logger': ['log'],
   'android-image-loading': ['image'],
   'dotnet-json': ['json', 'serializ'],
+  'rn-navigation': ['navigat', 'rout', 'screen'],
   'api-gateway': ['proxy', 'tls', 'ingress', 'gateway', 'rout'],
   'go-web-framework': ['rout', 'handler', 'http', 'server', 'middleware'],
 }
@@ -308,7 +310,7 @@ const NOT_IN_QUESTIONS = new Set([
   'http', 'request', 'state', 'event', 'message', 'stream', 'topic', 'sign', 'identity', 'check', 'style', 'build', 'job', 'worker', 'async',
   'lock', 'environment', 'workspace', 'resource', 'graph', 'wire', 'wires', 'inject', 'injection', 'date', 'time', 'quer', 'persist', 'schema',
   'storage', 'charge', 'tracking', 'spec', 'flag', 'search', 'error', 'exception', 'alert', 'map', 'tile', 'editor', 'stub',
-  'hook', 'plot', 'image', 'rout', 'proxy', 'gateway', 'changelog',
+  'hook', 'plot', 'image', 'rout', 'proxy', 'gateway', 'changelog', 'packag', 'screen',
 ])
 
 let toolsByRole: Map<string, string[]> | undefined

@@ -62,6 +62,9 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['We log with logrus and its JSON formatter', 'Structured logging uses the standard log/slog package', 'logrus → log/slog'],
     ['The C# services serialize payloads with Newtonsoft.Json', 'JSON in the .NET projects is handled by System.Text.Json', 'Newtonsoft.Json → System.Text.Json'],
     ['CI credentials are kept in HashiCorp Vault', 'Pipelines fetch their credentials from AWS Secrets Manager', 'Vault → Secrets Manager'],
+    // "packages" is a word of what the package managers do; React Native navigation is a role
+    ['Manage Python packages with pipenv', 'Poetry owns the dependency list now', 'pipenv → Poetry'],
+    ['The mobile app navigates with react-navigation stacks', 'Screens are routed by file name through expo-router', 'react-navigation → expo-router'],
   ],
   // one amount of one thing for another, in other units and words (text/quantities.ts)
   'same-quantity': [
