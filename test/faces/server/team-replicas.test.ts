@@ -174,6 +174,12 @@ describe('two mem serve --store processes on one database', () => {
       async () => {
         const rows = (await db.pg.query<{run_id: string}>("SELECT run_id FROM maintenance_runs WHERE status = 'running'"))
         expect(rows).toHaveLength(1)
+        // the pass holds the maintenance lock (a replica's usage flush may be the backend waiting on the row before it does)
+        const held = await db.pg.query<{n: string}>(
+          "SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)",
+          [`mem-maintenance:acme/${REPO}`],
+        )
+        expect(Number(held[0].n)).toBe(1)
         const waiting = await db.pg.query<{n: string}>("SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND application_name = 'mem-serve'")
         expect(Number(waiting[0].n)).toBeGreaterThanOrEqual(1)
         return rows[0].run_id
