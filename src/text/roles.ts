@@ -128,18 +128,23 @@ export const ROLES: readonly string[] = [
  */
 const WORD_NAMES = new Set(['black', 'render', 'express', 'temporal', 'requests', 'linear', 'sharp', 'remark', 'goose', 'mirage', 'pillow', 'quill'])
 
-let byTool: Map<string, string[]> | undefined
+/** The ROLES table read once: role → its tools, and tool → the roles it fills. */
+let table: {toolsOf: Map<string, string[]>; rolesOf: Map<string, string[]>} | undefined
 
-/** tool → the roles it fills, built on first use */
-function rolesOf(): Map<string, string[]> {
-  if (byTool) return byTool
-  const map = new Map<string, string[]>()
+function rolesTable(): NonNullable<typeof table> {
+  if (table) return table
+  const toolsOf = new Map<string, string[]>()
+  const rolesOf = new Map<string, string[]>()
   for (const line of ROLES) {
     const [role, tools] = line.split(': ')
-    for (const t of tools.split(' ')) map.set(t, [...(map.get(t) ?? []), role])
+    toolsOf.set(role, tools.split(' '))
+    for (const t of tools.split(' ')) rolesOf.set(t, [...(rolesOf.get(t) ?? []), role])
   }
-  return (byTool = map)
+  return (table = {toolsOf, rolesOf})
 }
+
+/** tool → the roles it fills */
+const rolesOf = (): Map<string, string[]> => rolesTable().rolesOf
 
 /** A word as tools are matched: lowercased, without dots, dashes, underscores or slashes. */
 export const toolKey = (word: string): string => word.toLowerCase().replace(/[._/-]/g, '')
@@ -294,9 +299,17 @@ const ROLE_WORDS: Readonly<Record<string, readonly string[]>> = {
  */
 export function rolesNamedBy(word: string): ReadonlyArray<{role: string; tools: readonly string[]}> {
   const w = word.toLowerCase()
-  const out: Array<{role: string; tools: readonly string[]}> = []
-  for (const [role, cues] of Object.entries(ROLE_WORDS)) if (cues.some((cue) => !NOT_IN_QUESTIONS.has(cue) && w.startsWith(cue))) out.push({role, tools: toolsOfRole(role)})
-  return out
+  return questionCues().filter(({cues}) => cues.some((cue) => w.startsWith(cue)))
+}
+
+let byQuestionCue: Array<{role: string; cues: readonly string[]; tools: readonly string[]}> | undefined
+
+/** Each role with the words of it a question may name it by (NOT_IN_QUESTIONS left out), and its tools bar those named like words (WORD_NAMES). */
+function questionCues(): NonNullable<typeof byQuestionCue> {
+  byQuestionCue ??= Object.entries(ROLE_WORDS)
+    .map(([role, cues]) => ({role, cues: cues.filter((cue) => !NOT_IN_QUESTIONS.has(cue)), tools: (rolesTable().toolsOf.get(role) ?? []).filter((t) => !WORD_NAMES.has(t))}))
+    .filter(({cues}) => cues.length > 0)
+  return byQuestionCue
 }
 
 /**
@@ -312,20 +325,6 @@ const NOT_IN_QUESTIONS = new Set([
   'storage', 'charge', 'tracking', 'spec', 'flag', 'search', 'error', 'exception', 'alert', 'map', 'tile', 'editor', 'stub',
   'hook', 'plot', 'image', 'rout', 'proxy', 'gateway', 'changelog', 'packag', 'screen',
 ])
-
-let toolsByRole: Map<string, string[]> | undefined
-
-/** The tools of a role, as toolsIn keys. */
-function toolsOfRole(role: string): readonly string[] {
-  if (!toolsByRole) {
-    toolsByRole = new Map()
-    for (const line of ROLES) {
-      const [name, tools] = line.split(': ')
-      toolsByRole.set(name, tools.split(' ').filter((t) => !WORD_NAMES.has(t)))
-    }
-  }
-  return toolsByRole.get(role) ?? []
-}
 
 /** Whether both texts hold a word of what the role does (ROLE_WORDS). */
 export function roleWordsInBoth(role: string, a: readonly string[], b: readonly string[]): boolean {

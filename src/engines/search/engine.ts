@@ -280,7 +280,13 @@ export function searchIn(open: () => SearchSource, q: string, opts: SearchOption
     // a rarer tool does not outrank a commoner one (versions of a rule naming two tools of a role)
     if (roleTerms.size > 0) {
       const bySource = new Map<string, WeightedTerm[]>()
-      for (const t of terms) if (roleTerms.has(t.term)) bySource.set(roleTerms.get(t.term)!, [...(bySource.get(roleTerms.get(t.term)!) ?? []), t])
+      for (const t of terms) {
+        const source = roleTerms.get(t.term)
+        if (source === undefined) continue
+        const group = bySource.get(source)
+        if (group) group.push(t)
+        else bySource.set(source, [t])
+      }
       for (const group of bySource.values()) {
         const mean = group.reduce((sum, t) => sum + t.idf, 0) / group.length
         for (const t of group) t.idf = mean

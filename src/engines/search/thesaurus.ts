@@ -85,8 +85,19 @@ export function termsHeld(q: string, terms: string[], held: ReadonlySet<string>)
   return terms.filter((t) => held.has(t) || through.has(t))
 }
 
+/** The last question's reading: a recall reads it twice (its expansions, then the words' gate). */
+let lastRead: {q: string; terms: string; out: Array<{source: string; tools: Set<string>}>} | undefined
+
 /** For each word of the query whose term is one of `terms`, the tools of the roles it names (those the query names a tool of left out). */
 function roleToolsByWord(q: string, terms: string[]): Array<{source: string; tools: Set<string>}> {
+  const key = terms.join(' ')
+  if (lastRead?.q === q && lastRead.terms === key) return lastRead.out
+  const out = readRoleTools(q, terms)
+  lastRead = {q, terms: key, out}
+  return out
+}
+
+function readRoleTools(q: string, terms: string[]): Array<{source: string; tools: Set<string>}> {
   const have = new Set(terms)
   const named = toolsIn(q.split(/\s+/).map((w) => w.replace(/^\W+|\W+$/g, '')).filter((w) => w.length > 0))
   const out: Array<{source: string; tools: Set<string>}> = []

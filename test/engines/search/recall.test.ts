@@ -7,7 +7,7 @@ import {recall} from '../../../src/operations/recall.js'
 import {store, type StoreInput} from '../../../src/operations/store.js'
 import {MemError} from '../../../src/model/errors.js'
 import {openMem} from '../../../src/runtime/open-mem.js'
-import {searchMemories} from '../../../src/engines/search/engine.js'
+import {searchMemories, type Tuning} from '../../../src/engines/search/engine.js'
 import {loadTokenCounter} from '../../../src/engines/search/tokens.js'
 import {GROUPS, stemGroups} from '../../../src/engines/search/thesaurus-groups.js'
 import {STEMMED_GROUPS} from '../../../src/engines/search/thesaurus-stems.js'
@@ -26,6 +26,15 @@ async function seed(ctx: ReturnType<typeof memRepo>['ctx'], repo: string, items:
     ids.push(r.id)
   }
   return ids
+}
+
+/** A repo seeded with `items` (a minute apart), and the memories the engine ranks for a question, best first, with `tuning`. */
+async function seededRanker(items: Seed[]) {
+  const {ctx, repo, clock} = memRepo()
+  const ids = await seed(ctx, repo, items, clock)
+  const handle = await ctx.repo(repo, 'read')
+  const rank = (q: string, tuning: Partial<Tuning> = {}) => handle.store.read((db) => searchMemories(db, q, {limit: 10, now: clock(), index: 'memory', tuning})).map((h) => h.memory)
+  return {ids, ctx, repo, clock, rank}
 }
 
 const CORPUS: Seed[] = [
@@ -99,29 +108,22 @@ describe('recall ranking', () => {
   })
 
   it("reads a question's words for the roles they name: install dependencies finds the package manager, after a note in the question's own words; roleWeight 0 turns it off", async () => {
-    const {ctx, repo, clock} = memRepo()
-    const [pnpm, make, railway] = await seed(
-      ctx,
-      repo,
-      [
-        {content: 'Use pnpm, never npm, in this repo', type: 'heuristic'},
-        {content: 'Run make setup to install the system dependencies of the image', type: 'procedure'},
-        {content: 'The app runs on Railway in two regions', type: 'observation'},
-        // Render is a tool only written as a name: the word here is not the host
-        {content: 'Render the invoice page on the server, never in the browser', type: 'heuristic'},
-        {content: 'Lint with eslint before every commit', type: 'procedure'},
-      ],
-      clock,
-    )
-    const handle = await ctx.repo(repo, 'read')
-    const rank = (q: string, roleWeight?: number) =>
-      handle.store.read((db) => searchMemories(db, q, {limit: 10, now: clock(), index: 'memory', tuning: roleWeight === undefined ? {} : {roleWeight}})).map((h) => h.memory.id)
+    const first = await seededRanker([
+      {content: 'Use pnpm, never npm, in this repo', type: 'heuristic'},
+      {content: 'Run make setup to install the system dependencies of the image', type: 'procedure'},
+      {content: 'The app runs on Railway in two regions', type: 'observation'},
+      // Render is a tool only written as a name: the word here is not the host
+      {content: 'Render the invoice page on the server, never in the browser', type: 'heuristic'},
+      {content: 'Lint with eslint before every commit', type: 'procedure'},
+    ])
+    const [pnpm, make, railway] = first.ids
+    const rank = (q: string, roleWeight?: number) => first.rank(q, roleWeight === undefined ? {} : {roleWeight}).map((m) => m.id)
     expect(rank('how do I install dependencies')).toEqual([make, pnpm])
     expect(rank('how do I install dependencies', 0)).toEqual([make])
     expect(rank('where is production hosted')).toEqual([railway])
     expect(rank('where is production hosted', 0)).toEqual([])
     // a question naming a tool of the role asks about that tool: it is not widened to the others
-    const [npm] = await seed(ctx, repo, [{content: 'Run the integration tests with npm run test:int', type: 'procedure'}], clock)
+    const [npm] = await seed(first.ctx, first.repo, [{content: 'Run the integration tests with npm run test:int', type: 'procedure'}], first.clock)
     expect(rank('how do I install dependencies')).toEqual([make, pnpm, npm])
     expect(rank('pnpm monorepo install')).toEqual([make, pnpm])
     // a tool is sought as the index keeps it: a one-word name by its stem (Railway → railwai), a name
@@ -131,33 +133,19 @@ describe('recall ranking', () => {
     expect(sought).toEqual(expect.arrayContaining(['graphileworker', 'solidqueue', 'sidekiq']))
     // the tools one role word stands for weigh alike: a rarer tool does not outrank a commoner one
     // (here the newer rule, which names the tool other memories name too)
-    const other = memRepo()
-    const [rare, ...common] = await seed(
-      other.ctx,
-      other.repo,
-      [
-        {content: 'Always use pnpm in this repo', type: 'heuristic'},
-        ...[1, 2, 3, 4].map((i) => ({content: `yarn workspaces hold module ${i}`, type: 'observation' as const})),
-        {content: 'Always use yarn in this repo', type: 'heuristic'},
-      ],
-      other.clock,
-    )
-    const otherHandle = await other.ctx.repo(other.repo, 'read')
-    const installs = otherHandle.store.read((db) => searchMemories(db, 'how do I install dependencies', {limit: 10, now: other.clock(), index: 'memory'})).map((h) => h.memory.id)
+    const other = await seededRanker([
+      {content: 'Always use pnpm in this repo', type: 'heuristic'},
+      ...[1, 2, 3, 4].map((i) => ({content: `yarn workspaces hold module ${i}`, type: 'observation' as const})),
+      {content: 'Always use yarn in this repo', type: 'heuristic'},
+    ])
+    const [rare, ...common] = other.ids
+    const installs = other.rank('how do I install dependencies').map((m) => m.id)
     expect(installs.indexOf(common[4])).toBeGreaterThanOrEqual(0)
     expect(installs.indexOf(common[4])).toBeLessThan(installs.indexOf(rare))
     // a tool stands in for the role word and never adds to it: three versions of one rule, each holding
     // the question's words, keep the order words give them though one names a test runner
-    const third = memRepo()
-    await seed(
-      third.ctx,
-      third.repo,
-      ['To run unit tests: `pnpm test`', 'To run unit tests: `npx vitest run`', 'To run unit tests: `make test`'].map((content) => ({content, type: 'procedure' as const})),
-      third.clock,
-    )
-    const thirdHandle = await third.ctx.repo(third.repo, 'read')
-    const commands = (roleWeight?: number) =>
-      thirdHandle.store.read((db) => searchMemories(db, 'command for unit tests', {limit: 10, now: third.clock(), index: 'memory', tuning: roleWeight === undefined ? {} : {roleWeight}})).map((h) => h.memory.content)
+    const third = await seededRanker(['To run unit tests: `pnpm test`', 'To run unit tests: `npx vitest run`', 'To run unit tests: `make test`'].map((content) => ({content, type: 'procedure' as const})))
+    const commands = (roleWeight?: number) => third.rank('command for unit tests', roleWeight === undefined ? {} : {roleWeight}).map((m) => m.content)
     expect(commands()).toHaveLength(3)
     expect(commands()).toEqual(commands(0))
     // a word a question uses mostly for something else names no role: the page of an app is not on-call paging
