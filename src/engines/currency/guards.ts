@@ -347,7 +347,7 @@ export const toolInPassing: Guard = {
 
 /** Words that say which end of a range a quantity bounds: a floor ("at least", "the oldest") or a ceiling ("at most", "capped"). */
 const FLOOR_WORDS = new Set(['minimum', 'min', 'least', 'oldest', 'lowest', 'floor'])
-const CEILING_WORDS = new Set(['maximum', 'max', 'most', 'highest', 'newest', 'ceiling', 'cap', 'capped'])
+const CEILING_WORDS = new Set(['maximum', 'max', 'most', 'highest', 'newest', 'ceiling', 'cap', 'capped', 'limited', 'beyond', 'exceed', 'exceeds', 'exceeding', 'truncated'])
 /** Two words that bound a value as one: "Node 18 and newer", "Python 3.9 or later", "up to 100 items", "no more than 5". */
 const FLOOR_PAIRS = new Set(['and newer', 'or newer', 'and later', 'or later', 'and above', 'or above', 'or higher', 'and higher', 'and up', 'or more', 'no less', 'no fewer'])
 const CEILING_PAIRS = new Set(['up to', 'no more', 'or less', 'or fewer', 'or lower', 'and below', 'or below', 'and older', 'or older'])
@@ -770,4 +770,43 @@ export const otherPlaces: Guard = {
     const [mine, theirs] = [places(newer), places(older)]
     return [...mine].some((w) => !theirs.has(w)) && [...theirs].some((w) => !mine.has(w))
   },
+}
+
+/**
+ * Each text names a thing of its own — a path, a quoted name, an identifier, a flag (a value of a
+ * strong kind the other text does not hold) — besides the value the rule reads as changed:
+ * "Coverage must stay above 80% for `packages/core`" / "… above 60% for `packages/cli`", "Android
+ * `minSdkVersion` is 24" / "Android `targetSdkVersion` is 34": one frame said of two things, each
+ * with its own value, both true at once. An update changes the value of one thing.
+ */
+export const otherThingNamed: Guard = {
+  name: 'another thing named by each',
+  refuses: ({newer, older}, m) => {
+    // same-frame reads a slot, not values: the values each text holds and the other does not
+    const [gained, lost] = m.slot ? [valuesOnlyIn(newer, older), valuesOnlyIn(older, newer)] : [m.gained, m.lost]
+    return thingOfItsOwn(newer, older, gained) && thingOfItsOwn(older, newer, lost)
+  },
+}
+
+/** The hard values of `shape` that `other` does not hold. */
+function valuesOnlyIn(shape: FactShape, other: FactShape): string[] {
+  const theirs = new Set(other.values.map(bodyOf))
+  return shape.values.filter((v) => isHard(v) && !theirs.has(bodyOf(v)))
+}
+
+/**
+ * Whether `shape` holds a strong value `other` does not, beside the value `read` changed (the words
+ * a rule shows, or the values of the same-words rule: of those, the numbers when it reads a number
+ * and a name, "2, yaml → 4, python", where the name is the thing whose number changed).
+ */
+function thingOfItsOwn(shape: FactShape, other: FactShape, read: readonly string[]): boolean {
+  const theirs = new Set(other.values.map(bodyOf))
+  const asValues = read.length > 0 && read.every((r) => /^[a-z]:/.test(r))
+  const weak = asValues ? read.filter((r) => !STRONG_KINDS.has(kindOf(r))) : []
+  const shown = (weak.length > 0 ? weak : read).map((r) => (asValues ? bodyOf(r) : r.toLowerCase()))
+  return shape.values.some((v) => {
+    if (!isHard(v) || !STRONG_KINDS.has(kindOf(v)) || theirs.has(bodyOf(v))) return false
+    const body = bodyOf(v)
+    return !shown.some((s) => s === body || s.includes(body) || body.includes(s))
+  })
 }

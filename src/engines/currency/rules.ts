@@ -52,6 +52,7 @@ import {
   exceptionToBan,
   otherUse,
   otherPlaces,
+  otherThingNamed,
   type Guard,
   type Match,
 } from './guards.js'
@@ -101,7 +102,7 @@ const changed = ({newer, older}: Pair, m: Match) => `${shownList(older, [...m.lo
 export const sameWords: Rule = {
   kind: 'same-words',
   find: (p) => (p.gained.length > 0 && p.shared >= 1 && p.shared === p.union ? {gained: p.gained, lost: p.lost} : null),
-  guards: [oneWordNoLikeValue, nameOfSubject, otherBound, namedException],
+  guards: [oneWordNoLikeValue, nameOfSubject, otherBound, namedException, otherThingNamed],
   reason: changed,
 }
 
@@ -143,7 +144,7 @@ export const sameFrame: Rule = {
     const slot = slotOf(p.older, p.newer)
     return slot ? {gained: [], lost: [], slot} : null
   },
-  guards: [littleBeforeSlot, slotStatesNothing, negationInSlot, slotAfterContentWord, valueOutsideSlot, otherBound],
+  guards: [littleBeforeSlot, slotStatesNothing, negationInSlot, slotAfterContentWord, valueOutsideSlot, otherBound, otherThingNamed],
   reason: ({newer, older}, m) => {
     const {a, p, q} = m.slot!
     return `${older.sequence.slice(p, a.length - q).join(' ')} → ${newer.sequence.slice(p, newer.sequence.length - q).join(' ')}`
@@ -235,7 +236,7 @@ function shownSpan(sequence: readonly string[], {at, end}: {at: number; end: num
 export const sameQuantity: Rule = {
   kind: 'same-quantity',
   find: (pair) => oneChanged(pair, quantitiesIn, (a, b) => a.dim === b.dim && Math.abs(a.value - b.value) > 1e-9 * Math.max(a.value, b.value)),
-  guards: [toolInPassing, noSharedMeasured, otherThingMeasured, oneSlotApart, otherNounMeasured, otherBound, carvedOut],
+  guards: [toolInPassing, noSharedMeasured, otherThingMeasured, oneSlotApart, otherNounMeasured, otherBound, carvedOut, otherThingNamed],
   reason: swapped,
 }
 
@@ -292,7 +293,7 @@ export const sameChoice: Rule = {
     const changed = changedChoice(newer, older)
     return changed ? {gained: [changed.mine.shown], lost: [changed.theirs.shown]} : null
   },
-  guards: [toolInPassing, noSharedSubjectOfChoice, exceptionToBan, otherUse, otherPlaces, otherBranches, carvedOut],
+  guards: [toolInPassing, noSharedSubjectOfChoice, exceptionToBan, otherUse, otherPlaces, otherBranches, carvedOut, otherThingNamed],
   reason: swapped,
 }
 

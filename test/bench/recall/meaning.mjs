@@ -1,6 +1,6 @@
 // Meaning (issue 30): lexical-only, then model-alone and fused rows for USE-lite (meaning.model: builtin)
 // and for the static table distilled from it (meaning.model: static), side by side, for the own recall set
-// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase to paraphrase7, each written by a colleague
+// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase to paraphrase8, each written by a colleague
 // before any tuning) and the LoCoMo dev split — recall@5, recall@10, MRR@10, overall and by kind —
 // then what meaning costs a cold command: `mem recall` at 10k memories against `node -e 0`, the
 // prompt hook and the session-start hook.
@@ -198,6 +198,8 @@ export async function benchMeaning() {
   const para6 = loadSet('paraphrase6')
   // and a seventh from 11 more, written blind while recall learned the roles' words (the check of that change)
   const para7 = loadSet('paraphrase7')
+  // and an eighth from 11 more, written blind on 2026-11-27 evening, while update detection changed (recall did not)
+  const para8 = loadSet('paraphrase8')
   const sets = [
     ['own recall set', own, 'own'],
     ['paraphrase set', para, 'para'],
@@ -207,6 +209,7 @@ export async function benchMeaning() {
     ['paraphrase set 5 (real projects\' rules, written blind)', para5, 'para5'],
     ['paraphrase set 6 (real projects\' rules, written blind)', para6, 'para6'],
     ['paraphrase set 7 (real projects\' rules, written blind)', para7, 'para7'],
+    ['paraphrase set 8 (real projects\' rules, written blind)', para8, 'para8'],
   ]
   for (const [title, set, name] of sets) {
     if (!set) {

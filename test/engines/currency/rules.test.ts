@@ -230,6 +230,17 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ],
     ],
   },
+  // one frame said of two things, each named by a value of its own (a path, an identifier) besides the value changed
+  otherThingNamed: {
+    updates: [
+      ['Coverage must stay above 80% for `packages/core`', 'Coverage must stay above 60% for `packages/cli`'],
+      ['Android `minSdkVersion` is 24', 'Android `targetSdkVersion` is 34'],
+      // same-quantity finds it
+      ['API responses from `/search` must come back within 300 ms', 'API responses from `/export` may take up to 30 seconds'],
+      // same-choice finds it
+      ['Strings use double quotes in `packages/web`', 'Prefer single quotes for string literals in `packages/api`'],
+    ],
+  },
   alikeOtherSubject: {
     meaning: [
       ['Deploys to production need 2 approvals', 'Deploys to staging need 1 approvals'],
@@ -239,7 +250,13 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   // same-quantity finds each of these
   noSharedMeasured: {updates: [['Sessions expire after 30 minutes', 'Uploaded files are deleted after 7 days']]},
-  otherThingMeasured: {updates: [['The Postgres connection pool holds 20 connections', 'Open at most 50 connections from the Redis connection pool']]},
+  otherThingMeasured: {
+    updates: [
+      ['The Postgres connection pool holds 20 connections', 'Open at most 50 connections from the Redis connection pool'],
+      // the same without names (which otherThingNamed refuses too)
+      ['The upload queue holds 500 items', 'Keep at most 100 items in the retry queue'],
+    ],
+  },
   oneSlotApart: {updates: [['Coverage must stay above 80% for the core library', 'Coverage must stay above 60% for the CLI']]},
   // same-version finds each of these
   ownSubjects: {
@@ -314,6 +331,9 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Node: 18 minimum', 'Node: 22 maximum'],
       ['The cache holds a minimum of 100 entries', 'The cache holds a maximum of 5000 entries'],
       ['Usernames must be at least 3 characters long', 'Usernames may be at most 32 characters long'],
+      // a ceiling said by a verb: limited, beyond, exceed, truncated
+      ['Titles need at least 5 characters', 'Titles are limited to 120 characters'],
+      ['The worker pool keeps at least 2 processes', 'The worker pool never grows beyond 16 processes'],
       // bounds of two words ("and newer", "up to"), and a value a thing starts with beside a bound
       ['The SDK supports Node 18 and newer', 'The SDK is tested up to Node 22'],
       ['Python 3.10 or later is required', 'Python 3.13 or older is what the wheels are built for'],
