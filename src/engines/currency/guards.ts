@@ -645,21 +645,48 @@ const RUNNING_WORDS = new Set(['run', 'exec', 'x', 'dlx'])
 
 export const otherTarget: Guard = {
   name: 'another use of a program, or another target',
-  refuses: ({newer, older}) => {
-    const [given, taken] = [commandsIn(newer), commandsIn(older)]
-    // (the meaning rule asks it of texts that may give no command)
-    if (given.length !== 1 || taken.length !== 1) return false
-    const [[a], [b]] = [given, taken]
-    // the parts of its words after the program, flags and words of running aside: "dev:api" is "dev" and "api"
-    const parts = (key: string) => key.split(' ').slice(1).filter((w) => !w.startsWith('-')).flatMap(commandParts).filter((w) => !RUNNING_WORDS.has(w))
-    const [x, y] = [parts(a.key), parts(b.key)]
-    const [own, theirs] = [x.filter((w) => !y.includes(w)), y.filter((w) => !x.includes(w))]
-    if (own.length === 0 && theirs.length === 0) return false
-    const [mine, their] = [new Set(own.flatMap((part) => [...tasksOfCommandWord(part, a.program)])), new Set(theirs.flatMap((part) => [...tasksOfCommandWord(part, b.program)]))]
+  refuses: (pair) => {
+    const parts = commandPartsApart(pair)
+    if (!parts) return false
+    const {sameProgram, own, theirs, mine, their} = parts
     // one program: its two uses share no task; two programs: each names a target of its own, and neither a task
     // ("`make test-volox`" / "`just test-vomix`"), where another program for one task says the task or nothing more
-    if (a.program === b.program) return ![...mine].some((t) => their.has(t))
+    if (sameProgram) return ![...mine].some((t) => their.has(t))
     return own.length > 0 && theirs.length > 0 && mine.size === 0 && their.size === 0
+  },
+}
+
+/**
+ * The one command each text gives, where they part: the words of each after the program (flags and
+ * words of running aside: "dev:api" is "dev" and "api") that the other lacks, and the tasks those
+ * name. Null unless each text gives one command and they differ past the program.
+ */
+function commandPartsApart({newer, older}: Pair): {sameProgram: boolean; own: string[]; theirs: string[]; mine: Set<string>; their: Set<string>} | null {
+  const [given, taken] = [commandsIn(newer), commandsIn(older)]
+  // (the meaning rule asks it of texts that may give no command)
+  if (given.length !== 1 || taken.length !== 1) return null
+  const [[a], [b]] = [given, taken]
+  const parts = (key: string) => key.split(' ').slice(1).filter((w) => !w.startsWith('-')).flatMap(commandParts).filter((w) => !RUNNING_WORDS.has(w))
+  const [x, y] = [parts(a.key), parts(b.key)]
+  const [own, theirs] = [x.filter((w) => !y.includes(w)), y.filter((w) => !x.includes(w))]
+  if (own.length === 0 && theirs.length === 0) return null
+  const [mine, their] = [new Set(own.flatMap((part) => [...tasksOfCommandWord(part, a.program)])), new Set(theirs.flatMap((part) => [...tasksOfCommandWord(part, b.program)]))]
+  return {sameProgram: a.program === b.program, own, theirs, mine, their}
+}
+
+/**
+ * The rules that read a command as a value (same-words, wider, reworded): one program with a word
+ * of its own in each command, naming tasks they do not share — "Run `make lint` before pushing" /
+ * "Run `make test` before pushing", "`npx prisma migrate dev`" / "`npx prisma generate`": two
+ * steps side by side. A command that only adds to the other ("`bin/rails db:seed`" →
+ * "`bin/rails db:seed:replant`") or takes another program is the command changed.
+ */
+export const otherTaskOfProgram: Guard = {
+  name: 'two tasks of one program',
+  refuses: (pair) => {
+    const parts = commandPartsApart(pair)
+    if (!parts?.sameProgram || parts.own.length === 0 || parts.theirs.length === 0) return false
+    return parts.mine.size > 0 && parts.their.size > 0 && ![...parts.mine].some((t) => parts.their.has(t))
   },
 }
 
@@ -809,4 +836,20 @@ function thingOfItsOwn(shape: FactShape, other: FactShape, read: readonly string
     const body = bodyOf(v)
     return !shown.some((s) => s === body || s.includes(body) || body.includes(s))
   })
+}
+
+/**
+ * Each text states a quantity and none of one text's is of a dimension of the other's: "The cache
+ * keeps entries for 10 minutes" / "The cache holds at most 5,000 entries", "Retry webhook deliveries
+ * up to 5 times" / "Give up on a webhook after 24 hours": two things measured (a time, a count), each
+ * with its number, not one number changed (a guard of the rules that read a number as a value).
+ */
+export const otherDimension: Guard = {
+  name: 'quantities of two dimensions',
+  refuses: ({newer, older}) => {
+    const [mine, theirs] = [quantitiesIn(newer.sequence), quantitiesIn(older.sequence)]
+    if (mine.length === 0 || theirs.length === 0) return false
+    const dims = new Set(theirs.map((q) => q.dim))
+    return !mine.some((q) => dims.has(q.dim))
+  },
 }

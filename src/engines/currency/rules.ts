@@ -53,6 +53,8 @@ import {
   otherUse,
   otherPlaces,
   otherThingNamed,
+  otherDimension,
+  otherTaskOfProgram,
   type Guard,
   type Match,
 } from './guards.js'
@@ -312,7 +314,7 @@ export const UPDATE_RULES: readonly Rule[] = [
 ]
 
 /** Guards of every update rule: read before any rule. */
-export const PAIR_GUARDS: readonly Guard[] = [question, inAddition, otherScope, otherCodeCheck]
+export const PAIR_GUARDS: readonly Guard[] = [question, inAddition, otherScope, otherCodeCheck, otherDimension, otherTaskOfProgram]
 
 const NOTHING: Match = {gained: [], lost: []}
 

@@ -26,6 +26,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
   ],
   reworded: [
     ['Convention: class names end with _K', 'Always suffix class names with _T', '_K → _T'],
+    // a command that adds a word to the other's (not two tasks of one program: otherTaskOfProgram)
+    ['Seed local data with `bin/rails db:seed`', 'Seed local data with `bin/rails db:seed:replant` so stale rows go first', '`bin/rails db:seed` → `bin/rails db:seed:replant`'],
     ['The max upload size is 10 MB', 'Uploads are limited to 25 MB', '10 → 25'],
   ],
   'same-frame': [
@@ -228,6 +230,20 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
         'Logging is pino. Inside handlers use request.log, which carries the request id, instead of the global logger, and never log whole request bodies because they may include card details.',
         'Never log email addresses, names or IBANs. The pino redact config lists the known paths; add new PII fields there when you add them to a model.',
       ],
+    ],
+  },
+  // quantities of two dimensions: a time and a count, two things measured (reworded finds each)
+  otherDimension: {
+    updates: [
+      ['The session cache keeps entries for 10 minutes', 'The session cache holds at most 5,000 entries'],
+      ['Retry failed webhook deliveries up to 5 times', 'Stop retrying failed webhook deliveries after 24 hours'],
+    ],
+  },
+  // one program, a word of its own in each command naming tasks they do not share (same-words, wider and reworded find each)
+  otherTaskOfProgram: {
+    updates: [
+      ['Run `make lint` locally before pushing a branch', 'Run `make test` locally before pushing a branch'],
+      ['Run `npx prisma migrate dev` after editing the schema', 'Run `npx prisma generate` after editing the schema'],
     ],
   },
   // one frame said of two things, each named by a value of its own (a path, an identifier) besides the value changed
