@@ -675,11 +675,11 @@ function commandPartsApart({newer, older}: Pair): {sameProgram: boolean; own: st
 }
 
 /**
- * The rules that read a command as a value (same-words, wider, reworded): one program with a word
- * of its own in each command, naming tasks they do not share — "Run `make lint` before pushing" /
- * "Run `make test` before pushing", "`npx prisma migrate dev`" / "`npx prisma generate`": two
- * steps side by side. A command that only adds to the other ("`bin/rails db:seed`" →
- * "`bin/rails db:seed:replant`") or takes another program is the command changed.
+ * Each text gives one command of one program, with a word of its own in each naming tasks they do
+ * not share — "Run `make lint` before pushing" / "Run `make test` before pushing", "`npx prisma
+ * migrate dev`" / "`npx prisma generate`": two steps side by side, for every rule (same-words,
+ * wider and reworded read the commands as values). A command that only adds to the other ("`rake
+ * db:seed`" → "`rake db:seed:replant`") or takes another program is the command changed.
  */
 export const otherTaskOfProgram: Guard = {
   name: 'two tasks of one program',
@@ -842,7 +842,7 @@ function thingOfItsOwn(shape: FactShape, other: FactShape, read: readonly string
  * Each text states a quantity and none of one text's is of a dimension of the other's: "The cache
  * keeps entries for 10 minutes" / "The cache holds at most 5,000 entries", "Retry webhook deliveries
  * up to 5 times" / "Give up on a webhook after 24 hours": two things measured (a time, a count), each
- * with its number, not one number changed (a guard of the rules that read a number as a value).
+ * with its number, not one number changed (read before every rule).
  */
 export const otherDimension: Guard = {
   name: 'quantities of two dimensions',
