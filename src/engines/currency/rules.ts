@@ -68,7 +68,7 @@ import {changedChoice} from '../../text/choices.js'
 export {Pair} from './pair.js'
 
 /** Which rule found an update. */
-export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity' | 'same-version' | 'same-command' | 'same-choice'
+export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity' | 'same-version' | 'same-command' | 'same-choice' | 'retired'
 
 export interface UpdateRelation {
   /**
@@ -79,7 +79,8 @@ export interface UpdateRelation {
    * limit, duration, size or count of one thing, in other words: text/quantities.ts) or
    * `same-version` (one runtime required at another version, in other words: text/versions.ts) or
    * `same-command` (another command for one task, in other words: text/commands.ts) or
-   * `same-choice` (another option of one convention, or the other stance on one practice: text/choices.ts).
+   * `same-choice` (another option of one convention, or the other stance on one practice: text/choices.ts) or
+   * `retired` (the newer says a thing the older names is gone: "… and TypeORM has been removed").
    */
   kind: UpdateKind
   /** What changed, as people read it: `'e_' → 'j_'`. */
@@ -299,6 +300,82 @@ export const sameChoice: Rule = {
   reason: swapped,
 }
 
+/** Words that say a thing named before them is gone: "TypeORM has been removed", "axios was dropped", "Black is no longer installed", "`app/old/` is legacy". */
+const RETIRED_WORDS = new Set(['removed', 'dropped', 'deprecated', 'retired', 'legacy', 'frozen', 'obsolete', 'replaced', 'deleted', 'gone', 'sunset', 'abandoned', 'discontinued', 'uninstalled', 'longer'])
+/** Words that say the thing named right after them is gone: "use pnpm instead of npm", "switched from Jest". */
+const RETIRED_BEFORE = new Set(['instead of', 'rather than', 'in place of', 'replaces', 'replacing'])
+/** Words between such a cue and its thing: "instead of the old compose workflow". */
+const ON_THE_WAY = new Set(['a', 'an', 'the', 'old', 'older', 'bare', 'plain', 'our', 'any'])
+
+/** The things a text names — its tools, and the paths and commands it quotes — lowercased, each with how the text writes it. */
+function thingsNamed(shape: FactShape): Map<string, string> {
+  const tools = [...toolsIn(shape.sequence).values()].flatMap((byKey) => [...byKey.values()])
+  const values = shape.values.filter((v) => v.startsWith('q:') || v.startsWith('p:')).map((v) => v.slice(2))
+  const out = new Map<string, string>()
+  for (const t of [...tools, ...values]) if (t.length > 1 && !out.has(t.toLowerCase())) out.set(t.toLowerCase(), t)
+  return out
+}
+
+/** The clauses of a text (its words, lowercased, between the marks that end a clause). */
+function clausesOf(shape: FactShape): string[][] {
+  const words = shape.sequence.map((w) => w.toLowerCase())
+  const ends = [...shape.breaks.filter((b) => b < words.length), words.length]
+  return ends.map((end, i) => words.slice(i === 0 ? 0 : ends[i - 1], end)).filter((c) => c.length > 0)
+}
+
+/** Where `thing` (one or more words) stands in `clause`, word for word: its first index, or -1. */
+function placeIn(clause: readonly string[], thing: string, from = 0): number {
+  const parts = thing.split(/\s+/)
+  for (let i = from; i < clause.length; i++) if (parts.every((p, j) => clause[i + j] === p)) return i
+  return -1
+}
+
+/** Which of `things` a clause says is gone: named before a word of RETIRED_WORDS, or right after a cue of RETIRED_BEFORE. */
+function retiredIn(clause: readonly string[], things: readonly string[]): string | undefined {
+  for (let i = 0; i < clause.length; i++) {
+    if (RETIRED_WORDS.has(clause[i])) {
+      // "no longer": the thing before it; "longer" alone is a comparison ("longer than 80 lines")
+      if (clause[i] === 'longer' && clause[i - 1] !== 'no') continue
+      const before = clause.slice(0, i)
+      const gone = things.find((t) => placeIn(before, t) >= 0)
+      if (gone) return gone
+    }
+    const cue = i > 0 ? `${clause[i - 1]} ${clause[i]}` : ''
+    if (RETIRED_BEFORE.has(cue) || RETIRED_BEFORE.has(clause[i])) {
+      let at = i + 1
+      while (at < clause.length && ON_THE_WAY.has(clause[at])) at++
+      const gone = things.find((t) => placeIn(clause, t, at) === at)
+      if (gone) return gone
+    }
+  }
+  return undefined
+}
+
+/**
+ * retired: the newer text says a thing the older names is gone — its tool, a path or a command it
+ * quotes: named before "removed", "dropped", "deprecated", "no longer", "legacy", or right after
+ * "instead of", "rather than", "switched from" — and states something the older does not: "The ORM
+ * is TypeORM" → "Database access goes through Drizzle; … TypeORM has been removed", "Use Black for
+ * formatting" → "Python formatting is `ruff format`; Black is no longer installed", "Put new modules
+ * under `app/old/`" → "… under `app/core/`; `app/old/` is legacy and frozen". A text that retires
+ * what the other states is its update, whatever words it shares with it.
+ */
+export const retired: Rule = {
+  kind: 'retired',
+  find: ({newer, older}) => {
+    const [mine, theirs] = [thingsNamed(newer), thingsNamed(older)]
+    const fresh = [...mine.keys()].find((t) => !theirs.has(t))
+    if (fresh === undefined || theirs.size === 0) return null
+    for (const clause of clausesOf(newer)) {
+      const gone = retiredIn(clause, [...theirs.keys()])
+      if (gone) return {gained: [mine.get(fresh)!], lost: [theirs.get(gone)!]}
+    }
+    return null
+  },
+  guards: [noSharedSubject],
+  reason: swapped,
+}
+
 /** The update rules, in the order they are tried. */
 export const UPDATE_RULES: readonly Rule[] = [
   sameWords,
@@ -311,6 +388,7 @@ export const UPDATE_RULES: readonly Rule[] = [
   sameVersion,
   sameCommand,
   sameChoice,
+  retired,
 ]
 
 /** Guards of every update rule: read before any rule. */

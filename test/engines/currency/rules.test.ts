@@ -96,6 +96,13 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Do not use TypeScript enums', 'Enums are fine for a closed set of values', 'no enums → enums'],
     ['Use default exports for React components', 'Export every component under its own name', 'default exports → under its own name'],
   ],
+  // the newer says a thing the older names is gone (named before "removed", "no longer", "legacy"; right after "instead of")
+  retired: [
+    ['The ORM is TypeORM; entities live in their own folder', 'Database access goes through Drizzle now, and TypeORM has been removed', 'TypeORM → Drizzle'],
+    ['Use Black to format Python code', 'Python code is formatted by `ruff format`; Black is no longer installed', 'Black → ruff'],
+    ['Put new Python modules under `app/old/`', 'Put new Python modules under `app/core/`; `app/old/` is legacy and frozen', 'app/old/ → app/core/'],
+    ['Install dependencies with npm', 'Use pnpm instead of npm for every install', 'npm → pnpm'],
+  ],
 }
 
 /** Pairs each restatement rule finds. */
@@ -151,7 +158,13 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   commandAndName: {updates: [['We use Mocha for unit tests', 'To run unit tests: `npx vitest run`']]},
   // same-role finds it (yarn and pnpm run two commands; paraphrase set 5's wrong links were of this kind)
   toolsInCommands: {updates: [['`yarn build:example` builds the demo package', 'Type-check the demo with `pnpm --filter=demo typecheck`']]},
-  noSharedSubject: {updates: [['Incidents are announced in Slack', 'Design reviews happen on Discord']]},
+  noSharedSubject: {
+    updates: [
+      ['Incidents are announced in Slack', 'Design reviews happen on Discord'],
+      // retired finds it: a thing said to be gone in a text about something else
+      ['Run the unit tests with `npm test`', 'Release notes go in `CHANGES.md`; npm is no longer used in this repo'],
+    ],
+  },
   otherScope: {
     // the meaning rule, with the pair's cosine, as on the blind sets with the model on
     meaning: [['Staging is deployed to AWS eu-west-1', 'Production is deployed to AWS us-east-1']],

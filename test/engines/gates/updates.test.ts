@@ -95,6 +95,24 @@ describe('an update is not a duplicate', () => {
     expect(shown).not.toContain('Sentry')
   })
 
+  it('finds the memory whose tool a newer one says is gone, sharing no other word with it (the retired rule), and not one that only mentions it in passing', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const typeorm = storedId(await store(ctx, {repo, content: 'The ORM is TypeORM; entities live in their own folder', type: 'heuristic'}))
+    clock.advance(60_000)
+    const history = storedId(await store(ctx, {repo, content: 'Run the unit tests with `npm test`', type: 'procedure'}))
+    clock.advance(60_000)
+    const r = await store(ctx, {repo, content: 'Database access goes through Drizzle now, and TypeORM has been removed', type: 'heuristic'})
+    expect(r).toMatchObject({success: true, updates: [{id: typeorm, reason: 'TypeORM → Drizzle'}]})
+    // a text about something else that says npm is gone is no update of the npm command (noSharedSubject)
+    clock.advance(60_000)
+    const other = await store(ctx, {repo, content: 'Release notes go in `CHANGES.md`; npm is no longer used in this repo', type: 'procedure'})
+    expect(other).toMatchObject({success: true})
+    expect(JSON.stringify(other)).not.toContain(history)
+    const shown = (await context(ctx, {repo})).context
+    expect(shown).toContain('Drizzle')
+    expect(shown).not.toContain('entities live')
+  })
+
   it('finds another command for the same task in other words (the task keys of the band table), among memories giving commands for other tasks', async () => {
     const {ctx, repo, clock} = memRepo()
     const rake = storedId(await store(ctx, {repo, content: 'Apply migrations with `rake db:migrate`', type: 'procedure'}))
