@@ -33,6 +33,22 @@ export interface FactShape {
   question: boolean
   /** How each value and each subject word was written, for reasons people read. */
   shown: Map<string, string>
+  /**
+   * The text's first sentence, when more follows it (after a semicolon, a full stop, or a colon or
+   * dash before a capital): "The Android app has `minSdkVersion 24`" of "…; devices older than
+   * Android 7 are no longer supported". Absent for a text of one sentence.
+   */
+  lead?: string
+}
+
+/** Where a text's first sentence ends: a semicolon, a full stop after a word (not the dots of a path), a colon or a dash before a capital. */
+const SENTENCE_END = /;\s|(?<=[\p{L}\p{N})`'"])(?<!\b(?:e\.g|i\.e|etc|vs|cf))\.\s+(?=[\p{Lu}`])|:\s+(?=\p{Lu})|\s[—–]\s/u
+
+/** The first sentence of a text, when another follows it (FactShape `lead`). */
+function leadOf(text: string): string | undefined {
+  const m = SENTENCE_END.exec(text)
+  if (!m || m.index === 0) return undefined
+  return text.slice(m.index + m[0].length).trim() === '' ? undefined : text.slice(0, m.index).trim()
 }
 
 // A quoted span: opened after a space, bracket or `=`/`:`, closed before a space or punctuation.
@@ -242,6 +258,7 @@ export function factShape(text: string): FactShape {
   }
   const sorted = [...words].sort()
   const soft = [...values].filter((v) => v.startsWith('s:')).map((v) => stem(v.slice(2)))
+  const lead = leadOf(text)
   return {
     words: sorted,
     core: sorted.filter((w) => !INSTRUCTION_WORDS.has(w)),
@@ -251,6 +268,7 @@ export function factShape(text: string): FactShape {
     tokens,
     shown,
     question: /\?\s*$/.test(text),
+    ...(lead === undefined ? {} : {lead}),
   }
 }
 

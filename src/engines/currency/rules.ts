@@ -6,7 +6,7 @@
  * text/values.ts; stores (gates/duplicates.ts) and maintenance (maintenance/dedup.ts) ask them.
  * See docs/currency.md.
  */
-import {isHard, kindOf, sameValues, valuesOnly, type FactShape} from '../../text/values.js'
+import {factShape, isHard, kindOf, sameValues, valuesOnly, type FactShape} from '../../text/values.js'
 import {
   addressed,
   alikeOtherSubject,
@@ -68,7 +68,7 @@ import {changedChoice} from '../../text/choices.js'
 export {Pair} from './pair.js'
 
 /** Which rule found an update. */
-export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity' | 'same-version' | 'same-command' | 'same-choice' | 'retired'
+export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity' | 'same-version' | 'same-command' | 'same-choice' | 'retired' | 'first-sentence'
 
 export interface UpdateRelation {
   /**
@@ -80,7 +80,8 @@ export interface UpdateRelation {
    * `same-version` (one runtime required at another version, in other words: text/versions.ts) or
    * `same-command` (another command for one task, in other words: text/commands.ts) or
    * `same-choice` (another option of one convention, or the other stance on one practice: text/choices.ts) or
-   * `retired` (the newer says a thing the older names is gone: "… and TypeORM has been removed").
+   * `retired` (the newer says a thing the older names is gone: "… and TypeORM has been removed") or
+   * `first-sentence` (the newer's first sentence updates the older by a rule of words, and the rest adds to it).
    */
   kind: UpdateKind
   /** What changed, as people read it: `'e_' → 'j_'`. */
@@ -376,6 +377,33 @@ export const retired: Rule = {
   reason: swapped,
 }
 
+/** The rules that read the words and values of two sentences, which `firstSentence` tries on the newer's first. */
+const SENTENCE_RULES: readonly Rule[] = [sameWords, sameFrame]
+
+/**
+ * first-sentence: the newer's first sentence updates the older by one of the rules of words and
+ * values, and the sentences after it add to it — "The Android app has `minSdkVersion 21`" → "The
+ * Android app has `minSdkVersion 24`; devices older than Android 7 are no longer supported", "Mock
+ * HTTP in tests with `nock`" → "Mock HTTP in tests with `msw`; `nock` does not intercept native
+ * fetch". Real edits often change a rule's value and say why in a second sentence, which the
+ * rules comparing whole texts count as words and values of another fact. (The guards read before
+ * every rule read the whole texts: two scopes, an addition, a question.)
+ */
+export const firstSentence: Rule = {
+  kind: 'first-sentence',
+  find: ({newer, older, similarity}) => {
+    if (newer.lead === undefined) return null
+    const first = new Pair(factShape(newer.lead), older, similarity)
+    for (const rule of SENTENCE_RULES) {
+      const found = applyRule(rule, first)
+      if (found) return {gained: [found.reason], lost: []}
+    }
+    return null
+  },
+  guards: [],
+  reason: (_pair, m) => m.gained[0],
+}
+
 /** The update rules, in the order they are tried. */
 export const UPDATE_RULES: readonly Rule[] = [
   sameWords,
@@ -389,6 +417,7 @@ export const UPDATE_RULES: readonly Rule[] = [
   sameCommand,
   sameChoice,
   retired,
+  firstSentence,
 ]
 
 /** Guards of every update rule: read before any rule. */

@@ -96,6 +96,11 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Do not use TypeScript enums', 'Enums are fine for a closed set of values', 'no enums → enums'],
     ['Use default exports for React components', 'Export every component under its own name', 'default exports → under its own name'],
   ],
+  // the newer's first sentence changes the older's value, and a sentence after it says more (why, since when)
+  'first-sentence': [
+    ['The iOS app targets `IPHONEOS_DEPLOYMENT_TARGET 15.0`', 'The iOS app targets `IPHONEOS_DEPLOYMENT_TARGET 16.0`; phones older than iOS 16 lose support', '`IPHONEOS_DEPLOYMENT_TARGET 15.0` → `IPHONEOS_DEPLOYMENT_TARGET 16.0`'],
+    ['Stub outgoing HTTP in tests with `nock`', 'Stub outgoing HTTP in tests with `msw`. Requests made by fetch never reach nock.', '`nock` → `msw`'],
+  ],
   // the newer says a thing the older names is gone (named before "removed", "no longer", "legacy"; right after "instead of")
   retired: [
     ['The ORM is TypeORM; entities live in their own folder', 'Database access goes through Drizzle now, and TypeORM has been removed', 'TypeORM → Drizzle'],
