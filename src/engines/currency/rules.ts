@@ -393,10 +393,14 @@ export const firstSentence: Rule = {
   kind: 'first-sentence',
   find: ({newer, older, similarity}) => {
     if (newer.lead === undefined) return null
-    const first = new Pair(factShape(newer.lead), older, similarity)
-    for (const rule of SENTENCE_RULES) {
-      const found = applyRule(rule, first)
-      if (found) return {gained: [found.reason], lost: []}
+    const lead = factShape(newer.lead)
+    // against the older whole, then against its own first sentence when it has more
+    for (const theirs of older.lead === undefined ? [older] : [older, factShape(older.lead)]) {
+      const first = new Pair(lead, theirs, similarity)
+      for (const rule of SENTENCE_RULES) {
+        const found = applyRule(rule, first)
+        if (found) return {gained: [found.reason], lost: []}
+      }
     }
     return null
   },
