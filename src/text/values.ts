@@ -35,14 +35,16 @@ export interface FactShape {
   shown: Map<string, string>
   /**
    * The text's first sentence, when more follows it (after a semicolon, a full stop, or a colon or
-   * dash before a capital): "The Android app has `minSdkVersion 24`" of "…; devices older than
-   * Android 7 are no longer supported". Absent for a text of one sentence.
+   * dash before a capital), or what it states before it says why ("…, which …", "… so that …",
+   * "… because …"): "The Android app has `minSdkVersion 24`" of "…; devices older than Android 7 are
+   * no longer supported", "Tag releases as `app-v1.2.3`" of "… so they do not collide with the SDK
+   * tags". Absent for a text of one such part.
    */
   lead?: string
 }
 
-/** Where a text's first sentence ends: a semicolon, a full stop after a word (not the dots of a path), a colon or a dash before a capital. */
-const SENTENCE_END = /;\s|(?<=[\p{L}\p{N})`'"])(?<!\b(?:e\.g|i\.e|etc|vs|cf))\.\s+(?=[\p{Lu}`])|:\s+(?=\p{Lu})|\s[—–]\s/u
+/** Where a text's first sentence ends: a semicolon, a full stop after a word (not the dots of a path), a colon or a dash before a capital, or a word that says why (which, because, so that, …). */
+const SENTENCE_END = /;\s|(?<=[\p{L}\p{N})`'"])(?<!\b(?:e\.g|i\.e|etc|vs|cf))\.\s+(?=[\p{Lu}`])|:\s+(?=\p{Lu})|\s[—–]\s|,?\s+(?=(?:which|because|since|so that|so|to keep|to avoid)\s)/u
 
 /** The first sentence of a text, when another follows it (FactShape `lead`). */
 function leadOf(text: string): string | undefined {

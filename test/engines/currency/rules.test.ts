@@ -100,6 +100,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
   'first-sentence': [
     ['The iOS app targets `IPHONEOS_DEPLOYMENT_TARGET 15.0`', 'The iOS app targets `IPHONEOS_DEPLOYMENT_TARGET 16.0`; phones older than iOS 16 lose support', '`IPHONEOS_DEPLOYMENT_TARGET 15.0` → `IPHONEOS_DEPLOYMENT_TARGET 16.0`'],
     ['Stub outgoing HTTP in tests with `nock`', 'Stub outgoing HTTP in tests with `msw`. Requests made by fetch never reach nock.', '`nock` → `msw`'],
+    // what it states before it says why ("so that", "which", "because")
+    ['Name release branches `release-x.y`', 'Name release branches `rel/x.y` so that the `deploy-prod` job can match them', '`release-x.y` → `rel/x.y`'],
     // against the older's own first sentence, when it says more too
     ['The API listens on port 8080; the admin UI on 8081.', 'The API listens on port 9000; health checks hit /healthz.', '8080 → 9000'],
   ],
