@@ -102,6 +102,9 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Stub outgoing HTTP in tests with `nock`', 'Stub outgoing HTTP in tests with `msw`. Requests made by fetch never reach nock.', '`nock` → `msw`'],
     // what it states before it says why ("so that", "which", "because")
     ['Name release branches `release-x.y`', 'Name release branches `rel/x.y` so that the `deploy-prod` job can match them', '`release-x.y` → `rel/x.y`'],
+    // the first sentence in other words: same-quantity and same-version read it too
+    ['Session tokens expire after 30 minutes', 'A session token now lasts 2 hours. The mobile clients asked for it, and the refresh endpoint still rotates them on every call.', '30 minutes → 2 hours'],
+    ['The CLI needs Go 1.21 or newer', 'Building the CLI takes Go 1.23 at least. Older toolchains cannot compile the generics in `internal/iter`, and CI checks it on every push.', 'Go 1.21 → Go 1.23'],
     // against the older's own first sentence, when it says more too
     ['The API listens on port 8080; the admin UI on 8081.', 'The API listens on port 9000; health checks hit /healthz.', '8080 → 9000'],
   ],
