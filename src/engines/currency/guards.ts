@@ -13,6 +13,7 @@ import {NUMBER_WORD_SET, quantitiesIn, UNIT_WORDS} from '../../text/quantities.j
 import {versionsIn} from '../../text/versions.js'
 import {commandParts, commandsIn, commandTasks, ecosystemOf, tasksOfCommandWord} from '../../text/commands.js'
 import {branchKindsIn, changedChoice} from '../../text/choices.js'
+import {oncePer} from '../../text/once.js'
 import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, type OwnPlaces, type Pair} from './pair.js'
 
 /** One sentence's slot in which two texts differ (slotOf in pair.ts). */
@@ -496,14 +497,17 @@ const CODE_CHECKS: Readonly<Record<string, {prefix: readonly string[]; exact?: r
   typecheck: {prefix: ['typecheck', 'type-check'], exact: []},
 }
 
-function codeChecksIn(sequence: readonly string[]): Set<string> {
+const CODE_CHECK_LIST = Object.entries(CODE_CHECKS).map(([check, {prefix, exact = []}]) => ({check, prefix, exact: new Set(exact)}))
+
+/** The checks of the code a text names (read once per word sequence: the guard of every rule asks it of each pair). */
+const codeChecksIn: (sequence: readonly string[]) => ReadonlySet<string> = oncePer((sequence: readonly string[]) => {
   const out = new Set<string>()
   for (const raw of sequence) {
     const w = raw.toLowerCase()
-    for (const [check, {prefix, exact = []}] of Object.entries(CODE_CHECKS)) if (exact.includes(w) || prefix.some((p) => w.startsWith(p))) out.add(check)
+    for (const {check, prefix, exact} of CODE_CHECK_LIST) if (exact.has(w) || prefix.some((p) => w.startsWith(p))) out.add(check)
   }
   return out
-}
+})
 
 /**
  * Each text names a check of the code the other does not — "Rust code is linted with Clippy" /

@@ -59,6 +59,7 @@ import {
   type Match,
 } from './guards.js'
 import {Pair, shownList, slotOf, withNames} from './pair.js'
+import {oncePer} from '../../text/once.js'
 import {toolKeysIn, toolsIn} from '../../text/roles.js'
 import {quantitiesIn} from '../../text/quantities.js'
 import {versionsIn} from '../../text/versions.js'
@@ -308,20 +309,25 @@ const RETIRED_BEFORE = new Set(['instead of', 'rather than', 'in place of', 'rep
 /** Words between such a cue and its thing: "instead of the old compose workflow". */
 const ON_THE_WAY = new Set(['a', 'an', 'the', 'old', 'older', 'bare', 'plain', 'our', 'any'])
 
-/** The things a text names — its tools, and the paths and commands it quotes — lowercased, each with how the text writes it. */
-function thingsNamed(shape: FactShape): Map<string, string> {
+/** The things a text names — its tools, and the paths and commands it quotes — lowercased, each with how the text writes it (once per shape). */
+const thingsNamed: (shape: FactShape) => ReadonlyMap<string, string> = oncePer((shape: FactShape) => {
   const tools = [...toolsIn(shape.sequence).values()].flatMap((byKey) => [...byKey.values()])
   const values = shape.values.filter((v) => v.startsWith('q:') || v.startsWith('p:')).map((v) => v.slice(2))
   const out = new Map<string, string>()
   for (const t of [...tools, ...values]) if (t.length > 1 && !out.has(t.toLowerCase())) out.set(t.toLowerCase(), t)
   return out
-}
+})
 
-/** The clauses of a text (its words, lowercased, between the marks that end a clause). */
-function clausesOf(shape: FactShape): string[][] {
+/** The clauses of a text (its words, lowercased, between the marks that end a clause) that say something is gone (once per shape: most say nothing of it). */
+const retiringClauses: (shape: FactShape) => readonly string[][] = oncePer((shape: FactShape) => {
   const words = shape.sequence.map((w) => w.toLowerCase())
   const ends = [...shape.breaks.filter((b) => b < words.length), words.length]
-  return ends.map((end, i) => words.slice(i === 0 ? 0 : ends[i - 1], end)).filter((c) => c.length > 0)
+  return ends.map((end, i) => words.slice(i === 0 ? 0 : ends[i - 1], end)).filter((c) => c.length > 0 && saysGone(c))
+})
+
+/** Whether a clause holds a word that says a thing is gone (RETIRED_WORDS, RETIRED_BEFORE). */
+function saysGone(clause: readonly string[]): boolean {
+  return clause.some((w, i) => RETIRED_WORDS.has(w) || RETIRED_BEFORE.has(w) || (i > 0 && RETIRED_BEFORE.has(`${clause[i - 1]} ${w}`)))
 }
 
 /** Where `thing` (one or more words) stands in `clause`, word for word: its first index, or -1. */
@@ -364,10 +370,12 @@ function retiredIn(clause: readonly string[], things: readonly string[]): string
 export const retired: Rule = {
   kind: 'retired',
   find: ({newer, older}) => {
+    const clauses = retiringClauses(newer)
+    if (clauses.length === 0) return null
     const [mine, theirs] = [thingsNamed(newer), thingsNamed(older)]
     const fresh = [...mine.keys()].find((t) => !theirs.has(t))
     if (fresh === undefined || theirs.size === 0) return null
-    for (const clause of clausesOf(newer)) {
+    for (const clause of clauses) {
       const gone = retiredIn(clause, [...theirs.keys()])
       if (gone) return {gained: [mine.get(fresh)!], lost: [theirs.get(gone)!]}
     }
