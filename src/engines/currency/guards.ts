@@ -615,11 +615,11 @@ const ADDITION_WORDS = new Set(['also', 'too', 'additionally', 'plus'])
 /** same-version: one text adds to the other ("Supports Node 18 and newer" / "CI also tests Node 22"): both hold. */
 export const inAddition: Guard = {
   name: 'an addition, not a replacement',
-  refuses: ({newer, older}) => {
-    const adds = (shape: FactShape) => shape.sequence.some((w) => ADDITION_WORDS.has(w.toLowerCase()))
-    return adds(newer) !== adds(older)
-  },
+  refuses: ({newer, older}) => adds(newer.sequence) !== adds(older.sequence),
 }
+
+/** Whether a text holds a word that adds to another (once per word sequence: a guard of every rule). */
+const adds: (sequence: readonly string[]) => boolean = oncePer((sequence: readonly string[]) => sequence.some((w) => ADDITION_WORDS.has(w.toLowerCase())))
 
 /**
  * same-command: each text names a task the other does not — "Run `npm test` and lint with it" is
