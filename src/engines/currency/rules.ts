@@ -304,7 +304,7 @@ export const sameChoice: Rule = {
 
 /** Words that say a thing named before them is gone: "TypeORM has been removed", "axios was dropped", "Black is no longer installed", "`app/old/` is legacy". */
 const RETIRED_WORDS = new Set(['removed', 'dropped', 'deprecated', 'retired', 'legacy', 'frozen', 'obsolete', 'replaced', 'deleted', 'gone', 'sunset', 'abandoned', 'discontinued', 'uninstalled', 'longer'])
-/** Words that say the thing named right after them is gone: "use pnpm instead of npm", "switched from Jest". */
+/** Words that say the thing named right after them is gone: "use pnpm instead of npm", "Vitest replaces Jest". (Not "moved from" or "switched from": history told in passing, "ADR 0007 records why we moved from npm", docs/currency.md.) */
 const RETIRED_BEFORE = new Set(['instead of', 'rather than', 'in place of', 'replaces', 'replacing'])
 /** Words between such a cue and its thing: "instead of the old compose workflow". */
 const ON_THE_WAY = new Set(['a', 'an', 'the', 'old', 'older', 'bare', 'plain', 'our', 'any'])
@@ -361,7 +361,7 @@ function retiredIn(clause: readonly string[], things: readonly string[]): string
 /**
  * retired: the newer text says a thing the older names is gone — its tool, a path or a command it
  * quotes: named before "removed", "dropped", "deprecated", "no longer", "legacy", or right after
- * "instead of", "rather than", "switched from" — and states something the older does not: "The ORM
+ * "instead of", "rather than", "replaces" — and states something the older does not: "The ORM
  * is TypeORM" → "Database access goes through Drizzle; … TypeORM has been removed", "Use Black for
  * formatting" → "Python formatting is `ruff format`; Black is no longer installed", "Put new modules
  * under `app/old/`" → "… under `app/core/`; `app/old/` is legacy and frozen". A text that retires
