@@ -598,15 +598,30 @@ export const ownSubjects: Guard = {
     const own = (shape: FactShape, other: FactShape) => {
       const mentions = versionsIn(shape.sequence)
       const theirs = new Set(other.sequence.map((w) => stem(w.toLowerCase())))
+      const aside = wordsOfHow(shape, mentions)
       return shape.sequence.some((w, i) => {
         const word = w.toLowerCase()
-        if (mentions.some((m) => i >= m.at && i < m.end) || !contentWord(word)) return false
+        if (mentions.some((m) => i >= m.at && i < m.end) || aside.has(i) || !contentWord(word)) return false
         const s = stem(word)
         return !theirs.has(s) && !REQUIREMENT_WORDS.has(s) && !VERBS_OF_USE.has(s) && !INSTRUCTION_WORDS.has(s)
       })
     }
     return own(newer, older) && own(older, newer)
   },
+}
+
+/** Words after a version that say how it is had or where it is written, not what runs on it: "Ruby 3.3 with YJIT", "Node 20 via nvm", "Ruby 3.1 (see `.ruby-version`)". */
+const HOW_WORDS = new Set(['with', 'via', 'using', 'through', 'see', 'from', 'per'])
+
+/** The places of the words a version mention's clause says after HOW_WORDS, up to the clause's end. */
+function wordsOfHow(shape: FactShape, mentions: readonly {at: number; end: number}[]): Set<number> {
+  const out = new Set<number>()
+  for (const m of mentions) {
+    const end = shape.breaks.find((b) => b > m.end) ?? shape.sequence.length
+    const from = shape.sequence.findIndex((w, i) => i >= m.end && i < end && HOW_WORDS.has(w.toLowerCase()))
+    if (from >= 0) for (let i = from; i < end; i++) out.add(i)
+  }
+  return out
 }
 
 /** Words that add to what another text says rather than replace it: "CI also tests Node 22". */

@@ -79,6 +79,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
   'same-version': [
     ['Node 18 is the minimum supported runtime', 'Requires Node.js 20 or newer', 'Node 18 → Node.js 20'],
     ['We target Python 3.9', 'The codebase needs CPython 3.12 or later', 'Python 3.9 → CPython 3.12'],
+    // words after the version that say how it is had or where it is written are no subject of its own (ownSubjects)
+    ['Ruby 3.1 is required, see `.ruby-version`', 'We run Ruby 3.3 with YJIT enabled for every app', 'Ruby 3.1 → Ruby 3.3'],
     // words of a requirement between the runtime and its version, and a version joined to its runtime (text/versions.ts)
     ['The Ruby toolchain is pinned at 3.1', 'Build with Ruby 3.3', 'Ruby 3.1 → Ruby 3.3'],
     ['Functions use the nodejs18.x runtime', 'Functions are deployed on nodejs22.x', 'nodejs18.x → nodejs22.x'],
