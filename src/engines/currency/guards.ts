@@ -827,17 +827,11 @@ export const otherPlaces: Guard = {
  */
 export const otherThingNamed: Guard = {
   name: 'another thing named by each',
-  refuses: ({newer, older}, m) => {
-    // same-frame reads a slot, not values: the values each text holds and the other does not
-    const [gained, lost] = m.slot ? [valuesOnlyIn(newer, older), valuesOnlyIn(older, newer)] : [m.gained, m.lost]
-    return thingOfItsOwn(newer, older, gained) && thingOfItsOwn(older, newer, lost)
+  refuses: (pair, m) => {
+    // same-frame reads a slot, not values: the values each text states and the other does not
+    const [gained, lost] = m.slot ? [pair.gained.filter(isHard), pair.lost.filter(isHard)] : [m.gained, m.lost]
+    return thingOfItsOwn(pair.newer, pair.older, gained) && thingOfItsOwn(pair.older, pair.newer, lost)
   },
-}
-
-/** The hard values of `shape` that `other` does not hold. */
-function valuesOnlyIn(shape: FactShape, other: FactShape): string[] {
-  const theirs = new Set(other.values.map(bodyOf))
-  return shape.values.filter((v) => isHard(v) && !theirs.has(bodyOf(v)))
 }
 
 /**

@@ -394,15 +394,8 @@ export const retired: Rule = {
  */
 const SENTENCE_RULES: readonly Rule[] = [sameWords, sameFrame, sameQuantity, sameVersion]
 
-const LEAD_SHAPES = new WeakMap<FactShape, FactShape>()
-
-/** The shape of a text's first sentence (FactShape `lead`), read once per shape. */
-function leadShape(shape: FactShape): FactShape | undefined {
-  if (shape.lead === undefined) return undefined
-  let lead = LEAD_SHAPES.get(shape)
-  if (lead === undefined) LEAD_SHAPES.set(shape, (lead = factShape(shape.lead)))
-  return lead
-}
+/** The shape of a text's first sentence (FactShape `lead`, which the caller checks is there), read once per shape. */
+const leadShape: (shape: FactShape) => FactShape = oncePer((shape: FactShape) => factShape(shape.lead!))
 
 /**
  * first-sentence: the newer's first sentence updates the older by one of SENTENCE_RULES, and the
@@ -417,9 +410,9 @@ export const firstSentence: Rule = {
   kind: 'first-sentence',
   find: ({newer, older, similarity}) => {
     if (newer.lead === undefined) return null
-    const lead = leadShape(newer)!
+    const lead = leadShape(newer)
     // against the older whole, then against its own first sentence when it has more
-    for (const theirs of older.lead === undefined ? [older] : [older, leadShape(older)!]) {
+    for (const theirs of older.lead === undefined ? [older] : [older, leadShape(older)]) {
       const first = new Pair(lead, theirs, similarity)
       for (const rule of SENTENCE_RULES) {
         const found = applyRule(rule, first)
