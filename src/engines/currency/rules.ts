@@ -414,6 +414,8 @@ export const firstSentence: Rule = {
     // against the older whole, then against its own first sentence when it has more
     for (const theirs of older.lead === undefined ? [older] : [older, leadShape(older)]) {
       const first = new Pair(lead, theirs, similarity)
+      // a first sentence is short: an update of it changes one value, not a sentence of other values
+      if (first.gained.filter(isHard).length > 1 || first.lost.filter(isHard).length > 1) continue
       for (const rule of SENTENCE_RULES) {
         const found = applyRule(rule, first)
         if (found) return {gained: [found.reason], lost: []}

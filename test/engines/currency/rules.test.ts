@@ -432,6 +432,13 @@ describe('currency rules: each finds what no other rule finds', () => {
   })
 })
 
+describe('the first-sentence rule: one value of the first sentence changed', () => {
+  it('does not link a first sentence that states other values than the older (a short sentence shares few words)', () => {
+    // the older's first sentence and the newer's share only "sets": three values on each side differ
+    expect(update('JDK 21 (Temurin) is required; set it with `sdk env` from `.sdkmanrc`.', 'Each DAG sets `catchup=False` and `max_active_runs=1`; backfills are run by hand with `airflow dags backfill`.')).toBeNull()
+  })
+})
+
 describe('the meaning rule: only with a cosine at or above the threshold', () => {
   it('links a reworded update only when the vectors are close', () => {
     const [older, newer] = ['Static assets are uploaded to the cdn-assets bucket', 'Images and fonts now go to the public-media bucket']
