@@ -361,15 +361,34 @@ interface Bounds {
   start: boolean
 }
 
-/** Whether a text bounds its value from below, from above, or states the value a thing starts with. */
+/** Words that compare a value with a number: more of it ("above 80%", "longer than 128 characters") or less ("under 50 lines"). */
+const MORE_THAN = new Set(['above', 'over', 'past', 'more', 'longer', 'larger', 'greater', 'bigger', 'higher'])
+const LESS_THAN = new Set(['below', 'under', 'less', 'fewer', 'shorter', 'smaller', 'lower'])
+/** Words that say what lies beyond the number is refused or cut: "… longer than 128 characters are rejected", "… shorter than two characters return nothing". */
+const REFUSAL_WORDS = new Set(['reject', 'rejected', 'rejects', 'refuse', 'refused', 'refuses', 'fail', 'fails', 'failed', 'error', 'errors', 'blocked', 'blocks', 'denied', 'nothing', 'split', 'disallowed', 'forbidden', 'avoid', 'trimmed', 'dropped', 'warn', 'warns', 'flag', 'flags', 'flagged', 'reported'])
+
+/**
+ * Whether a text bounds its value from below, from above, or states the value a thing starts with.
+ * Without a word of either end, a comparison says it: the value is held above a number ("Keep
+ * coverage above 80%") or what lies below it is refused ("CI fails when coverage drops below 90%",
+ * "Queries shorter than two characters return nothing") is a floor; held below ("Keep functions
+ * under 50 lines") or refused above ("Passwords longer than 128 characters are rejected", "Do not
+ * chase coverage past 95%") is a ceiling.
+ */
 function boundsIn(sequence: readonly string[]): Bounds {
   const words = sequence.map((w) => w.toLowerCase())
   const pairs = words.slice(1).map((w, i) => `${words[i]} ${w}`)
-  return {
-    floor: words.some((w) => FLOOR_WORDS.has(w)) || pairs.some((p) => FLOOR_PAIRS.has(p)),
-    ceiling: words.some((w) => CEILING_WORDS.has(w)) || pairs.some((p) => CEILING_PAIRS.has(p)),
-    start: words.some((w) => START_WORDS.has(w)),
+  let floor = words.some((w) => FLOOR_WORDS.has(w)) || pairs.some((p) => FLOOR_PAIRS.has(p))
+  let ceiling = words.some((w) => CEILING_WORDS.has(w)) || pairs.some((p) => CEILING_PAIRS.has(p))
+  if (!floor && !ceiling) {
+    const [more, less] = [words.some((w) => MORE_THAN.has(w)), words.some((w) => LESS_THAN.has(w))]
+    if (more !== less) {
+      const refused = words.some((w) => REFUSAL_WORDS.has(w) || NEGATIONS.has(w))
+      floor = more !== refused
+      ceiling = !floor
+    }
   }
+  return {floor, ceiling, start: words.some((w) => START_WORDS.has(w))}
 }
 /** Words of a quantity and of its bound, which any two quantities of a dimension may share: not what they measure. */
 const MEASURE_WORDS = new Set(
@@ -450,8 +469,8 @@ export const otherThingMeasured: Guard = {
 
 /**
  * same-quantity: but for their quantities the two texts are one sentence with one slot of one to
- * three words each of their own — "Coverage must stay above 80% for the core library" / "… above 60%
- * for the CLI", "Indent YAML with two spaces" / "Indent Python with four spaces": one frame, said of
+ * three words each of their own — "Coverage must stay above 80% in the core library" / "… above 60%
+ * in the CLI", "Indent YAML with two spaces" / "Indent Python with four spaces": one frame, said of
  * two things.
  */
 export const oneSlotApart: Guard = {
@@ -464,7 +483,7 @@ export const oneSlotApart: Guard = {
 /**
  * Whether two word lists are one frame — at least `shared` words alike at their start and end
  * together — with one slot each between, of one to `slot` words and a word of content: "Coverage
- * must stay above for [the core library]" / "… for [the CLI]".
+ * must stay above in [the core library]" / "… in [the CLI]".
  */
 function oneSlotEach(a: readonly string[], b: readonly string[], {shared, slot}: {shared: number; slot: number}): boolean {
   let p = 0
@@ -559,6 +578,39 @@ export const namedException: Guard = {
   },
 }
 
+/** Words after which a "for …" phrase has ended: the verb or the requirement that follows what it names. */
+const END_OF_FOR = new Set(['is', 'are', 'was', 'be', 'must', 'should', 'stay', 'stays', 'has', 'have', 'get', 'gets', 'use', 'uses', 'and', 'or', 'but', 'because', 'since', 'so', 'when', 'with', 'which', 'that'])
+
+/** The stems of what a text's "for …" phrases name, quantities and measures aside. */
+const forQualifier = oncePer((shape: FactShape): string[] => {
+  const words = besideQuantities(shape)
+  const out: string[] = []
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] !== 'for') continue
+    for (let j = i + 1; j < words.length && !END_OF_FOR.has(words[j]); j++) {
+      const w = words[j]
+      if (!contentWord(w) && !w.includes('/')) continue
+      const s = stem(w)
+      if (!MEASURE_WORDS.has(w) && !MEASURE_WORDS.has(s)) out.push(s)
+    }
+  }
+  return out
+})
+
+/**
+ * same-quantity: each text says what its quantity is for, and the two name nothing in common —
+ * "Timeouts for database queries are 5 seconds" / "Timeouts for calls to the payment provider are 15
+ * seconds", "Coverage must stay above 80% for the repository as a whole" / "… above 95% for the
+ * `billing/` package": one measure of two things.
+ */
+export const otherThingFor: Guard = {
+  name: 'a quantity for another thing',
+  refuses: ({newer, older}) => {
+    const [mine, theirs] = [forQualifier(newer), forQualifier(older)]
+    return mine.length > 0 && theirs.length > 0 && !sharesWord(mine, theirs)
+  },
+}
+
 /**
  * same-quantity: each quantity describes the word right after it, and those are two words — "the 4
  * GB worker" / "128 MB row groups", "4 GB workers" / "128 MB chunks": two things measured.
@@ -647,6 +699,48 @@ export const tasksOfItsOwn: Guard = {
   refuses: ({newer, older}) => {
     const [mine, theirs] = [commandTasks(newer), commandTasks(older)]
     return [...mine].some((t) => !theirs.has(t)) && [...theirs].some((t) => !mine.has(t))
+  },
+}
+
+/** Words that end what an imperative's verb acts on: "Lint the shell scripts | with `shellcheck`". */
+const END_OF_OBJECT = new Set(['with', 'by', 'using', 'via', 'through', 'in', 'inside', 'on', 'from', 'before', 'after', 'when', 'whenever', 'once', 'for', 'to', 'into', 'under', 'and', 'or', 'across', 'per', 'at', 'so', 'if', 'unless', 'until', 'while', 'as', 'than', 'but'])
+
+/** What an object may be without naming a thing of its own: "Format everything with …", "Lint the code with …". */
+const ANY_OBJECT = new Set(['everyth', 'all', 'code', 'codebas', 'project', 'repo', 'repositori', 'sourc', 'file', 'chang', 'it', 'them', 'thi', 'whole', 'entir', 'everi', 'each', 'stuff', 'work'].map(stem))
+
+/**
+ * What an imperative text's verb acts on: its first word (not a word of instruction, "Use …") and
+ * the stems of the content words after it, up to a word that ends the object or the text's first
+ * command ("Regenerate | GraphQL types | with `pnpm codegen`"); null for a text that does not start
+ * with a verb acting on something of its own, or whose object is any code at all.
+ */
+const objectOfVerb = oncePer((shape: FactShape): {verb: string; object: string[]} | null => {
+  const seq = shape.sequence
+  const first = seq[0]?.toLowerCase() ?? ''
+  if (!/^\p{L}+(?:-\p{L}+)*$/u.test(first) || STOP_WORDS.has(first) || INSTRUCTION_WORDS.has(stem(first))) return null
+  const command = commandsIn(shape)[0]?.at ?? seq.length
+  const end = Math.min(command, shape.breaks.find((b) => b > 0) ?? seq.length)
+  const object: string[] = []
+  for (let i = 1; i < end; i++) {
+    const w = seq[i].toLowerCase()
+    if (END_OF_OBJECT.has(w)) break
+    if (contentWord(w)) object.push(stem(w))
+  }
+  if (object.length === 0 || object.every((w) => ANY_OBJECT.has(w))) return null
+  return {verb: stem(first), object}
+})
+
+/**
+ * same-command: both texts tell one verb of the task to act on a thing each names and the other
+ * does not — "Lint the shell scripts with `shellcheck scripts/*.sh`" / "Lint the Python code with
+ * `ruff check .`", "Regenerate GraphQL types with `pnpm codegen`" / "Regenerate the Prisma client
+ * with `pnpm prisma generate`": one task done to two things, each with its own command.
+ */
+export const otherObjectOfVerb: Guard = {
+  name: 'one verb for two things',
+  refuses: ({newer, older}) => {
+    const [mine, theirs] = [objectOfVerb(newer), objectOfVerb(older)]
+    return mine !== null && theirs !== null && mine.verb === theirs.verb && !sharesWord(mine.object, theirs.object)
   },
 }
 

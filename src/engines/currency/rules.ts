@@ -47,6 +47,8 @@ import {
   tasksOfItsOwn,
   otherTarget,
   otherEcosystem,
+  otherObjectOfVerb,
+  otherThingFor,
   noSharedSubjectOfChoice,
   otherBranches,
   exceptionToBan,
@@ -241,7 +243,7 @@ function shownSpan(sequence: readonly string[], {at, end}: {at: number; end: num
 export const sameQuantity: Rule = {
   kind: 'same-quantity',
   find: (pair) => oneChanged(pair, quantitiesIn, (a, b) => a.dim === b.dim && Math.abs(a.value - b.value) > 1e-9 * Math.max(a.value, b.value)),
-  guards: [toolInPassing, noSharedMeasured, otherThingMeasured, oneSlotApart, otherNounMeasured, otherBound, carvedOut, otherThingNamed],
+  guards: [toolInPassing, noSharedMeasured, otherThingMeasured, oneSlotApart, otherNounMeasured, otherBound, carvedOut, otherThingNamed, otherThingFor],
   reason: swapped,
 }
 
@@ -278,7 +280,7 @@ export const sameCommand: Rule = {
     const theirTasks = commandTasks(older)
     return [...commandTasks(newer)].some((t) => theirTasks.has(t)) ? {gained: [mine[0].shown], lost: [theirs[0].shown]} : null
   },
-  guards: [toolInPassing, tasksOfItsOwn, otherTarget, otherEcosystem, carvedOut, oneOfMany],
+  guards: [toolInPassing, tasksOfItsOwn, otherTarget, otherEcosystem, carvedOut, oneOfMany, otherObjectOfVerb],
   reason: swapped,
 }
 

@@ -300,7 +300,7 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['The upload queue holds 500 items', 'Keep at most 100 items in the retry queue'],
     ],
   },
-  oneSlotApart: {updates: [['Coverage must stay above 80% for the core library', 'Coverage must stay above 60% for the CLI']]},
+  oneSlotApart: {updates: [['Coverage must stay above 80% in the core library', 'Coverage must stay above 60% in the CLI']]},
   // same-version finds each of these
   ownSubjects: {
     updates: [
@@ -363,6 +363,14 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Create migrations with `alembic revision --autogenerate`', 'Apply migrations with `alembic upgrade head`'],
     ],
   },
+  // same-command finds each of these: one verb of the task, each text naming its own thing to do it to
+  otherObjectOfVerb: {
+    updates: [
+      ['Type-check the Lambda handlers with `tsc --noEmit`', 'Type-check the Vue components with `vue-tsc --noEmit`'],
+    ],
+  },
+  // same-quantity finds it: one measure, "for" two things
+  otherThingFor: {updates: [['Timeouts for calls to the search cluster are 5 seconds', 'Timeouts for database queries are 30 seconds']]},
   otherBound: {
     // the meaning rule, with the pair's cosine, as on the blind sets with the model on
     meaning: [['Usernames must be at least 3 characters long', 'Usernames may be at most 32 characters long']],
@@ -382,6 +390,9 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Python 3.10 or later is required', 'Python 3.13 or older is what the wheels are built for'],
       ['Search returns 25 results by default', 'A caller may ask for up to 200 results'],
       ['Connection pools start with 4 connections', 'Connection pools grow to at most 40 connections'],
+      // a bound said by a comparison: held above a number, or refused beyond it
+      ['Passwords need at least 10 characters', 'Passwords longer than 64 characters are rejected'],
+      ['Search terms shorter than 3 characters return nothing', 'Search terms are truncated to 100 characters'],
     ],
   },
   // same-frame finds it (and reworded, as blind sets 1-3 showed: a linter beside a formatter)
@@ -436,6 +447,19 @@ describe('the first-sentence rule: one value of the first sentence changed', () 
   it('does not link a first sentence that states other values than the older (a short sentence shares few words)', () => {
     // the older's first sentence and the newer's share only "sets": three values on each side differ
     expect(update('JDK 21 (Temurin) is required; set it with `sdk env` from `.sdkmanrc`.', 'Each DAG sets `catchup=False` and `max_active_runs=1`; backfills are run by hand with `airflow dags backfill`.')).toBeNull()
+  })
+})
+
+describe('bounds said by comparisons, and what a verb acts on: what the guards still leave linked', () => {
+  it('links one end of a range changed, whether a text holds the value or refuses what lies beyond it', () => {
+    // a ceiling both: held under a number, refused above one
+    expect(update('Keep functions under 50 lines', 'A function longer than 30 lines should be split')?.kind).toBe('reworded')
+    // a floor both: held above a number, refused below one
+    expect(update('Coverage must stay above 80%', 'CI fails when coverage drops below 90 percent')?.kind).toBe('same-quantity')
+  })
+  it('links a command changed for one verb when an object is any code at all, or the same thing', () => {
+    expect(update('Format the code with `prettier --write .`', 'Format everything with `biome format --write`')?.kind).toBe('same-command')
+    expect(update('Type-check the frontend with `tsc --noEmit`', 'Type-check the frontend code with `vue-tsc --build`')).not.toBeNull()
   })
 })
 
