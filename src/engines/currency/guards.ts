@@ -14,7 +14,7 @@ import {versionsIn} from '../../text/versions.js'
 import {commandParts, commandsIn, commandTasks, ecosystemOf, tasksOfCommandWord} from '../../text/commands.js'
 import {branchKindsIn, changedChoice} from '../../text/choices.js'
 import {oncePer} from '../../text/once.js'
-import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, type OwnPlaces, type Pair} from './pair.js'
+import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, valueAt, type OwnPlaces, type Pair} from './pair.js'
 
 /** One sentence's slot in which two texts differ (slotOf in pair.ts). */
 export interface Slot {
@@ -729,6 +729,63 @@ const objectOfVerb = oncePer((shape: FactShape): {verb: string; object: string[]
   if (object.length === 0 || object.every((w) => ANY_OBJECT.has(w))) return null
   return {verb: stem(first), object}
 })
+
+/**
+ * Verbs whose object is one more of several things a project does it to, not the one value of a
+ * setting: it caches, logs, commits (or never commits), ignores or redacts several things at once.
+ */
+const ADDITIVE_VERBS = new Set(
+  ['cache', 'caches', 'cached', 'log', 'logs', 'logged', 'commit', 'commits', 'committed', 'ignore', 'ignores', 'ignored', 'exclude', 'excludes', 'excluded', 'include', 'includes', 'track', 'tracks', 'tracked', 'redact', 'redacts', 'redacted', 'mask', 'masks', 'masked', 'encrypt', 'encrypts', 'encrypted', 'archive', 'archives', 'archived'],
+)
+
+/** Whether the word at `at` of a text stands in the object of an ADDITIVE_VERBS verb: after the verb, before a word that ends the object or the clause. */
+function inObjectOfAdditiveVerb(shape: FactShape, at: number): boolean {
+  if (at <= 0) return false
+  const seq = shape.sequence
+  const clauseStart = Math.max(0, ...shape.breaks.filter((b) => b <= at))
+  for (let i = at - 1; i >= clauseStart; i--) {
+    const w = seq[i].toLowerCase()
+    if (ADDITIVE_VERBS.has(w)) return verbAt(seq, i, clauseStart)
+    if (END_OF_OBJECT.has(w)) return false
+  }
+  return false
+}
+
+/** Words before a noun, not a verb: "the cache holds …", "each commit …". */
+const DETERMINERS = new Set(['the', 'a', 'an', 'each', 'every', 'this', 'that', 'these', 'those', 'our', 'its', 'their', 'your', 'any', 'all', 'no'])
+/** Words a verb of ADDITIVE_VERBS comes after: "Never commit …", "We also log …", "… must be cached". */
+const BEFORE_VERB = new Set([...NEGATIONS, 'always', 'also', 'only', 'do', 'does', 'must', 'should', 'to', 'we', 'you', 'please', 'automatically', 'and', 'or', 'be', 'is', 'are', 'get', 'gets'])
+
+/**
+ * Whether a word of ADDITIVE_VERBS at `i` is a verb: first in its clause ("Cache …"), after a word
+ * that comes before verbs ("Never commit …"), or a form a noun does not take after another word
+ * ("CI caches …"); not after a determiner ("the cache holds …") nor, in the form a noun takes, after
+ * another noun ("the audit log keeps …").
+ */
+function verbAt(seq: readonly string[], i: number, clauseStart: number): boolean {
+  if (i === clauseStart) return true
+  const before = seq[i - 1].toLowerCase()
+  if (DETERMINERS.has(before)) return false
+  if (BEFORE_VERB.has(before)) return true
+  const w = seq[i].toLowerCase()
+  return /(?:s|ed)$/.test(w) && !/ss$/.test(w)
+}
+
+/**
+ * same-words, wider, reworded, same-frame: what changed is, in both texts, what a verb of a list
+ * acts on — "Never log request bodies" / "Always log request IDs", "CI caches `node_modules` between
+ * runs" / "CI caches the Playwright browsers between runs", "Never commit `.pem` files" / "Never
+ * commit `.p12` files": one more thing cached, logged or kept out, both true at once.
+ */
+export const addedObject: Guard = {
+  name: 'one more object of the same action',
+  refuses: ({newer, older}, m) => {
+    if (m.slot) return inObjectOfAdditiveVerb(older, m.slot.p) && inObjectOfAdditiveVerb(newer, m.slot.p)
+    // the values that changed, a soft one (the word that ends a clause: "…, ever") aside where a hard one changed too
+    const [gained, lost] = [m.gained.some(isHard) ? m.gained.filter(isHard) : m.gained, m.lost.some(isHard) ? m.lost.filter(isHard) : m.lost]
+    return gained.length > 0 && gained.every((k) => inObjectOfAdditiveVerb(newer, valueAt(newer, k))) && lost.every((k) => inObjectOfAdditiveVerb(older, valueAt(older, k)))
+  },
+}
 
 /**
  * same-command: both texts tell one verb of the task to act on a thing each names and the other

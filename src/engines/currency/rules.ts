@@ -48,6 +48,7 @@ import {
   otherTarget,
   otherEcosystem,
   otherObjectOfVerb,
+  addedObject,
   otherThingFor,
   noSharedSubjectOfChoice,
   otherBranches,
@@ -109,7 +110,7 @@ const changed = ({newer, older}: Pair, m: Match) => `${shownList(older, [...m.lo
 export const sameWords: Rule = {
   kind: 'same-words',
   find: (p) => (p.gained.length > 0 && p.shared >= 1 && p.shared === p.union ? {gained: p.gained, lost: p.lost} : null),
-  guards: [oneWordNoLikeValue, nameOfSubject, otherBound, namedException, otherThingNamed],
+  guards: [oneWordNoLikeValue, nameOfSubject, otherBound, namedException, otherThingNamed, addedObject],
   reason: changed,
 }
 
@@ -120,7 +121,7 @@ export const sameWords: Rule = {
 export const wider: Rule = {
   kind: 'wider',
   find: (p) => (p.gained.length === 1 && p.lost.length === 1 && p.shared >= 1 && p.shared === Math.min(p.a.size, p.b.size) ? {gained: p.gained, lost: p.lost} : null),
-  guards: [anotherKind, fewShared, nameOfSubject, otherBound, namedException],
+  guards: [anotherKind, fewShared, nameOfSubject, otherBound, namedException, addedObject],
   reason: changed,
 }
 
@@ -136,7 +137,7 @@ export const reworded: Rule = {
     if (gained.length !== 1 || lost.length !== 1) return null
     return {gained, lost, named: {a: withNames(p.newer, p.a, p.older), b: withNames(p.older, p.b, p.newer)}}
   },
-  guards: [anotherKind, fewWordsShared, addressed, otherLabel, ownWordBeforeShared, ownWordsBetweenSame, nameOfSubject, otherBound, namedException, otherEcosystem],
+  guards: [anotherKind, fewWordsShared, addressed, otherLabel, ownWordBeforeShared, ownWordsBetweenSame, nameOfSubject, otherBound, namedException, otherEcosystem, addedObject],
   reason: changed,
 }
 
@@ -151,7 +152,7 @@ export const sameFrame: Rule = {
     const slot = slotOf(p.older, p.newer)
     return slot ? {gained: [], lost: [], slot} : null
   },
-  guards: [littleBeforeSlot, slotStatesNothing, negationInSlot, slotAfterContentWord, valueOutsideSlot, otherBound, otherThingNamed],
+  guards: [littleBeforeSlot, slotStatesNothing, negationInSlot, slotAfterContentWord, valueOutsideSlot, otherBound, otherThingNamed, addedObject],
   reason: ({newer, older}, m) => {
     const {a, p, q} = m.slot!
     return `${older.sequence.slice(p, a.length - q).join(' ')} → ${newer.sequence.slice(p, newer.sequence.length - q).join(' ')}`

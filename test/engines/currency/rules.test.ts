@@ -363,6 +363,15 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Create migrations with `alembic revision --autogenerate`', 'Apply migrations with `alembic upgrade head`'],
     ],
   },
+  // one more thing logged, cached or kept out: same-words finds the first two, wider the third, reworded the second, same-frame the fourth
+  addedObject: {
+    updates: [
+      ['Never commit .pem files.', 'Never commit .p12 files.'],
+      ['We never commit `.npmrc` with tokens in it.', 'Never commit `.pypirc` with tokens in it, ever.'],
+      ['Never log response payloads.', 'Always log response codes.'],
+      ['Never log the full JWT in request handlers.', 'Never log the raw cookie header in request handlers.'],
+    ],
+  },
   // same-command finds each of these: one verb of the task, each text naming its own thing to do it to
   otherObjectOfVerb: {
     updates: [
@@ -456,6 +465,11 @@ describe('bounds said by comparisons, and what a verb acts on: what the guards s
     expect(update('Keep functions under 50 lines', 'A function longer than 30 lines should be split')?.kind).toBe('reworded')
     // a floor both: held above a number, refused below one
     expect(update('Coverage must stay above 80%', 'CI fails when coverage drops below 90 percent')?.kind).toBe('same-quantity')
+  })
+  it('links a value changed where it is not what a verb of a list acts on', () => {
+    // where errors are logged to, and which action caches, are one value each
+    expect(update('Log errors to Sentry', 'Log errors to Rollbar')).not.toBeNull()
+    expect(update('Cache dependencies with `actions/cache@v3`', 'Cache dependencies with `actions/cache@v4`')).not.toBeNull()
   })
   it('links a command changed for one verb when an object is any code at all, or the same thing', () => {
     expect(update('Format the code with `prettier --write .`', 'Format everything with `biome format --write`')?.kind).toBe('same-command')
