@@ -175,6 +175,10 @@ const MIGRATIONS: Migration[] = [
   //     so a store finds the older memory that names Sass when a newer one names Tailwind; and the
   //     version keys of what text/versions.ts reads since ("The Go toolchain is pinned at 1.20", "go1.22").
   rebuildBands,
+  // 19: the practice keys out of the band table (text/choices.ts no longer reads a stance on a
+  //     practice, "Never use enums" / "Enums are fine in …": the same-choice rule does not compare
+  //     them), so maintenance does not group the memories that name one as near-duplicates.
+  rebuildBands,
 ]
 
 /** Every live memory's keys in the band table again, as storedKeys now makes them. */

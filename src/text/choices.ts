@@ -1,14 +1,15 @@
 /**
- * The conventions a text chooses: how a team merges, exports, names, tests, pins, handles errors —
- * the decisions a project's agent rules record and later reverse. A convention has a few known
- * options (a squash, a merge commit or a rebase; default or named exports; camelCase or snake_case),
- * or is a practice a rule either asks for or forbids (semicolons, `any`, mocks of the database). Two
- * texts choosing another option of one convention, or taking the other stance on one practice, are
- * that rule changed — "Squash commits when merging" → "Merge pull requests with a merge commit",
- * "Never use TypeScript enums" → "Enums are fine for a fixed set of values" — in words that may share
- * nothing but the convention: what the same-choice rule of currency compares
- * (engines/currency/rules.ts). Written from the trade's vocabulary, like roles.ts and the thesaurus;
- * narrow on purpose. Pure functions.
+ * The conventions a text chooses: how a team merges, exports, names, tests, pins — the decisions a
+ * project's agent rules record and later reverse. A convention has a few known options (a squash, a
+ * merge commit or a rebase; default or named exports; camelCase or snake_case). Two texts choosing
+ * another option of one convention are that rule changed — "Squash commits when merging" → "Merge
+ * pull requests with a merge commit" — in words that may share nothing but the convention: what the
+ * same-choice rule of currency compares (engines/currency/rules.ts). Written from the trade's
+ * vocabulary, like roles.ts and the thesaurus; narrow on purpose. Pure functions.
+ *
+ * A practice a rule asks for or forbids (enums, mocks, semicolons) is not read: on the blind pair
+ * sets written from general rule files, the other stance on one practice was a rule beside its
+ * exception far more often than the rule reversed (docs/currency.md, "Practices").
  */
 import {oncePer} from './once.js'
 
@@ -132,58 +133,15 @@ const CONVENTIONS: Readonly<Record<string, Convention>> = {
   },
 }
 
-/**
- * Practices a rule asks for or forbids: the stance is the choice ("Never use `any`" / "`any` is
- * allowed in tests"; "No semicolons" / "Always end statements with semicolons").
- */
-const PRACTICES: Readonly<Record<string, readonly RegExp[]>> = {
-  // specific: naming the practice is naming the subject
-  semicolons: [/\bsemicolons?\b/],
-  'trailing-commas': [/\btrailing commas?\b/],
-  enums: [/\benums?\b/],
-  'any-type': [/`any`/, /\bthe any type\b/, /\bany types?\b/],
-  'non-null-assertions': [/\bnon-null assertions?\b/],
-  comments: [/\bcomments?\b(?! (on|in) (the )?(pr|pull request|issue))/, /\bcomment (the|your) code\b/],
-  docstrings: [/\bdocstrings?\b/, /\bjsdoc\b/, /\bdoc comments?\b/],
-  mocks: [/\bmock(s|ing|ed)?\b/, /\bfakes?\b/, /\bstubs?\b/],
-  snapshots: [/\bsnapshots? tests?\b/, /\bsnapshot testing\b/],
-  'console-log': [/\bconsole\.log\b/, /\bprint statements?\b/, /\bprintln!?\b/],
-  'barrel-files': [/\bbarrel (files?|exports?)\b/, /\bindex re-?exports?\b/],
-  'inline-styles': [/\binline styles?\b/],
-  abbreviations: [/\babbreviat\w+\b/],
-  emoji: [/\bemojis?\b/],
-  'todo-comments': [/\btodo comments?\b/, /\btodos?\b/],
-  'raw-sql': [/\braw sql\b/, /\bhand-written sql\b/],
-  'type-assertions': [/\btype assertions?\b/, /\bas casts?\b/],
-  'global-state': [/\bglobal (state|variables?)\b/],
-  'lockfile-committed': [/\block ?files?\b/],
-  'generated-committed': [/\bgenerated (files?|code|output)\b/, /\bbuild output\b/],
-  'default-parameters': [/\bdefault parameters?\b/],
-  'optional-chaining': [/\boptional chaining\b/],
-  'nested-ternaries': [/\bnested ternar\w*\b/, /\bternar\w*\b/],
-  'early-returns': [/\bearly returns?\b/, /\bguard clauses?\b/],
-  'magic-numbers': [/\bmagic numbers?\b/],
-  'feature-flags': [/\bfeature flags?\b/],
-}
+/** The conventions a text can choose, by name. */
+export const CONVENTION_NAMES: readonly string[] = Object.keys(CONVENTIONS)
 
-/** Practices named by a word of many subjects (mocks of what? comments where?): the two texts must share a word of what they are about. */
-const GENERIC_PRACTICES = new Set(['comments', 'docstrings', 'mocks', 'console-log', 'lockfile-committed', 'generated-committed', 'global-state', 'feature-flags', 'todo-comments', 'abbreviations', 'emoji', 'raw-sql', 'early-returns', 'magic-numbers', 'default-parameters', 'snapshots', 'inline-styles'])
-
-/** Words that take a side for a practice: "Use …", "Always …", "… are fine". Without one (or a negation), a text only names it. */
-const FOR = /\b(use|uses|using|prefer|prefers|preferred|always|require|requires|required|must|should|add|write|keep|enable|enabled|enforce|enforced|fine|allowed|ok|okay|acceptable|permitted|welcome|encouraged|every|mandatory|generously|are|is)\b/
-
-/** The conventions and practices a text can choose, by name. */
-export const CONVENTION_NAMES: readonly string[] = [...Object.keys(CONVENTIONS), ...Object.keys(PRACTICES)]
-
-/** Words that refuse what follows them in a clause: "never use enums", "no semicolons", "avoid classes", "instead of default exports". */
+/** Words that refuse what follows them in a clause: "never use default exports", "avoid classes", "instead of a merge commit". */
 const NEGATION = /\b(never|not|no|don'?t|do not|doesn'?t|does not|avoid|avoids|without|instead of|rather than|bans?|banned|forbid\w*|disallow\w*|prohibit\w*|must not|shouldn'?t|should not|nothing)\b/g
-/** Words that let back what a rule forbade: "enums are fine", "`any` is allowed". */
-const ALLOWED = /\b(fine|allowed|ok|okay|acceptable|permitted|welcome|encouraged)\b/
-
 export interface Choice {
-  /** The convention or practice. */
+  /** The convention. */
   convention: string
-  /** The option chosen, or for a practice `for` / `against`. */
+  /** The option chosen. */
   option: string
   /** What the text wrote for it, as people read it. */
   shown: string
@@ -206,10 +164,10 @@ function negatedSpans(text: string): Array<[number, number]> {
   return spans
 }
 
-/** Any pattern of any convention or practice, in one: a text none matches (most texts) chooses nothing, read with one search. */
+/** Any pattern of any convention, in one: a text none matches (most texts) chooses nothing, read with one search. */
 let anyChoice: RegExp | undefined
 const mentionsAny = (lower: string) =>
-  (anyChoice ??= new RegExp([...Object.values(CONVENTIONS).flatMap((c) => Object.values(c.options).flat()), ...Object.values(PRACTICES).flat()].map((p) => `(?:${p.source})`).join('|'))).test(lower)
+  (anyChoice ??= new RegExp(Object.values(CONVENTIONS).flatMap((c) => Object.values(c.options).flat()).map((p) => `(?:${p.source})`).join('|'))).test(lower)
 
 function readChoices({sequence, breaks}: {sequence: readonly string[]; breaks: readonly number[]}): Map<string, Choice> {
   // the words, with a ";" where a clause ends (a negation reaches to it)
@@ -242,26 +200,12 @@ function readChoices({sequence, breaks}: {sequence: readonly string[]; breaks: r
       out.set(convention, {convention, option, shown: `not ${[...refused][0]}`, needsSubject})
     }
   }
-  for (const [practice, patterns] of Object.entries(PRACTICES)) {
-    let stance: 'for' | 'against' | undefined
-    let shown = ''
-    for (const p of patterns) {
-      const m = p.exec(lower)
-      if (!m) continue
-      shown = m[0]
-      if (inNegation(m.index) && !ALLOWED.test(lower)) stance = 'against'
-      // "Mock the database in unit tests": a practice the text starts with, as a verb, is asked for ("Mocks live in …" only names it)
-      else if ((FOR.test(lower) || (m.index === 0 && !m[0].endsWith('s'))) && negated.length === 0) stance = 'for'
-      break
-    }
-    if (stance) out.set(practice, {convention: practice, option: stance, shown: `${stance === 'against' ? 'no ' : ''}${shown}`, needsSubject: GENERIC_PRACTICES.has(practice)})
-  }
   return out
 }
 
 /**
  * The convention two texts choose otherwise: the first the newer text chooses that the older
- * chooses too, with another option or stance. Null when they choose alike, or nothing in common.
+ * chooses too, with another option. Null when they choose alike, or nothing in common.
  */
 export function changedChoice(newer: {sequence: readonly string[]; breaks: readonly number[]}, older: {sequence: readonly string[]; breaks: readonly number[]}): {mine: Choice; theirs: Choice} | null {
   const theirs = choicesIn(older)

@@ -306,6 +306,29 @@ describe('RepoStore', () => {
     await again.close()
   })
 
+  it('a store of schema 18 loses the practice keys it held (schema 19: no rule compares a stance on a practice)', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    const enums = memory('Do not use TypeScript enums')
+    await s.write(insert(enums))
+    await s.checkpoint()
+    await s.close()
+    const SQL = await loadSqlJs()
+    const path = join(root, '.mem', 'mem.db')
+    const db = new Db(new SQL.Database(readFileSync(path)))
+    // what a build of schema 18 stored beside the text's keys: a key of the practice it named (a key no build computes now stands in for it)
+    const practiceKey = 0x5eed
+    db.run(`INSERT INTO dup_bands(band, seq) SELECT ?, seq FROM memories WHERE id = ?`, [practiceKey, enums.id])
+    setMeta(db, 'schema_version', '18')
+    writeFileSync(path, db.export())
+    db.close()
+    const again = await open(root)
+    const keys = again.read((d) => d.all<{band: number}>(`SELECT band FROM dup_bands WHERE seq = (SELECT seq FROM memories WHERE id = ?) ORDER BY band`, [enums.id]).map((r) => r.band))
+    expect(keys).not.toContain(practiceKey)
+    expect(keys).toEqual([...storedKeys(enums.content, false)].sort((a, b) => a - b))
+    await again.close()
+  })
+
   it('groups live memories by their band keys for maintenance, but not by the keys a store looks up apart (a role, a quantity, a version, a command\'s task, a convention)', async () => {
     const root = tempDir()
     const s = await open(root)

@@ -1,4 +1,4 @@
-// What text/choices.ts reads as a convention chosen or a practice asked for or forbidden, and what it does not.
+// What text/choices.ts reads as a convention chosen, and what it does not.
 import {describe, expect, it} from 'vitest'
 import {choicesIn} from '../../src/text/choices.js'
 import {factShape} from '../../src/text/values.js'
@@ -23,12 +23,10 @@ describe('choices', () => {
     expect(read('Never squash pull requests')).toEqual({})
   })
 
-  it('reads the stance a text takes on a practice, and none where it only names it', () => {
-    expect(read('Do not use TypeScript enums')).toEqual({enums: 'against'})
-    expect(read('Enums are fine for a closed set of values')).toEqual({enums: 'for'})
-    expect(read('Mock the database in unit tests')).toEqual({mocks: 'for'})
-    expect(read('Tests hit a real Postgres; never fake the DB')).toEqual({mocks: 'against'})
-    expect(read('Mocks live in test/mocks')).toEqual({})
+  it('reads no stance on a practice: a ban and its lifting are not a convention with options', () => {
+    expect(read('Do not use TypeScript enums')).toEqual({})
+    expect(read('Enums are fine for a closed set of values')).toEqual({})
+    expect(read('Mock the database in unit tests')).toEqual({})
   })
 
   it('reads no choice in a text naming two options of one convention', () => {

@@ -877,11 +877,10 @@ export const otherEcosystem: Guard = {
 }
 
 /**
- * same-choice: the convention's options say how, not what — a case style, classes or functions, a
- * generic practice (mocks, comments, committed files) — and the two texts share no word of what
- * they are about (the words of the choice, verbs of use and instruction aside), even through the
- * developer thesaurus: "Variables are camelCase" / "Database columns are snake_case", "Mock HTTP
- * calls in unit tests" / "Never mock the queue" are two conventions side by side.
+ * same-choice: the convention's options say how, not what — a case style, classes or functions —
+ * and the two texts share no word of what they are about (the words of the choice, verbs of use and
+ * instruction aside), even through the developer thesaurus: "Variables are camelCase" / "Database
+ * columns are snake_case" are two conventions side by side.
  */
 export const noSharedSubjectOfChoice: Guard = {
   name: 'nothing chosen about shared',
@@ -910,15 +909,14 @@ const PLACES_IN_CODE = new Set(
  * same-choice: one text bans an option for everything (it names nothing but the choice: "Never use
  * default exports") and the other takes it for a kind of file or place it names ("Route page files
  * are the one place a default export is required", "Storybook story files keep their default
- * export"): the exception beside the rule. A ban lifted in general ("Enums are fine for a closed set
- * of values") is the rule changed.
+ * export"): the exception beside the rule.
  */
 export const exceptionToBan: Guard = {
   name: 'a ban and its exception',
   refuses: ({newer, older}) => {
     const changed = changedChoice(newer, older)
     if (!changed) return false
-    const banAll = (shape: FactShape, choice: {shown: string; option: string}) => subjectOfChoice(shape, changed).length === 0 && (choice.option === 'against' || choice.shown.startsWith('not '))
+    const banAll = (shape: FactShape, choice: {shown: string}) => subjectOfChoice(shape, changed).length === 0 && choice.shown.startsWith('not ')
     const names = (shape: FactShape) => subjectOfChoice(shape, changed).some((w) => PLACES_IN_CODE.has(w))
     return (banAll(older, changed.theirs) && names(newer)) || (banAll(newer, changed.mine) && names(older))
   },

@@ -83,7 +83,7 @@ export interface UpdateRelation {
    * limit, duration, size or count of one thing, in other words: text/quantities.ts) or
    * `same-version` (one runtime required at another version, in other words: text/versions.ts) or
    * `same-command` (another command for one task, in other words: text/commands.ts) or
-   * `same-choice` (another option of one convention, or the other stance on one practice: text/choices.ts) or
+   * `same-choice` (another option of one convention: text/choices.ts) or
    * `retired` (the newer says a thing the older names is gone: "… and TypeORM has been removed") or
    * `first-sentence` (the newer's first sentence updates the older by a rule of words, and the rest adds to it).
    */
@@ -286,11 +286,11 @@ export const sameCommand: Rule = {
 }
 
 /**
- * same-choice: the two texts choose another option of one convention (text/choices.ts), or take
- * the other stance on one practice — "Squash commits when merging" → "Merge pull requests with a
- * merge commit", "Use default exports for components" → "Export each component under its own name",
- * "Do not use TypeScript enums" → "Enums are fine for a fixed set of values". A project holds one
- * choice of a convention at a time. The guards refuse a text of more than 15 words, two scopes, a
+ * same-choice: the two texts choose another option of one convention (text/choices.ts) —
+ * "Squash commits when merging" → "Merge pull requests with a merge commit", "Use default exports
+ * for components" → "Export each component under its own name". A project holds one choice of a
+ * convention at a time (the other stance on a practice, "Do not use enums" / "Enums are fine in
+ * …", is not read: it was a rule beside its exception more often than the rule reversed). The guards refuse a text of more than 15 words, two scopes, a
  * choice about two things (`noSharedSubjectOfChoice`), a ban and its exception for one kind of
  * thing, one frame with each choice for its own thing, choices for two kinds of file, a policy for
  * one kind of branch beside the general one, an addition and an exception.

@@ -92,10 +92,10 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Add packages with `yarn install`', 'Set up node_modules by running `pnpm i`', 'yarn install → pnpm i'],
     ['Run the suite with `cargo test`', 'Tests are executed by `cargo nextest run` now', 'cargo test → cargo nextest run'],
   ],
-  // another option of one convention, or the other stance on one practice (text/choices.ts)
+  // another option of one convention (text/choices.ts)
   'same-choice': [
     ['Squash pull requests when merging', 'Land each pull request with a merge commit', 'squash → merge commit'],
-    ['Do not use TypeScript enums', 'Enums are fine for a closed set of values', 'no enums → enums'],
+    ['Keep tests next to the code they cover', 'All tests live under the top-level `tests/` folder', 'next to the code → under the top-level tests/ folder'],
     ['Use default exports for React components', 'Export every component under its own name', 'default exports → under its own name'],
   ],
   // the newer's first sentence changes the older's value, and a sentence after it says more (why, since when)
