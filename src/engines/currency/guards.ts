@@ -746,10 +746,13 @@ function inObjectOfAdditiveVerb(shape: FactShape, at: number): boolean {
   for (let i = at - 1; i >= clauseStart; i--) {
     const w = seq[i].toLowerCase()
     if (ADDITIVE_VERBS.has(w)) return verbAt(seq, i, clauseStart)
-    if (END_OF_OBJECT.has(w)) return false
+    if (END_OF_OBJECT.has(w) || STATING_VERBS.has(w)) return false
   }
   return false
 }
+
+/** Verbs that state a fact of a subject: a word of ADDITIVE_VERBS before one is a noun ("Commit messages follow gitmoji", "Log lines are JSON"). */
+const STATING_VERBS = new Set(['is', 'are', 'be', 'was', 'were', 'follow', 'follows', 'use', 'uses', 'go', 'goes', 'run', 'runs', 'live', 'lives', 'stay', 'stays', 'must', 'should', 'need', 'needs', 'get', 'gets', 'has', 'have', 'keep', 'keeps', 'start', 'starts', 'end', 'ends', 'look', 'looks', 'read', 'reads'])
 
 /** Words before a noun, not a verb: "the cache holds …", "each commit …". */
 const DETERMINERS = new Set(['the', 'a', 'an', 'each', 'every', 'this', 'that', 'these', 'those', 'our', 'its', 'their', 'your', 'any', 'all', 'no'])

@@ -470,6 +470,8 @@ describe('bounds said by comparisons, and what a verb acts on: what the guards s
     // where errors are logged to, and which action caches, are one value each
     expect(update('Log errors to Sentry', 'Log errors to Rollbar')).not.toBeNull()
     expect(update('Cache dependencies with `actions/cache@v3`', 'Cache dependencies with `actions/cache@v4`')).not.toBeNull()
+    // a noun, not the verb: "Commit messages follow …" (the currency set's history of commit styles)
+    expect(update('Commit messages follow Conventional Commits', 'Commit messages follow gitmoji')).not.toBeNull()
   })
   it('links a command changed for one verb when an object is any code at all, or the same thing', () => {
     expect(update('Format the code with `prettier --write .`', 'Format everything with `biome format --write`')?.kind).toBe('same-command')
