@@ -57,6 +57,37 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:7373'
  */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 
+/**
+ * The header a request names its repo in, so that a load balancer in front of team replicas can
+ * send one repo's requests to one replica (docs/team.md, "Routing a repo to one replica"): the
+ * `repo` of its query or body, else the repo of the memory id in its path, as a team repo id
+ * (`github.com/acme/app`, the `~` of a memory id read as `/`). Absent when the request names no
+ * repo, or one a header cannot carry (beyond printable ASCII, or longer than 512 characters).
+ */
+export const REPO_HEADER = 'X-Mem-Repo'
+
+/** The repo a request is for, as REPO_HEADER carries it (undefined: none, or none a header can carry). */
+export function repoOfRequest(path: string, query?: Record<string, unknown>, body?: unknown): string | undefined {
+  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
+  let repo: unknown = query?.repo ?? fields.repo
+  if (repo === undefined) {
+    // a memory id in the path, as the client encodes it (`/api/mem/<id>`, `/api/mem/history/<id>`, `/api/mem/<id>/links`), or in the body (feedback, enrich)
+    const segment = /^\/api\/mem\/(?:history\/)?(memories%2F[^/?]+)/.exec(path)?.[1]
+    const id = segment !== undefined ? safeDecode(segment) : (fields.memoryId ?? fields.id)
+    const m = typeof id === 'string' ? /^memories\/([^/]+)\/[a-z]+\/[0-9a-f]{12}$/.exec(id) : null
+    repo = m ? m[1].replaceAll('~', '/') : undefined
+  }
+  return typeof repo === 'string' && repo.length <= 512 && /^[\x21-\x7e]+$/.test(repo) ? repo : undefined
+}
+
+function safeDecode(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return undefined
+  }
+}
+
 /** Options of a write: `requestId` names it, so that sending it again (a retry after a timeout) writes it once on a team server. */
 export interface WriteOptions {
   requestId?: string
@@ -380,6 +411,8 @@ export class MemClient {
     }
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
     if (options.requestId) headers[IDEMPOTENCY_HEADER.toLowerCase()] = options.requestId
+    const repo = repoOfRequest(path, options.query, options.body)
+    if (repo !== undefined) headers[REPO_HEADER.toLowerCase()] = repo
     if (options.body !== undefined) headers['content-type'] = 'application/json'
 
     let res: Response

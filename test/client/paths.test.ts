@@ -58,3 +58,37 @@ describe('the client\'s paths (src/client) are declared routes', () => {
     expect(mismatch(routes, 'POST', `/api/mem/history/${encodeURIComponent(ID)}`)).toMatch(/declared route takes GET/)
   })
 })
+
+describe('X-Mem-Repo: the repo each request is for, for a load balancer to route one repo to one replica', () => {
+  /** The X-Mem-Repo header of each request a call sends. */
+  async function headerOf(call: (client: MemClient) => Promise<unknown>): Promise<Array<string | null>> {
+    const seen: Array<string | null> = []
+    const fetch = (async (_url: string | URL, init?: RequestInit) => {
+      seen.push(new Headers(init?.headers).get('x-mem-repo'))
+      return new Response('{}', {status: 200, headers: {'content-type': 'application/json'}})
+    }) as typeof globalThis.fetch
+    try {
+      await call(new MemClient('http://127.0.0.1:1', undefined, {fetch}))
+    } catch {
+      // the answer `{}` is not what every method reads: only the request matters here
+    }
+    return seen
+  }
+  const TEAM_ID = 'memories/github.com~acme~app/insight/0123456789ab'
+
+  it('names the repo of the query or the body, else the repo of the memory id in the path or body, as a team repo id', async () => {
+    expect(await headerOf((c) => c.recall('github.com/acme/app', 'how do we deploy'))).toEqual(['github.com/acme/app'])
+    expect(await headerOf((c) => c.store({repo: 'github.com/acme/app', content: 'Deploys go out on Tuesdays', type: 'insight'}))).toEqual(['github.com/acme/app'])
+    for (const call of [(c: MemClient) => c.get(TEAM_ID), (c: MemClient) => c.history(TEAM_ID), (c: MemClient) => c.forget(TEAM_ID), (c: MemClient) => c.feedback(TEAM_ID, true), (c: MemClient) => c.linkMemory(TEAM_ID, TEAM_ID)]) {
+      expect(await headerOf(call)).toEqual(['github.com/acme/app'])
+    }
+  })
+
+  it('sends none for a request of no repo, or for a repo a header cannot carry', async () => {
+    expect(await headerOf((c) => c.repos())).toEqual([null])
+    expect(await headerOf((c) => c.health())).toEqual([null])
+    // a folder named outside printable ASCII (fetch refuses such a header value): the request goes all the same
+    expect(await headerOf((c) => c.recall('/home/zoë/app', 'tests'))).toEqual([null])
+    expect(await headerOf((c) => c.recall('x'.repeat(513), 'tests'))).toEqual([null])
+  })
+})

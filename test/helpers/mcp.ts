@@ -11,9 +11,9 @@ export type ToolResult = CallToolResult & {structuredContent?: any}
  * An SDK client connected to `POST /mcp` of a running server, closed when the test ends. It asks
  * for every tool (`tools=all`: these tests cover the whole catalog) unless `tools: 'lean'`.
  */
-export async function httpMcpClient(url: string, options: {apiKey?: string; query?: string; capabilities?: Client['_options']; tools?: 'lean' | 'all'} = {}) {
+export async function httpMcpClient(url: string, options: {apiKey?: string; query?: string; capabilities?: Client['_options']; tools?: 'lean' | 'all'; headers?: Record<string, string>} = {}) {
   const client = new Client({name: 'mem-test', version: '1.0.0'}, {capabilities: {}})
-  const headers: Record<string, string> = options.apiKey ? {authorization: `Bearer ${options.apiKey}`} : {}
+  const headers: Record<string, string> = {...(options.apiKey ? {authorization: `Bearer ${options.apiKey}`} : {}), ...options.headers}
   const query = options.tools === 'lean' ? (options.query ?? '') : `${options.query ? `${options.query}&` : '?'}tools=all`
   const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp${query}`), {requestInit: {headers}})
   onTestFinished(() => client.close())

@@ -141,13 +141,18 @@ const principals = new WeakMap<FastifyRequest, TeamPrincipal>()
 
 /**
  * The repo a request names, for its head to be read with the key: its query's `repo`, else the
- * repo segment of the memory id in its path (`GET /api/mem/:id` and the routes under it).
+ * repo segment of the memory id in its path (`GET /api/mem/:id` and the routes under it), else the
+ * `X-Mem-Repo` header the project's client sends (an MCP call's repo is in its body, read after the
+ * key). Only a hint: the head read along is used for the request's first operation on that very
+ * repo, and every operation checks the repo it acts on.
  */
 function namedRepo(req: FastifyRequest): string | undefined {
   const repo = (req.query as Record<string, unknown> | undefined)?.repo
   if (typeof repo === 'string') return repo
   const id = (req.params as Record<string, unknown> | undefined)?.id
-  return typeof id === 'string' && MEMORY_ID_PATTERN.test(id) ? repoIdOf(id) : undefined
+  if (typeof id === 'string' && MEMORY_ID_PATTERN.test(id)) return repoIdOf(id)
+  const hinted = req.headers['x-mem-repo']
+  return typeof hinted === 'string' ? hinted : undefined
 }
 
 /**

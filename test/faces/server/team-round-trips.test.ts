@@ -7,6 +7,7 @@ import pg from 'pg'
 import {describe, expect, it, onTestFinished} from 'vitest'
 import {revokeTeamKey} from '../../../src/operations/team.js'
 import {api, inProcessReplica, teamKey, teamStore} from '../../helpers/team-server.js'
+import {httpMcpClient, type ToolResult} from '../../helpers/mcp.js'
 
 const REPO = 'github.com/acme/app'
 const enc = encodeURIComponent
@@ -99,6 +100,33 @@ describe('a team replica reads the head with the key, and a store reads none bef
     }
     const id = (await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'Refunds over a thousand euros need a second approver'})).body.id
     expect([(await api(b.url, foreign, 'GET', `/api/mem/${enc(id)}`)).status, (await api(b.url, scoped, 'GET', `/api/mem/${enc(id)}`)).status]).toEqual([404, 403])
+  })
+
+  it('an MCP call names its repo in its body; with X-Mem-Repo (a host may send it) the head comes with the key, without it one statement more; a hint naming another repo is only a hint', async () => {
+    const {db, url} = await teamStore()
+    const key = await teamKey(db, 'acme', 'agent', 'write')
+    const a = await inProcessReplica(url, {name: 'a'})
+    const b = await inProcessReplica(url, {name: 'b'})
+    expect((await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'The invoice PDFs are rendered by the pdf-worker queue'})).status).toBe(201)
+    const hinted = await httpMcpClient(b.url, {apiKey: key, headers: {'x-mem-repo': REPO}})
+    const bare = await httpMcpClient(b.url, {apiKey: key})
+    const misled = await httpMcpClient(b.url, {apiKey: key, headers: {'x-mem-repo': 'github.com/acme/other'}})
+    const recall = async (client: typeof hinted, word: string) => {
+      const stored = await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: `The ${word} report is mailed every Monday`})
+      const sent = await statementsOf(() => client.callTool({name: 'memory_recall', arguments: {repo: REPO, query: `${word} report`}}))
+      // the memory another replica just stored is found (read-your-writes) whichever way the head came
+      expect((sent.result as ToolResult).structuredContent.results.map((r: {id: string}) => r.id)).toContain(stored.body.id)
+      return sent.texts.filter((t) => /api_keys|FROM repos/.test(t))
+    }
+    const withHint = await recall(hinted, 'quarterly')
+    expect(withHint).toHaveLength(1)
+    expect(withHint[0]).toMatch(/^SELECT k\.team, .*\(SELECT r\.head FROM repos r WHERE r\.team = k\.team AND r\.repo = \$2\) AS head FROM api_keys k/)
+    const without = await recall(bare, 'weekly')
+    expect(without).toHaveLength(2)
+    expect(without[1]).toMatch(/^SELECT head FROM repos/)
+    // a header naming another repo reads that repo's head along, and the call still reads its own
+    const other = await recall(misled, 'monthly')
+    expect(other).toHaveLength(2)
   })
 
   it('a repo the key may not reach, or one that is no repo id, named in the query: the same 403, 400 and 404 as without the head read along', async () => {
