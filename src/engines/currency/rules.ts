@@ -180,7 +180,7 @@ export const byMeaning: Rule = {
     const [gained, lost] = [p.hardGained, p.hardLost]
     return gained.length === 1 && lost.length === 1 ? {gained, lost} : null
   },
-  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject, otherBound, carvedOut, otherUse, tasksOfItsOwn, otherTarget, otherEcosystem, oneOfMany],
+  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject, otherBound, carvedOut, otherUse, tasksOfItsOwn, otherTarget, otherEcosystem, oneOfMany, addedObject, otherObjectOfVerb, otherThingFor],
   reason: changed,
 }
 

@@ -349,8 +349,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   tasksOfItsOwn: {
     // the meaning rule, with the pair's cosine, as on the blind sets with the model on
-    // (the second: two programs, which otherTarget leaves)
-    meaning: [['Use `npm test` for the unit suite', 'Use `npm run typecheck` for the types'], ['Use `pytest` for the unit suite', 'Use `mypy --strict` for the types']],
+    // (two programs, which otherTarget leaves; otherThingFor refuses these said "for the unit suite" / "for the types")
+    meaning: [['The unit suite runs through `pytest`', 'The types are checked by `mypy --strict`']],
     updates: [['Lint and test the package with `make check`', 'Builds and tests run through `just ci`']]},
   otherTarget: {
     // the meaning rule, with the pair's cosine: one program, two uses
@@ -365,6 +365,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   // one more thing logged, cached or kept out: same-words finds the first two, wider the third, reworded the second, same-frame the fourth
   addedObject: {
+    // the meaning rule, with the pair's cosine
+    meaning: [['Cache `~/.npm` in the CI workflow.', 'Cache `~/.gradle/caches` in the CI workflow.']],
     updates: [
       ['Never commit .pem files.', 'Never commit .p12 files.'],
       ['We never commit `.npmrc` with tokens in it.', 'Never commit `.pypirc` with tokens in it, ever.'],
@@ -374,12 +376,18 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   // same-command finds each of these: one verb of the task, each text naming its own thing to do it to
   otherObjectOfVerb: {
+    // the meaning rule, with the pair's cosine
+    meaning: [['Cache search results for 10 minutes.', 'Cache avatar images for 30 seconds.']],
     updates: [
       ['Type-check the Lambda handlers with `tsc --noEmit`', 'Type-check the Vue components with `vue-tsc --noEmit`'],
     ],
   },
   // same-quantity finds it: one measure, "for" two things
-  otherThingFor: {updates: [['Timeouts for calls to the search cluster are 5 seconds', 'Timeouts for database queries are 30 seconds']]},
+  otherThingFor: {
+    // the meaning rule, with the pair's cosine
+    meaning: [['Timeouts for calls to the search cluster are 5 seconds', 'Timeouts for database queries are 30 seconds']],
+    updates: [['Timeouts for calls to the search cluster are 5 seconds', 'Timeouts for database queries are 30 seconds']],
+  },
   otherBound: {
     // the meaning rule, with the pair's cosine, as on the blind sets with the model on
     meaning: [['Usernames must be at least 3 characters long', 'Usernames may be at most 32 characters long']],
