@@ -5,13 +5,16 @@
 // replica, then all 4 on one replica, as when a repo is routed to one), HTTP recall latency (1 connection), and a cold replica's first answer on the 10k repo
 // (the newest snapshot plus the ops after it). Every acknowledged team store is then read back
 // through the other replica. Both sides run word recall (the meaning model off in both config.yaml files).
+// Where nginx is installed (on PATH, or MEM_BENCH_NGINX=its path), a third team row: the 4 clients
+// through nginx in front of both replicas, routing on X-Mem-Repo as docs/team.md configures it.
 // Prints medians and the load average; asserts nothing.
 // Run: npm run build && node test/bench/team-serve.mjs
-import {spawn} from 'node:child_process'
+import {spawn, spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {mkdirSync, mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import {join} from 'node:path'
+import {createServer} from 'node:net'
 import {createInterface} from 'node:readline'
 import autocannon from 'autocannon'
 import {heuristicOneLiner} from '../../dist/src/engines/enrichment/heuristic.js'
@@ -108,6 +111,48 @@ export function startReplica(home, storeUrl) {
   return {child, started, exited}
 }
 
+/** nginx in front of the replicas, hashing on the repo as docs/team.md's configuration does; null without nginx. */
+async function startNginx(upstreams) {
+  const bin = process.env.MEM_BENCH_NGINX || spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], {encoding: 'utf8'}).stdout.trim().split('\n')[0]
+  if (!bin) return null
+  const dir = mkdtempSync(join(os.tmpdir(), 'mem-bench-nginx-'))
+  const port = await new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const {port: p} = srv.address()
+      srv.close(() => resolve(p))
+    })
+  })
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${join(dir, t)};`).join(' ')
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `worker_processes 1; daemon off; pid ${join(dir, 'nginx.pid')}; error_log ${join(dir, 'error.log')};
+events { worker_connections 1024; }
+http {
+  access_log off; ${temp}
+  map $http_x_mem_repo $mem_repo { "" $arg_repo; default $http_x_mem_repo; }
+  upstream mem_replicas { hash $mem_repo consistent; ${upstreams.map((u) => `server ${new URL(u).host};`).join(' ')} keepalive 16; }
+  server {
+    listen 127.0.0.1:${port};
+    location / { proxy_pass http://mem_replicas; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host; }
+  }
+}
+`,
+  )
+  const child = spawn(bin, ['-c', join(dir, 'nginx.conf'), '-p', dir], {stdio: ['ignore', 'ignore', 'inherit']})
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+  const api = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${api}/api/health`)).ok) return {child, exited, api, version: spawnSync(bin, ['-v'], {encoding: 'utf8'}).stderr.trim()}
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  child.kill('SIGTERM')
+  throw new Error(`nginx did not answer on ${api}: ${readFileSync(join(dir, 'error.log'), 'utf8').slice(-500)}`)
+}
+
 /** Durable stores for SECONDS from 4 clients spread over `targets` ({api, repo, headers}); answers acknowledged ids. */
 async function stores(targets, texts, tag) {
   const acknowledged = []
@@ -189,6 +234,11 @@ export async function benchTeamServe() {
     const A = {api: (await a.started).api, repo: TEAM_REPO, headers: auth}
     const B = {api: (await b.started).api, repo: TEAM_REPO, headers: auth}
     const questions = loadEvalSet().questions.map((q) => q.q)
+    const nginx = await startNginx([A.api, B.api])
+    if (nginx) processes.push(nginx)
+    // what the project's client sends (MemClient: X-Mem-Repo), through nginx routing on it
+    const N = nginx ? {api: nginx.api, repo: TEAM_REPO, headers: {...auth, 'x-mem-repo': TEAM_REPO}} : null
+    console.log(nginx ? `nginx: ${nginx.version}, routing on X-Mem-Repo over both replicas (${nginx.api})` : 'nginx: not installed, no row through a balancer')
 
     // cold: the first recall a replica answers on the 10k repo (snapshot + ops from Postgres, the index built)
     const cold = []
@@ -208,7 +258,7 @@ export async function benchTeamServe() {
     await recall(A, questions)
 
     const texts = syntheticMemories(100_000, 4242)
-    const rows = {localStores: [], teamStores: [], oneStores: [], localP95: [], teamP95: [], localStoreP95: [], teamStoreP95: []}
+    const rows = {localStores: [], teamStores: [], oneStores: [], routedStores: [], localP95: [], teamP95: [], localStoreP95: [], teamStoreP95: []}
     const teamAcked = []
     let errors = 0
     for (let round = 0; round < ROUNDS; round++) {
@@ -219,6 +269,12 @@ export async function benchTeamServe() {
       const one = await stores([round % 2 ? B : A], texts, `one-${round}`)
       teamAcked.push(...one.acknowledged)
       rows.oneStores.push(one.perSec)
+      const routed = N ? await stores([N], texts, `routed-${round}`) : null
+      if (routed) {
+        teamAcked.push(...routed.acknowledged)
+        rows.routedStores.push(routed.perSec)
+        errors += routed.errors
+      }
       const lr = await recall(L, questions)
       const tr = await recall(round % 2 ? B : A, questions)
       errors += ls.errors + ts.errors + one.errors + lr.errors + tr.errors
@@ -229,13 +285,14 @@ export async function benchTeamServe() {
       rows.localP95.push(lr.p95)
       rows.teamP95.push(tr.p95)
       console.log(
-        `round ${round + 1}: stores/s local ${fmt(ls.perSec, 0)} team ${fmt(ts.perSec, 0)} (p95 ${fmt(ls.p95)} / ${fmt(ts.p95)} ms), one replica ${fmt(one.perSec, 0)}; ` +
+        `round ${round + 1}: stores/s local ${fmt(ls.perSec, 0)} team ${fmt(ts.perSec, 0)} (p95 ${fmt(ls.p95)} / ${fmt(ts.p95)} ms), one replica ${fmt(one.perSec, 0)}${routed ? `, through nginx ${fmt(routed.perSec, 0)}` : ''}; ` +
           `recall p50 local ${fmt(lr.p50)} team ${fmt(tr.p50)} ms, p95 local ${fmt(lr.p95)} team ${fmt(tr.p95)} ms (load ${load()})`,
       )
     }
     const ms = (k) => median(rows[k])
     console.log(`median  durable stores/s (4 clients): local ${fmt(ms('localStores'), 0)}, team over 2 replicas ${fmt(ms('teamStores'), 0)} (${fmt(ms('teamStores') / ms('localStores'), 2)}×; target ≥ 0.5×)`)
     console.log(`median  durable stores/s (4 clients on one replica, the repo routed to it): ${fmt(ms('oneStores'), 0)} (${fmt(ms('oneStores') / ms('localStores'), 2)}× the local)`)
+    if (rows.routedStores.length > 0) console.log(`median  durable stores/s (4 clients through nginx routing on X-Mem-Repo, both replicas behind it): ${fmt(ms('routedStores'), 0)} (${fmt(ms('routedStores') / ms('localStores'), 2)}× the local)`)
     console.log(`median  HTTP recall p95 (1 connection): local ${fmt(ms('localP95'))} ms, team ${fmt(ms('teamP95'))} ms (${fmt(ms('teamP95') / ms('localP95'), 2)}×; target ≤ 2×)`)
     console.log(`errors  ${errors} (non-2xx, timeouts, socket errors) in all rounds`)
 
