@@ -348,7 +348,7 @@ export const toolInPassing: Guard = {
 
 /** Words that say which end of a range a quantity bounds: a floor ("at least", "the oldest") or a ceiling ("at most", "capped"). */
 const FLOOR_WORDS = new Set(['minimum', 'min', 'least', 'oldest', 'lowest', 'floor'])
-const CEILING_WORDS = new Set(['maximum', 'max', 'most', 'highest', 'newest', 'ceiling', 'cap', 'capped', 'limited', 'beyond', 'exceed', 'exceeds', 'exceeding', 'truncated'])
+const CEILING_WORDS = new Set(['maximum', 'max', 'most', 'highest', 'newest', 'ceiling', 'cap', 'caps', 'capped', 'limited', 'beyond', 'exceed', 'exceeds', 'exceeding', 'truncated'])
 /** Two words that bound a value as one: "Node 18 and newer", "Python 3.9 or later", "up to 100 items", "no more than 5". */
 const FLOOR_PAIRS = new Set(['and newer', 'or newer', 'and later', 'or later', 'and above', 'or above', 'or higher', 'and higher', 'and up', 'or more', 'no less', 'no fewer'])
 const CEILING_PAIRS = new Set(['up to', 'no more', 'or less', 'or fewer', 'or lower', 'and below', 'or below', 'and older', 'or older'])
@@ -598,7 +598,7 @@ const forQualifier = oncePer((shape: FactShape): string[] => {
 })
 
 /**
- * same-quantity: each text says what its quantity is for, and the two name nothing in common —
+ * same-quantity and the meaning rule: each text says what its quantity is for, and the two name nothing in common —
  * "Timeouts for database queries are 5 seconds" / "Timeouts for calls to the payment provider are 15
  * seconds", "Coverage must stay above 80% for the repository as a whole" / "… above 95% for the
  * `billing/` package": one measure of two things.
@@ -710,12 +710,11 @@ const ANY_OBJECT = new Set(['everyth', 'all', 'code', 'codebas', 'project', 'rep
 
 /**
  * What an imperative text's verb acts on: its first word (not a word of instruction, "Use …") and
- * the stems of the content words after it, up to a word that ends the object or the text's first
- * command ("Regenerate | GraphQL types | with `pnpm codegen`"); null for a text that does not start
+ * the stems of the content words after it, up to a word that ends the object, a verb that states
+ * a fact, or the text's first command ("Regenerate | GraphQL types | with `pnpm codegen`"); null for a text that does not start
  * with a verb acting on something of its own, or whose object is any code at all. A text that starts
- * with a noun gives that noun and the words after it ("Python | 3.12 is used for services"): two
- * texts that start alike and go on each with words of their own are read the same way (measured:
- * stopping there at a verb like "is" cost a wrong link on blind set 18 and found nothing more).
+ * with a noun stops at the verb that follows it ("Logs | are retained …": no object): read as a verb,
+ * "Logs are retained for 30 days" / "Log data is kept for two weeks" were two things.
  */
 const objectOfVerb = oncePer((shape: FactShape): {verb: string; object: string[]} | null => {
   const seq = shape.sequence
@@ -726,7 +725,7 @@ const objectOfVerb = oncePer((shape: FactShape): {verb: string; object: string[]
   const object: string[] = []
   for (let i = 1; i < end; i++) {
     const w = seq[i].toLowerCase()
-    if (END_OF_OBJECT.has(w)) break
+    if (END_OF_OBJECT.has(w) || STATING_VERBS.has(w)) break
     if (contentWord(w)) object.push(stem(w))
   }
   if (object.length === 0 || object.every((w) => ANY_OBJECT.has(w))) return null
@@ -778,7 +777,7 @@ function verbAt(seq: readonly string[], i: number, clauseStart: number): boolean
 }
 
 /**
- * same-words, wider, reworded, same-frame: what changed is, in both texts, what a verb of a list
+ * same-words, wider, reworded, same-frame and the meaning rule: what changed is, in both texts, what a verb of a list
  * acts on — "Never log request bodies" / "Always log request IDs", "CI caches `node_modules` between
  * runs" / "CI caches the Playwright browsers between runs", "Never commit `.pem` files" / "Never
  * commit `.p12` files": one more thing cached, logged or kept out, both true at once.
@@ -793,9 +792,31 @@ export const addedObject: Guard = {
   },
 }
 
+/** Words that open the next step of a procedure: "Then write the rollback …", "Next, run …". */
+const NEXT_STEP = new Set(['then', 'next', 'afterwards', 'afterward', 'finally', 'second', 'lastly'])
+
 /**
- * same-command: both texts tell one verb of the task to act on a thing each names and the other
- * does not — "Lint the shell scripts with `shellcheck scripts/*.sh`" / "Lint the Python code with
+ * A step of a procedure beside the step before it: a text that opens with a word of the next step
+ * ("Then write the matching rollback in `down.sql`") or whose verb acts on what another text made
+ * ("Run it with `rake db:migrate`", "Commit them with …"). It goes on from another text; it
+ * does not replace one.
+ */
+export const nextStep: Guard = {
+  name: 'the next step of a procedure',
+  refuses: ({newer, older}) => [newer, older].some(isNextStep),
+}
+
+const isNextStep = oncePer((shape: FactShape): boolean => {
+  const [first, second] = [shape.sequence[0]?.toLowerCase(), shape.sequence[1]?.toLowerCase()]
+  if (first === undefined) return false
+  if (NEXT_STEP.has(first) || (first === 'after' && (second === 'that' || second === 'this'))) return true
+  // an imperative whose object is a pronoun: "Run it with …", "Commit them …"
+  return second !== undefined && ['it', 'them'].includes(second) && /^\p{L}+$/u.test(first) && !STOP_WORDS.has(first)
+})
+
+/**
+ * same-command and the meaning rule: both texts tell one verb of the task to act on a thing each
+ * names and the other does not — "Lint the shell scripts with `shellcheck scripts/*.sh`" / "Lint the Python code with
  * `ruff check .`", "Regenerate GraphQL types with `pnpm codegen`" / "Regenerate the Prisma client
  * with `pnpm prisma generate`": one task done to two things, each with its own command.
  */

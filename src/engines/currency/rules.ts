@@ -50,6 +50,7 @@ import {
   otherObjectOfVerb,
   addedObject,
   otherThingFor,
+  nextStep,
   noSharedSubjectOfChoice,
   otherBranches,
   exceptionToBan,
@@ -244,7 +245,7 @@ function shownSpan(sequence: readonly string[], {at, end}: {at: number; end: num
 export const sameQuantity: Rule = {
   kind: 'same-quantity',
   find: (pair) => oneChanged(pair, quantitiesIn, (a, b) => a.dim === b.dim && Math.abs(a.value - b.value) > 1e-9 * Math.max(a.value, b.value)),
-  guards: [toolInPassing, noSharedMeasured, otherThingMeasured, oneSlotApart, otherNounMeasured, otherBound, carvedOut, otherThingNamed, otherThingFor],
+  guards: [toolInPassing, noSharedMeasured, otherThingMeasured, oneSlotApart, otherNounMeasured, otherBound, carvedOut, otherThingNamed, otherThingFor, otherObjectOfVerb],
   reason: swapped,
 }
 
@@ -281,7 +282,7 @@ export const sameCommand: Rule = {
     const theirTasks = commandTasks(older)
     return [...commandTasks(newer)].some((t) => theirTasks.has(t)) ? {gained: [mine[0].shown], lost: [theirs[0].shown]} : null
   },
-  guards: [toolInPassing, tasksOfItsOwn, otherTarget, otherEcosystem, carvedOut, oneOfMany, otherObjectOfVerb],
+  guards: [toolInPassing, tasksOfItsOwn, otherTarget, otherEcosystem, carvedOut, oneOfMany, otherObjectOfVerb, otherThingFor],
   reason: swapped,
 }
 
@@ -447,7 +448,7 @@ export const UPDATE_RULES: readonly Rule[] = [
 ]
 
 /** Guards of every update rule: read before any rule. */
-export const PAIR_GUARDS: readonly Guard[] = [question, inAddition, otherScope, otherCodeCheck, otherDimension, otherTaskOfProgram]
+export const PAIR_GUARDS: readonly Guard[] = [question, inAddition, otherScope, otherCodeCheck, otherDimension, otherTaskOfProgram, nextStep]
 
 const NOTHING: Match = {gained: [], lost: []}
 

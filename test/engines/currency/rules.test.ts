@@ -380,14 +380,22 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     meaning: [['Cache search results for 10 minutes.', 'Cache avatar images for 30 seconds.']],
     updates: [
       ['Type-check the Lambda handlers with `tsc --noEmit`', 'Type-check the Vue components with `vue-tsc --noEmit`'],
+      // same-quantity finds it
+      ['Cache rendered pages in Redis for 10 minutes', 'Cache exchange rates in memory for 60 seconds'],
     ],
   },
   // same-quantity finds it: one measure, "for" two things
   otherThingFor: {
     // the meaning rule, with the pair's cosine
     meaning: [['Timeouts for calls to the search cluster are 5 seconds', 'Timeouts for database queries are 30 seconds']],
-    updates: [['Timeouts for calls to the search cluster are 5 seconds', 'Timeouts for database queries are 30 seconds']],
+    updates: [
+      ['Timeouts for calls to the search cluster are 5 seconds', 'Timeouts for database queries are 30 seconds'],
+      // same-command finds it: two commands, each for its own thing
+      ['Run `bundle exec rspec` for the Rails app', 'Run `bundle exec rake test` for the billing gem'],
+    ],
   },
+  // a step that goes on from another text: same-command finds it
+  nextStep: {updates: [['Create the migration with `bin/rails generate migration AddUsers`', 'Then apply it with `bin/rails db:migrate`']]},
   otherBound: {
     // the meaning rule, with the pair's cosine, as on the blind sets with the model on
     meaning: [['Usernames must be at least 3 characters long', 'Usernames may be at most 32 characters long']],
@@ -410,6 +418,7 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       // a bound said by a comparison: held above a number, or refused beyond it
       ['Passwords need at least 10 characters', 'Passwords longer than 64 characters are rejected'],
       ['Search terms shorter than 3 characters return nothing', 'Search terms are truncated to 100 characters'],
+      ['Autoscaling keeps at least 3 workers', 'Autoscaling caps the workers at 20'],
     ],
   },
   // same-frame finds it (and reworded, as blind sets 1-3 showed: a linter beside a formatter)
