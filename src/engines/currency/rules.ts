@@ -307,7 +307,7 @@ export const sameChoice: Rule = {
 }
 
 /** Words that say a thing named before them is gone: "TypeORM has been removed", "axios was dropped", "Black is no longer installed", "`app/old/` is legacy". */
-const RETIRED_WORDS = new Set(['removed', 'dropped', 'deprecated', 'retired', 'legacy', 'frozen', 'obsolete', 'replaced', 'deleted', 'gone', 'sunset', 'abandoned', 'discontinued', 'uninstalled', 'longer'])
+const RETIRED_WORDS = new Set(['removed', 'dropped', 'deprecated', 'retired', 'legacy', 'frozen', 'obsolete', 'replaced', 'deleted', 'gone', 'sunset', 'abandoned', 'discontinued', 'uninstalled', 'decommissioned', 'revoked', 'anymore', 'longer'])
 /** Words that say the thing named right after them is gone: "use pnpm instead of npm", "Vitest replaces Jest". (Not "moved from" or "switched from": history told in passing, "ADR 0007 records why we moved from npm", docs/currency.md.) */
 const RETIRED_BEFORE = new Set(['instead of', 'rather than', 'in place of', 'replaces', 'replacing'])
 /** Words between such a cue and its thing: "instead of the old compose workflow". */
@@ -317,8 +317,10 @@ const ON_THE_WAY = new Set(['a', 'an', 'the', 'old', 'older', 'bare', 'plain', '
 const thingsNamed: (shape: FactShape) => ReadonlyMap<string, string> = oncePer((shape: FactShape) => {
   const tools = [...toolsIn(shape.sequence).values()].flatMap((byKey) => [...byKey.values()])
   const values = shape.values.filter((v) => v.startsWith('q:') || v.startsWith('p:')).map((v) => v.slice(2))
+  // a runtime at a version, as the text writes it: "Java 11", "Kotlin 1.8"
+  const versions = versionsIn(shape.sequence).map(({at, end}) => shape.sequence.slice(at, end).join(' '))
   const out = new Map<string, string>()
-  for (const t of [...tools, ...values]) if (t.length > 1 && !out.has(t.toLowerCase())) out.set(t.toLowerCase(), t)
+  for (const t of [...tools, ...values, ...versions]) if (t.length > 1 && !out.has(t.toLowerCase())) out.set(t.toLowerCase(), t)
   return out
 })
 
@@ -364,7 +366,8 @@ function retiredIn(clause: readonly string[], things: readonly string[]): string
 
 /**
  * retired: the newer text says a thing the older names is gone — its tool, a path or a command it
- * quotes: named before "removed", "dropped", "deprecated", "no longer", "legacy", or right after
+ * quotes, a runtime at a version ("Java 11"): named before "removed", "dropped", "deprecated", "no
+ * longer", "legacy", "decommissioned", "anymore", or right after
  * "instead of", "rather than", "replaces" — and states something the older does not: "The ORM
  * is TypeORM" → "Database access goes through Drizzle; … TypeORM has been removed", "Use Black for
  * formatting" → "Python formatting is `ruff format`; Black is no longer installed", "Put new modules

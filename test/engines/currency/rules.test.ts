@@ -116,6 +116,10 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Use Black to format Python code', 'Python code is formatted by `ruff format`; Black is no longer installed', 'Black → ruff'],
     ['Put new Python modules under `app/old/`', 'Put new Python modules under `app/core/`; `app/old/` is legacy and frozen', 'app/old/ → app/core/'],
     ['Install dependencies with npm', 'Use pnpm instead of npm for every install', 'npm → pnpm'],
+    // a runtime at a version is a thing named too; "decommissioned", "anymore" say it is gone
+    ['Builds target Kotlin 1.9.', 'The build targets Kotlin 2.0 now; Kotlin 1.9 is no longer produced.', 'Kotlin 1.9 → Kotlin 2.0'],
+    ['Jobs are queued in RabbitMQ.', 'Jobs go through Amazon SQS; the RabbitMQ cluster was decommissioned.', 'RabbitMQ → SQS'],
+    ['Local secrets live in `.env.local`.', 'Local secrets come from Doppler via `doppler run`; there is no `.env.local` anymore.', '.env.local → Doppler'],
   ],
 }
 
