@@ -346,6 +346,52 @@ export const toolInPassing: Guard = {
   refuses: ({newer, older}) => Math.max(newer.sequence.length, older.sequence.length) > ROLE_MAX_WORDS,
 }
 
+/** Beyond this many words a text is a note that names what changed in passing, however short the clause that names it. */
+export const NOTE_MAX_WORDS = 20
+
+/**
+ * Whether a text names `shown` (its words, as the text writes them) in its first clause, and that
+ * clause is at most ROLE_MAX_WORDS long: the text states it, whatever it says after.
+ */
+function statedFirst(shape: FactShape, shown: string): boolean {
+  const words = shape.sequence.map((w) => w.toLowerCase())
+  const parts = shown.toLowerCase().split(/\s+/)
+  const end = shape.breaks.find((b) => b > 0 && b < words.length) ?? words.length
+  const at = words.findIndex((_w, i) => parts.every((p, j) => words[i + j] === p))
+  if (at < 0 || at + parts.length > end || end > ROLE_MAX_WORDS) return false
+  const lower = shown.toLowerCase()
+  // a clause that names other tools too ("`pnpm lint` runs ESLint, Stylelint and CSpell") states none of them as the one of its role
+  // (one name read in two roles, "Cloudflare" in "Cloudflare Pages", is one tool)
+  const named = [...new Set([...toolsIn(shape.sequence.slice(0, end)).values()].flatMap((byKey) => [...byKey.values()].map((t) => t.toLowerCase())))]
+  return named.every((t) => t === lower || lower.includes(t) || t.includes(lower))
+}
+
+/**
+ * same-role, same-version: what changed is named in passing — by a text of more than
+ * NOTE_MAX_WORDS ("Type-aware ESLint over the whole repo takes about 90 seconds; run `pnpm lint
+ * --cache` locally …", an observation of the currency set), or by one of more than ROLE_MAX_WORDS
+ * anywhere but in its first clause, a short one ("Tax ids are encrypted at rest; never put them in
+ * log lines … or Sentry breadcrumbs"), or when both texts are that long ("Background jobs run on
+ * Sidekiq with Redis; …" / "Celery tasks must be idempotent: …", two projects' notes in one store of
+ * paraphrase set 2). A short rule followed by why it changed names it there:
+ * "Java services are built with Gradle (Kotlin DSL); the old pom files are kept only for the release
+ * archive", "We moved frontend hosting to Cloudflare Pages; each push to main still triggers a
+ * production deploy". (`toolInPassing`, the whole text's length, stays the guard of same-command,
+ * same-choice and same-quantity: with the clause, long notes naming a command were linked on real
+ * rules.)
+ */
+export const namedInPassing: Guard = {
+  name: 'a value named in passing',
+  refuses: ({newer, older}, m) => {
+    const longest = Math.max(newer.sequence.length, older.sequence.length)
+    if (longest <= ROLE_MAX_WORDS) return false
+    // one short rule at least: two long texts that each name a tool first are two notes
+    if (longest > NOTE_MAX_WORDS || Math.min(newer.sequence.length, older.sequence.length) > ROLE_MAX_WORDS || m.gained.length !== 1 || m.lost.length !== 1) return true
+    // a text over ROLE_MAX_WORDS states it in its first clause, a short one
+    return !((newer.sequence.length <= ROLE_MAX_WORDS || statedFirst(newer, m.gained[0])) && (older.sequence.length <= ROLE_MAX_WORDS || statedFirst(older, m.lost[0])))
+  },
+}
+
 /** Words that say which end of a range a quantity bounds: a floor ("at least", "the oldest") or a ceiling ("at most", "capped"). */
 const FLOOR_WORDS = new Set(['minimum', 'min', 'least', 'oldest', 'lowest', 'floor'])
 const CEILING_WORDS = new Set(['maximum', 'max', 'most', 'highest', 'newest', 'ceiling', 'cap', 'caps', 'capped', 'limited', 'beyond', 'exceed', 'exceeds', 'exceeding', 'truncated'])

@@ -33,6 +33,7 @@ import {
   commandAndName,
   toolsInCommands,
   toolInPassing,
+  namedInPassing,
   noSharedMeasured,
   otherBound,
   otherThingMeasured,
@@ -210,7 +211,7 @@ export const sameRole: Rule = {
     }
     return null
   },
-  guards: [toolInPassing, commandAndName, toolsInCommands, noSharedSubject, ownWordBeforeShared],
+  guards: [namedInPassing, commandAndName, toolsInCommands, noSharedSubject, ownWordBeforeShared],
   reason: swapped,
 }
 
@@ -260,7 +261,7 @@ export const sameQuantity: Rule = {
 export const sameVersion: Rule = {
   kind: 'same-version',
   find: (pair) => oneChanged(pair, versionsIn, (a, b) => a.runtime === b.runtime && a.version !== b.version),
-  guards: [toolInPassing, ownSubjects, otherBound, carvedOut],
+  guards: [namedInPassing, ownSubjects, otherBound, carvedOut],
   reason: swapped,
 }
 
