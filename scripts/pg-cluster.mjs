@@ -31,7 +31,8 @@ export function findPgBin() {
   return undefined
 }
 
-function freePort() {
+/** A free loopback port (the cluster's; test/bench/team-serve.mjs's nginx too). */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)

@@ -43,6 +43,7 @@ import type {
 // the modules of src the client takes values from (plain data: they need nothing of Node)
 import {ERROR_CODES} from '../model/errors.js'
 import {RECALL_LIMITS} from '../model/inputs.js'
+import {MEMORY_ID_PATTERN, repoIdOf} from '../model/memory.js'
 
 /** The status of a store or an edit the gates refused (the answer says why). */
 const UNPROCESSABLE = ERROR_CODES.unprocessable.status
@@ -74,8 +75,7 @@ export function repoOfRequest(path: string, query?: Record<string, unknown>, bod
     // a memory id in the path, as the client encodes it (`/api/mem/<id>`, `/api/mem/history/<id>`, `/api/mem/<id>/links`), or in the body (feedback, enrich)
     const segment = /^\/api\/mem\/(?:history\/)?(memories%2F[^/?]+)/.exec(path)?.[1]
     const id = segment !== undefined ? safeDecode(segment) : (fields.memoryId ?? fields.id)
-    const m = typeof id === 'string' ? /^memories\/([^/]+)\/[a-z]+\/[0-9a-f]{12}$/.exec(id) : null
-    repo = m ? m[1].replaceAll('~', '/') : undefined
+    repo = typeof id === 'string' && MEMORY_ID_PATTERN.test(id) ? repoIdOf(id).replaceAll('~', '/') : undefined
   }
   return typeof repo === 'string' && repo.length <= 512 && /^[\x21-\x7e]+$/.test(repo) ? repo : undefined
 }

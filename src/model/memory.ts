@@ -13,6 +13,14 @@ export const TYPE_LETTER: Record<MemoryType, string> = {
   heuristic: 'H',
 }
 
+/** A memory id; its repo segment is a repo id (never `.` or `..`, no separator or control character). */
+export const MEMORY_ID_PATTERN = /^memories\/(?!\.\.?\/)[^/\\\s\u0000-\u001f<>:"|?*]{1,200}\/(observation|insight|procedure|heuristic)\/[0-9a-f]{12}$/
+
+/** The repo id a memory id names. */
+export function repoIdOf(id: string): string {
+  return id.split('/')[1]
+}
+
 export const DEFAULT_IMPORTANCE = 0.5
 export const DEFAULT_SOURCE = 'claude-session'
 export const MAX_CONTENT_CHARS = 16_000

@@ -1,11 +1,12 @@
 import {z} from 'zod'
-import {MAX_CONTENT_CHARS, MAX_TAG_CHARS, MAX_TAGS, MEMORY_TYPES} from './memory.js'
+import {MAX_CONTENT_CHARS, MAX_TAG_CHARS, MAX_TAGS, MEMORY_ID_PATTERN, MEMORY_TYPES} from './memory.js'
 import {RECALL_LIMIT_RANGE, RECALL_LIMITS} from './inputs.js'
+
+// a memory id's shape lives in memory.ts, without zod: the client reads it too
+export {MEMORY_ID_PATTERN, repoIdOf} from './memory.js'
 
 export const RepoRef = z.string({error: 'repo is required'}).trim().min(1, 'repo is required')
 export const MemoryTypeSchema = z.enum(MEMORY_TYPES, {error: 'must be one of observation, insight, procedure, heuristic'})
-/** A memory id; its repo segment is a repo id (never `.` or `..`, no separator or control character). */
-export const MEMORY_ID_PATTERN = /^memories\/(?!\.\.?\/)[^/\\\s\u0000-\u001f<>:"|?*]{1,200}\/(observation|insight|procedure|heuristic)\/[0-9a-f]{12}$/
 export const MemoryId = z
   .string()
   .trim()
@@ -52,7 +53,3 @@ export const Tags = z
   .max(MAX_TAGS, `at most ${MAX_TAGS} tags`)
   .transform((tags) => [...new Set(tags.map((t) => t.trim().toLowerCase().replace(/\s+/g, '-')).filter(Boolean))])
 
-/** The repo id a memory id names. */
-export function repoIdOf(id: string): string {
-  return id.split('/')[1]
-}

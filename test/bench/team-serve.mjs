@@ -14,14 +14,13 @@ import {createHash} from 'node:crypto'
 import {mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import {join} from 'node:path'
-import {createServer} from 'node:net'
 import {createInterface} from 'node:readline'
 import autocannon from 'autocannon'
 import {heuristicOneLiner} from '../../dist/src/engines/enrichment/heuristic.js'
 import {createTeam, createTeamKey} from '../../dist/src/operations/team.js'
 import {openTeamDb} from '../../dist/src/storage/postgres/index.js'
 import {RepoStore} from '../../dist/src/storage/repo-store.js'
-import {startCluster, stopCluster} from '../../scripts/pg-cluster.mjs'
+import {freePort, startCluster, stopCluster} from '../../scripts/pg-cluster.mjs'
 import {pgAdmin} from './lib/pg.mjs'
 import {loadEvalSet, syntheticMemories} from './lib/corpus.mjs'
 import {seedRepo} from './lib/seed.mjs'
@@ -116,12 +115,7 @@ async function startNginx(upstreams) {
   const bin = process.env.MEM_BENCH_NGINX || spawnSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], {encoding: 'utf8'}).stdout.trim().split('\n')[0]
   if (!bin) return null
   const dir = mkdtempSync(join(os.tmpdir(), 'mem-bench-nginx-'))
-  const port = await new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const {port: p} = srv.address()
-      srv.close(() => resolve(p))
-    })
-  })
+  const port = await freePort()
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${join(dir, t)};`).join(' ')
   writeFileSync(
     join(dir, 'nginx.conf'),

@@ -14,7 +14,7 @@ import {versionsIn} from '../../text/versions.js'
 import {commandParts, commandsIn, commandTasks, ecosystemOf, tasksOfCommandWord} from '../../text/commands.js'
 import {branchKindsIn, changedChoice} from '../../text/choices.js'
 import {oncePer} from '../../text/once.js'
-import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, PRONOUNS, valueAt, type OwnPlaces, type Pair} from './pair.js'
+import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, placeIn, PRONOUNS, valueAt, type OwnPlaces, type Pair} from './pair.js'
 
 /** One sentence's slot in which two texts differ (slotOf in pair.ts). */
 export interface Slot {
@@ -355,11 +355,10 @@ export const NOTE_MAX_WORDS = 20
  */
 function statedFirst(shape: FactShape, shown: string): boolean {
   const words = shape.sequence.map((w) => w.toLowerCase())
-  const parts = shown.toLowerCase().split(/\s+/)
-  const end = shape.breaks.find((b) => b > 0 && b < words.length) ?? words.length
-  const at = words.findIndex((_w, i) => parts.every((p, j) => words[i + j] === p))
-  if (at < 0 || at + parts.length > end || end > ROLE_MAX_WORDS) return false
   const lower = shown.toLowerCase()
+  const end = shape.breaks.find((b) => b > 0 && b < words.length) ?? words.length
+  const at = placeIn(words, lower)
+  if (at < 0 || at + lower.split(/\s+/).length > end || end > ROLE_MAX_WORDS) return false
   // a clause that names other tools too ("`pnpm lint` runs ESLint, Stylelint and CSpell") states none of them as the one of its role
   // (one name read in two roles, "Cloudflare" in "Cloudflare Pages", is one tool)
   const named = [...new Set([...toolsIn(shape.sequence.slice(0, end)).values()].flatMap((byKey) => [...byKey.values()].map((t) => t.toLowerCase())))]

@@ -110,6 +110,13 @@ export function valueAt(shape: FactShape, key: string): number {
   return l.firstAt.get(first) ?? -1
 }
 
+/** Where `thing` (one or more words) stands in `clause`, word for word: its first index, or -1. */
+export function placeIn(clause: readonly string[], thing: string, from = 0): number {
+  const parts = thing.split(/\s+/)
+  for (let i = from; i < clause.length; i++) if (parts.every((p, j) => clause[i + j] === p)) return i
+  return -1
+}
+
 /** Words skipped before a name (headOf), and the words of means that make the name what is used. */
 const ARTICLES = new Set(['the', 'a', 'an', 'our', 'its', 'their', 'this', 'that'])
 const INSTRUMENTS = new Set(['with', 'via', 'through', 'using', 'by'])

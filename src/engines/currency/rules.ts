@@ -63,7 +63,7 @@ import {
   type Guard,
   type Match,
 } from './guards.js'
-import {Pair, shownList, slotOf, withNames} from './pair.js'
+import {Pair, placeIn, shownList, slotOf, withNames} from './pair.js'
 import {oncePer} from '../../text/once.js'
 import {toolKeysIn, toolsIn} from '../../text/roles.js'
 import {quantitiesIn} from '../../text/quantities.js'
@@ -335,13 +335,6 @@ const retiringClauses: (shape: FactShape) => readonly string[][] = oncePer((shap
 /** Whether a clause holds a word that says a thing is gone (RETIRED_WORDS, RETIRED_BEFORE). */
 function saysGone(clause: readonly string[]): boolean {
   return clause.some((w, i) => RETIRED_WORDS.has(w) || RETIRED_BEFORE.has(w) || (i > 0 && RETIRED_BEFORE.has(`${clause[i - 1]} ${w}`)))
-}
-
-/** Where `thing` (one or more words) stands in `clause`, word for word: its first index, or -1. */
-function placeIn(clause: readonly string[], thing: string, from = 0): number {
-  const parts = thing.split(/\s+/)
-  for (let i = from; i < clause.length; i++) if (parts.every((p, j) => clause[i + j] === p)) return i
-  return -1
 }
 
 /** Which of `things` a clause says is gone: named before a word of RETIRED_WORDS, or right after a cue of RETIRED_BEFORE. */
