@@ -352,7 +352,7 @@ export const SCOPES: readonly string[] = [
   'production prod live | staging preprod pre-production | development dev local locally | ci',
   'ios iphone ipad | android | desktop electron macos windows linux',
   'unit | integration | e2e end-to-end | smoke | load',
-  'python py | javascript js typescript ts node nodejs | golang | rust | ruby rails | java kotlin | php | elixir | swift | dotnet csharp',
+  'python py | javascript js typescript ts node nodejs | golang | rust | ruby rails | java kotlin | php | elixir | swift | dotnet csharp | sql | css scss sass | html | shell bash | terraform hcl',
   'marketing landing | docs documentation | admin | blog | storefront shop',
   'mobile | web',
   'logs log logging | metrics metric | traces trace tracing | errors error exceptions exception',

@@ -542,6 +542,9 @@ function oneSlotEach(a: readonly string[], b: readonly string[], {shared, slot}:
 /** Words that carve a case out of a rule: "Docs-only pull requests …", "… that only touch docs", "except hotfixes". */
 const EXCEPTION_WORDS = new Set(['only', 'except', 'excepting', 'unless', 'exempt', 'besides'])
 
+/** Words of a case that a rule lets through: "During an incident a hotfix PR can merge with one approval". */
+const CASE_WORDS = new Set(['hotfix', 'hotfixes', 'emergency', 'emergencies', 'incident', 'incidents'])
+
 /**
  * same-quantity: one text carves a case out of the other's rule — "Pull requests need two approvals"
  * / "Docs-only pull requests need one approval": an exception holds beside the rule it narrows.
@@ -549,7 +552,7 @@ const EXCEPTION_WORDS = new Set(['only', 'except', 'excepting', 'unless', 'exemp
 export const carvedOut: Guard = {
   name: 'an exception beside the rule',
   refuses: ({newer, older}) => {
-    const carves = (shape: FactShape) => shape.sequence.some((w) => w.toLowerCase().split('-').some((part) => EXCEPTION_WORDS.has(part)))
+    const carves = (shape: FactShape) => shape.sequence.some((w) => w.toLowerCase().split('-').some((part) => EXCEPTION_WORDS.has(part) || CASE_WORDS.has(part)))
     return carves(newer) !== carves(older)
   },
 }
@@ -978,10 +981,19 @@ const PLACES_IN_CODE = new Set(
 )
 
 /**
+ * Stems of words that name who or what case a ban on everyone lets through: "The release bot pushes version
+ * bumps directly to `main`", "Release managers may push … straight to main", "a hotfix during an incident".
+ */
+const EXCEPTION_HOLDERS = new Set(
+  ['bot', 'bots', 'dependabot', 'renovate', 'automation', 'manager', 'managers', 'maintainer', 'maintainers', 'admin', 'admins', 'administrator', 'administrators', 'owner', 'owners', 'hotfix', 'hotfixes', 'emergency', 'emergencies', 'incident', 'incidents'].map(stem),
+)
+
+/**
  * same-choice: one text bans an option for everything (it names nothing but the choice: "Never use
  * default exports") and the other takes it for a kind of file or place it names ("Route page files
  * are the one place a default export is required", "Storybook story files keep their default
- * export"): the exception beside the rule.
+ * export"), or for someone or some case it names ("Never commit directly to `main`" / "The release
+ * bot commits version bumps directly to `main`"): the exception beside the rule.
  */
 export const exceptionToBan: Guard = {
   name: 'a ban and its exception',
@@ -990,7 +1002,13 @@ export const exceptionToBan: Guard = {
     if (!changed) return false
     const banAll = (shape: FactShape, choice: {shown: string}) => subjectOfChoice(shape, changed).length === 0 && choice.shown.startsWith('not ')
     const names = (shape: FactShape) => subjectOfChoice(shape, changed).some((w) => PLACES_IN_CODE.has(w))
-    return (banAll(older, changed.theirs) && names(newer)) || (banAll(newer, changed.mine) && names(older))
+    if ((banAll(older, changed.theirs) && names(newer)) || (banAll(newer, changed.mine) && names(older))) return true
+    // the ban's words in the other (all but one: "straight" / "directly"), which names who or what case it lets through
+    const chosen = [changed.mine.shown, changed.theirs.shown].flatMap((t) => t.toLowerCase().split(/\s+/)).map(stem)
+    const subject = (shape: FactShape) => subjectOfChoice(shape, changed).filter((w) => !chosen.some((c) => w.startsWith(c)))
+    const letsThrough = (ban: FactShape, choice: {shown: string}, other: FactShape) =>
+      choice.shown.startsWith('not ') && other.core.some((w) => EXCEPTION_HOLDERS.has(w)) && subject(ban).filter((w) => !other.core.includes(w)).length <= 1
+    return letsThrough(older, changed.theirs, newer) || letsThrough(newer, changed.mine, older)
   },
 }
 
@@ -1070,6 +1088,94 @@ function thingOfItsOwn(shape: FactShape, other: FactShape, read: readonly string
     const body = bodyOf(v)
     return !shown.some((s) => s === body || s.includes(body) || body.includes(s))
   })
+}
+
+/** Words that say a quoted name is a part of the codebase: "the `cli` crate", "the `payments` service", "the `server` repository". */
+const PARTS_OF_CODEBASE = new Set(['crate', 'crates', 'package', 'packages', 'repo', 'repos', 'repository', 'repositories', 'service', 'services', 'app', 'apps', 'application', 'module', 'modules', 'workspace', 'workspaces', 'library', 'libraries', 'project', 'folder', 'directory', 'branch', 'branches'])
+const PLACE_WORDS = new Set(['in', 'inside', 'within', 'under'])
+
+/**
+ * The parts of the codebase a text says it is about, by a quoted name: one the text opens with ("In
+ * `packages/server`, …", "Inside the `core` crate …") or one a word of a part follows ("the `cli`
+ * crate", "The `payments` service owns …").
+ */
+const namedPartsOf = oncePer((shape: FactShape): Set<string> => {
+  const out = new Set<string>()
+  const seq = shape.sequence.map((w) => w.toLowerCase())
+  for (const v of shape.values) {
+    if (!v.startsWith('q:')) continue
+    const body = bodyOf(v)
+    const length = body.split(/\s+/).length
+    // each place the name stands as written: not across the end of a clause ("… with uv; add packages with `uv add`")
+    for (let at = placeIn(seq, body); at >= 0; at = placeIn(seq, body, at + 1)) {
+      if (shape.breaks.some((b) => b > at && b < at + length)) continue
+      let before = at - 1
+      while (before >= 0 && ARTICLE_WORDS.has(seq[before])) before--
+      const opens = before === 0 && PLACE_WORDS.has(seq[0])
+      const forPath = before >= 0 && seq[before] === 'for' && body.includes('/')
+      if (opens || forPath || PARTS_OF_CODEBASE.has(seq[at + length] ?? '')) out.add(body)
+    }
+  }
+  return out
+})
+const ARTICLE_WORDS = new Set(['the', 'a', 'an', 'our', 'its', 'their', 'this', 'that'])
+
+/**
+ * Each text is about a part of the codebase it names and the other does not, and says something else
+ * of it — "In the `cli` crate, errors use anyhow" / "In the `core` library crate, errors are typed
+ * enums built with thiserror", "The `payments` service owns the `invoices` table" / "The `accounts`
+ * service owns the `users` table": a rule for each part, side by side (a guard of every rule). The
+ * same sentence said of another part ("The `billing` service owns the `invoices` table") is the
+ * thing moved: an update.
+ */
+export const otherNamedPart: Guard = {
+  name: 'another part of the codebase named',
+  refuses: ({newer, older}) => {
+    const [mine, theirs] = [namedPartsOf(newer), namedPartsOf(older)]
+    if (mine.size === 0 || theirs.size === 0 || [...mine].some((p) => theirs.has(p))) return false
+    return restOf(newer, mine) !== restOf(older, theirs)
+  },
+}
+
+/**
+ * A text's words but where it writes the names given and words of no meaning (negations kept), in
+ * order of the alphabet: what it says besides the names ("Run `cargo test -p lexer` to test the
+ * lexer": "lexer", "test").
+ */
+function restOf(shape: FactShape, names: Iterable<string>): string {
+  const seq = shape.sequence.map((w) => w.toLowerCase())
+  const named = new Set<number>()
+  for (const name of names) {
+    const length = name.split(/\s+/).length
+    const at = placeIn(seq, name)
+    if (at >= 0) for (let i = at; i < at + length; i++) named.add(i)
+  }
+  return seq.filter((w, i) => !named.has(i) && (!STOP_WORDS.has(w) || NEGATIONS.has(w))).sort().join(' ')
+}
+
+/** A command's targets — the word after a flag ("-p parser", "--filter web"), a path ("./api/...") — and the command without them. */
+function targetsOf(key: string): {targets: string[]; rest: string} {
+  const words = key.split(' ')
+  const isTarget = (w: string, i: number) => i > 0 && !w.startsWith('-') && (words[i - 1].startsWith('-') || w.includes('/'))
+  return {targets: words.filter(isTarget), rest: words.filter((w, i) => !isTarget(w, i)).join(' ')}
+}
+
+/**
+ * Each text gives one command, the same but for a target of its own — the word after a flag, a path
+ * ("`cargo test -p parser`" / "`cargo test -p codegen`") — and the texts say something else besides
+ * ("… to test the parser" / "… to test the code generator"): the same command for two parts, side by
+ * side (a guard of every rule). The same text with another target is the target changed.
+ */
+export const otherTargetSaidOtherwise: Guard = {
+  name: 'one command for two targets, said of each',
+  refuses: (pair) => {
+    const [given, taken] = [commandsIn(pair.newer), commandsIn(pair.older)]
+    if (given.length !== 1 || taken.length !== 1) return false
+    const [a, b] = [targetsOf(given[0].key), targetsOf(taken[0].key)]
+    if (a.rest !== b.rest || a.targets.length === 0 || b.targets.length === 0 || a.targets.some((t) => b.targets.includes(t))) return false
+    const quoted = (shape: FactShape) => shape.values.filter((v) => v.startsWith('q:')).map(bodyOf)
+    return restOf(pair.newer, quoted(pair.newer)) !== restOf(pair.older, quoted(pair.older))
+  },
 }
 
 /**

@@ -52,6 +52,8 @@ import {
   addedObject,
   otherThingFor,
   nextStep,
+  otherNamedPart,
+  otherTargetSaidOtherwise,
   noSharedSubjectOfChoice,
   otherBranches,
   exceptionToBan,
@@ -445,7 +447,7 @@ export const UPDATE_RULES: readonly Rule[] = [
 ]
 
 /** Guards of every update rule: read before any rule. */
-export const PAIR_GUARDS: readonly Guard[] = [question, inAddition, otherScope, otherCodeCheck, otherDimension, otherTaskOfProgram, nextStep]
+export const PAIR_GUARDS: readonly Guard[] = [question, inAddition, otherScope, otherCodeCheck, otherDimension, otherTaskOfProgram, nextStep, otherNamedPart, otherTargetSaidOtherwise]
 
 const NOTHING: Match = {gained: [], lost: []}
 

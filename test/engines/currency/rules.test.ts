@@ -190,6 +190,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['The frontend is deployed to Vercel', 'The backend is deployed to Netlify'],
       // two scopes of two kinds (a part of the product, a side of the stack)
       ['The admin panel is deployed to Vercel', 'The API is deployed to Netlify'],
+      // two languages of one project (same-words finds it)
+      ['Format Python with `black`', 'Format SQL with `sqlfluff fix`'],
       // same-quantity finds it
       ['Frontend builds must finish within 10 minutes', 'Builds of the backend are allowed 30 minutes'],
       // same-command finds it
@@ -283,7 +285,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   // one frame said of two things, each named by a value of its own (a path, an identifier) besides the value changed
   otherThingNamed: {
     updates: [
-      ['Coverage must stay above 80% for `packages/core`', 'Coverage must stay above 60% for `packages/cli`'],
+      // same-words and same-frame find it (with paths, "for `packages/core`", it is two parts named too: otherNamedPart)
+      ['Coverage must stay above 80% for `core`', 'Coverage must stay above 60% for `cli`'],
       ['Android `minSdkVersion` is 24', 'Android `targetSdkVersion` is 34'],
       // same-quantity finds it
       ['API responses from `/search` must come back within 300 ms', 'API responses from `/export` may take up to 30 seconds'],
@@ -329,12 +332,18 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   // same-choice finds each of these
   noSharedSubjectOfChoice: {updates: [['Name variables in camelCase', 'Database tables use snake_case']]},
-  exceptionToBan: {updates: [['Never use default exports', 'Storybook stories keep a default export']]},
+  exceptionToBan: {
+    updates: [
+      ['Never use default exports', 'Storybook stories keep a default export'],
+      // someone the ban lets through
+      ['Never commit straight to `main`', 'Maintainers may commit typo fixes directly to `main`'],
+    ],
+  },
   otherUse: {
     // the meaning rule, with the pair's cosine, as on the blind sets with the model on
     meaning: [['Use camelCase for TypeScript variables', 'Use PascalCase for TypeScript types']],updates: [['Interfaces model the public API', 'Type aliases model internal unions']]},
   otherPlaces: {updates: [['Shared modules use named exports', 'Storybook stories export their component as the default']]},
-  otherBranches: {updates: [['Pull requests to main are squash-merged', 'Merges from the hotfix branch keep a merge commit']]},
+  otherBranches: {updates: [['Pull requests to main are squash-merged', 'Merges from the release branch keep a merge commit']]},
   // same-command finds each of these
   otherEcosystem: {
     // the meaning rule, with the pair's cosine (reworded refuses it first with this guard too)
@@ -403,6 +412,19 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   // a step that goes on from another text: same-command finds it
   nextStep: {updates: [['Create the migration with `bin/rails generate migration AddUsers`', 'Then apply it with `bin/rails db:migrate`']]},
+  otherNamedPart: {
+    updates: [
+      // same-role finds each
+      ['In the `api` package, request bodies are validated with zod', 'In the `worker` package, queue messages are validated with ajv'],
+      ['In `services/api`, use pino for logging', 'In `services/worker`, log with winston'],
+      // same-words finds it
+      ['The `orders` service owns the `carts` table', 'The `catalog` service owns the `products` table'],
+      // reworded finds it
+      ['The `release` branch deploys to production', 'The `canary` branch deploys to the canary cluster'],
+    ],
+  },
+  // same-words and reworded find it
+  otherTargetSaidOtherwise: {updates: [['Run `cargo test -p lexer` to test the lexer', 'Run `cargo test -p runtime` to test the interpreter']]},
   otherBound: {
     // the meaning rule, with the pair's cosine, as on the blind sets with the model on
     meaning: [['Usernames must be at least 3 characters long', 'Usernames may be at most 32 characters long']],
@@ -445,6 +467,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     meaning: [['The changelog lists user-visible changes', 'Test-only changes skip the changelog']],
     updates: [
       ['Pull requests need two approvals', 'Docs-only pull requests need one approval'],
+      // a case the rule lets through
+      ['Deploys need two approvals', 'During an emergency a deploy can go out with one approval'],
       // same-version finds it
       ['Use Ruby 3.1', 'Only the legacy scripts still need Ruby 2.7'],
       // same-command finds it
@@ -500,6 +524,13 @@ describe('bounds said by comparisons, and what a verb acts on: what the guards s
   it('links a tool or a version changed in the first clause of a text that goes on to say why', () => {
     expect(update('The marketing site is hosted on Netlify', 'We moved the marketing site to Cloudflare Pages; every push to main still triggers a production deploy')?.kind).toBe('same-role')
     expect(update('Node 18 is the minimum supported runtime; older releases lack fetch, structuredClone and the test runner we rely on', 'Requires Node.js 20 or newer')?.kind).toBe('same-version')
+  })
+  it('links a part of the codebase or a command target changed where the text says the same of it', () => {
+    // the table moved to another service; the same test command for another crate
+    expect(update('The `orders` service owns the `carts` table', 'The `checkout` service owns the `carts` table')).not.toBeNull()
+    expect(update('Run `cargo test -p lexer` to test the lexer', 'Run `cargo test -p tokens` to test the lexer')).not.toBeNull()
+    // the command changed for one target, said otherwise
+    expect(update('Test the lexer with `cargo test -p lexer`', 'Test the lexer crate with `cargo nextest run -p lexer`')).not.toBeNull()
   })
   it('links a command changed for one verb when an object is any code at all, or the same thing', () => {
     expect(update('Format the code with `prettier --write .`', 'Format everything with `biome format --write`')?.kind).toBe('same-command')
