@@ -25,7 +25,7 @@ const CONVENTIONS: Readonly<Record<string, Convention>> = {
     options: {
       squash: [/\bsquash(ed|es|ing)?\b/],
       'merge-commit': [/\bmerge commits?\b/, /\bwith a merge\b/, /\bno-ff\b/, /\bno fast-?forward\b/],
-      'rebase-merge': [/\brebase[- ](and[- ])?merg/],
+      'rebase-merge': [/\brebase[- ](and[- ])?merg/, /\b(merg|land)\w* (\w+ ){0,2}(with|by|via|through) (a )?rebase\b/],
     },
   },
   'branch-update': {
@@ -138,6 +138,8 @@ export const CONVENTION_NAMES: readonly string[] = Object.keys(CONVENTIONS)
 
 /** Words that refuse what follows them in a clause: "never use default exports", "avoid classes", "instead of a merge commit". */
 const NEGATION = /\b(never|not|no|don'?t|do not|doesn'?t|does not|avoid|avoids|without|instead of|rather than|bans?|banned|forbid\w*|disallow\w*|prohibit\w*|must not|shouldn'?t|should not|nothing)\b/g
+/** Words after an option that refuse it: "squashing is disabled in the repository settings", "squash merges are no longer allowed". */
+const REFUSED_AFTER = /^\w*(\s+\w+)?\s+(is|are|was|were|has been|have been)\s+(now\s+)?(disabled|off|forbidden|not allowed|banned|turned off|switched off|no longer\b)/
 export interface Choice {
   /** The convention. */
   convention: string
@@ -185,7 +187,7 @@ function readChoices({sequence, breaks}: {sequence: readonly string[]; breaks: r
         // patterns hold no g flag: exec finds the first match, with no state kept between texts
         const m = p.exec(lower)
         if (!m) continue
-        if (inNegation(m.index)) refused.add(option)
+        if (inNegation(m.index) || REFUSED_AFTER.test(lower.slice(m.index + m[0].length))) refused.add(option)
         else chosen.set(option, m[0])
         break
       }

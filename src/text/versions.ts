@@ -26,7 +26,7 @@ const RUNTIMES: Record<string, readonly string[]> = {
   kotlin: ['kotlin'],
   scala: ['scala'],
   ruby: ['ruby'],
-  rust: ['rust', 'rustc'],
+  rust: ['rust', 'rustc', 'msrv'],
   php: ['php'],
   elixir: ['elixir'],
   erlang: ['erlang', 'otp'],
@@ -49,6 +49,7 @@ const RUNTIMES: Record<string, readonly string[]> = {
   debian: ['debian'],
   alpine: ['alpine'],
   react: ['react'],
+  'react-native': ['react-native'],
   vue: ['vue'],
   angular: ['angular'],
   next: ['next.js', 'nextjs'],
@@ -68,10 +69,10 @@ export const RUNTIME_NAMES: readonly string[] = Object.keys(RUNTIMES)
 const RUNTIME_BY_WORD = new Map(Object.entries(RUNTIMES).flatMap(([runtime, words]) => words.map((w) => [w, runtime] as const)))
 /**
  * Words that may stand between a runtime and its version: "Python >= 3.10", "Node version 20", "The
- * Go toolchain is pinned at 1.20", "Our MySQL server version is 5.7", "The Java baseline is 11" (at
+ * Go toolchain is pinned at 1.20", "TypeScript is pinned to 4.9", "Our MySQL server version is 5.7", "The Java baseline is 11" (at
  * most BETWEEN_MAX of them).
  */
-const BETWEEN = new Set(['>=', '>', '^', '~', '=', '==', 'version', 'v', 'sdk', 'lts', 'api', 'level', 'boot', 'toolchain', 'server', 'runtime', 'baseline', 'minsdk', 'is', 'at', 'pinned', 'of'])
+const BETWEEN = new Set(['>=', '>', '^', '~', '=', '==', 'version', 'v', 'sdk', 'lts', 'api', 'level', 'boot', 'toolchain', 'server', 'runtime', 'baseline', 'minsdk', 'is', 'at', 'pinned', 'of', 'to'])
 const BETWEEN_MAX = 4
 /** Runtime names of two letters that a version may follow in one word ("go1.22"; "v8" is no runtime). */
 const SHORT_JOINED = new Set(['go'])
@@ -92,7 +93,10 @@ function readVersions(sequence: readonly string[]): VersionMention[] {
   const words = sequence.map((w) => w.toLowerCase())
   const out: VersionMention[] = []
   for (let i = 0; i < words.length; i++) {
-    const runtime = RUNTIME_BY_WORD.get(words[i])
+    // "React Native 0.74" is a runtime of its own, not React's
+    const native = words[i] === 'react' && words[i + 1] === 'native'
+    if (native) i++
+    const runtime = native ? 'react-native' : RUNTIME_BY_WORD.get(words[i])
     if (runtime) {
       for (let j = i + 1; j <= i + 1 + BETWEEN_MAX && j < words.length; j++) {
         const v = VERSION.exec(words[j])

@@ -21,6 +21,9 @@ describe('choices', () => {
     expect(read('Never use default exports')).toEqual({'export-style': 'named'})
     // three ways to merge: refusing one chooses none
     expect(read('Never squash pull requests')).toEqual({})
+    // an option refused after it ("… is disabled"), beside the one chosen
+    expect(read('Merge pull requests with a rebase; the squash option is disabled in the repository settings')).toEqual({'pr-merge': 'rebase-merge'})
+    expect(read('PRs land by rebase; squashing is turned off')).toEqual({'pr-merge': 'rebase-merge'})
   })
 
   it('reads no stance on a practice: a ban and its lifting are not a convention with options', () => {

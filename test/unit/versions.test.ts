@@ -25,6 +25,10 @@ describe('versions', () => {
     expect(read('Build with go1.22')).toEqual(['go 1.22'])
     expect(read('Lambda functions use the nodejs16.x runtime')).toEqual(['node 16'])
     expect(read('The library targets netcoreapp3.1')).toEqual(['dotnet 3.1'])
+    // pinned "to", the minimum Rust version by its acronym, React Native apart from React (2026-11-28)
+    expect(read('TypeScript is pinned to 4.9')).toEqual(['typescript 4.9'])
+    expect(read('We bumped the MSRV to 1.78')).toEqual(['rust 1.78'])
+    expect(read('The mobile app is on React Native 0.72, the site on React 18')).toEqual(['react-native 0.72', 'react 18'])
   })
 
   it('reads no version where the runtime or its version is not said', () => {

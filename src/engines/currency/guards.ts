@@ -377,7 +377,7 @@ function statedFirst(shape: FactShape, shown: string): boolean {
  * archive", "We moved frontend hosting to Cloudflare Pages; each push to main still triggers a
  * production deploy". (`toolInPassing`, the whole text's length, stays the guard of same-command,
  * same-choice and same-quantity: with the clause, long notes naming a command were linked on real
- * rules.)
+ * rules; for same-choice, two real projects' rules about commit messages and PR titles, 2026-11-28.)
  */
 export const namedInPassing: Guard = {
   name: 'a value named in passing',

@@ -219,7 +219,7 @@ export const sameRole: Rule = {
 
 /** What replaced what, as each text writes it: `Sentry → Rollbar`, `30 days → a week`. */
 function swapped(_pair: Pair, m: Match): string {
-  return `${m.lost[0]} → ${m.gained[0]}`
+  return `${m.lost.join(', ')} → ${m.gained.join(', ')}`
 }
 
 /**
@@ -262,9 +262,46 @@ export const sameQuantity: Rule = {
  */
 export const sameVersion: Rule = {
   kind: 'same-version',
-  find: (pair) => oneChanged(pair, versionsIn, (a, b) => a.runtime === b.runtime && a.version !== b.version),
+  find: (pair) => oneChanged(pair, versionsIn, (a, b) => a.runtime === b.runtime && a.version !== b.version) ?? stackChanged(pair) ?? oldVersionRetired(pair),
   guards: [namedInPassing, ownSubjects, otherBound, carvedOut],
   reason: swapped,
+}
+
+/**
+ * The same runtimes, each once in each text, some at another version: "We support Ruby 2.7 and Rails
+ * 6.1" → "The app runs on Ruby 3.3 with Rails 7.2" (a stack upgraded at once).
+ */
+function stackChanged({newer, older}: Pair): Match | null {
+  const [mine, theirs] = [versionsIn(newer.sequence), versionsIn(older.sequence)]
+  if (mine.length < 2 || mine.length !== theirs.length) return null
+  const runtimes = new Set(mine.map((m) => m.runtime))
+  if (runtimes.size !== mine.length || !theirs.every((t) => runtimes.has(t.runtime))) return null
+  const changed = mine.flatMap((m) => {
+    const t = theirs.find((x) => x.runtime === m.runtime)!
+    return t.version === m.version ? [] : [[m, t] as const]
+  })
+  if (changed.length === 0) return null
+  return {gained: changed.map(([m]) => shownSpan(newer.sequence, m)), lost: changed.map(([, t]) => shownSpan(older.sequence, t))}
+}
+
+/**
+ * The older names one runtime at a version; the newer says that version is gone and names the
+ * runtime at one other: "PHP 8.1 is the lowest version we support" → "PHP 8.1 is no longer
+ * supported; composer.json requires PHP 8.2", "The iOS app supports iOS 15 and newer" → "We dropped
+ * iOS 15; the deployment target is iOS 16".
+ */
+function oldVersionRetired({newer, older}: Pair): Match | null {
+  const theirs = versionsIn(older.sequence)
+  if (theirs.length !== 1) return null
+  const [old] = theirs
+  const mine = versionsIn(newer.sequence).filter((m) => m.runtime === old.runtime)
+  const gone = mine.filter((m) => m.version === old.version)
+  const fresh = [...new Set(mine.filter((m) => m.version !== old.version).map((m) => m.version))]
+  if (gone.length === 0 || fresh.length !== 1) return null
+  const words = newer.sequence.map((w) => w.toLowerCase())
+  const said = gone.some((m) => retiringClauses(newer).some((clause) => placeIn(clause, words.slice(m.at, m.end).join(' ')) >= 0))
+  if (!said) return null
+  return {gained: [shownSpan(newer.sequence, mine.find((m) => m.version === fresh[0])!)], lost: [shownSpan(older.sequence, old)]}
 }
 
 /**

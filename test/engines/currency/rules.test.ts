@@ -84,6 +84,13 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     // words of a requirement between the runtime and its version, and a version joined to its runtime (text/versions.ts)
     ['The Ruby toolchain is pinned at 3.1', 'Build with Ruby 3.3', 'Ruby 3.1 → Ruby 3.3'],
     ['Functions use the nodejs18.x runtime', 'Functions are deployed on nodejs22.x', 'nodejs18.x → nodejs22.x'],
+    // a stack upgraded at once: the same runtimes, each at another version
+    ['Builds need Ruby 3.1 and Rails 7.0', 'The app is on Ruby 3.3 with Rails 7.2', 'Ruby 3.1, Rails 7.0 → Ruby 3.3, Rails 7.2'],
+    // the older's version said to be gone, beside the one now used
+    ['Builds target iOS 15', 'We dropped iOS 15; builds target iOS 17', 'iOS 15 → iOS 17'],
+    // a version pinned "to", the Rust version as MSRV, React Native apart from React
+    ['TypeScript is pinned to 5.0', 'Upgrade TypeScript to 5.6 before adding decorators', 'TypeScript 5.0 → TypeScript to 5.6'],
+    ['The minimum supported Rust version is 1.74', 'MSRV: 1.80', 'Rust 1.74 → MSRV 1.80'],
   ],
   // another command for one task, in other words (text/commands.ts)
   'same-command': [
@@ -97,6 +104,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Squash pull requests when merging', 'Land each pull request with a merge commit', 'squash → merge commit'],
     ['Keep tests next to the code they cover', 'All tests live under the top-level `tests/` folder', 'next to the code → under the top-level tests/ folder'],
     ['Use default exports for React components', 'Export every component under its own name', 'default exports → under its own name'],
+    // the older's option refused after it in the newer, beside another
+    ['Squash-merge pull requests', 'Merge pull requests with a rebase; the squash option is disabled in the repository settings', 'squash → merge pull requests with a rebase'],
   ],
   // the newer's first sentence changes the older's value, and a sentence after it says more (why, since when)
   'first-sentence': [
@@ -117,7 +126,7 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Put new Python modules under `app/old/`', 'Put new Python modules under `app/core/`; `app/old/` is legacy and frozen', 'app/old/ → app/core/'],
     ['Install dependencies with npm', 'Use pnpm instead of npm for every install', 'npm → pnpm'],
     // a runtime at a version is a thing named too; "decommissioned", "anymore" say it is gone
-    ['Builds target Kotlin 1.9.', 'The build targets Kotlin 2.0 now; Kotlin 1.9 is no longer produced.', 'Kotlin 1.9 → Kotlin 2.0'],
+    ['Builds target Kotlin 1.9.', 'Builds use the Gradle toolchain resolver now; Kotlin 1.9 is no longer produced.', 'Kotlin 1.9 → Gradle'],
     ['Jobs are queued in RabbitMQ.', 'Jobs go through Amazon SQS; the RabbitMQ cluster was decommissioned.', 'RabbitMQ → SQS'],
     ['Local secrets live in `.env.local`.', 'Local secrets come from Doppler via `doppler run`; there is no `.env.local` anymore.', '.env.local → Doppler'],
   ],
@@ -524,6 +533,9 @@ describe('bounds said by comparisons, and what a verb acts on: what the guards s
   it('links a tool or a version changed in the first clause of a text that goes on to say why', () => {
     expect(update('The marketing site is hosted on Netlify', 'We moved the marketing site to Cloudflare Pages; every push to main still triggers a production deploy')?.kind).toBe('same-role')
     expect(update('Node 18 is the minimum supported runtime; older releases lack fetch, structuredClone and the test runner we rely on', 'Requires Node.js 20 or newer')?.kind).toBe('same-version')
+  })
+  it('does not read React Native as React', () => {
+    expect(update('The website uses React 18', 'The mobile app uses React Native 0.74')).toBeNull()
   })
   it('links a part of the codebase or a command target changed where the text says the same of it', () => {
     // the table moved to another service; the same test command for another crate
