@@ -348,8 +348,12 @@ export const sameChoice: Rule = {
 
 /** Words that say a thing named before them is gone: "TypeORM has been removed", "axios was dropped", "Black is no longer installed", "`app/old/` is legacy". */
 const RETIRED_WORDS = new Set(['removed', 'dropped', 'deprecated', 'retired', 'legacy', 'frozen', 'obsolete', 'replaced', 'deleted', 'gone', 'sunset', 'abandoned', 'discontinued', 'uninstalled', 'decommissioned', 'revoked', 'anymore', 'longer'])
-/** Words that say the thing named right after them is gone: "use pnpm instead of npm", "Vitest replaces Jest". (Not "moved from" or "switched from": history told in passing, "ADR 0007 records why we moved from npm", docs/currency.md.) */
-const RETIRED_BEFORE = new Set(['instead of', 'rather than', 'in place of', 'replaces', 'replacing'])
+/**
+ * Words that say the thing named right after them is gone: "use pnpm instead of npm", "Vitest
+ * replaces Jest", "add no new Redux slices", "Staging moved off Heroku". (Not "moved from" or
+ * "switched from": history told in passing, "ADR 0007 records why we moved from npm", docs/currency.md.)
+ */
+const RETIRED_BEFORE = new Set(['instead of', 'rather than', 'in place of', 'replaces', 'replacing', 'no new', 'moved off', 'migrated off'])
 /** Words between such a cue and its thing: "instead of the old compose workflow". */
 const ON_THE_WAY = new Set(['a', 'an', 'the', 'old', 'older', 'bare', 'plain', 'our', 'any'])
 
@@ -371,9 +375,14 @@ const retiringClauses: (shape: FactShape) => readonly string[][] = oncePer((shap
   return ends.map((end, i) => words.slice(i === 0 ? 0 : ends[i - 1], end)).filter((c) => c.length > 0 && saysGone(c))
 })
 
-/** Whether a clause holds a word that says a thing is gone (RETIRED_WORDS, RETIRED_BEFORE). */
+/** Whether a clause holds a word that says a thing is gone (RETIRED_WORDS, RETIRED_BEFORE, addsNoMore). */
 function saysGone(clause: readonly string[]): boolean {
-  return clause.some((w, i) => RETIRED_WORDS.has(w) || RETIRED_BEFORE.has(w) || (i > 0 && RETIRED_BEFORE.has(`${clause[i - 1]} ${w}`)))
+  return clause.some((w, i) => RETIRED_WORDS.has(w) || RETIRED_BEFORE.has(w) || (i > 0 && RETIRED_BEFORE.has(`${clause[i - 1]} ${w}`)) || addsNoMore(clause, i))
+}
+
+/** Whether "add new" ends at `i` after a negation: "do not add new Sequelize models", "never add new Redux slices" (what is kept, and grows no more). */
+function addsNoMore(clause: readonly string[], i: number): boolean {
+  return i > 0 && clause[i - 1] === 'add' && clause[i] === 'new' && clause.slice(Math.max(0, i - 3), i - 1).some((w) => w === 'not' || w === 'never' || w === "don't")
 }
 
 /** Which of `things` a clause says is gone: named before a word of RETIRED_WORDS, or right after a cue of RETIRED_BEFORE. */
@@ -387,7 +396,7 @@ function retiredIn(clause: readonly string[], things: readonly string[]): string
       if (gone) return gone
     }
     const cue = i > 0 ? `${clause[i - 1]} ${clause[i]}` : ''
-    if (RETIRED_BEFORE.has(cue) || RETIRED_BEFORE.has(clause[i])) {
+    if (RETIRED_BEFORE.has(cue) || RETIRED_BEFORE.has(clause[i]) || addsNoMore(clause, i)) {
       let at = i + 1
       while (at < clause.length && ON_THE_WAY.has(clause[at])) at++
       const gone = things.find((t) => placeIn(clause, t, at) === at)
@@ -401,7 +410,7 @@ function retiredIn(clause: readonly string[], things: readonly string[]): string
  * retired: the newer text says a thing the older names is gone — its tool, a path or a command it
  * quotes, a runtime at a version ("Java 11"): named before "removed", "dropped", "deprecated", "no
  * longer", "legacy", "decommissioned", "anymore", or right after
- * "instead of", "rather than", "replaces" — and states something the older does not: "The ORM
+ * "instead of", "rather than", "replaces", "no new", "moved off", a negated "add new" — and states something the older does not: "The ORM
  * is TypeORM" → "Database access goes through Drizzle; … TypeORM has been removed", "Use Black for
  * formatting" → "Python formatting is `ruff format`; Black is no longer installed", "Put new modules
  * under `app/old/`" → "… under `app/core/`; `app/old/` is legacy and frozen". A text that retires

@@ -128,6 +128,10 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     // a runtime at a version is a thing named too; "decommissioned", "anymore" say it is gone
     ['Builds target Kotlin 1.9.', 'Builds use the Gradle toolchain resolver now; Kotlin 1.9 is no longer produced.', 'Kotlin 1.9 → Gradle'],
     ['Jobs are queued in RabbitMQ.', 'Jobs go through Amazon SQS; the RabbitMQ cluster was decommissioned.', 'RabbitMQ → SQS'],
+    // a thing that grows no more, or is moved off
+    ['Use Sequelize for database access', 'Database access goes through Drizzle; do not add new Sequelize models', 'Sequelize → Drizzle'],
+    ['Client state lives in Redux', 'Client state lives in Zustand stores; add no new Redux slices', 'Redux → Zustand'],
+    ['Previews are hosted on Heroku', 'Previews moved off Heroku and now run on Fly.io', 'Heroku → Fly.io'],
     ['Local secrets live in `.env.local`.', 'Local secrets come from Doppler via `doppler run`; there is no `.env.local` anymore.', '.env.local → Doppler'],
   ],
 }
