@@ -52,8 +52,30 @@ const CONVENTIONS: Readonly<Record<string, Convention>> = {
   },
   'commit-style': {
     options: {
-      conventional: [/\bconventional commits?\b/, /\bfeat:/, /\bgitmoji\b/],
-      plain: [/\bimperative\b/, /\bno (type )?prefix(es)?\b/, /\bplain (english )?(sentences?|subjects?|messages?)\b/],
+      conventional: [/\bconventional commits?\b/, /\bfeat:/],
+      gitmoji: [/\bgitmoji\b/],
+      // a ticket key in the message: "Commit messages follow the format `[JIRA-123] Short summary`"
+      ticket: [/(?<=\bcommits?\b[^;]*)\b[a-z]{2,10}-\d{1,5}\b/],
+      plain: [/\bimperative\b/, /\bno (type )?prefix(es)?\b/, /\bplain (english )?(sentences?|subjects?|messages?)\b/, /\bfree[- ]?form\b/],
+    },
+  },
+  changelog: {
+    options: {
+      // written by each change's author into the file, or assembled from fragments a tool keeps
+      'by-hand': [/\bchangelog(\.md)?\b[^;]*\bby hand\b/, /\bby hand\b[^;]*\bchangelog\b/, /\bunder "?unreleased"?\b/],
+      generated: [/\bchangesets?\b/, /\btowncrier\b/, /\bnews fragments?\b/, /\brelease-please\b/, /\bgit-cliff\b/],
+    },
+  },
+  'api-versioning': {
+    options: {
+      path: [/\b(url|uri|request) paths?\b/, /`\/v\d+\//],
+      header: [/\bapi-version\b/, /\bversion headers?\b/, /\baccept headers?\b/],
+    },
+  },
+  'import-style': {
+    options: {
+      relative: [/\brelative (imports?|paths?)\b/],
+      alias: [/\b(path |import )?alias(es)?\b/, /\babsolute imports?\b/],
     },
   },
   'test-location': {

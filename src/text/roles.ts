@@ -356,6 +356,7 @@ export const SCOPES: readonly string[] = [
   'marketing landing | docs documentation | admin | blog | storefront shop',
   'mobile | web',
   'logs log logging | metrics metric | traces trace tracing | errors error exceptions exception',
+  'within inside | across between',
 ]
 
 let scopeIndex: Map<string, Array<{dimension: number; scope: number}>> | undefined

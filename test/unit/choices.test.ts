@@ -12,6 +12,17 @@ describe('choices', () => {
     expect(read('Commit subjects follow Conventional Commits')).toEqual({'commit-style': 'conventional'})
     expect(read('Keep tests next to the code they cover')).toEqual({'test-location': 'colocated'})
     expect(read('API payload keys are camelCase')).toEqual({'name-case': 'camel'})
+    // commit styles of their own: gitmoji, a ticket key first, free-form (2026-11-28)
+    expect(read('Commit messages follow gitmoji')).toEqual({'commit-style': 'gitmoji'})
+    expect(read('Commit messages follow the format `[JIRA-123] Short summary`')).toEqual({'commit-style': 'ticket'})
+    expect(read('Commit messages are free-form')).toEqual({'commit-style': 'plain'})
+    // a changelog written by hand or assembled by a tool; API versions in the path or a header; relative or aliased imports
+    expect(read('Update CHANGELOG.md by hand in every pull request')).toEqual({changelog: 'by-hand'})
+    expect(read('Never edit the changelog by hand; add a changeset with `npx changeset`')).toEqual({changelog: 'generated'})
+    expect(read('API versions go in the URL path, like `/v1/users`')).toEqual({'api-versioning': 'path'})
+    expect(read('API versions are put in the `Api-Version` header, not in the URL path')).toEqual({'api-versioning': 'header'})
+    expect(read('Use relative imports between modules')).toEqual({'import-style': 'relative'})
+    expect(read('Import through the `@/` alias instead of relative paths')).toEqual({'import-style': 'alias'})
   })
 
   it('reads an option a text refuses as the other of two, and none of three', () => {

@@ -106,6 +106,11 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Use default exports for React components', 'Export every component under its own name', 'default exports → under its own name'],
     // the older's option refused after it in the newer, beside another
     ['Squash-merge pull requests', 'Merge pull requests with a rebase; the squash option is disabled in the repository settings', 'squash → merge pull requests with a rebase'],
+    // conventions of commit messages, the changelog, API versions and imports
+    ['Commit messages follow the format `[JIRA-123] Short summary`', 'Commit messages follow Conventional Commits', 'jira-123 → conventional commits'],
+    ['Update CHANGELOG.md by hand in every pull request', 'Add a changeset for each user-facing change', 'changelog.md by hand → changeset'],
+    ['Keep the API version in the URL path', 'Clients pick the API version with an Accept header', 'url path → accept header'],
+    ['Use relative imports between modules', 'Import through the `@/` alias', 'relative imports → alias'],
   ],
   // the newer's first sentence changes the older's value, and a sentence after it says more (why, since when)
   'first-sentence': [
@@ -205,6 +210,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['The admin panel is deployed to Vercel', 'The API is deployed to Netlify'],
       // two languages of one project (same-words finds it)
       ['Format Python with `black`', 'Format SQL with `sqlfluff fix`'],
+      // inside a unit and across units (same-choice finds it)
+      ['Never use relative imports across packages', 'Always use relative imports inside a package'],
       // same-quantity finds it
       ['Frontend builds must finish within 10 minutes', 'Builds of the backend are allowed 30 minutes'],
       // same-command finds it
