@@ -375,9 +375,9 @@ function statedFirst(shape: FactShape, shown: string): boolean {
  * paraphrase set 2). A short rule followed by why it changed names it there:
  * "Java services are built with Gradle (Kotlin DSL); the old pom files are kept only for the release
  * archive", "We moved frontend hosting to Cloudflare Pages; each push to main still triggers a
- * production deploy". (`toolInPassing`, the whole text's length, stays the guard of same-command,
- * same-choice and same-quantity: with the clause, long notes naming a command were linked on real
- * rules; for same-choice, two real projects' rules about commit messages and PR titles, 2026-11-28.)
+ * production deploy". Same-choice reads it too, beside `otherPartOfMessage` (2026-11-28). (`toolInPassing`,
+ * the whole text's length, stays the guard of same-command and same-quantity: with the clause, long
+ * notes naming a command were linked on real rules.)
  */
 export const namedInPassing: Guard = {
   name: 'a value named in passing',
@@ -963,6 +963,28 @@ export const noSharedSubjectOfChoice: Guard = {
     const changed = changedChoice(newer, older)
     if (!changed?.mine.needsSubject) return false
     return !sharesWord(subjectOfChoice(newer, changed), subjectOfChoice(older, changed))
+  },
+}
+
+/** Words of the parts of a message a style is for, by part: a commit's message, subject or summary line are one; a title, a body, a footer others. */
+const PARTS_OF_MESSAGE: ReadonlyMap<string, string> = new Map([
+  ...['message', 'subject', 'summary'].map((w) => [w, 'message'] as const),
+  ['title', 'title'],
+  ...['body', 'bodie', 'description'].map((w) => [w, 'body'] as const),
+  ['footer', 'footer'],
+])
+
+/**
+ * same-choice: each text says which part of a message its style is for, and they name different
+ * parts — "PR titles follow Conventional Commits and always carry a scope, …" / "Commit messages
+ * start with a capitalized imperative verb …": a style for each, side by side.
+ */
+export const otherPartOfMessage: Guard = {
+  name: 'styles of two parts of a message',
+  refuses: ({newer, older}) => {
+    const parts = (shape: FactShape) => new Set(shape.sequence.flatMap((w) => PARTS_OF_MESSAGE.get(w.toLowerCase().replace(/s$/, '')) ?? []))
+    const [mine, theirs] = [parts(newer), parts(older)]
+    return mine.size > 0 && theirs.size > 0 && ![...mine].some((p) => theirs.has(p))
   },
 }
 

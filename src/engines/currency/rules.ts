@@ -54,6 +54,7 @@ import {
   nextStep,
   otherNamedPart,
   otherTargetSaidOtherwise,
+  otherPartOfMessage,
   noSharedSubjectOfChoice,
   otherBranches,
   exceptionToBan,
@@ -331,8 +332,9 @@ export const sameCommand: Rule = {
  * "Squash commits when merging" → "Merge pull requests with a merge commit", "Use default exports
  * for components" → "Export each component under its own name". A project holds one choice of a
  * convention at a time (the other stance on a practice, "Do not use enums" / "Enums are fine in
- * …", is not read: it was a rule beside its exception more often than the rule reversed). The guards refuse a text of more than 15 words, two scopes, a
- * choice about two things (`noSharedSubjectOfChoice`), a ban and its exception for one kind of
+ * …", is not read: it was a rule beside its exception more often than the rule reversed). The guards refuse a choice named in passing (a text of more
+ * than 15 words that does not state it in a short first clause: `namedInPassing`), styles of two
+ * parts of a message (a PR title, a commit message), two scopes, a choice about two things (`noSharedSubjectOfChoice`), a ban and its exception for one kind of
  * thing, one frame with each choice for its own thing, choices for two kinds of file, a policy for
  * one kind of branch beside the general one, an addition and an exception.
  */
@@ -342,7 +344,7 @@ export const sameChoice: Rule = {
     const changed = changedChoice(newer, older)
     return changed ? {gained: [changed.mine.shown], lost: [changed.theirs.shown]} : null
   },
-  guards: [toolInPassing, noSharedSubjectOfChoice, exceptionToBan, otherUse, otherPlaces, otherBranches, carvedOut, otherThingNamed],
+  guards: [namedInPassing, otherPartOfMessage, noSharedSubjectOfChoice, exceptionToBan, otherUse, otherPlaces, otherBranches, carvedOut, otherThingNamed],
   reason: swapped,
 }
 

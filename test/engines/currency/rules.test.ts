@@ -106,6 +106,9 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Use default exports for React components', 'Export every component under its own name', 'default exports → under its own name'],
     // the older's option refused after it in the newer, beside another
     ['Squash-merge pull requests', 'Merge pull requests with a rebase; the squash option is disabled in the repository settings', 'squash → merge pull requests with a rebase'],
+    // a choice stated in a short first clause of a longer text (namedInPassing); a commit's message and its subject are one part
+    ['Squash-merge all pull requests', 'Merge with a rebase so every commit lands on main as written; squashing is disabled in the repository settings', 'squash → merge with a rebase'],
+    ['Write commit messages in Conventional Commits format', 'Commit subjects are plain imperative sentences without feat: or fix: prefixes', 'conventional commits → imperative'],
     // conventions of commit messages, the changelog, API versions and imports
     ['Commit messages follow the format `[JIRA-123] Short summary`', 'Commit messages follow Conventional Commits', 'jira-123 → conventional commits'],
     ['Update CHANGELOG.md by hand in every pull request', 'Add a changeset for each user-facing change', 'changelog.md by hand → changeset'],
@@ -269,15 +272,16 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Logs are kept for 30 days', 'We retain log data for a week, but audit trails, billing exports and security events follow their own schedules'],
       // same-command finds it: 21 words against 6
       ['Run the tests with `npm test`', 'When you change the schema or the fixtures, rerun the suite with `pnpm vitest run` and paste its summary in the PR'],
-      // same-choice finds it: 17 words against 5
-      ['Squash pull requests when merging', 'Land each pull request with a merge commit so that the history of every branch stays readable in git log'],
     ],
   },
-  // named in a later clause of a text over 15 words: same-role finds the first, same-version the second
+  // named in a later clause of a text over 15 words: same-role finds the first, same-version the second, same-choice the last two
   namedInPassing: {
     updates: [
       ['Tax ids are encrypted at rest; never put them in log lines, exception messages or Sentry breadcrumbs', 'Production errors go to Rollbar with release tags attached'],
       ['Requires Node.js 20 or newer', 'The docs site is built by a separate job, which still runs on Node 18 for its plugins'],
+      ['Squash pull requests when merging', 'Our merge queue has been flaky all month, so until it is fixed land every pull request with a merge commit'],
+      // 20 words in one clause
+      ['Squash pull requests when merging', 'Land each pull request with a merge commit so that the history of every branch stays readable in git log'],
     ],
   },
   longText: {
@@ -432,6 +436,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   // a step that goes on from another text: same-command finds it
   nextStep: {updates: [['Create the migration with `bin/rails generate migration AddUsers`', 'Then apply it with `bin/rails db:migrate`']]},
+  // same-choice finds it (a choice stated in a short first clause of a longer text)
+  otherPartOfMessage: {updates: [['Commit messages start with a capitalized imperative verb', 'PR titles follow Conventional Commits with a scope in parentheses; the release tool reads them to write notes']]},
   otherNamedPart: {
     updates: [
       // same-role finds each
