@@ -179,6 +179,11 @@ const MIGRATIONS: Migration[] = [
   //     practice, "Never use enums" / "Enums are fine in …": the same-choice rule does not compare
   //     them), so maintenance does not group the memories that name one as near-duplicates.
   rebuildBands,
+  // 20: the keys of what text/roles.ts, text/versions.ts and text/choices.ts read since 2026-11-28
+  //     (Enzyme and Testing Library, Retrofit and Ktor, Atlantis, release-please, …; "pinned to",
+  //     MSRV, React Native; gitmoji, changelogs, API versions, imports), so a store finds the older
+  //     memory that names Enzyme when a newer one names Testing Library.
+  rebuildBands,
 ]
 
 /** Every live memory's keys in the band table again, as storedKeys now makes them. */

@@ -306,6 +306,28 @@ describe('RepoStore', () => {
     await again.close()
   })
 
+  it('a store of schema 19 gets the keys of the roles added after it (schema 20: Enzyme names the react-component-tests role)', async () => {
+    const root = tempDir()
+    const s = await open(root)
+    const enzyme = memory('Component tests are written with Enzyme')
+    await s.write(insert(enzyme))
+    await s.checkpoint()
+    await s.close()
+    const SQL = await loadSqlJs()
+    const path = join(root, '.mem', 'mem.db')
+    const db = new Db(new SQL.Database(readFileSync(path)))
+    // what a build of schema 19 stored: no role key for Enzyme (its role did not exist)
+    db.run(`DELETE FROM dup_bands`)
+    setMeta(db, 'schema_version', '19')
+    writeFileSync(path, db.export())
+    db.close()
+    const again = await open(root)
+    const keys = again.read((d) => d.all<{band: number}>(`SELECT band FROM dup_bands WHERE seq = (SELECT seq FROM memories WHERE id = ?)`, [enzyme.id]).map((r) => r.band))
+    expect(contentBands(enzyme.content).lookups.length).toBeGreaterThan(0)
+    expect(keys).toEqual(expect.arrayContaining([...contentBands(enzyme.content).lookups]))
+    await again.close()
+  })
+
   it('a store of schema 18 loses the practice keys it held (schema 19: no rule compares a stance on a practice)', async () => {
     const root = tempDir()
     const s = await open(root)

@@ -44,6 +44,9 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Errors are reported to Sentry', 'Production errors go to Rollbar', 'Sentry → Rollbar'],
     ['Lint with ESLint before pushing', 'The linter is Biome', 'ESLint → Biome'],
     ['Background jobs run on BullMQ', 'The job queue is pg-boss', 'BullMQ → pg-boss'],
+    // roles added on 2026-11-28 (component tests, Android HTTP clients, …)
+    ['Component tests use Enzyme', 'React components are tested with Testing Library', 'Enzyme → Testing Library'],
+    ['Networking in the Android app goes through Retrofit', 'The Android app talks to the API with Ktor', 'Retrofit → Ktor'],
     // no word of the subject shared, but each text holds a word of what the role does (text/roles.ts ROLE_WORDS)
     ['Request bodies are validated with yup', 'Payload schemas are written in valibot', 'yup → valibot'],
     ['Client state lives in MobX', 'Use Jotai atoms for state', 'MobX → Jotai'],
