@@ -397,6 +397,8 @@ function readScopes(sequence: readonly string[]): Map<number, Set<number>> {
   }
   for (let i = 0; i < sequence.length; i++) {
     add(toolKey(sequence[i]))
+    // the parts of a hyphenated word that is no scope itself: "`just test-integration`" names integration
+    if (sequence[i].includes('-') && !index.has(toolKey(sequence[i]))) for (const part of sequence[i].split('-')) if (part.length > 1) add(toolKey(part))
     if (i + 1 < sequence.length && sequence[i].includes('-') === false) add(toolKey(sequence[i] + '-' + sequence[i + 1]))
   }
   return out

@@ -710,6 +710,26 @@ export const ownSubjects: Guard = {
   },
 }
 
+/** Stems of words that say a version is what a thing is built with, not what it supports: "Build with the iOS 18 SDK", "The build itself runs on JDK 21". */
+const BUILD_WORDS = new Set(['build', 'built', 'builds', 'sdk', 'compile', 'compiles', 'compiled', 'compiler', 'toolchain'].map(stem))
+/** Stems of words that say a version is the oldest supported: "The minimum supported iOS version is 16", "Java 8 is the runtime floor". */
+const SUPPORT_WORDS = new Set(['minimum', 'min', 'floor', 'oldest', 'lowest', 'support', 'supports', 'supported'].map(stem))
+
+/**
+ * same-version: one text says the oldest version a thing supports and the other the version it is
+ * built with — "The minimum supported iOS version is 16" / "Build with the iOS 18 SDK", "Java 8 is
+ * the runtime floor for the published jar" / "The build itself runs on JDK 21": both true at once.
+ */
+export const buildBesideSupport: Guard = {
+  name: 'the version built with beside the oldest supported',
+  refuses: ({newer, older}) => {
+    const has = (shape: FactShape, words: ReadonlySet<string>) => shape.sequence.some((w) => words.has(stem(w.toLowerCase())))
+    const builds = (shape: FactShape) => has(shape, BUILD_WORDS) && !has(shape, SUPPORT_WORDS)
+    const supports = (shape: FactShape) => has(shape, SUPPORT_WORDS) && !has(shape, BUILD_WORDS)
+    return (builds(newer) && supports(older)) || (builds(older) && supports(newer))
+  },
+}
+
 /** Words after a version that say how it is had or where it is written, not what runs on it: "Ruby 3.3 with YJIT", "Node 20 via nvm", "Ruby 3.1 (see `.ruby-version`)". */
 const HOW_WORDS = new Set(['with', 'via', 'using', 'through', 'see', 'from', 'per'])
 
@@ -1134,7 +1154,7 @@ const namedPartsOf = oncePer((shape: FactShape): Set<string> => {
       let before = at - 1
       while (before >= 0 && ARTICLE_WORDS.has(seq[before])) before--
       const opens = before === 0 && PLACE_WORDS.has(seq[0])
-      const forPath = before >= 0 && seq[before] === 'for' && body.includes('/')
+      const forPath = before >= 0 && (seq[before] === 'for' || seq[before] === 'on') && body.includes('/')
       if (opens || forPath || PARTS_OF_CODEBASE.has(seq[at + length] ?? '')) out.add(body)
     }
   }

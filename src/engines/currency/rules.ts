@@ -55,6 +55,7 @@ import {
   otherNamedPart,
   otherTargetSaidOtherwise,
   otherPartOfMessage,
+  buildBesideSupport,
   noSharedSubjectOfChoice,
   otherBranches,
   exceptionToBan,
@@ -264,7 +265,7 @@ export const sameQuantity: Rule = {
 export const sameVersion: Rule = {
   kind: 'same-version',
   find: (pair) => oneChanged(pair, versionsIn, (a, b) => a.runtime === b.runtime && a.version !== b.version) ?? stackChanged(pair) ?? oldVersionRetired(pair),
-  guards: [namedInPassing, ownSubjects, otherBound, carvedOut],
+  guards: [namedInPassing, ownSubjects, otherBound, carvedOut, buildBesideSupport],
   reason: swapped,
 }
 

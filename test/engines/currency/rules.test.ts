@@ -218,6 +218,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Format Python with `black`', 'Format SQL with `sqlfluff fix`'],
       // inside a unit and across units (same-choice finds it)
       ['Never use relative imports across packages', 'Always use relative imports inside a package'],
+      // a scope in a hyphenated word (reworded finds it)
+      ['Run `just test-unit` for the fast tests', 'Run `just test-integration` for the tests that need a database'],
       // same-quantity finds it
       ['Frontend builds must finish within 10 minutes', 'Builds of the backend are allowed 30 minutes'],
       // same-command finds it
@@ -450,8 +452,12 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['The `orders` service owns the `carts` table', 'The `catalog` service owns the `products` table'],
       // reworded finds it
       ['The `release` branch deploys to production', 'The `canary` branch deploys to the canary cluster'],
+      // a path after "on" (wider and reworded find it)
+      ['Run mypy with `--strict` on `app/`', 'Run mypy without `--strict` on `scripts/`'],
     ],
   },
+  // same-version finds it
+  buildBesideSupport: {updates: [['The minimum supported Android version is 8', 'Build with the Android 14 SDK']]},
   // same-words and reworded find it
   otherTargetSaidOtherwise: {updates: [['Run `cargo test -p lexer` to test the lexer', 'Run `cargo test -p runtime` to test the interpreter']]},
   otherBound: {
