@@ -425,16 +425,28 @@ export const retired: Rule = {
     const clauses = retiringClauses(newer)
     if (clauses.length === 0) return null
     const [mine, theirs] = [thingsNamed(newer), thingsNamed(older)]
-    const fresh = [...mine.keys()].find((t) => !theirs.has(t))
-    if (fresh === undefined || theirs.size === 0) return null
+    const fresh = [...mine.keys()].filter((t) => !theirs.has(t))
+    if (fresh.length === 0 || theirs.size === 0) return null
     for (const clause of clauses) {
       const gone = retiredIn(clause, [...theirs.keys()])
-      if (gone) return {gained: [mine.get(fresh)!], lost: [theirs.get(gone)!]}
+      if (gone) return {gained: [mine.get(replacementOf(gone, newer, older, fresh))!], lost: [theirs.get(gone)!]}
     }
     return null
   },
   guards: [noSharedSubject],
   reason: swapped,
+}
+
+/**
+ * Of the things the newer names and the older does not (lowercased), the one in a role of the thing
+ * gone when there is one, else the first: "React components are tested with Testing Library;
+ * Enzyme is no longer used" replaced Enzyme with Testing Library, not React.
+ */
+function replacementOf(gone: string, newer: FactShape, older: FactShape, fresh: readonly string[]): string {
+  const named = (tools: ReadonlyMap<string, string>) => [...tools.values()].map((t) => t.toLowerCase())
+  const roles = new Set([...toolsIn(older.sequence)].filter(([, tools]) => named(tools).includes(gone)).map(([role]) => role))
+  const inRole = [...toolsIn(newer.sequence)].filter(([role]) => roles.has(role)).flatMap(([, tools]) => named(tools))
+  return fresh.find((t) => inRole.includes(t)) ?? fresh[0]
 }
 
 /**

@@ -143,6 +143,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Use Sequelize for database access', 'Database access goes through Drizzle; do not add new Sequelize models', 'Sequelize → Drizzle'],
     ['Client state lives in Redux', 'Client state lives in Zustand stores; add no new Redux slices', 'Redux → Zustand'],
     ['Previews are hosted on Heroku', 'Previews moved off Heroku and now run on Fly.io', 'Heroku → Fly.io'],
+    // what replaced it is the new thing of its role, not the first new thing named
+    ['Frontend component tests are written with Enzyme', 'React components are tested with Testing Library; Enzyme is no longer used', 'Enzyme → Testing Library'],
     ['Local secrets live in `.env.local`.', 'Local secrets come from Doppler via `doppler run`; there is no `.env.local` anymore.', '.env.local → Doppler'],
   ],
 }
