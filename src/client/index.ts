@@ -42,7 +42,7 @@ import type {
 } from './types.js'
 // the modules of src the client takes values from (plain data: they need nothing of Node)
 import {ERROR_CODES} from '../model/errors.js'
-import {RECALL_LIMITS} from '../model/inputs.js'
+import {RECALL_LIMITS, REPO_HEADER} from '../model/inputs.js'
 import {MEMORY_ID_PATTERN, repoIdOf} from '../model/memory.js'
 
 /** The status of a store or an edit the gates refused (the answer says why). */
@@ -59,13 +59,13 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:7373'
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 
 /**
- * The header a request names its repo in, so that a load balancer in front of team replicas can
- * send one repo's requests to one replica (docs/team.md, "Routing a repo to one replica"): the
- * `repo` of its query or body, else the repo of the memory id in its path, as a team repo id
- * (`github.com/acme/app`, the `~` of a memory id read as `/`). Absent when the request names no
- * repo, or one a header cannot carry (beyond printable ASCII, or longer than 512 characters).
+ * REPO_HEADER (model/inputs.ts) carries the repo a request is for, so that a load balancer in front
+ * of team replicas can send one repo's requests to one replica: the `repo` of its query or body,
+ * else the repo of the memory id in its path, as a team repo id (`github.com/acme/app`, the `~` of
+ * a memory id read as `/`). Absent when the request names no repo, or one a header cannot carry
+ * (beyond printable ASCII, or longer than 512 characters).
  */
-export const REPO_HEADER = 'X-Mem-Repo'
+export {REPO_HEADER}
 
 /** The repo a request is for, as REPO_HEADER carries it (undefined: none, or none a header can carry). */
 export function repoOfRequest(path: string, query?: Record<string, unknown>, body?: unknown): string | undefined {

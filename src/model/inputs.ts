@@ -20,6 +20,12 @@ export const RECALL_LIMITS = {
   defaultLimit: 10,
 } as const
 
+/**
+ * The HTTP header a request names its repo in (the project's client sends it; a replica reads it as
+ * a hint, and a load balancer may route on it: docs/team.md, "Routing a repo to one replica").
+ */
+export const REPO_HEADER = 'X-Mem-Repo'
+
 /** The longest reason a forget may give. */
 export const MAX_FORGET_REASON_CHARS = 500
 

@@ -14,7 +14,7 @@ import {versionsIn} from '../../text/versions.js'
 import {commandParts, commandsIn, commandTasks, ecosystemOf, tasksOfCommandWord} from '../../text/commands.js'
 import {branchKindsIn, changedChoice} from '../../text/choices.js'
 import {oncePer} from '../../text/once.js'
-import {clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, placeIn, PRONOUNS, valueAt, type OwnPlaces, type Pair} from './pair.js'
+import {ARTICLES, clauseOf, labelOf, modifierChanged, ownBeforeSameWord, ownBetweenSameNeighbours, ownPlaces, placeIn, PRONOUNS, valueAt, type OwnPlaces, type Pair} from './pair.js'
 
 /** One sentence's slot in which two texts differ (slotOf in pair.ts). */
 export interface Slot {
@@ -1027,7 +1027,7 @@ const PLACES_IN_CODE = new Set(
  * bumps directly to `main`", "Release managers may push … straight to main", "a hotfix during an incident".
  */
 const EXCEPTION_HOLDERS = new Set(
-  ['bot', 'bots', 'dependabot', 'renovate', 'automation', 'manager', 'managers', 'maintainer', 'maintainers', 'admin', 'admins', 'administrator', 'administrators', 'owner', 'owners', 'hotfix', 'hotfixes', 'emergency', 'emergencies', 'incident', 'incidents'].map(stem),
+  ['bot', 'bots', 'dependabot', 'renovate', 'automation', 'manager', 'managers', 'maintainer', 'maintainers', 'admin', 'admins', 'administrator', 'administrators', 'owner', 'owners', ...CASE_WORDS].map(stem),
 )
 
 /**
@@ -1152,7 +1152,7 @@ const namedPartsOf = oncePer((shape: FactShape): Set<string> => {
     for (let at = placeIn(seq, body); at >= 0; at = placeIn(seq, body, at + 1)) {
       if (shape.breaks.some((b) => b > at && b < at + length)) continue
       let before = at - 1
-      while (before >= 0 && ARTICLE_WORDS.has(seq[before])) before--
+      while (before >= 0 && ARTICLES.has(seq[before])) before--
       const opens = before === 0 && PLACE_WORDS.has(seq[0])
       const forPath = before >= 0 && (seq[before] === 'for' || seq[before] === 'on') && body.includes('/')
       if (opens || forPath || PARTS_OF_CODEBASE.has(seq[at + length] ?? '')) out.add(body)
@@ -1160,7 +1160,6 @@ const namedPartsOf = oncePer((shape: FactShape): Set<string> => {
   }
   return out
 })
-const ARTICLE_WORDS = new Set(['the', 'a', 'an', 'our', 'its', 'their', 'this', 'that'])
 
 /**
  * Each text is about a part of the codebase it names and the other does not, and says something else

@@ -118,7 +118,7 @@ export function placeIn(clause: readonly string[], thing: string, from = 0): num
 }
 
 /** Words skipped before a name (headOf), and the words of means that make the name what is used. */
-const ARTICLES = new Set(['the', 'a', 'an', 'our', 'its', 'their', 'this', 'that'])
+export const ARTICLES: ReadonlySet<string> = new Set(['the', 'a', 'an', 'our', 'its', 'their', 'this', 'that'])
 const INSTRUMENTS = new Set(['with', 'via', 'through', 'using', 'by'])
 
 /**

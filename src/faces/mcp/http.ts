@@ -18,6 +18,7 @@ import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
 import type {JSONRPCMessage, MessageExtraInfo, RequestId} from '@modelcontextprotocol/sdk/types.js'
 import type {MemContext} from '../../engines/context.js'
 import {errorBody, MemError} from '../../model/errors.js'
+import {REPO_HEADER} from '../../model/inputs.js'
 
 export interface McpRouteOptions {
   ctx: MemContext
@@ -188,7 +189,7 @@ export function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): McpRo
     const query = (req.query ?? {}) as {repo?: unknown; tools?: unknown}
     // the repository: ?repo= on the endpoint URL, else the X-Mem-Repo header (for clients whose
     // config cannot carry a query string), else `mem serve --repo`
-    const header = req.headers['x-mem-repo']
+    const header = req.headers[REPO_HEADER.toLowerCase()]
     const fromHeader = typeof header === 'string' && header.trim() ? decodeHeader(header.trim()) : undefined
     const repo = typeof query.repo === 'string' && query.repo.trim() ? query.repo : (fromHeader ?? options.defaultRepo)
     const tools = query.tools === 'all' || query.tools === 'lean' ? query.tools : (options.tools ?? 'lean')

@@ -2,6 +2,7 @@ import type {FastifyReply, FastifyRequest} from 'fastify'
 import type {KeyRing} from '../../config/api-keys.js'
 import {errorBody, MemError} from '../../model/errors.js'
 import {MEMORY_ID_PATTERN, repoIdOf} from '../../model/schemas.js'
+import {REPO_HEADER} from '../../model/inputs.js'
 import {type Access, requiredAccess} from './route.js'
 import type {TeamPrincipal} from '../../operations/team.js'
 import type {ScheduledTask} from '../../operations/portal.js'
@@ -151,7 +152,7 @@ function namedRepo(req: FastifyRequest): string | undefined {
   if (typeof repo === 'string') return repo
   const id = (req.params as Record<string, unknown> | undefined)?.id
   if (typeof id === 'string' && MEMORY_ID_PATTERN.test(id)) return repoIdOf(id)
-  const hinted = req.headers['x-mem-repo']
+  const hinted = req.headers[REPO_HEADER.toLowerCase()]
   return typeof hinted === 'string' ? hinted : undefined
 }
 

@@ -32,6 +32,13 @@ async function statementsOf<T>(fn: () => Promise<T>): Promise<{result: T; texts:
   }
 }
 
+/** A team store, a write key of team acme, and two replicas of it in this process. */
+async function twoReplicas() {
+  const {db, url} = await teamStore()
+  const key = await teamKey(db, 'acme', 'agent', 'write')
+  return {db, url, key, a: await inProcessReplica(url, {name: 'a'}), b: await inProcessReplica(url, {name: 'b'})}
+}
+
 async function opsCount(url: string): Promise<number> {
   const client = new pg.Client({connectionString: url})
   await client.connect()
@@ -44,10 +51,7 @@ async function opsCount(url: string): Promise<number> {
 
 describe('a team replica reads the head with the key, and a store reads none before its transaction', () => {
   it('a store acknowledged by one replica is in the very next recall (?repo=) on the other, both ways; a recall sends one statement, a store none before BEGIN', async () => {
-    const {db, url} = await teamStore()
-    const key = await teamKey(db, 'acme', 'agent', 'write')
-    const a = await inProcessReplica(url, {name: 'a'})
-    const b = await inProcessReplica(url, {name: 'b'})
+    const {key, a, b} = await twoReplicas()
     // both replicas have the repo hot (a store and a recall each)
     expect((await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'The billing service retries webhooks three times'})).status).toBe(201)
     expect((await api(b.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=billing`)).status).toBe(200)
@@ -103,10 +107,7 @@ describe('a team replica reads the head with the key, and a store reads none bef
   })
 
   it('an MCP call names its repo in its body; with X-Mem-Repo (a host may send it) the head comes with the key, without it one statement more; a hint naming another repo is only a hint', async () => {
-    const {db, url} = await teamStore()
-    const key = await teamKey(db, 'acme', 'agent', 'write')
-    const a = await inProcessReplica(url, {name: 'a'})
-    const b = await inProcessReplica(url, {name: 'b'})
+    const {key, a, b} = await twoReplicas()
     expect((await api(a.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: 'The invoice PDFs are rendered by the pdf-worker queue'})).status).toBe(201)
     const hinted = await httpMcpClient(b.url, {apiKey: key, headers: {'x-mem-repo': REPO}})
     const bare = await httpMcpClient(b.url, {apiKey: key})
@@ -144,10 +145,7 @@ describe('a team replica reads the head with the key, and a store reads none bef
   })
 
   it('a revoked key is refused at once by both replicas: on a recall that reads the head with the key, on a store, and nothing is written', async () => {
-    const {db, url} = await teamStore()
-    const key = await teamKey(db, 'acme', 'agent', 'write')
-    const a = await inProcessReplica(url, {name: 'a'})
-    const b = await inProcessReplica(url, {name: 'b'})
+    const {db, url, key, a, b} = await twoReplicas()
     for (const r of [a, b]) {
       expect((await api(r.url, key, 'POST', '/api/mem', {repo: REPO, type: 'insight', content: r === a ? 'Replica a serves the eu-west region behind nginx' : 'Deploys to staging need the vault token rotated weekly'})).status).toBe(201)
       expect((await api(r.url, key, 'GET', `/api/mem/recall?repo=${enc(REPO)}&q=staging`)).status).toBe(200)
