@@ -3,6 +3,7 @@
 // UI through its own tsconfig (DOM, bundler resolution). `npm run lint`; `npm test` runs it first.
 // Every rule is an error: the branch carries zero findings, so any finding is new.
 import reactHooks from 'eslint-plugin-react-hooks'
+import regexp from 'eslint-plugin-regexp'
 import tseslint from 'typescript-eslint'
 
 /** The layers below the faces (ranks 0–3 in the architecture test): they return data and throw; they never print or read the process. */
@@ -32,6 +33,17 @@ export default tseslint.config(
       }],
       '@typescript-eslint/no-floating-promises': ['error', {ignoreVoid: true}],
       eqeqeq: ['error', 'always', {null: 'ignore'}],
+    },
+  },
+  {
+    // what every store and recall runs over a memory's text (up to 16,000 characters): no pattern
+    // whose time grows with the square of the text (a lookbehind scanning back from every position
+    // made a 14 kB store take 250 ms) or worse
+    files: ['src/text/**/*.ts', 'src/engines/currency/**/*.ts', 'src/engines/gates/**/*.ts'],
+    plugins: {regexp},
+    rules: {
+      'regexp/no-super-linear-move': 'error',
+      'regexp/no-super-linear-backtracking': 'error',
     },
   },
   {

@@ -43,8 +43,8 @@ export interface FactShape {
   lead?: string
 }
 
-/** Where a text's first sentence ends: a semicolon, a full stop after a word (not the dots of a path), a colon or a dash before a capital, or a word that says why (which, because, so that, …). */
-const SENTENCE_END = /;\s|(?<=[\p{L}\p{N})`'"])(?<!\b(?:e\.g|i\.e|etc|vs|cf))\.\s+(?=[\p{Lu}`])|:\s+(?=\p{Lu})|\s[—–]\s|,?\s+(?=(?:which|because|since|so that|so|to keep|to avoid)\s)/u
+/** Where a text's first sentence ends: a semicolon, a full stop after a word (not the dots of a path), a colon or a dash before a capital, or a word that says why (which, because, so that, …). A run of spaces is tried from its start only: tried at each of its spaces, 20,000 of them took half a second. */
+const SENTENCE_END = /;\s|(?<=[\p{L}\p{N})`'"])(?<!\b(?:e\.g|i\.e|etc|vs|cf))\.\s+(?=[\p{Lu}`])|:\s+(?=\p{Lu})|\s[—–]\s|,?(?<!\s)\s+(?=(?:which|because|since|so that|so|to keep|to avoid)\s)/u
 
 /** The first sentence of a text, when another follows it (FactShape `lead`). */
 function leadOf(text: string): string | undefined {

@@ -83,7 +83,7 @@ const JOINED = /^([a-z.]+?)[:@-]?v?(\d+(?:\.\d+)*)(?:\.x)?(?:-[a-z]+)?$/
 
 /** A version normalized: "v20.x" → "20", "8.0" → "8", "3.12+" → "3.12". */
 function normalized(raw: string): string {
-  return raw.replace(/^v/, '').replace(/\+$/, '').replace(/(\.(0|x))+$/, '')
+  return raw.replace(/^v/, '').replace(/\+$/, '').replace(/(?<!\.[0x])(?:\.[0x])+$/, '')
 }
 
 /** The versioned runtimes of a text's word sequence (values.ts `sequence`), in order. */

@@ -163,7 +163,7 @@ function hasTwilioAuthToken(text: string): boolean {
 }
 
 const K8S_SECRET_KIND = /\bkind:[ \t]*["']?secret\b/i
-const K8S_DATA_BLOCK = /^([ \t]*)(data|stringData):[ \t]*\n((?:\1[ \t]+[^\n]*(?:\n|$))+)/gm
+const K8S_DATA_BLOCK = /^([ \t]*)(data|stringData):[ \t]*\n((?:\1[ \t][^\n]*(?:\n|$))+)/gm
 const K8S_ENTRY = /^[ \t]+[\w.-]+:[ \t]*["']?([^"'\s]+)["']?[ \t]*$/gm
 
 /**
@@ -190,7 +190,7 @@ const CURL_USER = /\bcurl\b[^\n]{0,400}?[ \t](?:-u|--user)(?:=|[ \t]+)(["']?)([^
 /** `curl -u name:...`: the password inline on the command line. */
 function hasCurlUser(text: string): boolean {
   for (const [, , user = '', raw = ''] of text.matchAll(CURL_USER)) {
-    const password = raw.replace(/[.,;:!?)\]}>]+$/, '')
+    const password = raw.replace(/(?<![.,;:!?)\]}>])[.,;:!?)\]}>]+$/, '')
     if (password === user || password.length < 3 || isPlaceholder(password)) continue
     if (/^\$|^<.*>$|^%.*%$/.test(password)) continue
     return true

@@ -22,11 +22,13 @@ const PLACEHOLDER_SHAPE = new RegExp(
     String.raw`<.*|\[.*\]|\{.*|\$.*|%.*%|%[sdv]`, // <password>, [token], {{x}}, ${X}, $X, %X%, %s
     String.raw`![A-Za-z].*`, // YAML tags
     String.raw`(?:your|insert|enter|replace)[-_ ]?[a-z].*|(?:my|the|some|new)[-_ ][a-z].*`,
-    String.raw`.*(?:example|placeholder|redacted|xxxx|\.\.\.|\*\*\*|changeme|dummy|fake).*`,
     String.raw`[a-z_-]*(?:password|passwd|secret|token)[a-z_-]*`, // dbpassword, my_secret
   ].join('|')})$`,
   'i',
 )
+/** A stand-in word anywhere in a value of one line (a pattern `^.*(?:example|…).*$` took 74 ms on 15,000 dots and a newline). */
+const PLACEHOLDER_WORD = /example|placeholder|redacted|xxxx|\.\.\.|\*\*\*|changeme|dummy|fake/i
+const LINE_BREAK = /[\n\r\u2028\u2029]/
 
 // `os.environ["X"]`, `process.env.X!`, `config.db.password`, `getToken()`: code that fetches a
 // secret from elsewhere. A bare identifier is not enough: `hunter22` is one too.
@@ -48,6 +50,7 @@ export function isPlaceholder(value: string): boolean {
   return (
     PLACEHOLDER_WORDS.has(lower) ||
     PLACEHOLDER_SHAPE.test(value) ||
+    (PLACEHOLDER_WORD.test(value) && !LINE_BREAK.test(value)) ||
     /^(.)\1*$/.test(value) ||
     value.startsWith(AZURITE_KEY_PREFIX)
   )
@@ -97,7 +100,7 @@ export function letterDigitSwitches(value: string): number {
 export function looksRandom(value: string, minLength: number): boolean {
   if (value.length < minLength || !/^[A-Za-z0-9+/=_.~-]+$/.test(value)) return false
   if (!/[a-z]/.test(value) || !/[A-Z]/.test(value) || !/[0-9]/.test(value)) return false
-  const core = value.replace(/=+$/, '')
+  const core = value.replace(/(?<!=)=+$/, '')
   if (wordiness(core) > 0.4) return false
   // Random base62 has about 5.95 bits per char; short strings can't reach that, so scale by length.
   const needed = Math.min(4.0, Math.log2(core.length) * 0.85)

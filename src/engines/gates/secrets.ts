@@ -65,7 +65,9 @@ function classifyKey(key: string): 'password' | 'secret' | 'other' {
 }
 
 function trimTrailingPunctuation(value: string): string {
-  return value.replace(/[.,;:!?)\]}>]+$/, '')
+  // from the run's start only (the lookbehind): tried at each of its characters, 15,000 dots after
+  // `password:` took 200 ms
+  return value.replace(/(?<![.,;:!?)\]}>])[.,;:!?)\]}>]+$/, '')
 }
 
 /**
@@ -284,8 +286,9 @@ function hasPgpassPassword(text: string): boolean {
  * Prose: "the keystore password is Xk2pQ9mWv", "password for staging: hunter2!". Only a value
  * shaped like a password (see passwordShaped): "the password is stored in Vault", "password is
  * rotated monthly", "password is 12 characters" are talk about one. A quoted value is PROSE_SECRET's.
+ * No two runs of blanks in a row that could share a blank: "password is" and 15,000 spaces took 86 ms.
  */
-const PROSE_PASSWORD = /\b(?:password|passphrase|passwd|passcode)(?:[ \t]+(?:for|of|to|on)[ \t]+[^\n.;:]{1,40}?)?[ \t]*(?:[ \t](?:is|was|reads|is set to|set to)[ \t]*:?|:|=)[ \t]+(\S+)/gi
+const PROSE_PASSWORD = /\b(?:password|passphrase|passwd|passcode)(?:[ \t]+(?:for|of|to|on)[ \t]+[^\s.;:][^\n.;:]{0,39}?)?(?:[ \t]+(?:is|was|reads|is set to|set to)(?:[ \t]*:)?|[ \t]*[:=])[ \t]+(\S+)/gi
 
 function hasProsePassword(text: string): boolean {
   if (!/pass/i.test(text)) return false
@@ -344,9 +347,12 @@ function isBasicCredential(value: string): boolean {
   } catch {
     return false
   }
-  const m = /^([\x20-\x7e]*?):([\x20-\x7e]{3,})$/.exec(decoded)
-  if (!m) return false
-  const [, user = '', password = ''] = m
+  // printable, with a colon and 3+ characters after the first one (a pattern with a lazy user part
+  // backtracked over every colon: 15,000 of them took 70 ms)
+  const colon = decoded.indexOf(':')
+  if (colon < 0 || decoded.length - colon - 1 < 3 || !/^[\x20-\x7e]*$/.test(decoded)) return false
+  const user = decoded.slice(0, colon)
+  const password = decoded.slice(colon + 1)
   return password !== user && !isPlaceholder(password)
 }
 
