@@ -39,7 +39,8 @@ export default tseslint.config(
     // what every store and recall runs over a memory's text (up to 16,000 characters): no pattern
     // whose time grows with the square of the text (a lookbehind scanning back from every position
     // made a 14 kB store take 250 ms) or worse
-    files: ['src/text/**/*.ts', 'src/engines/currency/**/*.ts', 'src/engines/gates/**/*.ts'],
+    // and what intake reads from a repository's files (up to 256 kB each, written by anyone)
+    files: ['src/text/**/*.ts', 'src/engines/currency/**/*.ts', 'src/engines/gates/**/*.ts', 'src/engines/intake/**/*.ts'],
     plugins: {regexp},
     rules: {
       'regexp/no-super-linear-move': 'error',

@@ -530,7 +530,7 @@ function extractiveSummary(planned: Planned, vocab: TermTable): Summary {
   // the sentence most members share leads, with how often and over what time it came up; the
   // others follow as bullets
   const recurrence = recurrenceOf(planned.members)
-  const head = (chosen[0]?.text ?? '').replace(/[.;:,]+$/, '')
+  const head = (chosen[0]?.text ?? '').replace(/(?<![.;:,])[.;:,]+$/, '')
   const rest = chosen.slice(1).map((s) => `- ${s.text}`)
   const content = [`${head} — ${recurrence}.`, ...rest].join('\n')
   // every chosen sentence comes from one and the same member: the merge adds nothing to it

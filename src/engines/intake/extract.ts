@@ -34,7 +34,7 @@ export function clip(text: string, max = MAX_SEED_CHARS): string {
   if (t.length <= max) return t
   const cut = t.slice(0, max - 1)
   const space = cut.lastIndexOf(' ')
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s.;:,]+$/, '')}…`
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/(?<![\s.;:,])[\s.;:,]+$/, '')}…`
 }
 
 function sentence(text: string): string {
@@ -218,7 +218,7 @@ export const editorconfig: Extractor = (path, text) => {
       props = {}
       continue
     }
-    const kv = /^([\w-]+)\s*[=:]\s*(.*)$/.exec(line)
+    const kv = /^([\w-]+)\s*[=:]\s*(?!\s)(.*)$/.exec(line)
     if (kv && glob) props[kv[1].toLowerCase()] = kv[2].trim().toLowerCase()
   }
   emit()
@@ -376,9 +376,11 @@ export function targetsExtractor(tool: 'make' | 'just'): Extractor {
         comment = line.replace(/^#+\s*/, '').trim()
         continue
       }
+      // one blank after a just recipe's name, then anything: `\s+[^:=]*` split a run of blanks
+      // with no colon after it every way there is (200 kB of them: 15 s)
       const m = tool === 'make'
-        ? /^([A-Za-z0-9][\w.-]*(?:\s+[A-Za-z0-9][\w.-]*)*)\s*:(?![:=])([^#]*?)(?:##\s*(.*))?$/.exec(line)
-        : /^@?([A-Za-z0-9][\w-]*)(?:\s+[^:=]*)?:(?!=)([^#]*?)(?:#\s*(.*))?$/.exec(line)
+        ? /^([A-Za-z0-9][\w.-]*(?:\s+[A-Za-z0-9][\w.-]*)*)\s*:(?![:=])([^#]*?)(?:##\s*(?!\s)(.*))?$/.exec(line)
+        : /^@?([A-Za-z0-9][\w-]*)(?:\s[^:=]*)?:(?!=)([^#]*?)(?:#\s*(?!\s)(.*))?$/.exec(line)
       if (!m || line.includes('%') || /^\s/.test(line)) {
         if (line.trim() !== '') comment = ''
         continue
@@ -409,6 +411,20 @@ export function targetsExtractor(tool: 'make' | 'just'): Extractor {
   }
 }
 
+/**
+ * The name of a `[table]` or `[[array.table]]` header line: what stands between the bracket and
+ * the first `]`, trimmed. Read without a pattern: `^\[\[?\s*([^\]]+?)\s*\]` backtracked over every
+ * split of a run of blanks with no `]` after it, and a 250 kB line of them held `mem intake` for
+ * more than ten minutes.
+ */
+function tableHeader(line: string): string | undefined {
+  if (!line.startsWith('[')) return undefined
+  const start = line.startsWith('[[') ? 2 : 1
+  const end = line.indexOf(']', start)
+  const name = end < 0 ? '' : line.slice(start, end).trim()
+  return name === '' ? undefined : name
+}
+
 /** A minimal TOML reader: `[table]` headers and `key = value` lines (strings, numbers, one-line arrays). */
 export function readToml(text: string): Map<string, Record<string, string>> {
   const tables = new Map<string, Record<string, string>>()
@@ -417,13 +433,13 @@ export function readToml(text: string): Map<string, Record<string, string>> {
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim()
     if (!line || line.startsWith('#')) continue
-    const head = /^\[\[?\s*([^\]]+?)\s*\]\]?/.exec(line)
-    if (head) {
-      table = head[1].replace(/["']/g, '')
+    const head = tableHeader(line)
+    if (head !== undefined) {
+      table = head.replace(/["']/g, '')
       if (!tables.has(table)) tables.set(table, {})
       continue
     }
-    const kv = /^("?[\w.-]+"?)\s*=\s*(.+)$/.exec(line)
+    const kv = /^("?[\w.-]+"?)\s*=\s*(?!\s)(.+)$/.exec(line)
     if (!kv) continue
     let value = kv[2].trim()
     const str = /^"((?:[^"\\]|\\.)*)"|^'([^']*)'/.exec(value)
@@ -506,11 +522,17 @@ export function versionFile(tool: string): Extractor {
   }
 }
 
+/** A line without its `# comment` (none is cut when a line break stands after the `#`, as `/#.*$/` left it). */
+function withoutComment(line: string): string {
+  const hash = line.indexOf('#')
+  return hash < 0 || /[\r\u2028\u2029]/.test(line.slice(hash)) ? line : line.slice(0, hash)
+}
+
 /** .tool-versions (asdf, mise): the pinned tool versions. */
 export const toolVersions: Extractor = (path, text) => {
   const pins = text
     .split(/\r?\n/)
-    .map((l) => l.replace(/#.*$/, '').trim())
+    .map((l) => withoutComment(l).trim())
     .filter((l) => /^[\w.-]+\s+\S+/.test(l))
     .map((l) => l.split(/\s+/).slice(0, 2).join(' '))
   if (pins.length === 0) return []
@@ -520,7 +542,7 @@ export const toolVersions: Extractor = (path, text) => {
 export {isCommand}
 
 /** A line that is only an environment assignment, `.env` style: `NAME=value` or `export NAME=value`. */
-const ENV_LINE = /^\s*(?:export\s+|set\s+|\$env:)?[A-Za-z_][A-Za-z0-9_]*\s*=\s*\S*\s*$|^\s*(?:export\s+)?[A-Z][A-Z0-9_]*\s*=\s*(["']).*\1\s*$/
+const ENV_LINE = /^\s*(?:export\s+|set\s+|\$env:)?[A-Za-z_][A-Za-z0-9_]*\s*=\s*(?!\s)\S*\s*$|^\s*(?:export\s+)?[A-Z][A-Z0-9_]*\s*=\s*(["']).*\1\s*$/
 /** A secret-named variable given a literal value (not `$VAR`, `<placeholder>`, `{{template}}`). */
 const SECRET_ASSIGNMENT = /(?:^|[\s;&|(`'"])(?:export\s+)?[A-Za-z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH|PRIVATE|DSN)[A-Za-z0-9_]*\s*=(?!=)\s*['"]?(?![\s'"$<{%*.]|x{3}|\.\.\.)[^\s'"]{6,}/i
 

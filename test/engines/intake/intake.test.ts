@@ -107,6 +107,23 @@ describe('intake extractors', () => {
     expect(goMod('go.mod', 'module example.com/app\n\ngo 1.22\n', {has: () => false})[0].content).toBe('Go module example.com/app, Go 1.22 (go.mod).')
   })
 
+  it('reads files of 200 kB shaped to make a pattern backtrack (a repository anyone wrote), and answers', () => {
+    // Each line below held one of intake's patterns for 12–15 s, and the TOML header for longer than
+    // anyone waits (cubic: 5,000 blanks took 14 s, 10,000 took 109 s), before they were made linear
+    // (~40 ms for all of them now): on such patterns this test does not finish. The linter's regexp
+    // rules (eslint.config.js) refuse them first. What is asserted: these lines are not rules,
+    // targets or tables, and the well-formed lines beside them are still read.
+    const blanks = ' '.repeat(200_000)
+    const has = {has: () => false}
+    const agents = ['# Rules', '', `- ${blanks}x\u2028y`, `a = ${blanks}x\ry`, '- Run `make check` before committing.'].join('\n')
+    expect(instructionFile('AGENTS.md', agents, has).map((s) => s.content)).toEqual(['AGENTS.md › Rules: Run `make check` before committing.'])
+    const just = [`a${blanks}!`, 'test: # runs the tests', '    cargo test'].join('\n')
+    expect(targetsExtractor('just')('justfile', just, has).map((s) => s.content)).toEqual(['Run `just test` (justfile target: runs the tests; runs `cargo test`).'])
+    const py = pyproject('pyproject.toml', `[ ${blanks}x\n[project]\nname = "svc"\n`, has)
+    expect(py.map((s) => s.key)).toEqual(['project'])
+    expect(editorconfig('.editorconfig', `[*]\nindent_style = ${blanks}x\r\n`, has)).toEqual([])
+  })
+
   it('.env-style lines are taken out and secret assignments detected', () => {
     expect(stripEnvLines('Intro\nAWS_SECRET_ACCESS_KEY=abc\nexport TOKEN="x y"\nNODE_ENV=production npm start\n')).toBe('Intro\nNODE_ENV=production npm start\n')
     expect(hasSecretAssignment('run `API_TOKEN=s3cr3tvalue99 npm run deploy`')).toBe(true)
