@@ -190,6 +190,21 @@ describe('mem hooks', {timeout: 60_000}, () => {
     await hookRunsEnded(root, 1)
   })
 
+  it('stops an intake that never returns (a read stuck inside one file) at twice the limit and 5 s', async () => {
+    const {root, base, cli, commit} = await gitRepo()
+    expect((await cli(['hooks', 'install', '--time-limit', '1'])).code).toBe(0)
+    // the hook's `mem` made into one that blocks without end, as a pattern stuck on a hostile file did
+    const stuck = join(base, 'stuck.js')
+    writeFileSync(stuck, 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0)\n')
+    const hook = join(root, '.git', 'hooks', 'post-commit')
+    writeFileSync(hook, readFileSync(hook, 'utf8').replace(/mem_bin='[^']*'/, `mem_bin='${stuck}'`))
+    const began = Date.now()
+    expect((await commit(FILES, 'first')).exitCode).toBe(0)
+    await eventually(() => /post-commit: exit \d+/.test(hookLog(root)), 30_000)
+    expect(hookLog(root)).toMatch(/post-commit: exit 124$/m) // coreutils' timeout: the command timed out
+    expect(Date.now() - began).toBeGreaterThanOrEqual(6_000)
+  })
+
   it('bad inputs: not a git repository, a hook that is not executable, a bad time limit', async () => {
     const dir = tempDir('mem-nogit-')
     const home = join(dir, 'home')
