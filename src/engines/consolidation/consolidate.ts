@@ -558,7 +558,7 @@ function titled(lead: string, recurrence: string): string {
   const suffix = ` — ${recurrence}`
   const room = ONE_LINER_MAX - suffix.length
   const one = heuristicOneLiner(lead).replace(/…$/, '')
-  const cut = one.length <= room ? one : `${one.slice(0, room - 1).replace(/\s+\S*$/, '')}…`
+  const cut = one.length <= room ? one : `${one.slice(0, room - 1).replace(/(?<!\s)\s+\S*$/, '')}…`
   return `${cut}${suffix}`
 }
 

@@ -33,7 +33,7 @@ export const MAX_EMBED_ANSWER_BYTES = 8 * 1024 * 1024
 export function createEmbedder(config: EnrichmentConfig): Embedder | null {
   const e: EmbeddingsConfig | null | undefined = config.embeddings
   if (!e) return null
-  const root = config.url.replace(/\/+$/, '')
+  const root = config.url.replace(/(?<!\/)\/+$/, '')
   const openai = config.provider === 'openai'
   const base = openai ? (/\/v\d+$/.test(root) ? root : `${root}/v1`) : root
   const label = {provider: config.provider, model: e.model, url: base}

@@ -26,7 +26,7 @@ export function heuristicOneLiner(content: string): string {
   if (sentence.length <= ONE_LINER_MAX) return sentence.replace(/[.;:,]$/, '')
   const cut = sentence.slice(0, ONE_LINER_MAX - 1)
   const space = cut.lastIndexOf(' ')
-  return `${(space > ONE_LINER_MAX * 0.6 ? cut.slice(0, space) : cut).replace(/[\s.;:,]+$/, '')}…`
+  return `${(space > ONE_LINER_MAX * 0.6 ? cut.slice(0, space) : cut).replace(/(?<![\s.;:,])[\s.;:,]+$/, '')}…`
 }
 
 const SUMMARY_MAX = 400
@@ -42,7 +42,7 @@ function clipWords(text: string, max: number): string {
   if (text.length <= max) return text
   const cut = text.slice(0, max - 1)
   const space = cut.lastIndexOf(' ')
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s.;:,]+$/, '')}…`
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/(?<![\s.;:,])[\s.;:,]+$/, '')}…`
 }
 
 /** The first sentences of the content (markup stripped), up to 400 characters. */

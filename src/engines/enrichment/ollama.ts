@@ -5,7 +5,7 @@ import type {EnrichRuntime} from './types.js'
 
 /** Ollama's API: POST /api/chat (stream off, JSON format), health GET /api/tags. */
 export function ollamaRuntime(config: EnrichmentConfig): EnrichRuntime {
-  const base = config.url.replace(/\/+$/, '')
+  const base = config.url.replace(/(?<!\/)\/+$/, '')
   const label = {provider: 'ollama', model: config.model, url: base}
   return {
     provider: 'ollama',

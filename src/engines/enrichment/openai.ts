@@ -8,7 +8,7 @@ import type {EnrichRuntime} from './types.js'
  * /v1/chat/completions, health GET /v1/models. The URL may name the /v1 base or the server root.
  */
 export function openAiRuntime(config: EnrichmentConfig): EnrichRuntime {
-  const root = config.url.replace(/\/+$/, '')
+  const root = config.url.replace(/(?<!\/)\/+$/, '')
   const base = /\/v\d+$/.test(root) ? root : `${root}/v1`
   const label = {provider: 'openai', model: config.model, url: base}
   return {

@@ -35,6 +35,7 @@ export function cleanField(value: unknown, max: number): string | null {
     .replace(/<\/?[a-zA-Z][^>]*>/g, ' ')
     .replace(/```[\s\S]*?(```|$)/g, ' ')
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    // eslint-disable-next-line regexp/no-super-linear-move -- the field was cut to max × 4 characters above
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
     // emphasis only at word edges: MEM_HOME_DIR keeps its underscores
@@ -51,7 +52,7 @@ export function cleanField(value: unknown, max: number): string | null {
   if (text.length > max) {
     const cut = text.slice(0, max - 1)
     const space = cut.lastIndexOf(' ')
-    text = `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s.;:,]+$/, '')}…`
+    text = `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/(?<![\s.;:,])[\s.;:,]+$/, '')}…`
   }
   return text
 }

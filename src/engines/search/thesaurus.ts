@@ -99,7 +99,7 @@ function roleToolsByWord(q: string, terms: string[]): Array<{source: string; too
 
 function readRoleTools(q: string, terms: string[]): Array<{source: string; tools: Set<string>}> {
   const have = new Set(terms)
-  const named = toolsIn(q.split(/\s+/).map((w) => w.replace(/^\W+|\W+$/g, '')).filter((w) => w.length > 0))
+  const named = toolsIn(q.split(/\s+/).map((w) => w.replace(/^\W+|(?<!\W)\W+$/g, '')).filter((w) => w.length > 0))
   const out: Array<{source: string; tools: Set<string>}> = []
   for (const word of q.split(/[^A-Za-z]+/)) {
     if (word.length < 3) continue
