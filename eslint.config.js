@@ -40,7 +40,7 @@ export default tseslint.config(
     // whose time grows with the square of the text (a lookbehind scanning back from every position
     // made a 14 kB store take 250 ms) or worse
     // and what intake reads from a repository's files (up to 256 kB each, written by anyone)
-    files: ['src/text/**/*.ts', 'src/engines/currency/**/*.ts', 'src/engines/gates/**/*.ts', 'src/engines/intake/**/*.ts', 'src/engines/consolidation/**/*.ts', 'src/engines/enrichment/**/*.ts', 'src/engines/search/**/*.ts'],
+    files: ['src/text/**/*.ts', 'src/engines/currency/**/*.ts', 'src/engines/gates/**/*.ts', 'src/engines/intake/**/*.ts', 'src/engines/**/*.ts', 'src/config/**/*.ts'],
     plugins: {regexp},
     rules: {
       'regexp/no-super-linear-move': 'error',

@@ -14,7 +14,7 @@ export const MAX_REPO_ID_CHARS = 200
  * A value with no path separator is taken as an id that is already normalized.
  */
 export function normalizeRepoId(value: string): string {
-  const trimmed = value.trim().replace(/[\\/]+$/, '')
+  const trimmed = value.trim().replace(/(?<![\\/])[\\/]+$/, '')
   if (trimmed === '') return 'unknown'
   if (!/[\\/]/.test(trimmed)) return trimmed
   return trimmed.replace(/[:\\/._]/g, '-')

@@ -93,6 +93,7 @@ export function teamIdFromRemote(url: string): string {
     }
     host = parsed.hostname
     // the path as written: the URL parser would resolve '..' (also as %2e%2e) into another repository
+    // eslint-disable-next-line regexp/no-super-linear-move -- the text is at most 2,048 characters (checked above)
     const written = text.slice(scheme[0].length).replace(/[?#].*$/, '')
     const slash = written.indexOf('/')
     const raw = slash < 0 ? '' : written.slice(slash)
@@ -214,6 +215,7 @@ function gitConfigPath(root: string): string | undefined {
   }
   if (st.isDirectory()) return join(dotGit, 'config')
   if (!st.isFile() || st.size > 4_096) return undefined
+  // eslint-disable-next-line regexp/no-super-linear-backtracking -- a .git file of at most 4,096 bytes (above)
   const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))
   if (!m) return undefined
   const gitDir = isAbsolute(m[1]) ? m[1] : resolve(root, m[1])
@@ -240,14 +242,14 @@ export function parseRemotes(text: string): Map<string, string> {
     let line = lines[i]
     // a value continued on the next line
     while (/(?<!\\)(\\\\)*\\$/.test(line) && i + 1 < lines.length) line = line.slice(0, -1) + lines[++i]
-    const section = /^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$/.exec(line)
+    const section = /^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(?!\s)(.*)$/.exec(line)
     if (section) {
       remote = section[1].toLowerCase() === 'remote' && section[2] !== undefined ? section[2].replace(/\\(.)/g, '$1') : undefined
       line = section[3]
       if (!line.trim()) continue
     }
     if (remote === undefined) continue
-    const entry = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line)
+    const entry = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*(?!\s)(.*)$/.exec(line)
     if (!entry || entry[1].toLowerCase() !== 'url') continue
     remotes.set(remote, gitValue(entry[2]))
   }

@@ -173,7 +173,7 @@ function resolveConfig(written: z.output<typeof WrittenConfig>): UserConfig {
   const keys = (written.auth?.keys ?? []) as ApiKeyRecord[]
   return {
     auth: {enabled: written.auth?.enabled ?? keys.length > 0, keys},
-    update: {check: written.update?.check ?? true, registry: (written.update?.registry ?? DEFAULT_REGISTRY).replace(/\/+$/, '')},
+    update: {check: written.update?.check ?? true, registry: (written.update?.registry ?? DEFAULT_REGISTRY).replace(/(?<!\/)\/+$/, '')},
     enrichment: resolveEnrichment(written.enrichment),
     mcp: {tools: written.mcp?.tools ?? 'lean'},
     meaning: resolveMeaning(written),
@@ -200,7 +200,7 @@ function resolveEnrichment(e: z.output<typeof WrittenConfig>['enrichment']): Enr
   const embeddings = resolveEmbeddings(e.provider, e.embeddings)
   return {
     provider: e.provider,
-    url: (e.url ?? defaults.url).replace(/\/+$/, ''),
+    url: (e.url ?? defaults.url).replace(/(?<!\/)\/+$/, ''),
     model: e.model ?? defaults.model,
     timeoutMs: e.timeoutMs ?? ENRICH_DEFAULTS.timeoutMs,
     // present only when on, so a config without embeddings resolves exactly as before

@@ -276,7 +276,7 @@ const MCP_STDIO: Obj = {command: 'mem', args: ['mcp']}
  * (a block an older mem wrote with it is replaced in place by the next setup).
  */
 function codexConfig(rest: string): string {
-  if (/^\s*\[mcp_servers\.mem\]/m.test(rest)) throw new SetupConflict('.codex/config.toml already defines [mcp_servers.mem]; mem leaves it alone.')
+  if (/^[ \t]*\[mcp_servers\.mem\]/m.test(rest)) throw new SetupConflict('.codex/config.toml already defines [mcp_servers.mem]; mem leaves it alone.')
   return '[mcp_servers.mem]\ncommand = "mem"\nargs = ["mcp"]\nenv_vars = ["MEM_HOME", "MEM_REPO"]'
 }
 

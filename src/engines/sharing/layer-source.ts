@@ -47,7 +47,9 @@ function firstLine(text: string): string {
  */
 export async function classifySource(source: string): Promise<SourceKind> {
   if (looksLikeRemote(source)) {
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(source)) {
+    // a user part holding a colon (user:password@); read as the user part, then its colon: a pattern
+    // with the colon inside split a run of colons every way there is
+    if (/^[a-z][a-z0-9+.-]*:\/\/([^/@]*)@/i.exec(source)?.[1].includes(':')) {
       throw new MemError('invalid_input', 'The layer source URL carries a password or token; it would be stored in plain text.', {
         hint: 'Give the URL without credentials and let git supply them (a credential helper or an SSH key).',
       })
