@@ -36,11 +36,12 @@ export default tseslint.config(
     },
   },
   {
-    // what every store and recall runs over a memory's text (up to 16,000 characters): no pattern
-    // whose time grows with the square of the text (a lookbehind scanning back from every position
-    // made a 14 kB store take 250 ms) or worse
-    // and what intake reads from a repository's files (up to 256 kB each, written by anyone)
-    files: ['src/text/**/*.ts', 'src/engines/currency/**/*.ts', 'src/engines/gates/**/*.ts', 'src/engines/intake/**/*.ts', 'src/engines/**/*.ts', 'src/config/**/*.ts'],
+    // No pattern whose time grows with the square of its input or worse, in all of src/: a memory's
+    // text (up to 16,000 characters), a repository's files that intake and setup read (written by
+    // anyone), queries, URLs. A lookbehind scanning back from every position made a 14 kB store
+    // take 250 ms; a TOML header pattern held mem intake for days on one 250 kB line
+    // (docs/security.md, "Hostile text costs linear time").
+    files: ['src/**/*.{ts,tsx}'],
     plugins: {regexp},
     rules: {
       'regexp/no-super-linear-move': 'error',

@@ -130,7 +130,7 @@ export class MemClient {
   private readonly closer = new AbortController()
 
   constructor(baseUrl: string = DEFAULT_BASE_URL, apiKey?: string, options: MemClientOptions = {}) {
-    this.baseUrl = baseUrl.replace(/\/+$/, '')
+    this.baseUrl = baseUrl.replace(/(?<!\/)\/+$/, '')
     this.apiKey = apiKey || undefined
     this.timeoutMs = options.timeoutMs ?? 30_000
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis)

@@ -49,7 +49,7 @@ const PAIRED = new Map<string, string>([
 
 /** The registered repo a value names (a repo id or an absolute path), or a 404 naming the fix. */
 async function registeredRepo(ctx: MemContext, value: string): Promise<string> {
-  const trimmed = value.trim().replace(/[\\/]+$/, '')
+  const trimmed = value.trim().replace(/(?<![\\/])[\\/]+$/, '')
   const id = normalizeRepoId(trimmed)
   // a folder's own entry first: its base id may belong to another folder (config/repo-identity.ts)
   const repos = await ctx.listRepos()

@@ -94,7 +94,7 @@ export function packName(root: string, repoId: string): string {
     const cleaned = candidate
       .replace(/[^\p{L}\p{N}._@+-]+/gu, '-')
       .replace(/^[^\p{L}\p{N}]+/u, '')
-      .replace(/[-.]+$/, '')
+      .replace(/(?<![-.])[-.]+$/, '')
       .slice(0, 200)
     if (cleaned !== '') return cleaned
   }

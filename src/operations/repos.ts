@@ -28,6 +28,6 @@ export async function repos(ctx: MemContext, options: ReposOptions = {}): Promis
 
 /** A repository as people see it: its folder's name (Windows paths too, wherever this runs). */
 export function item(repoId: string, path: string): RepoItem {
-  const name = basename(path.replace(/\\/g, '/').replace(/\/+$/, ''))
+  const name = basename(path.replace(/\\/g, '/').replace(/(?<!\/)\/+$/, ''))
   return {repoId, path, name: name || repoId}
 }

@@ -62,7 +62,7 @@ export function normalizeServerUrl(given: string): string {
     throw new MemError('invalid_input', 'The server URL carries a user or password; mem never keeps credentials in a URL.', {hint: 'Give the key with --key KEY or MEM_KEY instead.'})
   }
   if (url.search || url.hash) throw new MemError('invalid_input', 'The server URL has a query or fragment; give only its scheme, host, port and path.', {hint: 'mem remote set https://mem.example.com'})
-  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`
+  return `${url.protocol}//${url.host}${url.pathname.replace(/(?<!\/)\/+$/, '')}`
 }
 
 function clip(text: string): string {

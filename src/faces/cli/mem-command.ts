@@ -110,7 +110,7 @@ export abstract class MemCommand extends Command {
       // a file whose name starts with "-" reads as a flag: say how to name it
       const flag = /Nonexistent flags?: (-[^\s,]+)/.exec(err.message)?.[1]
       const isFile = flag !== undefined && existsSync(flag)
-      error = new MemError('invalid_input', err.message.replace(/\n\s*See more help with --help$/, ''), {
+      error = new MemError('invalid_input', err.message.replace(/(?<!\n)\n\s*See more help with --help$/, ''), {
         hint: isFile
           ? `${flag} is a file here; a name that starts with "-" reads as a flag: write ./${flag} (or put -- before it).`
           : `Run \`mem ${this.id?.replace(/:/g, ' ') ?? ''} --help\` for usage.`,

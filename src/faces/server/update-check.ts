@@ -122,7 +122,7 @@ export class UpdateChecker {
 
   private async fetchLatest(): Promise<boolean> {
     const {registry, packageName} = this.options
-    const url = `${registry.replace(/\/+$/, '')}/${packageName.replace('/', '%2F')}/latest`
+    const url = `${registry.replace(/(?<!\/)\/+$/, '')}/${packageName.replace('/', '%2F')}/latest`
     this.lastAttemptAt = new Date(this.now()).toISOString()
     try {
       const res = await (this.options.fetch ?? fetch)(url, {
@@ -157,8 +157,8 @@ export class UpdateChecker {
   private readCache(): Cache | undefined {
     try {
       const cache = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<Cache>
-      const registry = this.options.registry.replace(/\/+$/, '')
-      if (cache.registry?.replace(/\/+$/, '') !== registry) return undefined // another registry's answer
+      const registry = this.options.registry.replace(/(?<!\/)\/+$/, '')
+      if (cache.registry?.replace(/(?<!\/)\/+$/, '') !== registry) return undefined // another registry's answer
       if (typeof cache.latestVersion !== 'string' || !VERSION.test(cache.latestVersion)) return undefined
       if (typeof cache.checkedAt !== 'string' || Number.isNaN(Date.parse(cache.checkedAt))) return undefined
       return cache as Cache

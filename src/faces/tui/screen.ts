@@ -40,7 +40,7 @@ export function headerLine(s: BrowserState): string {
 
 /** The repository's folder name when the browser was given a path, else its id. */
 export function repoName(s: BrowserState): string {
-  const repo = s.config.repo.replace(/[\\/]+$/, '')
+  const repo = s.config.repo.replace(/(?<![\\/])[\\/]+$/, '')
   if (/[\\/]/.test(repo)) return repo.split(/[\\/]/).pop() || repo
   return s.list.repoId || repo
 }

@@ -480,7 +480,7 @@ function transition(s: BrowserState, a: Action): Transition {
         return changed(s, {text}, a.inDetail ? a.id : undefined)
       }
       // still busy: the new version is written next
-      return {state: s, effects: [{type: 'edit', id: a.id, set: {content: after.replace(/\n+$/, '')}, inDetail: a.inDetail}]}
+      return {state: s, effects: [{type: 'edit', id: a.id, set: {content: after.replace(/(?<!\n)\n+$/, '')}, inDetail: a.inDetail}]}
     }
 
     case 'feedbackDone':

@@ -240,7 +240,7 @@ export function repoLabels(repos: readonly Repo[]): Map<string, string> {
     for (const r of repos) n.set(label(r), (n.get(label(r)) ?? 0) + 1)
     return n
   }
-  const parent = (r: Repo) => r.path.replace(/\\/g, '/').replace(/\/+$/, '').split('/').slice(-2, -1)[0] ?? ''
+  const parent = (r: Repo) => r.path.replace(/\\/g, '/').replace(/(?<!\/)\/+$/, '').split('/').slice(-2, -1)[0] ?? ''
   const withParent = (r: Repo) => (parent(r) ? `${r.name} (${parent(r)})` : r.name)
   const byName = count((r) => r.name)
   const byParent = count(withParent)
