@@ -49,7 +49,7 @@ const RUNTIMES: Record<string, readonly string[]> = {
   debian: ['debian'],
   alpine: ['alpine'],
   react: ['react'],
-  'react-native': ['react-native'],
+  'react-native': ['react-native', 'react native'],
   vue: ['vue'],
   angular: ['angular'],
   next: ['next.js', 'nextjs'],
@@ -93,10 +93,10 @@ function readVersions(sequence: readonly string[]): VersionMention[] {
   const words = sequence.map((w) => w.toLowerCase())
   const out: VersionMention[] = []
   for (let i = 0; i < words.length; i++) {
-    // "React Native 0.74" is a runtime of its own, not React's
-    const native = words[i] === 'react' && words[i + 1] === 'native'
-    if (native) i++
-    const runtime = native ? 'react-native' : RUNTIME_BY_WORD.get(words[i])
+    // a name of two words first: "React Native 0.74" is a runtime of its own, not React's
+    const twoWords = i + 1 < words.length ? RUNTIME_BY_WORD.get(`${words[i]} ${words[i + 1]}`) : undefined
+    if (twoWords) i++
+    const runtime = twoWords ?? RUNTIME_BY_WORD.get(words[i])
     if (runtime) {
       for (let j = i + 1; j <= i + 1 + BETWEEN_MAX && j < words.length; j++) {
         const v = VERSION.exec(words[j])

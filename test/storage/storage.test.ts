@@ -283,29 +283,38 @@ describe('RepoStore', () => {
     await again.close()
   })
 
+  /**
+   * A store holding one memory `text` in its snapshot (no journal record brings keys back on open),
+   * its database changed by `change` and marked as of `schema`, then opened again by this build:
+   * the store, the memory and its duplicate keys (ascending).
+   */
+  async function reopenedAtSchema(text: string, schema: number, change: (db: Db, id: string) => void) {
+    const root = tempDir()
+    const s = await open(root)
+    const m = memory(text)
+    await s.write(insert(m))
+    await s.checkpoint()
+    await s.close()
+    const SQL = await loadSqlJs()
+    const path = join(root, '.mem', 'mem.db')
+    const db = new Db(new SQL.Database(readFileSync(path)))
+    change(db, m.id)
+    setMeta(db, 'schema_version', String(schema))
+    writeFileSync(path, db.export())
+    db.close()
+    const again = await open(root)
+    const keys = again.read((d) => d.all<{band: number}>(`SELECT band FROM dup_bands WHERE seq = (SELECT seq FROM memories WHERE id = ?) ORDER BY band`, [m.id]).map((r) => r.band))
+    return {m, again, keys}
+  }
+
   // a role added after a schema: its store gets the role's keys when it migrates
   for (const [schema, text, added] of [
     [17, 'Styles are written in Sass modules', 'schema 18: Sass names the css-styling role'],
     [19, 'Component tests are written with Enzyme', 'schema 20: Enzyme names the react-component-tests role'],
   ] as const) {
     it(`a store of schema ${schema} gets the role keys of the roles added after it (${added})`, async () => {
-      const root = tempDir()
-      const s = await open(root)
-      const m = memory(text)
-      await s.write(insert(m))
-      // into the snapshot, so that no journal record brings the keys back on open
-      await s.checkpoint()
-      await s.close()
-      const SQL = await loadSqlJs()
-      const path = join(root, '.mem', 'mem.db')
-      const db = new Db(new SQL.Database(readFileSync(path)))
       // what a build of that schema stored: no role key for the tool (its role did not exist)
-      db.run(`DELETE FROM dup_bands`)
-      setMeta(db, 'schema_version', String(schema))
-      writeFileSync(path, db.export())
-      db.close()
-      const again = await open(root)
-      const keys = again.read((d) => d.all<{band: number}>(`SELECT band FROM dup_bands WHERE seq = (SELECT seq FROM memories WHERE id = ?)`, [m.id]).map((r) => r.band))
+      const {m, again, keys} = await reopenedAtSchema(text, schema, (db) => db.run(`DELETE FROM dup_bands`))
       expect(contentBands(m.content).lookups).toHaveLength(1)
       expect(keys).toEqual(expect.arrayContaining([...contentBands(m.content).lookups]))
       await again.close()
@@ -313,23 +322,11 @@ describe('RepoStore', () => {
   }
 
   it('a store of schema 18 loses the practice keys it held (schema 19: no rule compares a stance on a practice)', async () => {
-    const root = tempDir()
-    const s = await open(root)
-    const enums = memory('Do not use TypeScript enums')
-    await s.write(insert(enums))
-    await s.checkpoint()
-    await s.close()
-    const SQL = await loadSqlJs()
-    const path = join(root, '.mem', 'mem.db')
-    const db = new Db(new SQL.Database(readFileSync(path)))
     // what a build of schema 18 stored beside the text's keys: a key of the practice it named (a key no build computes now stands in for it)
     const practiceKey = 0x5eed
-    db.run(`INSERT INTO dup_bands(band, seq) SELECT ?, seq FROM memories WHERE id = ?`, [practiceKey, enums.id])
-    setMeta(db, 'schema_version', '18')
-    writeFileSync(path, db.export())
-    db.close()
-    const again = await open(root)
-    const keys = again.read((d) => d.all<{band: number}>(`SELECT band FROM dup_bands WHERE seq = (SELECT seq FROM memories WHERE id = ?) ORDER BY band`, [enums.id]).map((r) => r.band))
+    const {m: enums, again, keys} = await reopenedAtSchema('Do not use TypeScript enums', 18, (db, id) =>
+      db.run(`INSERT INTO dup_bands(band, seq) SELECT ?, seq FROM memories WHERE id = ?`, [practiceKey, id]),
+    )
     expect(keys).not.toContain(practiceKey)
     expect(keys).toEqual([...storedKeys(enums.content, false)].sort((a, b) => a - b))
     await again.close()

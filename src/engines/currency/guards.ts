@@ -986,13 +986,12 @@ export const noSharedSubjectOfChoice: Guard = {
   },
 }
 
-/** Words of the parts of a message a style is for, by part: a commit's message, subject or summary line are one; a title, a body, a footer others. */
-const PARTS_OF_MESSAGE: ReadonlyMap<string, string> = new Map([
-  ...['message', 'subject', 'summary'].map((w) => [w, 'message'] as const),
-  ['title', 'title'],
-  ...['body', 'bodie', 'description'].map((w) => [w, 'body'] as const),
-  ['footer', 'footer'],
-])
+/** Stems of the words of the parts of a message a style is for, by part: a commit's message, subject or summary line are one; a title, a body, a footer others. */
+const PARTS_OF_MESSAGE: ReadonlyMap<string, string> = new Map(
+  Object.entries({message: ['message', 'subject', 'summary'], title: ['title'], body: ['body', 'description'], footer: ['footer']}).flatMap(([part, words]) =>
+    words.map((w) => [stem(w), part] as const),
+  ),
+)
 
 /**
  * same-choice: each text says which part of a message its style is for, and they name different
@@ -1002,7 +1001,7 @@ const PARTS_OF_MESSAGE: ReadonlyMap<string, string> = new Map([
 export const otherPartOfMessage: Guard = {
   name: 'styles of two parts of a message',
   refuses: ({newer, older}) => {
-    const parts = (shape: FactShape) => new Set(shape.sequence.flatMap((w) => PARTS_OF_MESSAGE.get(w.toLowerCase().replace(/s$/, '')) ?? []))
+    const parts = (shape: FactShape) => new Set(shape.sequence.flatMap((w) => PARTS_OF_MESSAGE.get(stem(w.toLowerCase())) ?? []))
     const [mine, theirs] = [parts(newer), parts(older)]
     return mine.size > 0 && theirs.size > 0 && ![...mine].some((p) => theirs.has(p))
   },
