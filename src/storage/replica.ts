@@ -59,6 +59,11 @@ export interface ReplicaLog {
   /** Keeps a snapshot at `seq` if no other writer is keeping one now; true when this call kept it. */
   saveSnapshot(seq: number, bytes: Uint8Array): Promise<boolean>
   /**
+   * The seq of the newest snapshot the log holds (0 when there is none): one small read, asked
+   * before a replica makes a snapshot, so that replicas writing in turn do not each keep one.
+   */
+  snapshotSeq(): Promise<number>
+  /**
    * Who is writing now, as the log records it (team mode: the request's key), asked when a write
    * is queued (in the caller's context); undefined: the log's own actor (the replica).
    */

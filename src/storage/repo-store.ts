@@ -436,6 +436,8 @@ export class RepoStore {
     if (this.closed) return
     try {
       await this.flush().catch(() => undefined)
+      // a replica's snapshot in flight reads the database: it ends first (its failure is not the close's)
+      await this.snapshotting
       if (this.loaded && this.exists && (this.pendingJournalBytes > CLOSE_CHECKPOINT_BYTES || this.migrated)) {
         await this.checkpoint().catch(() => undefined)
       }
@@ -1076,7 +1078,7 @@ export class RepoStore {
     })
     if (this.replicaSeq - this.snapshotSeq >= REPLICA_SNAPSHOT_RECORDS && !this.snapshotting) {
       // kept in the background: a failure leaves the records in the log, where they are anyway
-      this.snapshotting = this.snapshotReplica(replica)
+      this.snapshotting = this.snapshotReplica(replica, {whenDue: true})
         .catch(() => undefined)
         .finally(() => (this.snapshotting = undefined))
     }
@@ -1149,9 +1151,17 @@ export class RepoStore {
   }
 
   /** Keeps a snapshot of the replica in the log when records came after the last one. */
-  private async snapshotReplica(replica: ReplicaLog): Promise<void> {
+  /** `whenDue`: only when REPLICA_SNAPSHOT_RECORDS came after the log's newest snapshot (a checkpoint asked for keeps one whenever anything is new). */
+  private async snapshotReplica(replica: ReplicaLog, {whenDue = false}: {whenDue?: boolean} = {}): Promise<void> {
     await this.advance(async () => {
       if (this.replicaSeq <= this.snapshotSeq) return
+      if (whenDue) {
+        // another replica may have kept one since this one last looked (replicas writing in turn
+        // would each keep a snapshot of about the same state, ~15 MB at 10k memories)
+        const kept = await replica.snapshotSeq()
+        if (kept > this.snapshotSeq) this.snapshotSeq = Math.min(kept, this.replicaSeq)
+        if (this.replicaSeq - this.snapshotSeq < REPLICA_SNAPSHOT_RECORDS) return
+      }
       const seq = this.replicaSeq
       // as a file checkpoint does: the index change log's recent end, the full-text index merged
       pruneIndexLog(this.db)

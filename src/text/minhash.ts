@@ -34,7 +34,15 @@ function fnv1a(s: string): number {
   return h >>> 0
 }
 
-let last: {content: string; shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; lookups: readonly number[]; shape: FactShape} | undefined
+type ContentKeys = {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; lookups: readonly number[]; shape: FactShape}
+
+/**
+ * The answers for the last texts asked, newest last: a store asks twice for a text (the gates, then
+ * the band index), and a team replica once more for each text of its batch when it applies the
+ * batch as committed (repo-store.ts drainReplica, at most 64 writes).
+ */
+const recent = new Map<string, ContentKeys>()
+const RECENT = 64
 
 /**
  * The shingle set and keys of a memory's content: `bands`, the near-duplicate and subject keys a
@@ -49,11 +57,14 @@ let last: {content: string; shingles: ReadonlySet<string>; bands: readonly numbe
  * (commands.ts: "`rake db:migrate`" migrates), for the same-command rule, and one for each
  * convention it chooses (choices.ts: "Squash commits when merging"), for the same-choice rule; looked up apart and capped (many memories name a database
  * or a duration). A store computes them twice for the
- * same text (the gates, then the band index), so the last answer is kept. Callers must not
+ * same text (the gates, then the band index), so the last answers are kept. Callers must not
  * modify what they get.
  */
-export function contentBands(content: string, {keep = false}: {keep?: boolean} = {}): {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; lookups: readonly number[]; shape: FactShape} {
-  if (last?.content !== content) {
+export function contentBands(content: string, {keep = false}: {keep?: boolean} = {}): ContentKeys {
+  let keys = recent.get(content)
+  if (keys) {
+    recent.delete(content)
+  } else {
     const shingles = shinglesOf(content)
     // `keep`: among the kept shapes (values.ts factShapeOf), as a store keeps the text it stores
     // (later stores read it as a candidate); not maintenance, which runs every memory it forgets
@@ -74,9 +85,11 @@ export function contentBands(content: string, {keep = false}: {keep?: boolean} =
       // the conventions a text chooses (choices.ts): the same-choice rule's candidates
       ...[...choicesIn(shape).keys()].map(choiceKey),
     ]
-    last = {content, shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), lookups}
+    keys = {shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), lookups}
+    if (recent.size >= RECENT) recent.delete(recent.keys().next().value!)
   }
-  return last
+  recent.set(content, keys)
+  return keys
 }
 
 const roleKey = (role: string) => fnv1a(`role\u0000${role}`)

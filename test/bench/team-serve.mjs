@@ -2,7 +2,11 @@
 // (local, one process) and two `mem serve --store` replicas on one Postgres (a throwaway cluster of
 // this machine's packages, fsync on, or MEM_BENCH_PG_URL), each over the same 10k synthetic
 // memories. Measures, in alternating rounds: durable stores/s with 4 clients (team: 2 on each
-// replica, then all 4 on one replica, as when a repo is routed to one), HTTP recall latency (1 connection), and a cold replica's first answer on the 10k repo
+// replica, then all 4 on one replica, as when a repo is routed to one), HTTP recall latency (1 connection), and a cold replica's first answer on the 10k repo.
+// Each store phase writes the same number of memories (MEM_BENCH_STORES, 1,000), and the one-replica
+// and nginx rows write to team repos of their own (seeded alike): each round, every side stores into
+// a repo of the same size (a store's cost grows with the memories like it, so a repo that took three
+// phases' stores a round was slower than the local one by up to a half)
 // (the newest snapshot plus the ops after it). Every acknowledged team store is then read back
 // through the other replica. Both sides run word recall (the meaning model off in both config.yaml files).
 // Where nginx is installed (on PATH, or MEM_BENCH_NGINX=its path), a third team row: the 4 clients
@@ -29,7 +33,11 @@ import {BIN, fmt, median, percentile, startServe, tempRepo} from './lib/util.mjs
 const SIZE = Number(process.env.MEM_BENCH_SIZE ?? 10_000)
 const SECONDS = Number(process.env.MEM_BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.MEM_BENCH_ROUNDS ?? 3)
+const STORES = Number(process.env.MEM_BENCH_STORES ?? 1_000)
 const TEAM_REPO = 'github.com/bench/app'
+/** The repos of the one-replica and nginx rows (each row stores into its own, seeded alike). */
+const ONE_REPO = 'github.com/bench/one'
+const ROUTED_REPO = 'github.com/bench/routed'
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
 
 function cannon(options) {
@@ -147,17 +155,20 @@ http {
   throw new Error(`nginx did not answer on ${api}: ${readFileSync(join(dir, 'error.log'), 'utf8').slice(-500)}`)
 }
 
-/** Durable stores for SECONDS from 4 clients spread over `targets` ({api, repo, headers}); answers acknowledged ids. */
+/** STORES durable stores from 4 clients spread over `targets` ({api, repo, headers}); answers the rate and acknowledged ids. */
 async function stores(targets, texts, tag) {
   const acknowledged = []
   let serial = 0
   const per = 4 / targets.length
+  // timed to the last answer: autocannon ends a run of `amount` requests on its next 1 s tick
+  const t0 = performance.now()
+  let last = t0
   const runs = await Promise.all(
     targets.map((t) =>
       cannon({
         url: t.api,
         connections: per,
-        duration: SECONDS,
+        amount: STORES / targets.length,
         requests: [
           {
             method: 'POST',
@@ -168,6 +179,7 @@ async function stores(targets, texts, tag) {
               return {...req, body: JSON.stringify({repo: t.repo, type: m.type, content: `${m.content} [${tag} ${serial}]`, tags: m.tags, importance: m.importance})}
             },
             onResponse: (status, body) => {
+              last = performance.now()
               if (status === 201) acknowledged.push(JSON.parse(body).id)
             },
           },
@@ -175,8 +187,9 @@ async function stores(targets, texts, tag) {
       }),
     ),
   )
+  const seconds = (last - t0) / 1000
   const errors = runs.reduce((n, r) => n + r.result.errors + r.result.timeouts + r.result.non2xx, 0)
-  return {perSec: acknowledged.length / SECONDS, acknowledged, errors, p95: percentile(runs.flatMap((r) => r.times), 95)}
+  return {perSec: acknowledged.length / seconds, acknowledged, errors, p95: percentile(runs.flatMap((r) => r.times), 95)}
 }
 
 async function recall(target, questions) {
@@ -191,7 +204,7 @@ async function recall(target, questions) {
 }
 
 export async function benchTeamServe() {
-  console.log(`\n## Team mode (mem serve --store, 2 replicas) vs local mem serve: ${SIZE.toLocaleString('en-US')} memories, ${ROUNDS} rounds of ${SECONDS} s (load ${load()})`)
+  console.log(`\n## Team mode (mem serve --store, 2 replicas) vs local mem serve: ${SIZE.toLocaleString('en-US')} memories, ${ROUNDS} rounds of ${STORES.toLocaleString('en-US')} stores a row, recall for ${SECONDS} s (load ${load()})`)
   const given = process.env.MEM_BENCH_PG_URL
   const cluster = given ? undefined : await startCluster()
   const server = given ?? cluster.url
@@ -211,6 +224,7 @@ export async function benchTeamServe() {
     t = performance.now()
     await seedTeam(db, SIZE)
     console.log(`seeded: local ${fmt(localSeed / 1000)} s, team ${fmt((performance.now() - t) / 1000)} s (${SIZE / 500} records of 500 memories, then a snapshot)`)
+    for (const repo of [ONE_REPO, ROUTED_REPO]) await seedTeam(db, SIZE, {repo})
 
     const local = startServe(home, root)
     processes.push(local)
@@ -231,7 +245,7 @@ export async function benchTeamServe() {
     const nginx = await startNginx([A.api, B.api])
     if (nginx) processes.push(nginx)
     // what the project's client sends (MemClient: X-Mem-Repo), through nginx routing on it
-    const N = nginx ? {api: nginx.api, repo: TEAM_REPO, headers: {...auth, 'x-mem-repo': TEAM_REPO}} : null
+    const N = nginx ? {api: nginx.api, repo: ROUTED_REPO, headers: {...auth, 'x-mem-repo': ROUTED_REPO}} : null
     console.log(nginx ? `nginx: ${nginx.version}, routing on X-Mem-Repo over both replicas (${nginx.api})` : 'nginx: not installed, no row through a balancer')
 
     // cold: the first recall a replica answers on the 10k repo (snapshot + ops from Postgres, the index built)
@@ -260,7 +274,7 @@ export async function benchTeamServe() {
       const ts = await stores([A, B], texts, `team-${round}`)
       teamAcked.push(...ts.acknowledged)
       // the same 4 clients on one replica: a repo's requests routed to one replica (docs/team.md)
-      const one = await stores([round % 2 ? B : A], texts, `one-${round}`)
+      const one = await stores([{...(round % 2 ? B : A), repo: ONE_REPO}], texts, `one-${round}`)
       teamAcked.push(...one.acknowledged)
       rows.oneStores.push(one.perSec)
       const routed = N ? await stores([N], texts, `routed-${round}`) : null

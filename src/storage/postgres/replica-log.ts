@@ -74,6 +74,11 @@ export function replicaLog(pg: PgHandle, team: string, repo: string, options: Re
       return {seq: Number(rows[0].seq), bytes: new Uint8Array(rows[0].bytes.buffer, rows[0].bytes.byteOffset, rows[0].bytes.byteLength)}
     },
 
+    async snapshotSeq() {
+      const rows = await pg.query<{seq: string | null}>('SELECT max(seq) AS seq FROM snapshots WHERE team = $1 AND repo = $2', [team, repo])
+      return Number(rows[0]?.seq ?? 0)
+    },
+
     async head() {
       const rows = await pg.query<{head: string}>('SELECT head FROM repos WHERE team = $1 AND repo = $2', [team, repo])
       return rows.length === 0 ? 0 : Number(rows[0].head)

@@ -110,6 +110,21 @@ CREATE TABLE audit (
 CREATE INDEX audit_team_at ON audit (team, at);
 `,
   },
+  {
+    version: 2,
+    name: 'snapshots compressed with lz4',
+    // a snapshot is ~15 MB at 10k memories: pglz (the default) took ~330 ms of the server's CPU to
+    // keep one, lz4 ~70 ms. A server built without lz4 keeps pglz (new rows only either way).
+    sql: `
+DO $$
+BEGIN
+  EXECUTE 'ALTER TABLE snapshots ALTER COLUMN bytes SET COMPRESSION lz4';
+EXCEPTION WHEN feature_not_supported OR syntax_error THEN
+  NULL;
+END
+$$;
+`,
+  },
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

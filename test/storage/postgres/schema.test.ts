@@ -1,7 +1,7 @@
 // The team store's schema against a real Postgres: made once by racing replicas, a newer one
 // refused and left as it is, and connection failures that say what to fix without the password.
 import pg from 'pg'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, onTestFinished} from 'vitest'
 import {MemError} from '../../../src/model/errors.js'
 import {openTeamDb, SCHEMA_VERSION} from '../../../src/storage/postgres/index.js'
 import {MIGRATION_LOCK, MIGRATIONS} from '../../../src/storage/postgres/schema.js'
@@ -44,6 +44,23 @@ describe('team store schema', () => {
     expect(again.schema).toEqual({from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: []})
     await again.close()
     expect(await versions(url)).toEqual(MIGRATIONS.map((m) => m.version))
+  })
+
+  it('a database at version 1 is brought to the current one; snapshots are compressed with lz4', async () => {
+    const {url} = await freshDatabase()
+    const client = new pg.Client({connectionString: url})
+    await client.connect()
+    onTestFinished(() => client.end())
+    // the database as the first team mode made it
+    await client.query('CREATE TABLE mem_schema (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())')
+    await client.query(MIGRATIONS[0].sql)
+    await client.query('INSERT INTO mem_schema (version, name) VALUES (1, $1)', [MIGRATIONS[0].name])
+    const db = await open(url)
+    expect(db.schema).toEqual({from: 1, to: SCHEMA_VERSION, applied: MIGRATIONS.slice(1).map((m) => m.version)})
+    await db.close()
+    // Debian's and the official builds have lz4 (a server without it keeps pglz, and says nothing)
+    const column = await client.query("SELECT attcompression AS c FROM pg_attribute WHERE attrelid = 'snapshots'::regclass AND attname = 'bytes'")
+    expect(column.rows[0].c).toBe('l')
   })
 
   it('replicas booting together on an empty database make one schema (four connections racing)', async () => {

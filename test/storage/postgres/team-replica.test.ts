@@ -59,6 +59,30 @@ describe('a RepoStore replica of a team repo', () => {
     for (let i = 0; i < 24; i++) expect(cold.read((d) => getMemory(d, `memories/github.com~acme~app/insight/${i.toString(16).padStart(12, '0')}`)?.content)).toBe(`Fact ${i} about the build`)
   })
 
+  it('replicas writing in turn keep one snapshot between them, not one each', async () => {
+    const {db, url} = await teamStore()
+    await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
+    const insert = (i: number): Op => ({op: 'insert', memory: memory({id: `memories/github.com~acme~app/insight/${i.toString(16).padStart(12, '0')}`, content: `Fact ${i} about the deploy`})})
+    const a = await RepoStore.open(tempDir(), {replica: db.replica('acme', REPO, {actor: 'a'})})
+    onTestFinished(() => a.close())
+    await a.write(() => ({ops: [insert(0)], result: null}))
+    await a.checkpoint()
+    // b opens from that snapshot (seq 1)
+    const b = await RepoStore.open(tempDir(), {replica: db.replica('acme', REPO, {actor: 'b'})})
+    onTestFinished(() => b.close())
+    await b.sync()
+    expect(b.replicaPosition).toBe(1)
+    // 260 records through a: past the 250 after which a replica keeps a snapshot
+    for (let i = 1; i <= 260; i += 20) await Promise.all(Array.from({length: 20}, (_, j) => a.write(() => ({ops: [insert(i + j)], result: null}))))
+    await a.close() // waits for its snapshot in flight
+    expect(await count(url, 'SELECT count(*) AS n FROM snapshots')).toBe(2)
+    // b is as far past its own snapshot: it finds a's, recent, and keeps none
+    await b.write(() => ({ops: [insert(1000)], result: null}))
+    await b.close()
+    expect(await count(url, 'SELECT count(*) AS n FROM snapshots')).toBe(2)
+    expect(await count(url, 'SELECT max(seq) AS n FROM snapshots')).toBe(261)
+  })
+
   it('a batch that writes nothing (a job refused, a no-op) appends nothing and makes no repo row', async () => {
     const {db, url} = await teamStore()
     await createTeam(db, {name: 'acme'}, {now: new Date(), actor: 'test'})
