@@ -46,11 +46,35 @@ export interface FactShape {
 /** Where a text's first sentence ends: a semicolon, a full stop after a word (not the dots of a path), a colon or a dash before a capital, or a word that says why (which, because, so that, …). A run of spaces is tried from its start only: tried at each of its spaces, 20,000 of them took half a second. */
 const SENTENCE_END = /;\s|(?<=[\p{L}\p{N})`'"])(?<!\b(?:e\.g|i\.e|etc|vs|cf))\.\s+(?=[\p{Lu}`])|:\s+(?=\p{Lu})|\s[—–]\s|,?(?<!\s)\s+(?=(?:which|because|since|so that|so|to keep|to avoid)\s)/u
 
-/** The first sentence of a text, when another follows it (FactShape `lead`). */
+/** The first sentence of a text, when another follows it or it holds an aside (FactShape `lead`). */
 function leadOf(text: string): string | undefined {
   const m = SENTENCE_END.exec(text)
-  if (!m || m.index === 0) return undefined
-  return text.slice(m.index + m[0].length).trim() === '' ? undefined : text.slice(0, m.index).trim()
+  const first = !m || m.index === 0 || text.slice(m.index + m[0].length).trim() === '' ? text : text.slice(0, m.index)
+  const lead = withoutAsides(first).trim()
+  return lead === '' || lead === text.trim() ? undefined : lead
+}
+
+/**
+ * A sentence without the asides it holds in brackets after a word: "Kotlin code is checked with
+ * detekt (with its ktlint formatting rules switched on)", "Write unit tests with JUnit 5 (Jupiter)".
+ * Brackets after a space only, of at most 160 characters and none inside: the `()` of `log()` is code.
+ * Code, not a pattern (house rule: no pattern that can backtrack over a run).
+ */
+function withoutAsides(sentence: string): string {
+  let out = ''
+  let from = 0
+  for (let open = sentence.indexOf(' (', from); open >= 0; open = sentence.indexOf(' (', from)) {
+    const close = sentence.indexOf(')', open + 2)
+    const inner = close < 0 ? '' : sentence.slice(open + 2, close)
+    if (close < 0 || inner.length === 0 || inner.length > 160 || inner.includes('(') || !/^$|^[\s.,;:!?]/.test(sentence.slice(close + 1, close + 2))) {
+      out += sentence.slice(from, open + 2)
+      from = open + 2
+      continue
+    }
+    out += sentence.slice(from, open)
+    from = close + 1
+  }
+  return out + sentence.slice(from)
 }
 
 // A quoted span: opened after a space, bracket or `=`/`:`, closed before a space or punctuation.

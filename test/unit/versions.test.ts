@@ -29,6 +29,9 @@ describe('versions', () => {
     expect(read('TypeScript is pinned to 4.9')).toEqual(['typescript 4.9'])
     expect(read('We bumped the MSRV to 1.78')).toEqual(['rust 1.78'])
     expect(read('The mobile app is on React Native 0.72, the site on React 18')).toEqual(['react-native 0.72', 'react 18'])
+    // compilers and runtimes of other languages: GHC for Haskell, Zig, OCaml, Julia, Perl, Lua (2026-11-28)
+    expect(read('Use GHC 9.8 (see `cabal.project`)')).toEqual(['haskell 9.8'])
+    expect(read('The firmware builds with Zig 0.13 and the tools run on Lua 5.4')).toEqual(['zig 0.13', 'lua 5.4'])
   })
 
   it('reads no version where the runtime or its version is not said', () => {

@@ -750,11 +750,21 @@ const ADDITION_WORDS = new Set(['also', 'too', 'additionally', 'plus'])
 /** same-version: one text adds to the other ("Supports Node 18 and newer" / "CI also tests Node 22"): both hold. */
 export const inAddition: Guard = {
   name: 'an addition, not a replacement',
-  refuses: ({newer, older}) => adds(newer.sequence) !== adds(older.sequence),
+  refuses: ({newer, older}) => adds(newer) !== adds(older),
 }
 
-/** Whether a text holds a word that adds to another (once per word sequence: a guard of every rule). */
-const adds: (sequence: readonly string[]) => boolean = oncePer((sequence: readonly string[]) => sequence.some((w) => ADDITION_WORDS.has(w.toLowerCase())))
+/**
+ * Whether a text holds a word that adds to another (once per shape: a guard of every rule). "too"
+ * adds where it ends its clause ("CI tests Node 22 too"); before another word it says how much
+ * ("mypy was too slow", "too many retries").
+ */
+const adds: (shape: FactShape) => boolean = oncePer((shape: FactShape) =>
+  shape.sequence.some((w, i) => {
+    const word = w.toLowerCase()
+    if (!ADDITION_WORDS.has(word)) return false
+    return word !== 'too' || i + 1 === shape.sequence.length || shape.breaks.includes(i + 1)
+  }),
+)
 
 /**
  * same-command: each text names a task the other does not — "Run `npm test` and lint with it" is

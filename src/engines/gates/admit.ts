@@ -191,10 +191,13 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
   const found = findUpdateCandidates(db, m.content, m.type, m.supersedes, candidates, near)
   // and the newest versions of what it restates in other words (a revert across wordings)
   for (const r of findRestatedReverts(db, m.content, m.type, m.supersedes, candidates)) if (!found.some((f) => f.id === r.id)) found.push(r)
+  // a new version of an outdated memory stays outdated (it keeps the links of the one it replaces):
+  // it updates none of the versions that outdated it, however its words compare with theirs
+  const outdatedBy = old ? versionsAfter(db, old) : new Set<string>()
   const links: Memory['links'] = []
   const relinks: Op[] = []
   const updates: Array<{id: string; reason: string}> = []
-  for (const other of currentVersions(found)) {
+  for (const other of currentVersions(found.filter((f) => !outdatedBy.has(f.id)))) {
     const newer = other.createdAt <= m.createdAt
     if (newer) updates.push({id: other.id, reason: other.reason})
     links.push({targetId: other.id, relation: newer ? UPDATES : UPDATED_BY})
@@ -225,6 +228,25 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
   // candidates past the budget were not compared (duplicates.ts COMPARE_BUDGET): the outcome says so
   const unchecked = candidates.unchecked ? {unchecked: candidates.unchecked} : {}
   return {ops, result: updates.length > 0 ? {success: true, id, updates, ...unchecked} : {success: true, id, ...unchecked}}
+}
+
+/** At most this many memories are followed from an outdated memory to the versions that outdated it. */
+const VERSIONS_FOLLOWED = 256
+
+/** The ids of the memories that outdated `old`, directly or through them: updated-by links and edits (supersededBy), followed. */
+function versionsAfter(db: Db, old: Memory): Set<string> {
+  const seen = new Set<string>()
+  const next = old.links.filter((l) => l.relation === UPDATED_BY).map((l) => l.targetId)
+  while (next.length > 0 && seen.size < VERSIONS_FOLLOWED) {
+    const id = next.pop()!
+    if (seen.has(id) || id === old.id) continue
+    seen.add(id)
+    const m = getMemory(db, id)
+    if (!m) continue
+    if (m.supersededBy) next.push(m.supersededBy)
+    for (const l of m.links) if (l.relation === UPDATED_BY) next.push(l.targetId)
+  }
+  return seen
 }
 
 /**

@@ -26,6 +26,20 @@ describe('the session context shows no version a live memory updates', () => {
     expect(text).not.toContain('3000')
   })
 
+  it('after an edit of the outdated version that words alone read as an update of the newer (it stays outdated)', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const old = storedId(await store(ctx, {repo, content: PORT(3000), type: 'heuristic'}))
+    clock.advance(60_000)
+    const newer = storedId(await store(ctx, {repo, content: PORT(3100), type: 'heuristic'}))
+    clock.advance(60_000)
+    const edited = await edit(ctx, {id: old, content: 'The API dev server now listens on port 3000'})
+    expect(edited).toMatchObject({success: true, superseded: old})
+    const text = (await context(ctx, {repo})).context
+    expect(text).toContain('port 3100')
+    expect(text).not.toContain('3000')
+    expect((await get(ctx, {id: newer})).links.filter((l) => l.relation === 'updated-by')).toEqual([])
+  })
+
   it('after an edit of the newer version (the chain goes through its successor)', async () => {
     const {ctx, repo, clock} = memRepo()
     storedId(await store(ctx, {repo, content: PORT(3000), type: 'heuristic'}))

@@ -129,6 +129,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['The CLI needs Go 1.21 or newer', 'Building the CLI takes Go 1.23 at least. Older toolchains cannot compile the generics in `internal/iter`, and CI checks it on every push.', 'Go 1.21 → Go 1.23'],
     // against the older's own first sentence, when it says more too
     ['The API listens on port 8080; the admin UI on 8081.', 'The API listens on port 9000; health checks hit /healthz.', '8080 → 9000'],
+    // an aside in brackets says why, naming the old value ("too" before a word says how much: no addition)
+    ['Lint the shell scripts with shellcheck', 'Lint the shell scripts with shfmt (shellcheck warnings were too noisy)', 'shellcheck → shfmt'],
   ],
   // the newer says a thing the older names is gone (named before "removed", "no longer", "legacy"; right after "instead of")
   retired: [
@@ -534,6 +536,19 @@ describe('currency rules: each finds what no other rule finds', () => {
   it('every rule the engine tries has its cases (the table and the tests agree)', () => {
     expect(Object.keys(RULE_CASES).sort()).toEqual(UPDATE_RULES.map((r) => r.kind).sort())
     expect(Object.keys(RESTATEMENT_CASES).sort()).toEqual(RESTATEMENT_RULES.map((r) => r.kind).sort())
+  })
+})
+
+describe('the first sentence of a text (FactShape lead)', () => {
+  it('is the sentence before the next, without its asides in brackets', () => {
+    expect(factShape('Write unit tests with JUnit 5 (Jupiter); do not add new JUnit 4 imports').lead).toBe('Write unit tests with JUnit 5')
+    expect(factShape('Use pnpm (not npm) for installs').lead).toBe('Use pnpm for installs')
+    expect(factShape('Use GHC 9.8 (see `cabal.project`).').lead).toBe('Use GHC 9.8.')
+  })
+  it('is absent for one sentence with no aside; the brackets of a call or an unclosed one are no aside', () => {
+    expect(factShape('Log through the `log()` helper').lead).toBeUndefined()
+    expect(factShape('Deploy (staging only').lead).toBeUndefined()
+    expect(factShape('Run `go vet ./...` before pushing').lead).toBeUndefined()
   })
 })
 
