@@ -141,6 +141,18 @@ export interface HookPromptInput extends HookSessionInput {
 const CHARS_PER_TOKEN = 2.5
 
 /**
+ * Whether the agent keeps not using a memory the prompt hook would show: two or more "unused"
+ * reports since its first injection (`first`: its counts then) and no "used", or the quality
+ * report's dead rule (unused ≥ 3 and over twice used). Read by the local hook and, in remote mode,
+ * on the counts the team server gives (faces/remote/calls.ts).
+ */
+export function keepsNotUsing(m: {usedCount: number; unusedCount: number}, first: {used0: number; unused0: number} | undefined): boolean {
+  const unusedSince = first ? m.unusedCount - first.unused0 : 0
+  const usedSince = first ? m.usedCount - first.used0 : 0
+  return (unusedSince >= 2 && usedSince === 0) || (m.unusedCount >= 3 && m.unusedCount > 2 * m.usedCount)
+}
+
+/**
  * Memories relevant to the prompt, for the agent to see with it: only those recall scores at
  * INJECT_MIN_SCORE or more, at most INJECT_MAX and ~INJECT_MAX_TOKENS, never one this session was
  * already shown, and never one the agent keeps not using (two or more "unused" reports since it was
@@ -182,10 +194,7 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
       const shared = [...terms].filter((t) => promptTerms.has(t)).length
       const overlap = shared / Math.min(terms.size, promptTerms.size)
       if (!((shared >= INJECT_MIN_SHARED && overlap >= INJECT_MIN_OVERLAP) || (shared >= 2 && overlap >= INJECT_CLOSE_OVERLAP))) continue
-      const rec = record[m.id]
-      const unusedSince = rec ? m.unusedCount - rec.unused0 : 0
-      const usedSince = rec ? m.usedCount - rec.used0 : 0
-      if ((unusedSince >= 2 && usedSince === 0) || (m.unusedCount >= 3 && m.unusedCount > 2 * m.usedCount)) continue
+      if (keepsNotUsing(m, record[m.id])) continue
       const ref = handle.store.read((db) => shortRef(db, m.id))
       // the whole memory when it fits what is left of the budget (the agent can act on it), else its one-liner
       const fits = (t: string) => (chars + t.length + 80) / CHARS_PER_TOKEN <= INJECT_MAX_TOKENS

@@ -25,7 +25,8 @@ import type {OpDef} from '../../operations/define.js'
 import type {HookWrapUpInput} from '../../operations/agent-hooks.js'
 import type {RemoteTarget} from '../../runtime/remote-config.js'
 import {enqueue, listOutbox, refuse, settle, type OutboxEntry} from '../../runtime/remote-outbox.js'
-import {hookStateDir, readSession, writeSession} from '../../storage/hook-state.js'
+import {hookStateDir, readInjections, readSession, recordInjections, writeSession} from '../../storage/hook-state.js'
+import type {Memory} from '../../model/memory.js'
 import {writeAtomic} from '../../storage/files.js'
 import type {QueuedAnswer} from './queued.js'
 import type {RemoteRouteOptions} from './options.js'
@@ -245,10 +246,12 @@ async function hookCall(ctx: MemContext, target: RemoteTarget, name: string, inp
 /**
  * Memories relevant to the prompt, from the team server's recall, under the bars the local hook
  * uses (operations/agent-hooks.ts): a score of INJECT_MIN_SCORE, words shared with the prompt, at
- * most INJECT_MAX within about INJECT_MAX_TOKENS, never one this session was shown. Not applied
- * here: the local hook's rule against memories the agent keeps not using (it reads the counters
- * from the store, a request per memory here). Offline, or on any failure: nothing (a prompt hook
- * never holds up a prompt).
+ * most INJECT_MAX within about INJECT_MAX_TOKENS, never one this session was shown, and never one
+ * the agent keeps not using (two "unused" reports since its first injection here and no "used", or
+ * the quality report's dead rule), read from the memory as the server has it: one request per
+ * memory that clears the other bars, sent together. Injections are recorded in this checkout's
+ * hook state, as the local hook records them. Offline, or on any failure: nothing (a prompt hook
+ * never holds up a prompt); a memory whose counts did not come is shown as the other bars allow.
  */
 async function promptHook(ctx: MemContext, target: RemoteTarget, input: Record<string, unknown>, options: RemoteRouteOptions): Promise<{text: string; ids: string[]}> {
   const hooks = await import('../../operations/agent-hooks.js')
@@ -261,36 +264,52 @@ async function promptHook(ctx: MemContext, target: RemoteTarget, input: Record<s
   const prompt = stripHostWrappers(String(input.prompt ?? '')).trim()
   if (prompt.split(/\s+/).filter((w) => w.length > 2).length >= 2) {
     const client = clientFor(target, options.timeoutMs ?? 15_000)
-    let results: Array<{id: string; type: string; content: string; tags: string[]; score: number}> = []
     try {
-      results = ((await client.request('GET', '/api/mem/recall', {query: {repo: target.repo, q: prompt.slice(0, 2_000), limit: 8}})).body as {results: typeof results}).results
-    } catch (err) {
-      options.onNotice?.(`mem hook: the team server did not answer the prompt's recall (${(err as Error).message})`)
+      let results: Array<{id: string; type: string; content: string; tags: string[]; score: number}> = []
+      try {
+        results = ((await client.request('GET', '/api/mem/recall', {query: {repo: target.repo, q: prompt.slice(0, 2_000), limit: 8}})).body as {results: typeof results}).results
+      } catch (err) {
+        options.onNotice?.(`mem hook: the team server did not answer the prompt's recall (${(err as Error).message})`)
+      }
+      const promptTerms = new Set(analyze(prompt))
+      const shown = new Set(state.shown)
+      // the bars read from the answer alone
+      const clear = results.filter((r) => {
+        if (r.score < hooks.INJECT_MIN_SCORE) return false
+        const key = r.id.slice(r.id.lastIndexOf('/') + 1)
+        if (shown.has(r.id) || [...shown].some((s) => s.startsWith('ref:') && key.startsWith(s.slice(4)))) return false
+        const terms = new Set(analyze(`${r.content} ${r.tags.join(' ')}`))
+        const shared = [...terms].filter((t) => promptTerms.has(t)).length
+        const overlap = shared / Math.min(terms.size, promptTerms.size)
+        return (shared >= hooks.INJECT_MIN_SHARED && overlap >= hooks.INJECT_MIN_OVERLAP) || (shared >= 2 && overlap >= hooks.INJECT_CLOSE_OVERLAP)
+      })
+      // the counts of those, as the server has them now
+      const get = clear.length > 0 ? await opNamed('get') : undefined
+      const entries = await Promise.all(clear.map((r) => send(client, target, get!, {id: r.id}).then((m) => m as Memory, () => undefined)))
+      const record = dir ? readInjections(dir) : {}
+      const picked: Array<{id: string; usedCount: number; unusedCount: number; counted: boolean}> = []
+      const lines: string[] = []
+      let chars = 0
+      for (const [i, r] of clear.entries()) {
+        if (picked.length >= hooks.INJECT_MAX) break
+        const m = entries[i]
+        if (m && (m.forgottenAt || m.supersededBy || hooks.keepsNotUsing(m, record[m.id]))) continue
+        const one = r.content.replace(/\s+/g, ' ').trim()
+        const line = `[${r.type.charAt(0).toUpperCase()}] ${one.length > 300 ? `${one.slice(0, 299)}…` : one} [${r.id}]`
+        if ((chars + line.length + 80) / 2.5 > hooks.INJECT_MAX_TOKENS) continue
+        lines.push(line)
+        picked.push({id: r.id, usedCount: m?.usedCount ?? 0, unusedCount: m?.unusedCount ?? 0, counted: m !== undefined})
+        chars += line.length + 1
+      }
+      if (lines.length > 0) {
+        out.ids = picked.map((p) => p.id)
+        out.text = `Memories relevant to this prompt (mem, team server); report the ones you use with memory_feedback:\n${lines.join('\n')}`
+        state.shown.push(...out.ids)
+        // a memory whose counts did not come is recorded at its next injection, with the counts then
+        if (dir) recordInjections(dir, picked.filter((p) => p.counted), now)
+      }
     } finally {
       client.close()
-    }
-    const promptTerms = new Set(analyze(prompt))
-    const shown = new Set(state.shown)
-    const lines: string[] = []
-    let chars = 0
-    for (const r of results) {
-      if (out.ids.length >= hooks.INJECT_MAX || r.score < hooks.INJECT_MIN_SCORE) break
-      const key = r.id.slice(r.id.lastIndexOf('/') + 1)
-      if (shown.has(r.id) || [...shown].some((s) => s.startsWith('ref:') && key.startsWith(s.slice(4)))) continue
-      const terms = new Set(analyze(`${r.content} ${r.tags.join(' ')}`))
-      const shared = [...terms].filter((t) => promptTerms.has(t)).length
-      const overlap = shared / Math.min(terms.size, promptTerms.size)
-      if (!((shared >= hooks.INJECT_MIN_SHARED && overlap >= hooks.INJECT_MIN_OVERLAP) || (shared >= 2 && overlap >= hooks.INJECT_CLOSE_OVERLAP))) continue
-      const one = r.content.replace(/\s+/g, ' ').trim()
-      const line = `[${r.type.charAt(0).toUpperCase()}] ${one.length > 300 ? `${one.slice(0, 299)}…` : one} [${r.id}]`
-      if ((chars + line.length + 80) / 2.5 > hooks.INJECT_MAX_TOKENS) continue
-      lines.push(line)
-      out.ids.push(r.id)
-      chars += line.length + 1
-    }
-    if (lines.length > 0) {
-      out.text = `Memories relevant to this prompt (mem, team server); report the ones you use with memory_feedback:\n${lines.join('\n')}`
-      state.shown.push(...out.ids)
     }
   }
   if (dir) writeSession(dir, state)

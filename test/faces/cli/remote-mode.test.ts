@@ -327,6 +327,32 @@ describe('remote mode offline: the outbox', () => {
   })
 })
 
+  it('the prompt hook leaves out a memory the agent keeps reporting unused, by the counts the server has', async () => {
+    const {key, replica, root, home, mem} = await setup()
+    expect((await mem(['remote', 'set', replica.url, '--key', key, '--repo-id', REPO])).code).toBe(0)
+    const id = (await mem(['store', 'Migrations run with npm run db:migrate', '-t', 'procedure', '--json'])).json().id as string
+    const prompt = (session: string) =>
+      new Promise<{status: number | null; stdout: string; stderr: string}>((resolve) => {
+        const child = spawn(process.execPath, [BIN, 'hook', 'prompt', '--host', 'opencode', '--debug'], {cwd: root, env: {...process.env, MEM_HOME: home, MEM_REPO: '', ...CLEAN}})
+        let stdout = ''
+        let stderr = ''
+        child.stdout.on('data', (d: Buffer) => (stdout += d))
+        child.stderr.on('data', (d: Buffer) => (stderr += d))
+        child.on('close', (status) => resolve({status, stdout, stderr}))
+        child.stdin.end(JSON.stringify({session_id: session, cwd: root, prompt: 'how do I run the db migrations with npm?'}))
+      })
+    const feedback = async (wasUsed: boolean) => expect((await api(replica.url, key, 'POST', '/api/mem/feedback', {memoryId: id, wasUsed})).status).toBe(200)
+    // shown once (its counts then recorded), reported unused twice: not shown in the next session
+    expect((await prompt('s1')).stdout).toContain('Migrations run with npm run db:migrate')
+    await feedback(false)
+    await feedback(false)
+    const skipped = await prompt('s2')
+    expect([skipped.status, skipped.stderr, skipped.stdout]).toEqual([0, '', ''])
+    // used once since: shown again
+    await feedback(true)
+    expect((await prompt('s3')).stdout).toContain('Migrations run with npm run db:migrate')
+  })
+
 describe('moving in: mem remote push', () => {
   it('moves the live memories, their feedback counts and links once; a second push adds nothing; update chains arrive as their newest version', async () => {
     const {key, replica, mem} = await setup()
