@@ -96,6 +96,8 @@ export const ROLES: readonly string[] = [
   'dotnet-orm: entityframework efcore nhibernate',
   'dotnet-json: newtonsoftjson systemtextjson',
   'dotnet-mocking: moq nsubstitute fakeiteasy',
+  'dotnet-assertions: fluentassertions shouldly nfluent',
+  'jvm-assertions: assertj hamcrest',
   'jvm-mocking: mockito mockk',
   'jvm-json: gson moshi jackson kotlinxserialization',
   'php-tests: phpunit pest codeception',

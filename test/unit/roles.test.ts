@@ -15,6 +15,9 @@ describe('roles: the tools a text names', () => {
     expect(tools('The linter is Biome')).toEqual({'js-linter': ['Biome']})
     expect(tools('Format the code with Biome on save')).toEqual({'js-formatter': ['Biome']})
     expect(tools('We use Biome')).toEqual({'js-linter': ['Biome'], 'js-formatter': ['Biome']})
+    // assertion libraries beside the test frameworks (2026-11-28)
+    expect(tools('In the C# tests, assert with Shouldly, not FluentAssertions')).toEqual({'dotnet-assertions': ['Shouldly', 'FluentAssertions']})
+    expect(tools('Kotlin tests assert with AssertJ')).toEqual({'jvm-assertions': ['AssertJ']})
   })
   it('reads a tool named by a common word only when it is written as a name inside a sentence', () => {
     expect(tools('Production now runs on Render')).toEqual({'app-hosting': ['Render']})

@@ -654,10 +654,14 @@ const forQualifier = oncePer((shape: FactShape): string[] => {
 export const otherThingFor: Guard = {
   name: 'a quantity for another thing',
   refuses: ({newer, older}) => {
-    const [mine, theirs] = [forQualifier(newer), forQualifier(older)]
+    // the kind of part both name says nothing of which one: "for the app module" / "for the core module"
+    const [mine, theirs] = [forQualifier(newer), forQualifier(older)].map((words) => words.filter((w) => !KINDS_OF_PART.has(w)))
     return mine.length > 0 && theirs.length > 0 && !sharesWord(mine, theirs)
   },
 }
+
+/** Stems of nouns that say what kind of part of a codebase a name is, not which: module, package, crate, service, … */
+const KINDS_OF_PART = new Set(['module', 'modules', 'package', 'packages', 'crate', 'crates', 'service', 'services', 'library', 'libraries', 'component', 'components', 'workspace', 'workspaces', 'folder', 'directory', 'subproject'].map(stem))
 
 /**
  * same-quantity: each quantity describes the word right after it, and those are two words — "the 4
@@ -872,6 +876,8 @@ export const addedObject: Guard = {
 
 /** Words that open the next step of a procedure: "Then write the rollback …", "Next, run …". */
 const NEXT_STEP = new Set(['then', 'next', 'afterwards', 'afterward', 'finally', 'second', 'lastly'])
+/** Words that say a step ended well, in a first clause of "if" or "once": "If the dry run passes", "Once the download finishes". */
+const STEP_ENDED = new Set(['pass', 'passes', 'passed', 'succeeds', 'succeeded', 'finishes', 'finished', 'completes', 'completed', 'green', 'done', 'lands', 'landed', 'approved'])
 
 /**
  * A step of a procedure beside the step before it: a text that opens with a word of the next step
@@ -888,6 +894,11 @@ const isNextStep = oncePer((shape: FactShape): boolean => {
   const [first, second] = [shape.sequence[0]?.toLowerCase(), shape.sequence[1]?.toLowerCase()]
   if (first === undefined) return false
   if (NEXT_STEP.has(first) || (first === 'after' && (second === 'that' || second === 'this'))) return true
+  // a first clause on how the step before it ended: "If the dry run passes, …", "Once the download finishes, …"
+  if (first === 'if' || first === 'once') {
+    const end = shape.breaks.find((b) => b > 0) ?? shape.sequence.length
+    if (shape.sequence.slice(1, end).some((w) => STEP_ENDED.has(w.toLowerCase()))) return true
+  }
   // an imperative whose object is a pronoun: "Run it with …", "Commit them …"
   return second !== undefined && ['it', 'them'].includes(second) && /^\p{L}+$/u.test(first) && !STOP_WORDS.has(first)
 })

@@ -148,6 +148,11 @@ export interface NewMemory {
   origin?: string
   /** Its vector from the meaning model, when meaning is on: stored with it, and its nearest memories are update candidates (currency/meaning.ts). */
   meaning?: MeaningVector
+  /**
+   * Memories known to hold now, whatever the words say: this one updates none of them (intake: the
+   * seeds whose lines are in the project's files as they are now, and the other seeds of the run).
+   */
+  current?: ReadonlySet<string>
 }
 
 /** Under the lock: checks the chain and duplicates, and returns the ops of a store. */
@@ -197,7 +202,7 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
   const links: Memory['links'] = []
   const relinks: Op[] = []
   const updates: Array<{id: string; reason: string}> = []
-  for (const other of currentVersions(found.filter((f) => !outdatedBy.has(f.id)))) {
+  for (const other of currentVersions(found).filter((f) => !outdatedBy.has(f.id) && !m.current?.has(f.id))) {
     const newer = other.createdAt <= m.createdAt
     if (newer) updates.push({id: other.id, reason: other.reason})
     links.push({targetId: other.id, relation: newer ? UPDATES : UPDATED_BY})

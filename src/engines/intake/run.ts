@@ -11,6 +11,8 @@
  * 3. a new seed with no counterpart → stored;
  * 4. an old seed with no counterpart (its line or the whole file is gone) → forgotten with the
  *    reason `intake: …`, unless a person edited it (then it is theirs and stays).
+ * A new seed updates (docs/currency.md) no seed of case 1 — its line is still in the files — nor
+ * another seed of the run: lines the files hold at once are all true.
  */
 import {MemError} from '../../model/errors.js'
 import {MAX_TAG_CHARS, MAX_TAGS} from '../../model/memory.js'
@@ -37,7 +39,8 @@ export interface IntakeOptions {
 }
 
 type Action =
-  | {kind: 'skip'}
+  /** `keep`: the live head of the seed whose text is still in the file (a person's edit of it included) */
+  | {kind: 'skip'; keep?: string}
   | {kind: 'create'; seed: Seed}
   | {kind: 'replace'; seed: Seed; headId: string; oldId: string}
   | {kind: 'forget'; headId: string; reason: string}
@@ -125,7 +128,8 @@ function planFile(db: Db, byId: Map<string, IntakeRow>, path: string, fresh: See
     const same = oldByNorm.get(normalizeForDuplicate(seed.content))?.find((r) => unmatchedOld.has(r))
     if (same) {
       unmatchedOld.delete(same)
-      actions.push({kind: 'skip'})
+      const head = headOf(db, byId, same.id)
+      actions.push(head?.live ? {kind: 'skip', keep: head.id} : {kind: 'skip'})
     } else unmatchedNew.push(seed)
   }
 
@@ -154,7 +158,7 @@ function planFile(db: Db, byId: Map<string, IntakeRow>, path: string, fresh: See
   }
   for (const [seed, row] of pairs) {
     const head = headOf(db, byId, row.id)
-    if (head?.live && normalizeForDuplicate(head.content) === normalizeForDuplicate(seed.content)) actions.push({kind: 'skip'})
+    if (head?.live && normalizeForDuplicate(head.content) === normalizeForDuplicate(seed.content)) actions.push({kind: 'skip', keep: head.id})
     else if (head?.live) actions.push({kind: 'replace', seed, headId: head.id, oldId: row.id})
     else actions.push({kind: 'create', seed})
   }
@@ -213,6 +217,9 @@ export async function runIntake(ctx: MemContext, repo: RepoHandle, options: Inta
   if (signal?.aborted) throw stopped()
 
   const createdAt = ctx.now().toISOString()
+  // what the project's files state now: a seed of this run updates none of these (two lines of the
+  // files are both true at once); the seeds this run writes join them as they are written
+  const current = new Set(plans.flatMap((p) => p.actions.flatMap((a) => (a.kind === 'skip' && a.keep ? [a.keep] : []))))
   const total = plans.reduce((n, p) => n + p.actions.length, 0)
   let done = 0
   const files: IntakeFileReport[] = []
@@ -220,7 +227,7 @@ export async function runIntake(ctx: MemContext, repo: RepoHandle, options: Inta
     if (signal?.aborted) throw stopped()
     const report: IntakeFileReport = {path: plan.path, seeds: plan.seeds, newCount: 0, skippedCount: 0, replacedCount: 0, removedCount: 0, rejectedCount: 0}
     // queued together: the store applies them in order, each seeing the ones before, and syncs once
-    const writes = plan.actions.map((action) => writeAction(repo, plan.path, action, rejections, createdAt, report))
+    const writes = plan.actions.map((action) => writeAction(repo, plan.path, action, rejections, createdAt, report, current))
     await Promise.all(writes)
     done += plan.actions.length
     onProgress?.({phase: 'write', done, total})
@@ -235,7 +242,7 @@ export async function runIntake(ctx: MemContext, repo: RepoHandle, options: Inta
   }
 }
 
-async function writeAction(repo: RepoHandle, path: string, action: Action, rejections: Map<Seed, string>, createdAt: string, report: IntakeFileReport): Promise<void> {
+async function writeAction(repo: RepoHandle, path: string, action: Action, rejections: Map<Seed, string>, createdAt: string, report: IntakeFileReport, current: Set<string>): Promise<void> {
   if (action.kind === 'skip') {
     report.skippedCount++
     return
@@ -273,6 +280,7 @@ async function writeAction(repo: RepoHandle, path: string, action: Action, rejec
       supersedes,
       createdAt,
       origin: `intake:${path}`,
+      current,
     })
     if (!plan.result.success) {
       // the new text repeats a live memory: the outdated seed it would have replaced goes
@@ -285,6 +293,7 @@ async function writeAction(repo: RepoHandle, path: string, action: Action, rejec
       if (op.op === 'insert') ops.push({...op, extra: {intake: {path, key: seed.key}}})
       else ops.push(op)
     }
+    current.add(plan.result.id)
     return {ops, result: supersedes ? 'replaced' : 'new'}
   })
   if (outcome === 'skipped') report.skippedCount++

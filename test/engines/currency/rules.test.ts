@@ -441,10 +441,20 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Timeouts for calls to the search cluster are 5 seconds', 'Timeouts for database queries are 30 seconds'],
       // same-command finds it: two commands, each for its own thing
       ['Run `bundle exec rspec` for the Rails app', 'Run `bundle exec rake test` for the billing gem'],
+      // the kind of part both name ("crate", "module") says nothing of which one
+      ['Run `cargo test -p server` for the server crate', 'Run `cargo nextest run -p parser` for the parser crate'],
+      ['Run `./gradlew :app:testDebugUnitTest` for the app module', 'Run `./gradlew :domain:test` for the plain domain module'],
     ],
   },
   // a step that goes on from another text: same-command finds it
-  nextStep: {updates: [['Create the migration with `bin/rails generate migration AddUsers`', 'Then apply it with `bin/rails db:migrate`']]},
+  nextStep: {
+    updates: [
+      ['Create the migration with `bin/rails generate migration AddUsers`', 'Then apply it with `bin/rails db:migrate`'],
+      // a first clause on how the step before ended
+      ['To release, run `npm publish --dry-run` first', 'If the dry run passes, run `npm publish` from the release tag'],
+      ['Build the image with `docker build -t app .`', 'Once the image build finishes, push it with `docker push`'],
+    ],
+  },
   // same-choice finds it (a choice stated in a short first clause of a longer text)
   otherPartOfMessage: {updates: [['Commit messages start with a capitalized imperative verb', 'PR titles follow Conventional Commits with a scope in parentheses; the release tool reads them to write notes']]},
   otherNamedPart: {

@@ -9,6 +9,7 @@ import {get} from '../../../src/operations/get.js'
 import {history} from '../../../src/operations/history.js'
 import {intake} from '../../../src/operations/intake.js'
 import {store} from '../../../src/operations/store.js'
+import {context} from '../../../src/operations/session-context.js'
 import {parseMarkdown, commandsIn} from '../../../src/engines/intake/markdown.js'
 import {editorconfig, hasSecretAssignment, packageJson, pyproject, stripEnvLines, targetsExtractor, tsconfig, cargoToml, goMod, instructionFile, readme} from '../../../src/engines/intake/extract.js'
 import {memRepo, tempDir, writeTree} from '../../helpers/mem.js'
@@ -184,6 +185,28 @@ describe('intake', () => {
     expect(lint.forgetReason).toBe('intake: no longer in package.json')
 
     expect(await intake(ctx, {repo})).toMatchObject({newCount: 0, replacedCount: 0})
+  })
+
+  it('a line added beside another does not outdate it, whatever the words say; a memory no file states any more is updated', async () => {
+    const rules = (...lines: string[]) => `# Rules\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`
+    const {ctx, repo, root, clock} = memRepo({'AGENTS.md': rules('Name React component files in PascalCase.')})
+    // an agent's note, in no file: the file's rule is its newer version
+    const noted = await store(ctx, {repo, content: 'Name React component files in kebab-case.', type: 'heuristic'})
+    clock.advance(60_000)
+    expect(await intake(ctx, {repo})).toMatchObject({newCount: 1})
+    const components = (await all(ctx, repo)).find((m) => m.content.includes('PascalCase'))!
+    expect(components.links).toEqual([{targetId: (noted as {id: string}).id, relation: 'updates'}])
+
+    // a second rule beside it, which the words alone read as an update of the first (same-choice)
+    clock.advance(60_000)
+    writeFileSync(join(root, 'AGENTS.md'), rules('Name React component files in PascalCase.', 'Name React hook files in camelCase starting with `use`.'))
+    expect(await intake(ctx, {repo})).toMatchObject({newCount: 1, skippedCount: 1})
+    const hooks = (await all(ctx, repo)).find((m) => m.content.includes('hook files'))!
+    expect(hooks.links).toEqual([])
+    expect((await get(ctx, {id: components.id})).links.filter((l) => l.relation === 'updated-by')).toEqual([])
+    const text = (await context(ctx, {repo})).context
+    expect(text).toContain('component files in PascalCase')
+    expect(text).toContain('hook files in camelCase')
   })
 
   it("a person's edit stands while the file is unchanged; a forgotten seed is not brought back; a removed file's seeds go", async () => {
