@@ -184,6 +184,10 @@ const MIGRATIONS: Migration[] = [
   //     MSRV, React Native; gitmoji, changelogs, API versions, imports), so a store finds the older
   //     memory that names Enzyme when a newer one names Testing Library.
   rebuildBands,
+  // 21: the keys of intake's seeds read without their label ("AGENTS.md › Testing: …", text/values.ts
+  //     withoutSectionLabel), and of the runtimes and roles added then (GHC, Zig, Lua, …; the .NET
+  //     and JVM assertion libraries).
+  rebuildBands,
 ]
 
 /** Every live memory's keys in the band table again, as storedKeys now makes them. */

@@ -205,8 +205,21 @@ function isShouted(bares: readonly string[]): boolean {
 /** factShape, kept for the texts read lately (kept.ts). Callers must not modify what they get. */
 export const factShapeOf = keptBy((text: string) => factShape(text))
 
-/** Reads the subject words and the values of a text. */
-export function factShape(text: string): FactShape {
+/**
+ * A text without the label intake puts before a seed of a section ("AGENTS.md › Testing: …",
+ * "apps/web/CLAUDE.md › Style › Imports: …", engines/intake/extract.ts): where it came from, not
+ * what it says. Read as words, the label made every two seeds of a file share a subject and differ
+ * in a value (their sections, their folders), and the update rules linked them.
+ */
+export function withoutSectionLabel(text: string): string {
+  const colon = text.indexOf(': ')
+  if (colon < 0 || colon > 300 || !text.slice(0, colon).includes(' › ')) return text
+  return text.slice(colon + 2)
+}
+
+/** Reads the subject words and the values of a text (without an intake label: withoutSectionLabel). */
+export function factShape(labelled: string): FactShape {
+  const text = withoutSectionLabel(labelled)
   const words = new Set<string>()
   const values = new Set<string>()
   const tokens = new Set<string>()

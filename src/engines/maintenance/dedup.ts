@@ -2,7 +2,8 @@ import {shingleSet} from '../../text/shingles.js'
 import {LOOKUP_KEYS} from '../../text/minhash.js'
 import {jaccard} from '../../text/similarity.js'
 import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
-import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
+import {dupBandGroups, getExtra, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
+import type {Db} from '../../storage/db.js'
 import {forgetOp, writeInChunks} from './chunks.js'
 import {factShape, sameValues, type FactShape} from '../../text/values.js'
 import {restates, sayTheSame, sureUpdate, updateRelation} from '../currency/rules.js'
@@ -173,6 +174,7 @@ function linkUpdates(s: StageContext, updates: Versions[], reverts: Versions[], 
         if (!o || o.id === n.id || !isLive(o) || o.createdAt >= n.createdAt || sameValues(shapeOf(newer), factShape(o.content))) continue
       }
       if (n.links.some((l) => l.targetId === o.id) || o.links.some((l) => l.targetId === n.id)) continue
+      if (bothInFiles(db, n.id, o.id)) continue
       // an older version a live memory already updates is reached through it (the chain)
       if (!revert && o.links.some((l) => l.relation === UPDATED_BY && isLiveMemory(current(l.targetId)))) continue
       const nl = {...n, links: setLink(n.links, o.id, UPDATES)}
@@ -203,7 +205,7 @@ function resolveSureUpdates(s: StageContext, updates: Versions[], shapeOf: (b: M
     for (const {newer, older, relation} of chunk) {
       const n = current(newer.id)
       const o = current(older.id)
-      if (!n || !o || !isLive(n) || !isLive(o) || n.supersedes) continue
+      if (!n || !o || !isLive(n) || !isLive(o) || n.supersedes || bothInFiles(db, n.id, o.id)) continue
       // a person's `distinct` (or any other stated relation but the update) keeps both
       const between = [...n.links.filter((l) => l.targetId === o.id), ...o.links.filter((l) => l.targetId === n.id)]
       if (between.some((l) => l.relation === DISTINCT || (l.relation !== UPDATES && l.relation !== UPDATED_BY))) continue
@@ -217,4 +219,13 @@ function resolveSureUpdates(s: StageContext, updates: Versions[], shapeOf: (b: M
 }
 
 const isLiveMemory = (m: Memory | undefined): boolean => !!m && isLive(m)
+
+/**
+ * Whether two live memories are both intake seeds as intake wrote them (`extra.intake`; a person's
+ * edit is a new version without it): lines the project's files hold now, as of the last intake run
+ * (it forgets the seed of a line that is gone), so both true at once, whatever their words say.
+ */
+function bothInFiles(db: Db, a: string, b: string): boolean {
+  return getExtra(db, a).intake !== undefined && getExtra(db, b).intake !== undefined
+}
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

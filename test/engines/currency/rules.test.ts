@@ -562,6 +562,19 @@ describe('the first sentence of a text (FactShape lead)', () => {
   })
 })
 
+describe("intake's label (where a seed came from) is not read as its words", () => {
+  it('reads a seed without its file and section', () => {
+    expect(factShape('apps/web/AGENTS.md › Testing › Unit: Use Vitest.').sequence).toEqual(factShape('Use Vitest.').sequence)
+    // no › before the first colon: no label ("Note: …", a time)
+    expect(factShape('Note: deploys stop at 17:00').sequence[0]).toBe('Note')
+  })
+  it('links no two seeds of one file for their labels, and still links a seed changed', () => {
+    // read with the label, the first sentence ended at its colon, and the section named there had changed
+    expect(update('worker/AGENTS.md › Agent guide › Testing: Run the Go tests with `go test ./...`.', 'worker/AGENTS.md › Agent guide › Git workflow: Autoscaling keeps at least 2 replicas of the API running.')).toBeNull()
+    expect(update('AGENTS.md › Setup: Use Node 18 for the build.', 'AGENTS.md › Setup: Use Node 20 for the build.')?.kind).toBe('same-words')
+  })
+})
+
 describe('the first-sentence rule: one value of the first sentence changed', () => {
   it('does not link a first sentence that states other values than the older (a short sentence shares few words)', () => {
     // the older's first sentence and the newer's share only "sets": three values on each side differ

@@ -9,6 +9,7 @@ import {get} from '../../../src/operations/get.js'
 import {history} from '../../../src/operations/history.js'
 import {intake} from '../../../src/operations/intake.js'
 import {store} from '../../../src/operations/store.js'
+import {maintain} from '../../../src/operations/maintain.js'
 import {context} from '../../../src/operations/session-context.js'
 import {parseMarkdown, commandsIn} from '../../../src/engines/intake/markdown.js'
 import {editorconfig, hasSecretAssignment, packageJson, pyproject, stripEnvLines, targetsExtractor, tsconfig, cargoToml, goMod, instructionFile, readme} from '../../../src/engines/intake/extract.js'
@@ -207,6 +208,20 @@ describe('intake', () => {
     const text = (await context(ctx, {repo})).context
     expect(text).toContain('component files in PascalCase')
     expect(text).toContain('hook files in camelCase')
+  })
+
+  it('maintenance links no two seeds whose lines the files hold, and the rules read a seed without its label', async () => {
+    const {ctx, repo} = memRepo({
+      'AGENTS.md': '# Rules\n\n## Naming\n\n- Name React component files in PascalCase.\n- Name React hook files in camelCase starting with `use`.\n\n## Testing\n\n- Run the Go tests with `go test ./...`.\n- Autoscaling keeps at least 2 replicas of the API running.\n',
+    })
+    expect(await intake(ctx, {repo})).toMatchObject({newCount: 4})
+    await maintain(ctx, {repo})
+    for (const m of await all(ctx, repo)) expect([m.content, m.links, m.supersededBy]).toEqual([m.content, [], null])
+    // the same words as an agent's notes, not seeds: maintenance links the two naming rules (same-choice)
+    const {ctx: notes, repo: other} = memRepo()
+    await store(notes, {repo: other, content: 'Name React component files in PascalCase.', type: 'heuristic'})
+    await store(notes, {repo: other, content: 'Name React hook files in camelCase starting with `use`.', type: 'heuristic'})
+    expect((await all(notes, other)).flatMap((m) => m.links.map((l) => l.relation)).sort()).toEqual(['updated-by', 'updates'])
   })
 
   it("a person's edit stands while the file is unchanged; a forgotten seed is not brought back; a removed file's seeds go", async () => {
