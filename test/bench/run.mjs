@@ -11,6 +11,7 @@ import {benchUsage} from './usage.mjs'
 import {benchTui} from './tui.mjs'
 import {benchLocomo} from './recall/locomo.mjs'
 import {benchCurrency} from './currency/run.mjs'
+import {benchIntakeReplay} from './currency/intake-replay.mjs'
 import {ablation} from './recall/ablation.mjs'
 import {benchRecallKinds} from './recall/kinds.mjs'
 import {benchHooks} from './hooks.mjs'
@@ -25,6 +26,7 @@ await benchLocomo()
 await benchMeaning()
 await ablation()
 await benchCurrency()
+await benchIntakeReplay()
 await benchStorage()
 await benchRecallLatency()
 await benchRecallKinds()

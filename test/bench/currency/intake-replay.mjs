@@ -9,6 +9,8 @@
 //   as its update;
 // - wrong: a supersede or update link between any two texts that are not one update pair's;
 // - hidden: a side-by-side pair with a text no longer live (a valid rule off the context).
+// MEM_BENCH_MAINTAIN=1 runs `mem maintain` after the last commit; SHOW=N prints the first N wrong
+// links (their texts: a set whose links are read is no longer held out).
 // Asserts nothing. Run: npm run build, then
 //   node test/bench/currency/intake-replay.mjs [sets…]   (default 25 26 27 28; ROOT=<worktree> for another build)
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
@@ -16,7 +18,8 @@ import os from 'node:os'
 import {join} from 'node:path'
 
 const ROOT = process.env.ROOT ?? join(import.meta.dirname, '..', '..', '..')
-const sets = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['25', '26', '27', '28']
+const direct = import.meta.url === `file://${process.argv[1]}`
+const sets = direct && process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['25', '26', '27', '28']
 /** At most this many changes a commit (MEM_BENCH_CHANGES; 1: one line a commit). */
 const CHANGES = Number(process.env.MEM_BENCH_CHANGES ?? 4)
 const {openMem} = await import(join(ROOT, 'dist', 'src', 'runtime', 'open-mem.js'))
@@ -131,8 +134,6 @@ async function replay(set) {
     const found = updates.filter(([older, newer]) => right.some(([n, o]) => norm(textOf(n)) === norm(newer) && norm(textOf(o)) === norm(older))).length
     const live = new Set(memories.filter((mem) => !mem.forgottenAt && !mem.supersededBy).map((mem) => norm(textOf(mem))))
     const hiddenPairs = others.filter(([a, b]) => !live.has(norm(a)) || !live.has(norm(b)))
-    if (process.env.DEBUG) for (const [a, b] of hiddenPairs.slice(0, 3)) console.log('HIDDEN', live.has(norm(a)), JSON.stringify(a), live.has(norm(b)), JSON.stringify(b), [...live].slice(0, 3))
-    if (process.env.DEBUG) for (const mem of memories) if (mem.content.includes(process.env.DEBUG)) console.log('MEM', JSON.stringify({c: mem.content, f: mem.forgetReason, sb: mem.supersededBy && byId.get(mem.supersededBy)?.content, s: mem.supersedes}))
     const hidden = hiddenPairs.length
     if (process.env.SHOW) for (const [a, b, how] of wrong.slice(0, Number(process.env.SHOW))) console.log('WRONG', how, JSON.stringify(a.content), '→', JSON.stringify(b.content))
     const fileOf = (mem) => mem.content.slice(0, mem.content.indexOf('/'))
@@ -144,14 +145,19 @@ async function replay(set) {
   }
 }
 
-console.log(`## Pair sets replayed as AGENTS.md histories through mem intake, 1 to ${CHANGES} changes a commit (${ROOT})`)
-const all = {updates: 0, pairs: 0, found: 0, right: 0, wrong: 0, hidden: 0}
-for (const set of sets) {
-  const r = await replay(set)
-  for (const k of Object.keys(all)) all[k] += r[k]
-  const by = (how) => r.wrongBy.filter((w) => w === how).length
-  console.log(
-    `set ${set}: ${r.found} / ${r.updates} edits found; links ${r.right} right, ${r.wrong} wrong (${by('supersedes')} by line matching, ${by('updates')} by the update rules; ${r.across} of them across files); ${r.hidden} / ${r.pairs} side-by-side pairs with a rule hidden; ${r.commits} commits, ${(r.ms / r.commits).toFixed(0)} ms an intake`,
-  )
+export async function benchIntakeReplay() {
+  console.log(`## Pair sets replayed as AGENTS.md histories through mem intake, 1 to ${CHANGES} changes a commit (${ROOT})`)
+  const all = {updates: 0, pairs: 0, found: 0, right: 0, wrong: 0, hidden: 0}
+  for (const set of sets) {
+    const r = await replay(set)
+    for (const k of Object.keys(all)) all[k] += r[k]
+    const by = (how) => r.wrongBy.filter((w) => w === how).length
+    console.log(
+      `set ${set}: ${r.found} / ${r.updates} edits found; links ${r.right} right, ${r.wrong} wrong (${by('supersedes')} by line matching, ${by('updates')} by the update rules; ${r.across} of them across files); ${r.hidden} / ${r.pairs} side-by-side pairs with a rule hidden; ${r.commits} commits, ${(r.ms / r.commits).toFixed(0)} ms an intake`,
+    )
+  }
+  console.log(`all: ${all.found} / ${all.updates} edits found (${((100 * all.found) / all.updates).toFixed(1)}%); links right ${((100 * all.right) / Math.max(1, all.right + all.wrong)).toFixed(1)}% (${all.right} / ${all.right + all.wrong}); ${all.hidden} / ${all.pairs} pairs with a rule hidden`)
+  return all
 }
-console.log(`all: ${all.found} / ${all.updates} edits found (${((100 * all.found) / all.updates).toFixed(1)}%); links right ${((100 * all.right) / Math.max(1, all.right + all.wrong)).toFixed(1)}% (${all.right} / ${all.right + all.wrong}); ${all.hidden} / ${all.pairs} pairs with a rule hidden`)
+
+if (direct) await benchIntakeReplay()
