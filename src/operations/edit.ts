@@ -4,7 +4,7 @@ import {normalizeForDuplicate} from '../text/tokenize.js'
 import type {MemContext} from '../engines/context.js'
 import {notFound, repoForId, resolveRefs} from './lookup.js'
 import {EditInput} from '../model/shapes/memories.js'
-import {gate, planStore} from '../engines/gates/admit.js'
+import {gate, planStore, versionsAfter} from '../engines/gates/admit.js'
 import {parseInput} from '../model/validate.js'
 import {admitTags} from '../text/admit.js'
 import type {EditResult} from '../model/shapes/memories.js'
@@ -50,6 +50,9 @@ export async function edit(ctx: MemContext, raw: EditInput): Promise<EditResult>
         sessionId: old.sessionId,
         supersedes: old.id,
         createdAt: now,
+        // the new version keeps the old one's links (below): an outdated memory edited stays outdated,
+        // and updates none of the versions that outdated it, however its words compare with theirs
+        updatesNone: versionsAfter(db, old),
       })
       // the new version keeps the old one's links to other memories
       const insert = plan.ops[0]

@@ -149,10 +149,11 @@ export interface NewMemory {
   /** Its vector from the meaning model, when meaning is on: stored with it, and its nearest memories are update candidates (currency/meaning.ts). */
   meaning?: MeaningVector
   /**
-   * Memories known to hold now, whatever the words say: this one updates none of them (intake: the
-   * seeds whose lines are in the project's files as they are now, and the other seeds of the run).
+   * Memories this one updates none of, whatever the words say: intake's seeds whose lines the
+   * project's files hold now, and the other seeds of the run; an edit's versions that outdated the
+   * memory it replaces (versionsAfter: the new version keeps its links, so it stays outdated).
    */
-  current?: ReadonlySet<string>
+  updatesNone?: ReadonlySet<string>
 }
 
 /** Under the lock: checks the chain and duplicates, and returns the ops of a store. */
@@ -196,13 +197,10 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
   const found = findUpdateCandidates(db, m.content, m.type, m.supersedes, candidates, near)
   // and the newest versions of what it restates in other words (a revert across wordings)
   for (const r of findRestatedReverts(db, m.content, m.type, m.supersedes, candidates)) if (!found.some((f) => f.id === r.id)) found.push(r)
-  // a new version of an outdated memory stays outdated (it keeps the links of the one it replaces):
-  // it updates none of the versions that outdated it, however its words compare with theirs
-  const outdatedBy = old ? versionsAfter(db, old) : new Set<string>()
   const links: Memory['links'] = []
   const relinks: Op[] = []
   const updates: Array<{id: string; reason: string}> = []
-  for (const other of currentVersions(found).filter((f) => !outdatedBy.has(f.id) && !m.current?.has(f.id))) {
+  for (const other of currentVersions(found).filter((f) => !m.updatesNone?.has(f.id))) {
     const newer = other.createdAt <= m.createdAt
     if (newer) updates.push({id: other.id, reason: other.reason})
     links.push({targetId: other.id, relation: newer ? UPDATES : UPDATED_BY})
@@ -239,7 +237,7 @@ export function planStore(db: Db, repo: RepoHandle, given: NewMemory): {ops: Op[
 const VERSIONS_FOLLOWED = 256
 
 /** The ids of the memories that outdated `old`, directly or through them: updated-by links and edits (supersededBy), followed. */
-function versionsAfter(db: Db, old: Memory): Set<string> {
+export function versionsAfter(db: Db, old: Memory): Set<string> {
   const seen = new Set<string>()
   const next = old.links.filter((l) => l.relation === UPDATED_BY).map((l) => l.targetId)
   while (next.length > 0 && seen.size < VERSIONS_FOLLOWED) {

@@ -280,7 +280,7 @@ async function writeAction(repo: RepoHandle, path: string, action: Action, rejec
       supersedes,
       createdAt,
       origin: `intake:${path}`,
-      current,
+      updatesNone: current,
     })
     if (!plan.result.success) {
       // the new text repeats a live memory: the outdated seed it would have replaced goes

@@ -40,6 +40,18 @@ describe('the session context shows no version a live memory updates', () => {
     expect((await get(ctx, {id: newer})).links.filter((l) => l.relation === 'updated-by')).toEqual([])
   })
 
+  it('a store that supersedes the outdated version with a newer value updates the version that outdated it', async () => {
+    const {ctx, repo, clock} = memRepo()
+    const old = storedId(await store(ctx, {repo, content: PORT(3000), type: 'heuristic'}))
+    clock.advance(60_000)
+    const middle = storedId(await store(ctx, {repo, content: PORT(3100), type: 'heuristic'}))
+    clock.advance(60_000)
+    expect(await store(ctx, {repo, content: PORT(4000), type: 'heuristic', supersedes: old})).toMatchObject({success: true, updates: [{id: middle}]})
+    const text = (await context(ctx, {repo})).context
+    expect(text).toContain('port 4000')
+    expect(text).not.toContain('3100')
+  })
+
   it('after an edit of the newer version (the chain goes through its successor)', async () => {
     const {ctx, repo, clock} = memRepo()
     storedId(await store(ctx, {repo, content: PORT(3000), type: 'heuristic'}))
