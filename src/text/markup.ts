@@ -200,7 +200,13 @@ export function stripEmptyLinks(text: string): string {
   return copied === 0 ? text : out + text.slice(copied)
 }
 
-/** The same as `text.replace(/<\/?[a-z][^>]*>/gi, '')`: HTML tags out (an unclosed one stays). */
+/** An autolink's inside: a scheme and no blank (`https://x.y/z`, `mailto:a@b.c`), or an address (`a@b.c`). */
+const AUTOLINK = /^(?:[a-z][a-z0-9+.-]{1,31}:[^\s<>]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/i
+
+/**
+ * The same as `text.replace(/<\/?[a-z][^>]*>/gi, '')`: HTML tags out (an unclosed one stays); an
+ * autolink (`<https://…>`, `<a@b.c>`) keeps its address.
+ */
 export function stripTags(text: string): string {
   let out = ''
   let copied = 0
@@ -216,7 +222,8 @@ export function stripTags(text: string): string {
     const end = text.indexOf('>', name + 1)
     // no `>` after this tag's name: none after a later one either
     if (end < 0) break
-    out += text.slice(copied, at)
+    const inside = text.slice(at + 1, end)
+    out += text.slice(copied, at) + (AUTOLINK.test(inside) ? inside : '')
     copied = end + 1
     from = end + 1
   }

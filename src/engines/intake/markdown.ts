@@ -27,16 +27,66 @@ export interface MdSection {
 const BULLET = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(?!\s)(.*)$/
 const FENCE = /^\s{0,3}(`{3,}|~{3,})\s*([^`\s]*)/
 
-/** Inline markup stripped: links keep their text, images and HTML comments go, emphasis goes. */
+/**
+ * Inline markup stripped: links keep their text, images and HTML comments go, emphasis goes. Code
+ * spans are kept as written (`feature/<ticket>-<slug>`, `Map<string, number>`: what looks like a
+ * tag inside one is code), and so is the address of an autolink (`<https://…>`).
+ */
 export function plainInline(text: string): string {
+  return codeSpansApart(text)
+    .map(({code, part}) => (code ? part : plainProse(part)))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+function plainProse(text: string): string {
   // comments, images, empty links (what is left of a badge: a link around an image), links and
   // reference links as their text, tags, strong emphasis: by scanners linear in the text
   // (text/markup.ts), where regexes retried to the end at every unclosed `<!--`, `[a](`, `<a`, `**`
   const blocks = stripStrong(stripTags(stripReferenceLinks(stripLinkTargets(stripEmptyLinks(stripImages(stripComments(text)))))))
-  return blocks
-    .replace(/(^|[\s(])[*_](?=\S)([^*_]+?)(?<=\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
-    .replace(/\s+/g, ' ')
-    .trim()
+  return blocks.replace(/(^|[\s(])[*_](?=\S)([^*_]+?)(?<=\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
+}
+
+/**
+ * A text cut into its code spans (a run of backticks to the next run of as many, CommonMark) and
+ * the prose between them. A run with no closing run of its length is prose. Linear: each run finds
+ * the next of its length through an index of runs by length (a 200 kB line of lone backticks too).
+ */
+function codeSpansApart(text: string): Array<{code: boolean; part: string}> {
+  const runs: Array<{at: number; n: number}> = []
+  for (let i = 0; i < text.length; ) {
+    if (text[i] !== '`') {
+      i++
+      continue
+    }
+    let j = i
+    while (text[j] === '`') j++
+    runs.push({at: i, n: j - i})
+    i = j
+  }
+  if (runs.length < 2) return [{code: false, part: text}]
+  const byLength = new Map<number, number[]>()
+  for (const [k, r] of runs.entries()) {
+    const ks = byLength.get(r.n)
+    if (ks) ks.push(k)
+    else byLength.set(r.n, [k])
+  }
+  const next = new Map<number, number>()
+  for (const ks of byLength.values()) for (let x = 0; x + 1 < ks.length; x++) next.set(ks[x], ks[x + 1])
+  const out: Array<{code: boolean; part: string}> = []
+  let copied = 0
+  for (let k = 0; k < runs.length; k++) {
+    const close = next.get(k)
+    if (close === undefined || runs[k].at < copied) continue
+    const end = runs[close].at + runs[close].n
+    if (runs[k].at > copied) out.push({code: false, part: text.slice(copied, runs[k].at)})
+    out.push({code: true, part: text.slice(runs[k].at, end)})
+    copied = end
+    k = close
+  }
+  if (copied < text.length) out.push({code: false, part: text.slice(copied)})
+  return out
 }
 
 export function parseMarkdown(source: string): MdSection[] {

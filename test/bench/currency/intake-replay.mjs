@@ -120,7 +120,9 @@ async function replay(set) {
     const memories = handle.store.read((db) => [...seen].map((id) => getMemory(db, id)).filter(Boolean))
     // a memory's text without intake's "<folder>/AGENTS.md › Agent guide › <section>: " label
     const textOf = (mem) => mem.content.replace(/^[a-z]+\/AGENTS\.md › Agent guide › [A-Za-z ]+: /, '')
-    const norm = (s) => line(s).replace(/[.。]$/, '').toLowerCase()
+    // texts compared without what intake's markdown reading may change (`<…>` inside code spans before
+    // 2026-11-28, an autolink's brackets), so that every build's memories are matched to their texts
+    const norm = (s) => line(s.replace(/<[^<>\s]*>/g, '').replace(/https?:\/\/\S+/g, '')).replace(/[.。]$/, '').toLowerCase()
     const byId = new Map(memories.map((mem) => [mem.id, mem]))
     const updateOf = new Map(updates.map(([older, newer]) => [`${norm(newer)}\u0000${norm(older)}`, true]))
     const joined = [] // [newer memory, older memory, how]

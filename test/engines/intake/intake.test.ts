@@ -57,6 +57,20 @@ describe('intake extractors', () => {
     expect(commandsIn(style.blocks.find((b) => b.kind === 'code')!)).toEqual(['make test'])
   })
 
+  it('keeps code spans as written and an autolink\'s address; tags and emphasis outside code go', () => {
+    const bullets = (md: string) => parseMarkdown(md).flatMap((s) => s.blocks.filter((b) => b.kind === 'bullet').map((b) => b.text))
+    expect(
+      bullets(
+        '# Rules\n\n- Name feature branches `feature/<ticket>-<slug>`.\n- Types are ``Map<string, `number`>`` here, **always**.\n- Press <kbd>Ctrl</kbd>+C; docs at <https://example.com/x>, questions to <team@example.com>.\n- An unclosed `run <cmd> stays <b>bold</b>.\n',
+      ),
+    ).toEqual([
+      'Name feature branches `feature/<ticket>-<slug>`.',
+      'Types are ``Map<string, `number`>`` here, always.',
+      'Press Ctrl+C; docs at https://example.com/x, questions to team@example.com.',
+      'An unclosed `run stays bold.',
+    ])
+  })
+
   it('rules files that are not markdown: one rule per line', () => {
     const seeds = instructionFile('.cursorrules', 'You are an expert in TypeScript and React.\nAlways use functional components.\nNever use any.\n', {has: () => false})
     expect(seeds.map((s) => [s.type, s.content])).toEqual([
@@ -124,6 +138,9 @@ describe('intake extractors', () => {
     const py = pyproject('pyproject.toml', `[ ${blanks}x\n[project]\nname = "svc"\n`, has)
     expect(py.map((s) => s.key)).toEqual(['project'])
     expect(editorconfig('.editorconfig', `[*]\nindent_style = ${blanks}x\r\n`, has)).toEqual([])
+    // code spans: 100,000 lone backticks, and runs of three lengths with tags between, on one bullet
+    const ticks = ['# Rules', '', `- ${'` '.repeat(100_000)}`, `- ${'`` <a> ` ``` '.repeat(15_000)}`, '- Run `make lint` too.'].join('\n')
+    expect(instructionFile('AGENTS.md', ticks, has).map((s) => s.content).at(-1)).toBe('AGENTS.md › Rules: Run `make lint` too.')
   })
 
   it('.env-style lines are taken out and secret assignments detected', () => {
