@@ -19,6 +19,8 @@ import {MAX_TAG_CHARS, MAX_TAGS} from '../../model/memory.js'
 import type {MemContext, RepoHandle} from '../context.js'
 import {gate, planStore} from '../gates/admit.js'
 import {normalizeForDuplicate} from '../../text/tokenize.js'
+import {factShapeOf, withoutSectionLabel} from '../../text/values.js'
+import {updateRelation} from '../currency/rules.js'
 import type {Db} from '../../storage/db.js'
 import {intakeRows, type IntakeRow} from '../../storage/intake.js'
 import {getMemory, type Op} from '../../storage/memories.js'
@@ -55,9 +57,17 @@ function words(text: string): Set<string> {
   return new Set(normalizeForDuplicate(text).split(' ').filter((w) => w.length > 2))
 }
 
+/** Whether two seeds' texts share a word of substance (a subject word or a value, not an instruction or a stop word), without their labels. */
+function sharesSubstance(a: string, b: string): boolean {
+  const [x, y] = [factShapeOf(a), factShapeOf(b)]
+  const theirs = new Set([...y.core, ...y.values])
+  return [...x.core, ...x.values].some((w) => theirs.has(w))
+}
+
+/** How alike two seeds' texts are, read without their labels (the file and section both share). */
 function similarity(a: string, b: string): number {
-  const x = words(a)
-  const y = words(b)
+  const x = words(withoutSectionLabel(a))
+  const y = words(withoutSectionLabel(b))
   let common = 0
   for (const w of x) if (y.has(w)) common++
   return common / Math.max(1, x.size + y.size - common)
@@ -141,13 +151,13 @@ function planFile(db: Db, byId: Map<string, IntakeRow>, path: string, fresh: See
     const ns = unmatchedNew.filter((s) => s.key === key)
     const os = [...unmatchedOld].filter((r) => r.seed!.key === key)
     if (os.length === 0) continue
-    if (ns.length === 1 && os.length === 1) {
-      pairs.push([ns[0], os[0]])
-      pairedNew.add(ns[0])
-      unmatchedOld.delete(os[0])
-      continue
-    }
-    const scored = ns.flatMap((n) => os.map((o) => ({n, o, s: similarity(n.content, o.content)}))).filter((p) => p.s >= 0.2)
+    // a new line and an old one of a place are one rule changed when they say something of one thing:
+    // alike words, one word of substance shared where one line went and one came, or the update
+    // rules reading the new as the old's update; else the old rule went and another came
+    const one = ns.length === 1 && os.length === 1
+    const scored = ns
+      .flatMap((n) => os.map((o) => ({n, o, s: similarity(n.content, o.content)})))
+      .filter((p) => p.s >= 0.2 || (one && sharesSubstance(p.n.content, p.o.content)) || updateRelation(factShapeOf(p.n.content), factShapeOf(p.o.content)) !== null)
     scored.sort((a, b) => b.s - a.s)
     for (const {n, o} of scored) {
       if (pairedNew.has(n) || !unmatchedOld.has(o)) continue

@@ -22,6 +22,8 @@ const direct = import.meta.url === `file://${process.argv[1]}`
 const sets = direct && process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['25', '26', '27', '28']
 /** At most this many changes a commit (MEM_BENCH_CHANGES; 1: one line a commit). */
 const CHANGES = Number(process.env.MEM_BENCH_CHANGES ?? 4)
+/** Every this many side-by-side pairs is instead a rule deleted and an unrelated one written in its place (MEM_BENCH_REPLACED, 3; 0: none). */
+const REPLACED = Number(process.env.MEM_BENCH_REPLACED ?? 3)
 const {openMem} = await import(join(ROOT, 'dist', 'src', 'runtime', 'open-mem.js'))
 const {intake} = await import(join(ROOT, 'dist', 'src', 'operations', 'intake.js'))
 const {browse} = await import(join(ROOT, 'dist', 'src', 'operations', 'browse.js'))
@@ -58,7 +60,16 @@ async function replay(set) {
   const updates = m[`BLIND${set === '1' ? '' : set}_UPDATES`]
   const others = m[`BLIND${set === '1' ? '' : set}_OTHERS`]
   // the file: sections of eight bullets; a bullet is a slot whose text changes (an update) or a slot after which a second text comes (a pair)
-  const slots = shuffled([...updates.map(([older, newer]) => ({kind: 'update', older, newer, now: older})), ...others.map(([a, b]) => ({kind: 'pair', a, b, now: a, added: false}))], Number(set) * 7919)
+  // with MEM_BENCH_REPLACED=n, every nth pair instead has its first rule deleted and an unrelated rule
+  // (an older text of blind set 1's updates) written in its place, in one commit
+  const unrelated = REPLACED > 0 ? (await import(join(import.meta.dirname, 'blind-pairs.mjs'))).BLIND_UPDATES.map(([older]) => older) : []
+  const slots = shuffled(
+    [
+      ...updates.map(([older, newer]) => ({kind: 'update', older, newer, now: older})),
+      ...others.map(([a, b], i) => (REPLACED > 0 && i % REPLACED === 0 ? {kind: 'replaced', a, b: unrelated[i % unrelated.length], now: a} : {kind: 'pair', a, b, now: a, added: false})),
+    ],
+    Number(set) * 7919,
+  )
   // files of 32 slots (intake reads at most 60 seeds a file: 32 bullets and up to 32 added), in folders of their own
   const files = []
   for (let i = 0; i < slots.length; i += 32) {
@@ -102,6 +113,7 @@ async function replay(set) {
       const n = 1 + ((i * 7 + Number(set)) % CHANGES)
       for (const slot of order.slice(i, i + n)) {
         if (slot.kind === 'update') slot.now = slot.newer
+        else if (slot.kind === 'replaced') slot.now = slot.b
         else slot.added = true
       }
       i += n
@@ -135,12 +147,13 @@ async function replay(set) {
     const wrong = joined.filter((j) => !isUpdate(j))
     const found = updates.filter(([older, newer]) => right.some(([n, o]) => norm(textOf(n)) === norm(newer) && norm(textOf(o)) === norm(older))).length
     const live = new Set(memories.filter((mem) => !mem.forgottenAt && !mem.supersededBy).map((mem) => norm(textOf(mem))))
-    const hiddenPairs = others.filter(([a, b]) => !live.has(norm(a)) || !live.has(norm(b)))
+    const kept = slots.filter((sl) => sl.kind === 'pair').map((sl) => [sl.a, sl.b])
+    const hiddenPairs = kept.filter(([a, b]) => !live.has(norm(a)) || !live.has(norm(b)))
     const hidden = hiddenPairs.length
     if (process.env.SHOW) for (const [a, b, how] of wrong.slice(0, Number(process.env.SHOW))) console.log('WRONG', how, JSON.stringify(a.content), '→', JSON.stringify(b.content))
     const fileOf = (mem) => mem.content.slice(0, mem.content.indexOf('/'))
     const across = wrong.filter(([a, b]) => fileOf(a) !== fileOf(b)).length
-    return {set, updates: updates.length, pairs: others.length, found, right: right.length, wrong: wrong.length, across, wrongBy: wrong.map((w) => w[2]), hidden, commits, ms}
+    return {set, updates: updates.length, pairs: kept.length, found, right: right.length, wrong: wrong.length, across, wrongBy: wrong.map((w) => w[2]), hidden, commits, ms}
   } finally {
     await ctx.close()
     rmSync(base, {recursive: true, force: true})

@@ -227,6 +227,25 @@ describe('intake', () => {
     expect(text).toContain('hook files in camelCase')
   })
 
+  it('a rule deleted and an unrelated one written in its place is not a new version of it; a rule reworded is', async () => {
+    const rules = (...lines: string[]) => `# Rules\n\n## Style\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`
+    const {ctx, repo, root, clock} = memRepo({'AGENTS.md': rules('Prefer small pure functions over classes.', 'Use Moment.js for all date formatting.')})
+    await intake(ctx, {repo})
+    const before = await all(ctx, repo)
+    const functions = before.find((m) => m.content.includes('pure functions'))!
+    // one line went and another came, in one commit, saying nothing of the same thing
+    clock.advance(60_000)
+    writeFileSync(join(root, 'AGENTS.md'), rules('Log in JSON to stdout.', 'Use Moment.js for all date formatting.'))
+    expect((await intake(ctx, {repo})).files[0]).toMatchObject({newCount: 1, replacedCount: 0, removedCount: 1})
+    expect(await get(ctx, {id: functions.id})).toMatchObject({supersededBy: null, forgetReason: 'intake: no longer in AGENTS.md'})
+    // one rule said again in other words, sharing one word of substance ("date")
+    clock.advance(60_000)
+    const moment = (await all(ctx, repo)).find((m) => m.content.includes('Moment.js'))!
+    writeFileSync(join(root, 'AGENTS.md'), rules('Log in JSON to stdout.', 'Every date is formatted with Luxon.'))
+    expect((await intake(ctx, {repo})).files[0]).toMatchObject({newCount: 1, replacedCount: 1, removedCount: 0})
+    expect((await get(ctx, {id: moment.id})).supersededBy).not.toBeNull()
+  })
+
   it('maintenance links no two seeds whose lines the files hold, and the rules read a seed without its label', async () => {
     const {ctx, repo} = memRepo({
       'AGENTS.md': '# Rules\n\n## Naming\n\n- Name React component files in PascalCase.\n- Name React hook files in camelCase starting with `use`.\n\n## Testing\n\n- Run the Go tests with `go test ./...`.\n- Autoscaling keeps at least 2 replicas of the API running.\n',
