@@ -141,6 +141,17 @@ export interface HookPromptInput extends HookSessionInput {
 const CHARS_PER_TOKEN = 2.5
 
 /**
+ * Whether a memory's terms (its content's and tags', analyzed) share enough with the prompt's to be
+ * shown with it: INJECT_MIN_SHARED terms over INJECT_MIN_OVERLAP of the smaller set, or two over
+ * INJECT_CLOSE_OVERLAP. Read by the local hook and, in remote mode, on the server's answer.
+ */
+export function sharesEnoughWithPrompt(promptTerms: ReadonlySet<string>, terms: ReadonlySet<string>): boolean {
+  const shared = [...terms].filter((t) => promptTerms.has(t)).length
+  const overlap = shared / Math.min(terms.size, promptTerms.size)
+  return (shared >= INJECT_MIN_SHARED && overlap >= INJECT_MIN_OVERLAP) || (shared >= 2 && overlap >= INJECT_CLOSE_OVERLAP)
+}
+
+/**
  * Whether the agent keeps not using a memory the prompt hook would show: two or more "unused"
  * reports since its first injection (`first`: its counts then) and no "used", or the quality
  * report's dead rule (unused ≥ 3 and over twice used). Read by the local hook and, in remote mode,
@@ -190,10 +201,7 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
       if (shown.has(r.id) || r.id.startsWith('memories/layer-')) continue
       const m = handle.store.read((db) => getMemory(db, r.id))
       if (!m || m.forgottenAt || m.supersededBy || heldBack(m)) continue
-      const terms = new Set(analyze(`${m.content} ${m.tags.join(' ')}`))
-      const shared = [...terms].filter((t) => promptTerms.has(t)).length
-      const overlap = shared / Math.min(terms.size, promptTerms.size)
-      if (!((shared >= INJECT_MIN_SHARED && overlap >= INJECT_MIN_OVERLAP) || (shared >= 2 && overlap >= INJECT_CLOSE_OVERLAP))) continue
+      if (!sharesEnoughWithPrompt(promptTerms, new Set(analyze(`${m.content} ${m.tags.join(' ')}`)))) continue
       if (keepsNotUsing(m, record[m.id])) continue
       const ref = handle.store.read((db) => shortRef(db, m.id))
       // the whole memory when it fits what is left of the budget (the agent can act on it), else its one-liner

@@ -11,6 +11,7 @@ import {commandTasks, TASK_NAMES} from './commands.js'
 import {choicesIn, CONVENTION_NAMES} from './choices.js'
 import {shinglesOf} from './shingles.js'
 import {factShape, factShapeOf, subjectKeys, valueKeys, type FactShape} from './values.js'
+import {keptBy} from './kept.js'
 
 export const BANDS = 4
 const ROWS = 3
@@ -37,14 +38,6 @@ function fnv1a(s: string): number {
 type ContentKeys = {shingles: ReadonlySet<string>; bands: readonly number[]; values: readonly number[]; lookups: readonly number[]; shape: FactShape}
 
 /**
- * The answers for the last texts asked, newest last: a store asks twice for a text (the gates, then
- * the band index), and a team replica once more for each text of its batch when it applies the
- * batch as committed (repo-store.ts drainReplica, at most 64 writes).
- */
-const recent = new Map<string, ContentKeys>()
-const RECENT = 64
-
-/**
  * The shingle set and keys of a memory's content: `bands`, the near-duplicate and subject keys a
  * store finds its duplicates and updates by; `values`, the keys of the values it states
  * (values.ts `valueKeys`), held in the band table only while a newer version updates the memory
@@ -61,36 +54,41 @@ const RECENT = 64
  * modify what they get.
  */
 export function contentBands(content: string, {keep = false}: {keep?: boolean} = {}): ContentKeys {
-  let keys = recent.get(content)
-  if (keys) {
-    recent.delete(content)
-  } else {
-    const shingles = shinglesOf(content)
-    // `keep`: among the kept shapes (values.ts factShapeOf), as a store keeps the text it stores
-    // (later stores read it as a candidate); not maintenance, which runs every memory it forgets
-    // through here and would fill them with texts no store looks at again
-    const shape = keep ? factShapeOf(content) : factShape(content)
-    // the near-duplicate keys, then the subject keys (values.ts) that find updates of a fact
-    const bands = [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]
-    const quantities = quantitiesIn(shape.sequence)
-    const versions = versionsIn(shape.sequence)
-    const lookups = [
-      ...[...toolsIn(shape.sequence).keys()].map(roleKey),
-      // the dimension of a text's one quantity (quantities.ts): the same-quantity rule's candidates
-      ...(quantities.length === 1 ? [quantityKey(quantities[0].dim)] : []),
-      // the runtime of a text's one version (versions.ts): the same-version rule's candidates
-      ...(versions.length === 1 ? [versionKey(versions[0].runtime)] : []),
-      // the tasks of a text's one command (commands.ts): the same-command rule's candidates
-      ...[...commandTasks(shape)].map(taskKey),
-      // the conventions a text chooses (choices.ts): the same-choice rule's candidates
-      ...[...choicesIn(shape).keys()].map(choiceKey),
-    ]
-    keys = {shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), lookups}
-    if (recent.size >= RECENT) recent.delete(recent.keys().next().value!)
-  }
-  recent.set(content, keys)
-  return keys
+  // `keep`: among the kept shapes (values.ts factShapeOf), as a store keeps the text it stores
+  // (later stores read it as a candidate); not maintenance, which runs every memory it forgets
+  // through here and would fill them with texts no store looks at again
+  shapeFor = keep ? factShapeOf : factShape
+  return recentKeys(content)
 }
+
+/** How the next text missing from `recentKeys` is read (set by contentBands just before it asks). */
+let shapeFor: (text: string) => FactShape = factShape
+
+/**
+ * The answers for the texts asked lately: a store asks twice for a text (the gates, then the band
+ * index), and a team replica once more for each text of its batch when it applies the batch as
+ * committed (repo-store.ts drainReplica, at most 64 writes).
+ */
+const recentKeys = keptBy((content: string): ContentKeys => {
+  const shingles = shinglesOf(content)
+  const shape = shapeFor(content)
+  // the near-duplicate keys, then the subject keys (values.ts) that find updates of a fact
+  const bands = [...new Set([...bandKeys(shingles), ...subjectKeys(shape)])]
+  const quantities = quantitiesIn(shape.sequence)
+  const versions = versionsIn(shape.sequence)
+  const lookups = [
+    ...[...toolsIn(shape.sequence).keys()].map(roleKey),
+    // the dimension of a text's one quantity (quantities.ts): the same-quantity rule's candidates
+    ...(quantities.length === 1 ? [quantityKey(quantities[0].dim)] : []),
+    // the runtime of a text's one version (versions.ts): the same-version rule's candidates
+    ...(versions.length === 1 ? [versionKey(versions[0].runtime)] : []),
+    // the tasks of a text's one command (commands.ts): the same-command rule's candidates
+    ...[...commandTasks(shape)].map(taskKey),
+    // the conventions a text chooses (choices.ts): the same-choice rule's candidates
+    ...[...choicesIn(shape).keys()].map(choiceKey),
+  ]
+  return {shingles, shape, bands, values: valueKeys(shape).filter((k) => !bands.includes(k)), lookups}
+}, 64)
 
 const roleKey = (role: string) => fnv1a(`role\u0000${role}`)
 const quantityKey = (dimension: string) => fnv1a(`quantity\u0000${dimension}`)

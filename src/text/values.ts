@@ -205,6 +205,9 @@ function isShouted(bares: readonly string[]): boolean {
 /** factShape, kept for the texts read lately (kept.ts). Callers must not modify what they get. */
 export const factShapeOf = keptBy((text: string) => factShape(text))
 
+/** What joins a file and the headings of a section in intake's labels (engines/intake): `AGENTS.md › Development › Tests`. */
+export const SECTION_MARK = ' › '
+
 /**
  * A text without the label intake puts before a seed of a section ("AGENTS.md › Testing: …",
  * "apps/web/CLAUDE.md › Style › Imports: …", engines/intake/extract.ts): where it came from, not
@@ -213,7 +216,7 @@ export const factShapeOf = keptBy((text: string) => factShape(text))
  */
 export function withoutSectionLabel(text: string): string {
   const colon = text.indexOf(': ')
-  if (colon < 0 || colon > 300 || !text.slice(0, colon).includes(' › ')) return text
+  if (colon < 0 || colon > 300 || !text.slice(0, colon).includes(SECTION_MARK)) return text
   return text.slice(colon + 2)
 }
 

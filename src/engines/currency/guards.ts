@@ -661,7 +661,7 @@ export const otherThingFor: Guard = {
 }
 
 /** Stems of nouns that say what kind of part of a codebase a name is, not which: module, package, crate, service, … */
-const KINDS_OF_PART = new Set(['module', 'modules', 'package', 'packages', 'crate', 'crates', 'service', 'services', 'library', 'libraries', 'component', 'components', 'workspace', 'workspaces', 'folder', 'directory', 'subproject'].map(stem))
+const KINDS_OF_PART = new Set(['module', 'package', 'crate', 'service', 'library', 'component', 'workspace', 'folder', 'directory', 'subproject'].map(stem))
 
 /**
  * same-quantity: each quantity describes the word right after it, and those are two words — "the 4

@@ -7,6 +7,7 @@
  */
 import type {MemoryType} from '../../model/memory.js'
 import {commandsIn, inlineCommands, isCommand, parseMarkdown, type MdSection} from './markdown.js'
+import {SECTION_MARK} from '../../text/values.js'
 
 export interface Seed {
   type: MemoryType
@@ -65,7 +66,7 @@ export function classify(text: string): MemoryType {
 }
 
 function label(path: string, section: MdSection): string {
-  return section.path ? `${path} › ${section.path}` : path
+  return section.path ? `${path}${SECTION_MARK}${section.path}` : path
 }
 
 function sectionCommands(section: MdSection): string[] {

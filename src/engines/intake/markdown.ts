@@ -4,7 +4,8 @@
  * hold well enough to cut them into short seed memories.
  */
 
-import {atxHeading, stripComments, stripEmptyLinks, stripImages, stripLinkTargets, stripReferenceLinks, stripStrong, stripTags} from '../../text/markup.js'
+import {SECTION_MARK} from '../../text/values.js'
+import {atxHeading, codeSpansApart, stripComments, stripEmptyLinks, stripImages, stripLinkTargets, stripReferenceLinks, stripStrong, stripTags} from '../../text/markup.js'
 
 export interface MdBlock {
   kind: 'bullet' | 'paragraph' | 'code'
@@ -17,7 +18,7 @@ export interface MdSection {
   /** Heading text ('' before the first heading). */
   heading: string
   level: number
-  /** Heading path joined with ' › ', e.g. `Development › Tests`. */
+  /** Heading path joined with SECTION_MARK, e.g. `Development › Tests`. */
   path: string
   blocks: MdBlock[]
 }
@@ -48,46 +49,6 @@ function plainProse(text: string): string {
   return blocks.replace(/(^|[\s(])[*_](?=\S)([^*_]+?)(?<=\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
 }
 
-/**
- * A text cut into its code spans (a run of backticks to the next run of as many, CommonMark) and
- * the prose between them. A run with no closing run of its length is prose. Linear: each run finds
- * the next of its length through an index of runs by length (a 200 kB line of lone backticks too).
- */
-function codeSpansApart(text: string): Array<{code: boolean; part: string}> {
-  const runs: Array<{at: number; n: number}> = []
-  for (let i = 0; i < text.length; ) {
-    if (text[i] !== '`') {
-      i++
-      continue
-    }
-    let j = i
-    while (text[j] === '`') j++
-    runs.push({at: i, n: j - i})
-    i = j
-  }
-  if (runs.length < 2) return [{code: false, part: text}]
-  const byLength = new Map<number, number[]>()
-  for (const [k, r] of runs.entries()) {
-    const ks = byLength.get(r.n)
-    if (ks) ks.push(k)
-    else byLength.set(r.n, [k])
-  }
-  const next = new Map<number, number>()
-  for (const ks of byLength.values()) for (let x = 0; x + 1 < ks.length; x++) next.set(ks[x], ks[x + 1])
-  const out: Array<{code: boolean; part: string}> = []
-  let copied = 0
-  for (let k = 0; k < runs.length; k++) {
-    const close = next.get(k)
-    if (close === undefined || runs[k].at < copied) continue
-    const end = runs[close].at + runs[close].n
-    if (runs[k].at > copied) out.push({code: false, part: text.slice(copied, runs[k].at)})
-    out.push({code: true, part: text.slice(runs[k].at, end)})
-    copied = end
-    k = close
-  }
-  if (copied < text.length) out.push({code: false, part: text.slice(copied)})
-  return out
-}
 
 export function parseMarkdown(source: string): MdSection[] {
   const lines = stripComments(source.replace(/\r\n?/g, '\n')).split('\n')
@@ -131,7 +92,7 @@ export function parseMarkdown(source: string): MdSection[] {
       const text = plainInline(heading.text)
       while (stack.length && stack[stack.length - 1].level >= level) stack.pop()
       stack.push({level, text})
-      current = {heading: text, level, path: stack.map((s) => s.text).join(' › '), blocks: []}
+      current = {heading: text, level, path: stack.map((s) => s.text).join(SECTION_MARK), blocks: []}
       sections.push(current)
       continue
     }
@@ -142,7 +103,7 @@ export function parseMarkdown(source: string): MdSection[] {
       const level = line.includes('=') ? 1 : 2
       while (stack.length && stack[stack.length - 1].level >= level) stack.pop()
       stack.push({level, text})
-      current = {heading: text, level, path: stack.map((s) => s.text).join(' › '), blocks: []}
+      current = {heading: text, level, path: stack.map((s) => s.text).join(SECTION_MARK), blocks: []}
       sections.push(current)
       continue
     }

@@ -278,10 +278,7 @@ async function promptHook(ctx: MemContext, target: RemoteTarget, input: Record<s
         if (r.score < hooks.INJECT_MIN_SCORE) return false
         const key = r.id.slice(r.id.lastIndexOf('/') + 1)
         if (shown.has(r.id) || [...shown].some((s) => s.startsWith('ref:') && key.startsWith(s.slice(4)))) return false
-        const terms = new Set(analyze(`${r.content} ${r.tags.join(' ')}`))
-        const shared = [...terms].filter((t) => promptTerms.has(t)).length
-        const overlap = shared / Math.min(terms.size, promptTerms.size)
-        return (shared >= hooks.INJECT_MIN_SHARED && overlap >= hooks.INJECT_MIN_OVERLAP) || (shared >= 2 && overlap >= hooks.INJECT_CLOSE_OVERLAP)
+        return hooks.sharesEnoughWithPrompt(promptTerms, new Set(analyze(`${r.content} ${r.tags.join(' ')}`)))
       })
       // the counts of those, as the server has them now
       const get = clear.length > 0 ? await opNamed('get') : undefined

@@ -12,6 +12,16 @@ import {memRepo, storedId} from '../../helpers/mem.js'
 
 const PORT = (n: number) => `The API dev server listens on port ${n}`
 
+/** A repo holding port 3000, then port 3100 (which updates it) a minute later; the clock a minute on. */
+async function twoVersions() {
+  const r = memRepo()
+  const older = storedId(await store(r.ctx, {repo: r.repo, content: PORT(3000), type: 'heuristic'}))
+  r.clock.advance(60_000)
+  const newer = storedId(await store(r.ctx, {repo: r.repo, content: PORT(3100), type: 'heuristic'}))
+  r.clock.advance(60_000)
+  return {...r, older, newer}
+}
+
 describe('the session context shows no version a live memory updates', () => {
   it('after an edit of the outdated version (its new version keeps the link to the newer)', async () => {
     const {ctx, repo, clock} = memRepo()
@@ -27,11 +37,7 @@ describe('the session context shows no version a live memory updates', () => {
   })
 
   it('after an edit of the outdated version that words alone read as an update of the newer (it stays outdated)', async () => {
-    const {ctx, repo, clock} = memRepo()
-    const old = storedId(await store(ctx, {repo, content: PORT(3000), type: 'heuristic'}))
-    clock.advance(60_000)
-    const newer = storedId(await store(ctx, {repo, content: PORT(3100), type: 'heuristic'}))
-    clock.advance(60_000)
+    const {ctx, repo, older: old, newer} = await twoVersions()
     const edited = await edit(ctx, {id: old, content: 'The API dev server now listens on port 3000'})
     expect(edited).toMatchObject({success: true, superseded: old})
     const text = (await context(ctx, {repo})).context
@@ -41,11 +47,7 @@ describe('the session context shows no version a live memory updates', () => {
   })
 
   it('a store that supersedes the outdated version with a newer value updates the version that outdated it', async () => {
-    const {ctx, repo, clock} = memRepo()
-    const old = storedId(await store(ctx, {repo, content: PORT(3000), type: 'heuristic'}))
-    clock.advance(60_000)
-    const middle = storedId(await store(ctx, {repo, content: PORT(3100), type: 'heuristic'}))
-    clock.advance(60_000)
+    const {ctx, repo, older: old, newer: middle} = await twoVersions()
     expect(await store(ctx, {repo, content: PORT(4000), type: 'heuristic', supersedes: old})).toMatchObject({success: true, updates: [{id: middle}]})
     const text = (await context(ctx, {repo})).context
     expect(text).toContain('port 4000')
