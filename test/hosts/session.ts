@@ -9,7 +9,7 @@
 // and then the assertions on what the model received, and `mem setup <host> --uninstall`
 // byte for byte. The hosts run one after another within a file, the files side by side.
 import {execFileSync, spawn} from 'node:child_process'
-import {chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {chmodSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {expect} from 'vitest'
 import {tempDir, writeTree} from '../helpers/mem.js'
@@ -26,13 +26,14 @@ export const PROMPTS = [
   'How do I run the integration tests, do they need docker?',
 ]
 
-/** Every file of the tree but .git and mem's store, with its bytes. */
+/** Every file of the tree but .git and mem's store, with its bytes; a symbolic link as its target (not followed). */
 export function snapshot(root: string, dir = ''): Record<string, string> {
   const out: Record<string, string> = {}
   for (const e of readdirSync(join(root, dir), {withFileTypes: true})) {
     const rel = dir ? `${dir}/${e.name}` : e.name
     if (rel === '.git' || rel === '.mem') continue
-    if (e.isDirectory()) Object.assign(out, snapshot(root, rel))
+    if (e.isSymbolicLink()) out[rel] = `symlink → ${readlinkSync(join(root, rel))}`
+    else if (e.isDirectory()) Object.assign(out, snapshot(root, rel))
     else out[rel] = readFileSync(join(root, rel), 'latin1')
   }
   return out
