@@ -132,30 +132,6 @@ export const ownWordsBetweenSame: Guard = {
   refuses: (pair, m) => ownBetweenSameNeighbours(placesOf(pair, m)),
 }
 
-/**
- * meaning: texts that share most of their words (two thirds of the shorter's) with words of their
- * own between the same neighbours are one sentence about two subjects, not one fact in other
- * words: "Deploys to production need 2 approvals" / "Deploys to staging need 1 approvals".
- */
-export const alikeOtherSubject: Guard = {
-  name: 'most words shared, own words between the same neighbours',
-  refuses: (pair, m) => 3 * pair.shared >= 2 * Math.min(pair.a.size, pair.b.size) && ownBetweenSameNeighbours(placesOf(pair, m)),
-}
-
-/** Beyond this many words a text is a note of several facts, not one fact (the meaning rule). */
-export const MEANING_MAX_WORDS = 20
-
-/**
- * meaning: a text of more than MEANING_MAX_WORDS words is a note that states several things: one
- * value each changed between two such notes close by meaning is a coincidence more often than an
- * update ("Logging is pino. Inside handlers use request.log …" / "Never log email addresses … The
- * pino redact config lists …", the one wrong link of the own recall set's 350 notes).
- */
-export const longText: Guard = {
-  name: 'a text of many facts',
-  refuses: ({newer, older}) => Math.max(newer.sequence.length, older.sequence.length) > MEANING_MAX_WORDS,
-}
-
 /** same-frame: fewer than two words of what the sentence is about before the slot ("always use" instructs; it is about nothing). */
 export const littleBeforeSlot: Guard = {
   name: 'fewer than two words of subject before the slot',

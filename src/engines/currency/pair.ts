@@ -19,14 +19,9 @@ export class Pair {
   #gained?: string[]
   #lost?: string[]
   #sharedValues?: number
-  /**
-   * `similarity`: the cosine of the two texts' vectors from the meaning model, when it is on
-   * (absent: words alone).
-   */
   constructor(
     readonly newer: FactShape,
     readonly older: FactShape,
-    readonly similarity?: number,
   ) {}
   /** The words the newer is compared on against the older: its core words and its soft values the older has too. */
   get a(): Set<string> {

@@ -9,13 +9,11 @@
 import {factShape, isHard, kindOf, sameValues, valuesOnly, type FactShape} from '../../text/values.js'
 import {
   addressed,
-  alikeOtherSubject,
   anotherKind,
   fewShared,
   fewWordsRestated,
   fewWordsShared,
   littleBeforeSlot,
-  longText,
   nameOfSubject,
   negationInSlot,
   noSharedSubject,
@@ -78,13 +76,13 @@ import {changedChoice} from '../../text/choices.js'
 export {Pair} from './pair.js'
 
 /** Which rule found an update. */
-export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'meaning' | 'same-role' | 'same-quantity' | 'same-version' | 'same-command' | 'same-choice' | 'retired' | 'first-sentence'
+export type UpdateKind = 'same-words' | 'wider' | 'reworded' | 'same-frame' | 'same-role' | 'same-quantity' | 'same-version' | 'same-command' | 'same-choice' | 'retired' | 'first-sentence'
 
 export interface UpdateRelation {
   /**
    * Which rule found it: `same-words` (only values differ), `wider` (one wording adds words to the
    * other), `reworded` (most words shared, one value changed), `same-frame` (one sentence, one
-   * slot of it changed), `meaning` (close by the meaning model, one value changed) or `same-role`
+   * slot of it changed) or `same-role`
    * (one tool of a role replaced by another of the same role: text/roles.ts) or `same-quantity` (one
    * limit, duration, size or count of one thing, in other words: text/quantities.ts) or
    * `same-version` (one runtime required at another version, in other words: text/versions.ts) or
@@ -166,29 +164,12 @@ export const sameFrame: Rule = {
 }
 
 /**
- * The cosine of two texts' vectors (the built-in model's) at or above which they may be one fact in
- * other words: chosen on the currency set and the pair sets of test/bench/currency/pairs.mjs, the
- * lowest at which no wrong link was made there (docs/currency.md, "With meaning").
+ * The cosine of two texts' vectors (the built-in model's) at or above which a memory is a candidate
+ * for an update of the other beside those its words find (currency/meaning.ts); the rules of words
+ * decide. Chosen on the currency set and the pair sets of test/bench/currency/pairs.mjs
+ * (docs/currency.md, "With meaning").
  */
 export const SAME_SUBJECT_COSINE = 0.75
-
-/**
- * meaning: with a meaning model on, two texts whose vectors are close (their cosine is the pair's
- * `similarity`: currency/meaning.ts) at or above SAME_SUBJECT_COSINE and that change one
- * value for one of its kind are one fact said in other words: "Background jobs run on BullMQ" →
- * "The job queue is pg-boss". Words cannot tell these; the guards that read where the values and
- * the words of each text stand still refuse what names another subject.
- */
-export const byMeaning: Rule = {
-  kind: 'meaning',
-  find: (p) => {
-    if (p.similarity === undefined || p.similarity < SAME_SUBJECT_COSINE) return null
-    const [gained, lost] = [p.hardGained, p.hardLost]
-    return gained.length === 1 && lost.length === 1 ? {gained, lost} : null
-  },
-  guards: [longText, anotherKind, addressed, otherLabel, ownWordBeforeShared, alikeOtherSubject, nameOfSubject, otherBound, carvedOut, otherUse, tasksOfItsOwn, otherTarget, otherEcosystem, oneOfMany, addedObject, otherObjectOfVerb, otherThingFor],
-  reason: changed,
-}
 
 /**
  * same-role: each text names one tool of a role (text/roles.ts) and not the other's — "Errors are
@@ -472,12 +453,12 @@ const leadShape: (shape: FactShape) => FactShape = oncePer((shape: FactShape) =>
  */
 export const firstSentence: Rule = {
   kind: 'first-sentence',
-  find: ({newer, older, similarity}) => {
+  find: ({newer, older}) => {
     if (newer.lead === undefined) return null
     const lead = leadShape(newer)
     // against the older whole, then against its own first sentence when it has more
     for (const theirs of older.lead === undefined ? [older] : [older, leadShape(older)]) {
-      const first = new Pair(lead, theirs, similarity)
+      const first = new Pair(lead, theirs)
       // a first sentence is short: an update of it changes one value, not a sentence of other values
       if (first.gained.filter(isHard).length > 1 || first.lost.filter(isHard).length > 1) continue
       for (const rule of SENTENCE_RULES) {
@@ -497,7 +478,6 @@ export const UPDATE_RULES: readonly Rule[] = [
   wider,
   reworded,
   sameFrame,
-  byMeaning,
   sameRole,
   sameQuantity,
   sameVersion,

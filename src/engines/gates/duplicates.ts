@@ -114,15 +114,14 @@ export function findUpdateCandidates(
 ): Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> {
   const {shape} = contentBands(content, {keep: true})
   const found: Array<UpdateOf & {createdAt: string; links: MemoryLink[]}> = []
-  // with meaning on, the nearest memories by meaning are candidates too, with their cosine (currency/meaning.ts)
-  const similarity = new Map(near.map((n) => [n.id, n.similarity]))
+  // with meaning on, the nearest memories by meaning are candidates too (currency/meaning.ts); the rules of words decide
   const looked = new Set<string>()
   for (const candidate of near.length === 0 ? candidates : [...candidates, ...near]) {
     if (candidate.id === exclude || looked.has(candidate.id)) continue
     looked.add(candidate.id)
     // observations record events: two that differ by a value are two events (build 41 and 42 failed)
     if (type === 'observation' && candidate.type === 'observation') continue
-    const relation = updateOf(new Pair(shape, cachedShape(candidate.content), similarity.get(candidate.id)))
+    const relation = updateOf(new Pair(shape, cachedShape(candidate.content)))
     if (relation) found.push({id: candidate.id, reason: relation.reason, createdAt: candidate.createdAt, links: JSON.parse(candidate.links) as MemoryLink[]})
   }
   return found.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)).slice(0, MAX_UPDATES_NAMED)

@@ -15,9 +15,10 @@
 // MEM_BENCH_CURRENCY_PADDING=<n> adds a row where each history's repo first holds n other
 // memories (the bench corpus): the same questions among many more distractors.
 // "mem, meaning on" stores with the built-in meaning model (engines/currency/meaning.ts): its row and
-// its update pairs (right: versions of one fact; wrong: any other pair) beside the words' own; the
-// pair sets are scored with words alone, then with the model's cosines, beside the meaning set
-// (meaning-pairs.mjs, held out).
+// its update pairs (right: versions of one fact; wrong: any other pair) beside the words' own. The
+// model brings candidates; the rules of words decide, so the pair sets (and the meaning set,
+// meaning-pairs.mjs) are scored by the rules alone. A build from before 2026-11-28 had a rule that
+// took the model's cosine: MEM_BENCH_BEFORE scores such a build's pair sets with the cosines too.
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
 // commit before a change), in the same run.
 import {existsSync, readFileSync} from 'node:fs'
@@ -59,6 +60,8 @@ import {BLIND25_OTHERS, BLIND25_UPDATES} from './blind-pairs25.mjs'
 import {BLIND26_OTHERS, BLIND26_UPDATES} from './blind-pairs26.mjs'
 import {BLIND27_OTHERS, BLIND27_UPDATES} from './blind-pairs27.mjs'
 import {BLIND28_OTHERS, BLIND28_UPDATES} from './blind-pairs28.mjs'
+import {BLIND29_OTHERS, BLIND29_UPDATES} from './blind-pairs29.mjs'
+import {BLIND30_OTHERS, BLIND30_UPDATES} from './blind-pairs30.mjs'
 
 const ROOT = join(import.meta.dirname, '..', '..', '..')
 
@@ -281,15 +284,18 @@ export async function benchCurrency({quiet = false} = {}) {
       const q = scorePairs(rules, {updates: SIDE_UPDATES, others: SIDE_BY_SIDE})
       console.log(`${name}: side-by-side set: ${q.found} / ${q.updates} updates found, ${q.grouped} / ${q.others} pairs of facts held side by side grouped`)
       // the blind sets, words alone (1 to 7 tuned on since 2026-11-27, 4 to 7 for the wrong links of the same-command and same-choice rules only; 8 read for the guards of the same day's last change; 9 measured four times then, two of its pairs seen; 10 measured once, at the end of that day, and its misses read the next for the roles added then; 11 written blind then, the check of that, then read; 12 and 13 written blind after, never read; 12, 13 and 15 read for their wrong links and 14 written blind and never read (one pair seen), 16 written blind after and never read but measured after each change, 17 written blind after the rule changes of that evening and measured then; 18 written blind on 2026-11-27 late, measured before the guards of that night and after, one of its pairs seen; 19 written blind after the first of those guards and never read; 18 read later that night; 20 written blind then, measured at the night's start and before and after the step that read 18: docs/currency.md)
-      for (const [set, updates, others] of [['blind 1', BLIND_UPDATES, BLIND_OTHERS], ['blind 2', BLIND2_UPDATES, BLIND2_OTHERS], ['blind 3', BLIND3_UPDATES, BLIND3_OTHERS], ['blind 4', BLIND4_UPDATES, BLIND4_OTHERS], ['blind 5', BLIND5_UPDATES, BLIND5_OTHERS], ['blind 6', BLIND6_UPDATES, BLIND6_OTHERS], ['blind 7', BLIND7_UPDATES, BLIND7_OTHERS], ['blind 8', BLIND8_UPDATES, BLIND8_OTHERS], ['blind 9', BLIND9_UPDATES, BLIND9_OTHERS], ['blind 10', BLIND10_UPDATES, BLIND10_OTHERS], ['blind 11', BLIND11_UPDATES, BLIND11_OTHERS], ['blind 12', BLIND12_UPDATES, BLIND12_OTHERS], ['blind 13', BLIND13_UPDATES, BLIND13_OTHERS], ['blind 14', BLIND14_UPDATES, BLIND14_OTHERS], ['blind 15', BLIND15_UPDATES, BLIND15_OTHERS], ['blind 16', BLIND16_UPDATES, BLIND16_OTHERS], ['blind 17', BLIND17_UPDATES, BLIND17_OTHERS], ['blind 18', BLIND18_UPDATES, BLIND18_OTHERS], ['blind 19', BLIND19_UPDATES, BLIND19_OTHERS], ['blind 20', BLIND20_UPDATES, BLIND20_OTHERS], ['blind 21', BLIND21_UPDATES, BLIND21_OTHERS], ['blind 22', BLIND22_UPDATES, BLIND22_OTHERS], ['blind 23', BLIND23_UPDATES, BLIND23_OTHERS], ['blind 24', BLIND24_UPDATES, BLIND24_OTHERS], ['blind 25', BLIND25_UPDATES, BLIND25_OTHERS], ['blind 26', BLIND26_UPDATES, BLIND26_OTHERS], ['blind 27', BLIND27_UPDATES, BLIND27_OTHERS], ['blind 28', BLIND28_UPDATES, BLIND28_OTHERS]]) {
+      for (const [set, updates, others] of [['blind 1', BLIND_UPDATES, BLIND_OTHERS], ['blind 2', BLIND2_UPDATES, BLIND2_OTHERS], ['blind 3', BLIND3_UPDATES, BLIND3_OTHERS], ['blind 4', BLIND4_UPDATES, BLIND4_OTHERS], ['blind 5', BLIND5_UPDATES, BLIND5_OTHERS], ['blind 6', BLIND6_UPDATES, BLIND6_OTHERS], ['blind 7', BLIND7_UPDATES, BLIND7_OTHERS], ['blind 8', BLIND8_UPDATES, BLIND8_OTHERS], ['blind 9', BLIND9_UPDATES, BLIND9_OTHERS], ['blind 10', BLIND10_UPDATES, BLIND10_OTHERS], ['blind 11', BLIND11_UPDATES, BLIND11_OTHERS], ['blind 12', BLIND12_UPDATES, BLIND12_OTHERS], ['blind 13', BLIND13_UPDATES, BLIND13_OTHERS], ['blind 14', BLIND14_UPDATES, BLIND14_OTHERS], ['blind 15', BLIND15_UPDATES, BLIND15_OTHERS], ['blind 16', BLIND16_UPDATES, BLIND16_OTHERS], ['blind 17', BLIND17_UPDATES, BLIND17_OTHERS], ['blind 18', BLIND18_UPDATES, BLIND18_OTHERS], ['blind 19', BLIND19_UPDATES, BLIND19_OTHERS], ['blind 20', BLIND20_UPDATES, BLIND20_OTHERS], ['blind 21', BLIND21_UPDATES, BLIND21_OTHERS], ['blind 22', BLIND22_UPDATES, BLIND22_OTHERS], ['blind 23', BLIND23_UPDATES, BLIND23_OTHERS], ['blind 24', BLIND24_UPDATES, BLIND24_OTHERS], ['blind 25', BLIND25_UPDATES, BLIND25_OTHERS], ['blind 26', BLIND26_UPDATES, BLIND26_OTHERS], ['blind 27', BLIND27_UPDATES, BLIND27_OTHERS], ['blind 28', BLIND28_UPDATES, BLIND28_OTHERS], ['blind 29', BLIND29_UPDATES, BLIND29_OTHERS], ['blind 30', BLIND30_UPDATES, BLIND30_OTHERS], ['meaning', MEANING_UPDATES, MEANING_OTHERS]]) {
         const b = scorePairs(rules, {updates, others})
         console.log(`${name}: ${set} set: ${b.found} / ${b.updates} updates found, ${b.grouped} / ${b.others} pairs of other subjects grouped`)
       }
     }
-    // the rules with meaning on, on the pair sets, the meaning set and the eight blind sets, with the built-in model's cosines
-    if (process.env.MEM_BENCH_CURRENCY_MEANING !== '0') {
-      const engine = await import(join(ROOT, 'dist', 'src', 'engines', 'currency', 'rules.js'))
-      const {factShape} = await import(join(ROOT, 'dist', 'src', 'text', 'values.js'))
+    // a build whose rules take the model's cosine: its pair sets, the meaning set and the blind sets with the built-in model's cosines
+    for (const root of process.env.MEM_BENCH_CURRENCY_MEANING === '0' ? [] : [ROOT, ...(process.env.MEM_BENCH_BEFORE ? [process.env.MEM_BENCH_BEFORE] : [])]) {
+      const engine = await import(join(root, 'dist', 'src', 'engines', 'currency', 'rules.js'))
+      // since 2026-11-28 no rule takes the model's cosine: the pair sets with meaning on are the words'
+      if (!engine.byMeaning) continue
+      const name = root === ROOT ? 'mem' : `mem at ${root.split('/').pop()}`
+      const {factShape} = await import(join(root, 'dist', 'src', 'text', 'values.js'))
       const {loadBuiltin} = await import(join(ROOT, 'dist', 'src', 'engines', 'meaning', 'builtin.js'))
       const model = await loadBuiltin()
       // the meaning pairs and both blind sets were read while the same-role rule was written (2026-11-27): none is held out now (docs/currency.md)
@@ -325,13 +331,15 @@ export async function benchCurrency({quiet = false} = {}) {
         'blind 26': [BLIND26_UPDATES, BLIND26_OTHERS],
         'blind 27': [BLIND27_UPDATES, BLIND27_OTHERS],
         'blind 28': [BLIND28_UPDATES, BLIND28_OTHERS],
+        'blind 29': [BLIND29_UPDATES, BLIND29_OTHERS],
+        'blind 30': [BLIND30_UPDATES, BLIND30_OTHERS],
       }
       const texts = [...new Set(Object.values(sets).flat(2).flat())]
       const vectors = new Map((await model.embed(texts)).map((v, i) => [texts[i], v]))
       const cosine = (a, b) => vectors.get(a).reduce((s, x, i) => s + x * vectors.get(b)[i], 0)
-      for (const [name, [updates, others]] of Object.entries(sets)) {
+      for (const [set, [updates, others]] of Object.entries(sets)) {
         const s = scoreWithMeaning({factShape, ...engine}, cosine, {updates, others})
-        console.log(`mem, meaning on: ${name} set: ${s.found} / ${s.updates} updates found (words alone ${s.foundByWords}), ${s.grouped} / ${s.others} pairs of other subjects linked (words alone ${s.groupedByWords})`)
+        console.log(`${name}, meaning on: ${set} set: ${s.found} / ${s.updates} updates found (words alone ${s.foundByWords}), ${s.grouped} / ${s.others} pairs of other subjects linked (words alone ${s.groupedByWords})`)
       }
     }
     if (process.env.MEM_BENCH_BEFORE) {

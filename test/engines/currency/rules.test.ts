@@ -3,14 +3,11 @@
 // alone fails a test here (test/engines/currency/remove-each.mjs removes each in turn and checks).
 import {describe, expect, it} from 'vitest'
 import {factShape} from '../../../src/text/values.js'
-import {Pair, PAIR_GUARDS, RESTATEMENT_RULES, SAME_SUBJECT_COSINE, UPDATE_RULES, restates, updateOf, updateRelation} from '../../../src/engines/currency/rules.js'
+import {PAIR_GUARDS, RESTATEMENT_RULES, UPDATE_RULES, restates, updateRelation} from '../../../src/engines/currency/rules.js'
 import * as guards from '../../../src/engines/currency/guards.js'
 
 const update = (older: string, newer: string) => updateRelation(factShape(newer), factShape(older))
 const restated = (older: string, newer: string) => restates(factShape(newer), factShape(older))
-/** With a meaning model on: the pair's cosine as the store passes it (the model's vectors are tested in test/engines/meaning). */
-const CLOSE = 0.9
-const byMeaning = (older: string, newer: string, similarity = CLOSE) => updateOf(new Pair(factShape(newer), factShape(older), similarity))
 
 /** Pairs (older, newer) each rule finds and no other does, with what changed. */
 const RULE_CASES: Record<string, Array<[string, string, string]>> = {
@@ -33,11 +30,6 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
   'same-frame': [
     ['Format the code with Biome on save', 'Format the code with dprint on save', 'Biome → dprint'],
     ['Write commit messages in gitmoji style', 'Write commit messages in the Linux kernel style', 'gitmoji → the Linux kernel'],
-  ],
-  // with the pair's cosine (CLOSE): words alone find nothing here
-  meaning: [
-    ['Static assets are uploaded to the cdn-assets bucket', 'Images and fonts now go to the public-media bucket', 'cdn-assets → public-media'],
-    ['Sessions expire after 30 minutes', 'Users are logged out after 2 hours of inactivity', '30 → 2'],
   ],
   // one tool of a role for another (roles.ts), in words that share little
   'same-role': [
@@ -163,13 +155,12 @@ const RESTATEMENT_CASES: Record<string, Array<[string, string]>> = {
  * Pairs (older, newer) that a rule would find but that one guard alone refuses: no update (and, for
  * the restatement's guards, no restatement). Keyed by the guard's export name.
  */
-const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?: Array<[string, string]>; meaning?: Array<[string, string]>}> = {
+const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?: Array<[string, string]>}> = {
   question: {
     updates: [['Does CI run on Node 18?', 'Does CI run on Node 20?']],
     restates: [['CI runs on Node 18', 'Does CI run on Node 18?']],
   },
   nameOfSubject: {
-    meaning: [['Deploy the Go service with ko', 'Deploy the Rust service with cargo']],
     updates: [
       ['Deploy the Go service with ko', 'Deploy the Rust service with cargo'],
       ['The EU cluster runs in eu-west-1', 'The US cluster runs in us-east-1'],
@@ -187,7 +178,6 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Always prefix class names with T_', 'Class names end with _K'],
       ['Class names are written in CamelCase', 'Class names end with _K'],
     ],
-    meaning: [['The linter is Biome', 'Field names end with _f']],
   },
   fewShared: {updates: [['The linter is Biome', 'Run the linter with npm run lint']]},
   fewWordsShared: {
@@ -198,9 +188,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   addressed: {
     updates: [['Great news, Mel: the mobile app now ships every Friday', 'The mobile app ships every Friday now, Melanie']],
-    meaning: [['Great news, Mel: the mobile app now ships every Friday', 'The mobile app ships every Friday now, Melanie']],
   },
-  otherLabel: {updates: [['Postgres runs locally on port 5432', 'Staging runs Postgres 15'], ['Postgres runs on port 5432', 'The team runs Postgres 15']], meaning: [['Redis listens on port 6379', 'Our cache is Redis 7']]},
+  otherLabel: {updates: [['Postgres runs locally on port 5432', 'Staging runs Postgres 15'], ['Postgres runs on port 5432', 'The team runs Postgres 15']]},
   commandAndName: {updates: [['We use Mocha for unit tests', 'To run unit tests: `npx vitest run`']]},
   // same-role finds it (yarn and pnpm run two commands; paraphrase set 5's wrong links were of this kind)
   toolsInCommands: {updates: [['`yarn build:example` builds the demo package', 'Type-check the demo with `pnpm --filter=demo typecheck`']]},
@@ -212,8 +201,6 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     ],
   },
   otherScope: {
-    // the meaning rule, with the pair's cosine, as on the blind sets with the model on
-    meaning: [['Staging is deployed to AWS eu-west-1', 'Production is deployed to AWS us-east-1']],
     updates: [
       ['The frontend is deployed to Vercel', 'The backend is deployed to Netlify'],
       // two scopes of two kinds (a part of the product, a side of the stack)
@@ -236,12 +223,6 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     ],
   },
   ownWordBeforeShared: {
-    meaning: [
-      // (the two below are two scopes too: otherScope)
-      ['Invoice emails are sent through SendGrid', 'Password reset emails go through Postmark'],
-      ['Frontend errors go to Sentry', 'Backend errors are tracked in Rollbar'],
-      ['Web builds are deployed to Vercel', 'Mobile builds ship through Expo'],
-    ],
     updates: [
       ['The Docker base image is node:22-slim', 'Build images FROM node:22-slim'],
       // same-role finds it
@@ -293,14 +274,6 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['Squash pull requests when merging', 'Land each pull request with a merge commit so that the history of every branch stays readable in git log'],
     ],
   },
-  longText: {
-    meaning: [
-      [
-        'Logging is pino. Inside handlers use request.log, which carries the request id, instead of the global logger, and never log whole request bodies because they may include card details.',
-        'Never log email addresses, names or IBANs. The pino redact config lists the known paths; add new PII fields there when you add them to a model.',
-      ],
-    ],
-  },
   // quantities of two dimensions: a time and a count, two things measured (reworded finds each)
   otherDimension: {
     updates: [
@@ -325,13 +298,6 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
       ['API responses from `/search` must come back within 300 ms', 'API responses from `/export` may take up to 30 seconds'],
       // same-choice finds it
       ['Strings use double quotes in `packages/web`', 'Prefer single quotes for string literals in `packages/api`'],
-    ],
-  },
-  alikeOtherSubject: {
-    meaning: [
-      ['Deploys to production need 2 approvals', 'Deploys to staging need 1 approvals'],
-      // the one above is two scopes too (otherScope): this one only words between the same neighbours
-      ['Deploys to billing need 2 approvals', 'Deploys to search need 1 approvals'],
     ],
   },
   // same-quantity finds each of these
@@ -373,14 +339,11 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     ],
   },
   otherUse: {
-    // the meaning rule, with the pair's cosine, as on the blind sets with the model on
-    meaning: [['Use camelCase for TypeScript variables', 'Use PascalCase for TypeScript types']],updates: [['Interfaces model the public API', 'Type aliases model internal unions']]},
+    updates: [['Interfaces model the public API', 'Type aliases model internal unions']]},
   otherPlaces: {updates: [['Shared modules use named exports', 'Storybook stories export their component as the default']]},
   otherBranches: {updates: [['Pull requests to main are squash-merged', 'Merges from the release branch keep a merge commit']]},
   // same-command finds each of these
   otherEcosystem: {
-    // the meaning rule, with the pair's cosine (reworded refuses it first with this guard too)
-    meaning: [['Python tests run through `tox -e py312`', 'The test suite runs with `npm test`']],
     updates: [
       ['Format with `cargo fmt`', 'Before pushing, run `terraform fmt -recursive`'],
       ['Run `cmake --build --target format` before committing', 'Format PHP with `composer format`'],
@@ -391,19 +354,13 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     ],
   },
   oneOfMany: {
-    // the meaning rule, with the pair's cosine
-    meaning: [['Run the whole suite with `make test`', 'Run one test file with `pytest path/to/test_x.py`']],
     // same-command finds it
     updates: [['Run the whole suite with `make test`', 'Run one test file with `pytest path/to/test_x.py`']],
   },
   tasksOfItsOwn: {
-    // the meaning rule, with the pair's cosine, as on the blind sets with the model on
     // (two programs, which otherTarget leaves; otherThingFor refuses these said "for the unit suite" / "for the types")
-    meaning: [['The unit suite runs through `pytest`', 'The types are checked by `mypy --strict`']],
     updates: [['Lint and test the package with `make check`', 'Builds and tests run through `just ci`']]},
   otherTarget: {
-    // the meaning rule, with the pair's cosine: one program, two uses
-    meaning: [['Start the site locally with `hugo server`', 'Build the site for release with `hugo --minify`']],
     updates: [
       ['Run the core tests with `cargo test -p core`', 'Run the CLI tests with `cargo test -p cli`'],
       ['Start the API with `pnpm dev:api`', 'Start the worker with `pnpm dev:worker`'],
@@ -414,8 +371,6 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   // one more thing logged, cached or kept out: same-words finds the first two, wider the third, reworded the second, same-frame the fourth
   addedObject: {
-    // the meaning rule, with the pair's cosine
-    meaning: [['Cache `~/.npm` in the CI workflow.', 'Cache `~/.gradle/caches` in the CI workflow.']],
     updates: [
       ['Never commit .pem files.', 'Never commit .p12 files.'],
       ['We never commit `.npmrc` with tokens in it.', 'Never commit `.pypirc` with tokens in it, ever.'],
@@ -425,8 +380,6 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   // same-command finds each of these: one verb of the task, each text naming its own thing to do it to
   otherObjectOfVerb: {
-    // the meaning rule, with the pair's cosine
-    meaning: [['Cache search results for 10 minutes.', 'Cache avatar images for 30 seconds.']],
     updates: [
       ['Type-check the Lambda handlers with `tsc --noEmit`', 'Type-check the Vue components with `vue-tsc --noEmit`'],
       // same-quantity finds it
@@ -435,8 +388,6 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   // same-quantity finds it: one measure, "for" two things
   otherThingFor: {
-    // the meaning rule, with the pair's cosine
-    meaning: [['Timeouts for calls to the search cluster are 5 seconds', 'Timeouts for database queries are 30 seconds']],
     updates: [
       ['Timeouts for calls to the search cluster are 5 seconds', 'Timeouts for database queries are 30 seconds'],
       // same-command finds it: two commands, each for its own thing
@@ -475,8 +426,6 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   // same-words and reworded find it
   otherTargetSaidOtherwise: {updates: [['Run `cargo test -p lexer` to test the lexer', 'Run `cargo test -p runtime` to test the interpreter']]},
   otherBound: {
-    // the meaning rule, with the pair's cosine, as on the blind sets with the model on
-    meaning: [['Usernames must be at least 3 characters long', 'Usernames may be at most 32 characters long']],
 
     updates: [
       ['Node 18 is the minimum', 'Node 22 is the maximum we test'],
@@ -512,8 +461,6 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     ],
   },
   carvedOut: {
-    // the meaning rule, with the pair's cosine, as on the blind sets with the model on
-    meaning: [['The changelog lists user-visible changes', 'Test-only changes skip the changelog']],
     updates: [
       ['Pull requests need two approvals', 'Docs-only pull requests need one approval'],
       // a case the rule lets through
@@ -535,7 +482,7 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
 describe('currency rules: each finds what no other rule finds', () => {
   for (const [kind, cases] of Object.entries(RULE_CASES)) {
     it(`${kind}`, () => {
-      for (const [older, newer, reason] of cases) expect(kind === 'meaning' ? byMeaning(older, newer) : update(older, newer), `${older} → ${newer}`).toEqual({kind, reason})
+      for (const [older, newer, reason] of cases) expect(update(older, newer), `${older} → ${newer}`).toEqual({kind, reason})
     })
   }
   for (const [kind, cases] of Object.entries(RESTATEMENT_CASES)) {
@@ -616,23 +563,12 @@ describe('bounds said by comparisons, and what a verb acts on: what the guards s
   })
 })
 
-describe('the meaning rule: only with a cosine at or above the threshold', () => {
-  it('links a reworded update only when the vectors are close', () => {
-    const [older, newer] = ['Static assets are uploaded to the cdn-assets bucket', 'Images and fonts now go to the public-media bucket']
-    // words alone (meaning off): no link
-    expect(update(older, newer)).toBeNull()
-    expect(byMeaning(older, newer, SAME_SUBJECT_COSINE)).toEqual({kind: 'meaning', reason: 'cdn-assets → public-media'})
-    expect(byMeaning(older, newer, SAME_SUBJECT_COSINE - 0.01)).toBeNull()
-  })
-})
-
 describe('currency guards: each refuses what only it refuses', () => {
   const all = Object.entries(guards).filter((e): e is [string, guards.Guard] => typeof e[1] === 'object' && e[1] !== null && 'refuses' in e[1])
   for (const [name, cases] of Object.entries(GUARD_CASES)) {
     it(`${name}`, () => {
       for (const [older, newer] of cases.updates ?? []) expect(update(older, newer), `${older} → ${newer}`).toBeNull()
       for (const [older, newer] of cases.restates ?? []) expect(restated(older, newer), `${older} ≡ ${newer}`).toBe(false)
-      for (const [older, newer] of cases.meaning ?? []) expect(byMeaning(older, newer), `${older} → ${newer} (cosine ${CLOSE})`).toBeNull()
     })
   }
   it('every guard is in use and has its cases', () => {
