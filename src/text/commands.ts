@@ -36,7 +36,10 @@ rake rails bundle rspec docker docker-compose podman tilt skaffold kamal helm ku
 mkdocs sphinx-build tsc vue-tsc eslint prettier biome ruff isort flake8 mypy pyright golangci-lint gofmt rustfmt mvn mvnw
 gradle gradlew dotnet composer artisan iex xcodebuild fastlane flutter dart cmake ctest ninja bazel turbo nx lerna changeset
 pre-commit husky lefthook vercel netlify flyctl heroku wrangler firebase serverless sls supabase prisma drizzle-kit alembic
-django-admin manage.py hugo jekyll zola phpunit pest vitest jest playwright cypress stylelint jsdoc typedoc storybook`
+django-admin manage.py hugo jekyll zola phpunit pest vitest jest playwright cypress stylelint jsdoc typedoc storybook
+ng nuxi vite expo eas sbt rebar3 dune cabal zig gleam cdk gcloud psql liquibase flyway dbmate swiftlint swiftformat
+ktlint detekt rubocop semgrep trivy hadolint shellcheck shfmt actionlint tflint webpack rollup esbuild tauri wasm-pack ts-node
+karma mocha php ruby javac meson conan vcpkg`
     .split(/\s+/)
     .filter(Boolean),
 )

@@ -18,6 +18,10 @@ describe('commands', () => {
     // a word that is also a verb, after a word that introduces a command
     expect(read('Before committing, run just fmt')).toEqual(['just fmt'])
     expect(read('Populate local data by running make seed')).toEqual(['make seed'])
+    // CLIs of frameworks, clouds, databases and linters beyond the JavaScript, Python, Ruby and Go ones
+    expect(read('Check the Angular workspace with `ng lint` and `ng test --watch=false`')).toEqual(['ng lint', 'ng test --watch=false'])
+    expect(read('Ship the stack with `cdk deploy --all`; apply schema changes with `flyway migrate`')).toEqual(['cdk deploy --all', 'flyway migrate'])
+    expect(read('Lint shell scripts with shellcheck scripts/*.sh before pushing')).toEqual(['shellcheck scripts/*.sh'])
   })
 
   it('reads no command in a tool named as a tool, a verb, or a quoted word that is no program', () => {
