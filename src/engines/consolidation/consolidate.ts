@@ -724,9 +724,17 @@ async function planClusters(
   const touched: number[] = []
   const existingInsight = (v: Vec): string | undefined => {
     insightIndex.candidates(v.ids, v.w, 0, v.ids.length, acc, touched)
+    // the index leaves out the terms common among insights: over them a unit vector adds at most
+    // their norm in `v` to a cosine (Cauchy–Schwarz), so an insight whose sum over the indexed terms
+    // is further below the bar than that cannot reach it, and is not compared whole
+    let common = 0
+    for (let k = 0; k < v.ids.length; k++) if ((insightDf.get(v.ids[k]) ?? 0) > insightMaxDf) common += v.w[k] * v.w[k]
+    const reach = BOOST_SIM - Math.sqrt(common) - 1e-6
     let best: {doc: number; sim: number} | undefined
     for (const doc of touched) {
+      const indexed = acc[doc]
       acc[doc] = 0
+      if (indexed < reach) continue
       const sim = dot(v, insightVecs[doc])
       if (sim >= BOOST_SIM && (!best || sim > best.sim)) best = {doc, sim}
     }

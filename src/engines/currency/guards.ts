@@ -569,7 +569,7 @@ export const otherCodeCheck: Guard = {
 const ONE_OF_MANY = new Set(['one', 'single', 'individual', 'specific', 'targeted', 'given'])
 
 /**
- * same-command, reworded, meaning: one text runs one thing of many — "Run one test with `go test
+ * same-command: one text runs one thing of many — "Run one test with `go test
  * -run TestName ./pkg/…`", "Run a single RSpec example: `bin/rspec spec/…:123`", a command with a
  * placeholder (`<file_path>`, `path/to/test.py`) — and the other does not ("`make test-verbose` runs
  * the unit and integration tests"): how to run one, beside how to run them all.
@@ -622,7 +622,7 @@ const forQualifier = oncePer((shape: FactShape): string[] => {
 })
 
 /**
- * same-quantity and the meaning rule: each text says what its quantity is for, and the two name nothing in common —
+ * same-quantity and same-command: each text says what its quantity is for, and the two name nothing in common —
  * "Timeouts for database queries are 5 seconds" / "Timeouts for calls to the payment provider are 15
  * seconds", "Coverage must stay above 80% for the repository as a whole" / "… above 95% for the
  * `billing/` package": one measure of two things.
@@ -835,7 +835,7 @@ function verbAt(seq: readonly string[], i: number, clauseStart: number): boolean
 }
 
 /**
- * same-words, wider, reworded, same-frame and the meaning rule: what changed is, in both texts, what a verb of a list
+ * same-words, wider, reworded and same-frame: what changed is, in both texts, what a verb of a list
  * acts on — "Never log request bodies" / "Always log request IDs", "CI caches `node_modules` between
  * runs" / "CI caches the Playwright browsers between runs", "Never commit `.pem` files" / "Never
  * commit `.p12` files": one more thing cached, logged or kept out, both true at once.
@@ -880,7 +880,7 @@ const isNextStep = oncePer((shape: FactShape): boolean => {
 })
 
 /**
- * same-command and the meaning rule: both texts tell one verb of the task to act on a thing each
+ * same-command and same-quantity: both texts tell one verb of the task to act on a thing each
  * names and the other does not — "Lint the shell scripts with `shellcheck scripts/*.sh`" / "Lint the Python code with
  * `ruff check .`", "Regenerate GraphQL types with `pnpm codegen`" / "Regenerate the Prisma client
  * with `pnpm prisma generate`": one task done to two things, each with its own command.
@@ -925,7 +925,7 @@ export const otherTarget: Guard = {
  */
 function commandPartsApart({newer, older}: Pair): {sameProgram: boolean; own: string[]; theirs: string[]; mine: Set<string>; their: Set<string>} | null {
   const [given, taken] = [commandsIn(newer), commandsIn(older)]
-  // (the meaning rule asks it of texts that may give no command)
+  // (a guard of every pair asks it of texts that may give no command)
   if (given.length !== 1 || taken.length !== 1) return null
   const [[a], [b]] = [given, taken]
   const parts = (key: string) => key.split(' ').slice(1).filter((w) => !w.startsWith('-')).flatMap(commandParts).filter((w) => !RUNNING_WORDS.has(w))
