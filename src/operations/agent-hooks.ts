@@ -141,6 +141,15 @@ export interface HookPromptInput extends HookSessionInput {
 const CHARS_PER_TOKEN = 2.5
 
 /**
+ * Whether `text` still fits the injection's budget (INJECT_MAX_TOKENS) after `chars` characters
+ * already taken, with room for its line's type letter and reference. Read by the local hook and, in
+ * remote mode, on the server's answer (faces/remote/calls.ts).
+ */
+export function fitsInjection(chars: number, text: string): boolean {
+  return (chars + text.length + 80) / CHARS_PER_TOKEN <= INJECT_MAX_TOKENS
+}
+
+/**
  * Whether a memory's terms (its content's and tags', analyzed) share enough with the prompt's to be
  * shown with it: INJECT_MIN_SHARED terms over INJECT_MIN_OVERLAP of the smaller set, or two over
  * INJECT_CLOSE_OVERLAP. Read by the local hook and, in remote mode, on the server's answer.
@@ -205,7 +214,7 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
       if (keepsNotUsing(m, record[m.id])) continue
       const ref = handle.store.read((db) => shortRef(db, m.id))
       // the whole memory when it fits what is left of the budget (the agent can act on it), else its one-liner
-      const fits = (t: string) => (chars + t.length + 80) / CHARS_PER_TOKEN <= INJECT_MAX_TOKENS
+      const fits = (t: string) => fitsInjection(chars, t)
       const lineOf = (t: string) => {
         const one = t.replace(/\s+/g, ' ').trim()
         return `[${TYPE_LETTER[m.type as MemoryType]}] ${one.length > 300 ? `${one.slice(0, 299)}…` : one}${originSuffix(m.origin)} [${ref}]`

@@ -1150,8 +1150,11 @@ export class RepoStore {
     return planned
   }
 
-  /** Keeps a snapshot of the replica in the log when records came after the last one. */
-  /** `whenDue`: only when REPLICA_SNAPSHOT_RECORDS came after the log's newest snapshot (a checkpoint asked for keeps one whenever anything is new). */
+  /**
+   * Keeps a snapshot of the replica in the log when records came after the last one. `whenDue`:
+   * only when REPLICA_SNAPSHOT_RECORDS came after the log's newest snapshot (a checkpoint asked for
+   * keeps one whenever anything is new).
+   */
   private async snapshotReplica(replica: ReplicaLog, {whenDue = false}: {whenDue?: boolean} = {}): Promise<void> {
     await this.advance(async () => {
       if (this.replicaSeq <= this.snapshotSeq) return

@@ -49,7 +49,6 @@ function plainProse(text: string): string {
   return blocks.replace(/(^|[\s(])[*_](?=\S)([^*_]+?)(?<=\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
 }
 
-
 export function parseMarkdown(source: string): MdSection[] {
   const lines = stripComments(source.replace(/\r\n?/g, '\n')).split('\n')
   const sections: MdSection[] = []

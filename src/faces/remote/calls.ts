@@ -293,7 +293,7 @@ async function promptHook(ctx: MemContext, target: RemoteTarget, input: Record<s
         if (m && (m.forgottenAt || m.supersededBy || hooks.keepsNotUsing(m, record[m.id]))) continue
         const one = r.content.replace(/\s+/g, ' ').trim()
         const line = `[${r.type.charAt(0).toUpperCase()}] ${one.length > 300 ? `${one.slice(0, 299)}…` : one} [${r.id}]`
-        if ((chars + line.length + 80) / 2.5 > hooks.INJECT_MAX_TOKENS) continue
+        if (!hooks.fitsInjection(chars, line)) continue
         lines.push(line)
         picked.push({id: r.id, usedCount: m?.usedCount ?? 0, unusedCount: m?.unusedCount ?? 0, counted: m !== undefined})
         chars += line.length + 1
