@@ -12,6 +12,8 @@
 import {createHash} from 'node:crypto'
 import {closeSync, fstatSync, openSync} from 'node:fs'
 import type {MemContext} from '../engines/context.js'
+import type {RecallFields} from '../storage/memories.js'
+import type {RepoStore} from '../storage/repo-store.js'
 import {TYPE_LETTER, type MemoryType} from '../model/memory.js'
 import type {OpCall} from './define.js'
 import {
@@ -195,24 +197,25 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
   const out: HookAnswer = {text: '', ids: []}
   if (prompt.split(/\s+/).filter((w) => w.length > 2).length >= 2) {
     const upcoming = state.contextAt ? [] : (await sessionContext(ctx, input.repo, root, dir, now)).context.ids
-    const [{recall}, {getMemory}, {shortRef}, {analyze}] = await Promise.all([import('./recall.js'), import('../storage/memories.js'), import('../storage/refs.js'), import('../text/tokenize.js')])
+    const [{recallHits}, {analyze}] = await Promise.all([import('./recall.js'), import('../text/tokenize.js')])
     const promptTerms = new Set(analyze(prompt))
     // words only: what is injected must share words with the prompt (below), so the meaning model would cost and add nothing
-    const {results} = await recall(ctx, {repo: input.repo, q: prompt.slice(0, 2_000), limit: 8}, {meaning: false})
-    const handle = await ctx.repo(input.repo, 'read')
+    const {hits, store} = await recallHits(ctx, {repo: input.repo, q: prompt.slice(0, 2_000), limit: 8}, {meaning: false})
     const record = dir ? readInjections(dir) : {}
     const shown = new Set([...state.shown, ...upcoming])
     const lines: string[] = []
     const picked: Array<{id: string; usedCount: number; unusedCount: number}> = []
     let chars = 0
-    for (const r of results) {
-      if (picked.length >= INJECT_MAX || r.score < INJECT_MIN_SCORE) break
-      if (shown.has(r.id) || r.id.startsWith('memories/layer-')) continue
-      const m = handle.store.read((db) => getMemory(db, r.id))
-      if (!m || m.forgottenAt || m.supersededBy || heldBack(m)) continue
+    for (const hit of hits) {
+      const id = hit.memory.id
+      // as recall's result rounds it
+      if (picked.length >= INJECT_MAX || Math.round(hit.score * 10_000) / 10_000 < INJECT_MIN_SCORE) break
+      if (shown.has(id) || id.startsWith('memories/layer-')) continue
+      const m = await injectable(store, hit.memory)
+      if (!m || heldBack(m)) continue
       if (!sharesEnoughWithPrompt(promptTerms, new Set(analyze(`${m.content} ${m.tags.join(' ')}`)))) continue
       if (keepsNotUsing(m, record[m.id])) continue
-      const ref = handle.store.read((db) => shortRef(db, m.id))
+      const ref = m.ref
       // the whole memory when it fits what is left of the budget (the agent can act on it), else its one-liner
       const fits = (t: string) => fitsInjection(chars, t)
       const lineOf = (t: string) => {
@@ -234,6 +237,20 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
   }
   if (dir) writeSession(dir, state)
   return out
+}
+
+/**
+ * What the prompt hook reads of a recalled memory: a hit the recall index answered carries it (the
+ * index answers only when current, and holds live memories only), any other is read from the store
+ * (loaded then); null when the memory is not this repo's, forgotten or superseded.
+ */
+async function injectable(store: RepoStore, f: RecallFields): Promise<(RecallFields & {ref: string; unusedCount: number}) | null> {
+  if (f.ref !== undefined && f.unusedCount !== undefined) return {...f, ref: f.ref, unusedCount: f.unusedCount}
+  const [{getMemory}, {shortRef}] = await Promise.all([import('../storage/memories.js'), import('../storage/refs.js')])
+  await store.ready()
+  const m = store.read((db) => getMemory(db, f.id))
+  if (!m || m.forgottenAt || m.supersededBy) return null
+  return {...m, ref: store.read((db) => shortRef(db, m.id))}
 }
 
 export interface HookWrapUpInput extends HookSessionInput {

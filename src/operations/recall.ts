@@ -55,6 +55,17 @@ async function recallInput(raw: RecallInput): Promise<RecallArgs> {
  * that share words with the prompt, so the model would cost time and add nothing).
  */
 export async function recall(ctx: MemContext, raw: RecallInput, options: {meaning?: boolean} = {}): Promise<RecallResult> {
+  const {hits, now} = await recallHits(ctx, raw, options)
+  return recallResult(hits, now)
+}
+
+/**
+ * The ranked hits recall() shapes into its result, the recall already recorded on them (unless
+ * `touch` is false), and the store they came from, which is loaded unless the recall index
+ * answered. Hits the index answered carry their memory's short ref and unused count (the prompt
+ * hook reads them without loading the store).
+ */
+export async function recallHits(ctx: MemContext, raw: RecallInput, options: {meaning?: boolean} = {}): Promise<{hits: SearchHit[]; now: Date; store: RepoStore}> {
   const input = await recallInput(raw)
   // a one-shot command first tries the recall index, which answers without loading the store
   const handle = await ctx.repo(input.repo, 'read', {deferLoad: !ctx.longLived})
@@ -71,7 +82,7 @@ export async function recall(ctx: MemContext, raw: RecallInput, options: {meanin
         vectors = index.header.vectors
         return searchIndexed(index, input.q, {limit: input.limit, type: input.type, now})
       })
-      if (indexed && (!meaning || meaning.wordsAnswer(input.q, indexed))) return recallResult(handle.store, indexed, input.touch, now)
+      if (indexed && (!meaning || meaning.wordsAnswer(input.q, indexed))) return indexHits(handle.store, indexed, input.touch, now)
       if (indexed && meaning) {
         if (vectors && vectors.missing === 0) {
           // the words did not answer, and the index holds every memory's vector: the question's
@@ -79,7 +90,7 @@ export async function recall(ctx: MemContext, raw: RecallInput, options: {meanin
           const embedding = await meaning.queryVector(ctx, input.q)
           askModel = embedding !== null
           const byMeaning = embedding ? handle.store.readIndexed((index) => searchIndexed(index, input.q, {limit: input.limit, type: input.type, now, embedding})) : undefined
-          if (byMeaning) return recallResult(handle.store, byMeaning, input.touch, now)
+          if (byMeaning) return indexHits(handle.store, byMeaning, input.touch, now)
         } else {
           // the model loads while the store does (both take a while cold)
           void meaning.preload(ctx)
@@ -103,7 +114,13 @@ export async function recall(ctx: MemContext, raw: RecallInput, options: {meanin
   }
   // the recall is recorded on this repository's own memories only
   touchHits(handle.store, found.local, input.touch, now)
-  return recallResult(handle.store, found.hits, false, now)
+  return {hits: found.hits, now, store: handle.store}
+}
+
+/** Hits the recall index answered (all the repo's own), the recall recorded on them. */
+function indexHits(store: RepoStore, hits: SearchHit[], touch: boolean | undefined, now: Date): {hits: SearchHit[]; now: Date; store: RepoStore} {
+  touchHits(store, hits, touch, now)
+  return {hits, now, store}
 }
 
 /** Whether the context's meaning setting is other than off (a wrong setting counts as on: the model step says what is wrong, once). */
@@ -160,9 +177,8 @@ function touchHits(store: RepoStore, hits: SearchHit[], touch: boolean | undefin
   if (hits.length > 0 && touch !== false) store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
 }
 
-/** The result of the ranked hits; with `touch` (not false), records the recall on them first. */
-function recallResult(store: RepoStore, hits: SearchHit[], touch: boolean | undefined, now: Date): RecallResult {
-  touchHits(store, hits, touch, now)
+/** The result of the ranked hits. */
+function recallResult(hits: SearchHit[], now: Date): RecallResult {
   return {
     results: hits.map(({memory: m, score, newer}) => ({
       id: m.id,

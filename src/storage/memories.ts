@@ -407,6 +407,9 @@ export function getMemoriesBySeq(db: Db, seqs: number[]): Map<number, Memory> {
 export type RecallFields = Pick<Memory, 'id' | 'repoId' | 'type' | 'content' | 'oneLiner' | 'tags' | 'importance' | 'createdAt' | 'usedCount' | 'links' | 'origin'> & {
   /** Only in the recall index's records: the recorded origin's MAC, verified when read (recall-index.ts). */
   originMac?: string | null
+  /** Only in hits the recall index answered: the memory's short ref (refs.ts) and its unused count, as of the index (current when it answers). */
+  ref?: string
+  unusedCount?: number
 }
 
 /** The recall fields of memories by seq: ten columns instead of all (a third of the cost). */

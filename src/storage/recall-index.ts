@@ -11,6 +11,7 @@ import {readRange} from './journal.js'
 import {listLayers} from './layers.js'
 import {liveRepoLinks} from './links.js'
 import type {RankFields, RecallFields} from './memories.js'
+import {shortRef} from './refs.js'
 
 /**
  * `.mem/recall.idx`: a compact, read-only copy of what a one-shot `mem recall` reads, so that it can
@@ -20,8 +21,8 @@ import type {RankFields, RecallFields} from './memories.js'
  *   document frequency and where its postings are;
  * - per term, its postings: (seq, tf per field), varint-coded, read by offset only for the query's terms;
  * - each indexed memory's field lengths in terms (BM25's length normalisation);
- * - per live memory, one record with its rank and recall fields, read by offset for the few
- *   memories ranked and returned;
+ * - per live memory, one record with its rank and recall fields and its short ref, read by offset
+ *   for the few memories ranked and returned;
  * - the live memories' meaning vectors from the model most of them were embedded by (the seqs, then
  *   the Float32 rows), read whole only by a recall the words did not answer (engines/meaning).
  * Every part carries a CRC32: a damaged or truncated file is refused (`RecallIndexUnusable`), never
@@ -36,7 +37,8 @@ export const RECALL_INDEX_FILE = 'recall.idx'
 const MAGIC = 'MRI1'
 // 2: records carry each memory's recorded origin and its MAC (storage/origin.ts)
 // 3: the live memories' meaning vectors (section `vecs`), so a cold recall by meaning reads no store
-const FORMAT = 3
+// 4: records carry each memory's short ref (refs.ts), so the prompt hook injects without loading the store
+const FORMAT = 4
 /** Magic, header length, header CRC, header block size. */
 const HEAD = 16
 
@@ -87,6 +89,9 @@ function verifyIndexed(keys: OriginKeys | undefined, f: RecallFields): void {
   const recorded = typeof f.origin === 'string' && f.origin !== '' ? f.origin : OWN_ORIGIN
   f.origin = keys ? keys.verify(f.id, recorded, f.content, typeof f.originMac === 'string' ? f.originMac : null) : recorded
   delete f.originMac
+  // a ref is shown to the agent: only a prefix of the memory's own key, as shortRef() gives, is taken
+  const key = f.id.slice(f.id.lastIndexOf('/') + 1)
+  if (f.ref !== undefined && !(typeof f.ref === 'string' && key.startsWith(f.ref) && (f.ref.length >= 8 || f.ref === key))) delete f.ref
 }
 
 /** The index file cannot answer (missing, damaged, truncated, another format): use the database. */
@@ -136,7 +141,7 @@ export function liveIndexRows(db: Db): {records: Map<number, string>; updated: R
       records.set(
         r.seq,
         `"rank":{"type":${str(r.type)},"importance":${str(r.importance)},"createdAt":${str(r.c)},"lastUsedAt":${str(r.u)},"usedCount":${str(r.n)},"unusedCount":${str(r.x)},"live":true,"question":${r.q === 1}},` +
-          `"recall":{"links":${r.l},"id":${str(r.id)},"repoId":${str(r.r)},"type":${str(r.type)},"content":${str(r.content)},"oneLiner":${str(r.o ?? null)},"tags":${r.tags},"importance":${str(r.importance)},"createdAt":${str(r.c)},"usedCount":${str(r.n)},"origin":${str(r.og)},"originMac":${str(r.om)}}`,
+          `"recall":{"links":${r.l},"id":${str(r.id)},"repoId":${str(r.r)},"type":${str(r.type)},"content":${str(r.content)},"oneLiner":${str(r.o ?? null)},"tags":${r.tags},"importance":${str(r.importance)},"createdAt":${str(r.c)},"usedCount":${str(r.n)},"origin":${str(r.og)},"originMac":${str(r.om)},"ref":${str(shortRef(db, r.id))}}`,
       )
       if (r.l.includes(UPDATED_BY)) {
         updated.push({links: JSON.parse(r.l) as MemoryLink[], id: r.id, repoId: r.r, type: r.type, content: r.content, oneLiner: r.o ?? null, tags: JSON.parse(r.tags) as string[], importance: r.importance, createdAt: r.c, usedCount: r.n, origin: r.og, originMac: r.om, seq: r.seq} as RecallFields)

@@ -10,6 +10,7 @@ import {linkRepo} from '../../src/operations/links.js'
 import {mkdirSync} from 'node:fs'
 import {openMem} from '../../src/runtime/open-mem.js'
 import {RepoStore} from '../../src/storage/repo-store.js'
+import {getMemory} from '../../src/storage/memories.js'
 import {RECALL_INDEX_FILE, RecallIndexFile} from '../../src/storage/recall-index.js'
 import {searchMemories} from '../../src/engines/search/engine.js'
 import {searchIndexed} from '../../src/engines/search/compact.js'
@@ -134,7 +135,12 @@ describe('the recall index', () => {
       for (const q of queries) {
         for (const opts of [{limit: 10}, {limit: 3}, {limit: 25, type: 'procedure' as const}, {limit: 5, type: 'observation' as const}]) {
           const fts = loaded.read((db) => searchMemories(db, q, {...opts, now, index: 'fts'}))
-          const fromIndex = searchIndexed(index, q, {...opts, now})
+          // the index's hits also carry each memory's short ref and unused count (the prompt hook reads them)
+          const fromIndex = searchIndexed(index, q, {...opts, now})?.map(({memory: {ref, unusedCount, ...memory}, ...hit}) => {
+            expect(memory.id.slice(memory.id.lastIndexOf('/') + 1).startsWith(ref!) && ref!.length >= 8).toBe(true)
+            expect(unusedCount).toBe(loaded.read((db) => getMemory(db, memory.id))!.unusedCount)
+            return {...hit, memory}
+          })
           expect(fromIndex, `${q} ${JSON.stringify(opts)}`).toEqual(fts)
           if (fts.some((h) => h.newer)) withNewer++
         }

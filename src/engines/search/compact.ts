@@ -62,7 +62,8 @@ export function searchIndexed(index: RecallIndexFile, q: string, opts: Omit<Sear
         if (!v) throw new Error('the recall index holds no vectors of this model')
         return cosinesOf(v.seqs, v.matrix, e.vector)
       },
-      recallFields: (seqs) => new Map([...retriever.records(seqs)].map(([seq, m]) => [seq, m.recall])),
+      // the index answers only when current, so its counts are the memory's (prompt hook: engines/agents)
+      recallFields: (seqs) => new Map([...retriever.records(seqs)].map(([seq, m]) => [seq, Number.isInteger(m.rank.unusedCount) && m.rank.unusedCount >= 0 ? {...m.recall, unusedCount: m.rank.unusedCount} : m.recall])),
       newestVersions: (memories: RecallFields[]) => {
         const out = new Map<string, RecallFields>()
         const byId = retriever.newerById()
