@@ -341,14 +341,20 @@ const RETIRED_BEFORE = new Set(['instead of', 'rather than', 'in place of', 'rep
 /** Words between such a cue and its thing: "instead of the old compose workflow". */
 const ON_THE_WAY = new Set(['a', 'an', 'the', 'old', 'older', 'bare', 'plain', 'our', 'any'])
 
-/** The things a text names — its tools, and the paths and commands it quotes — lowercased, each with how the text writes it (once per shape). */
+/**
+ * The things a text names — its tools, the paths and commands it quotes, and the names it writes as
+ * names (a capital inside a sentence, or an identifier: "Distillery", "DocSearch", values.ts) —
+ * lowercased, each with how the text writes it (once per shape).
+ */
 const thingsNamed: (shape: FactShape) => ReadonlyMap<string, string> = oncePer((shape: FactShape) => {
   const tools = [...toolsIn(shape.sequence).values()].flatMap((byKey) => [...byKey.values()])
-  const values = shape.values.filter((v) => v.startsWith('q:') || v.startsWith('p:')).map((v) => v.slice(2))
+  const quoted = shape.values.filter((v) => v.startsWith('q:') || v.startsWith('p:')).map((v) => v.slice(2))
   // a runtime at a version, as the text writes it: "Java 11", "Kotlin 1.8"
   const versions = versionsIn(shape.sequence).map(({at, end}) => shape.sequence.slice(at, end).join(' '))
+  // last: the thing found gone is the first that matches ("Kotlin 1.9", not the name "Kotlin")
+  const names = shape.values.filter((v) => v.startsWith('w:') || v.startsWith('i:')).map((v) => shape.shown.get(v) ?? v.slice(2))
   const out = new Map<string, string>()
-  for (const t of [...tools, ...values, ...versions]) if (t.length > 1 && !out.has(t.toLowerCase())) out.set(t.toLowerCase(), t)
+  for (const t of [...tools, ...quoted, ...versions, ...names]) if (t.length > 1 && !out.has(t.toLowerCase())) out.set(t.toLowerCase(), t)
   return out
 })
 
@@ -392,7 +398,7 @@ function retiredIn(clause: readonly string[], things: readonly string[]): string
 
 /**
  * retired: the newer text says a thing the older names is gone — its tool, a path or a command it
- * quotes, a runtime at a version ("Java 11"): named before "removed", "dropped", "deprecated", "no
+ * quotes, a name ("Distillery"), a runtime at a version ("Java 11"): named before "removed", "dropped", "deprecated", "no
  * longer", "legacy", "decommissioned", "anymore", or right after
  * "instead of", "rather than", "replaces", "no new", "moved off", a negated "add new" — and states something the older does not: "The ORM
  * is TypeORM" → "Database access goes through Drizzle; … TypeORM has been removed", "Use Black for

@@ -140,6 +140,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     // what replaced it is the new thing of its role, not the first new thing named
     ['Frontend component tests are written with Enzyme', 'React components are tested with Testing Library; Enzyme is no longer used', 'Enzyme → Testing Library'],
     ['Local secrets live in `.env.local`.', 'Local secrets come from Doppler via `doppler run`; there is no `.env.local` anymore.', '.env.local → Doppler'],
+    // a name no list holds, written as a name (a capital inside the sentence), is a thing too
+    ['Release notes are compiled by Chronicle from the merged pull requests.', 'Release notes now come from the `changeset version` step; Chronicle was retired.', 'Chronicle → changeset version'],
   ],
 }
 
