@@ -342,19 +342,21 @@ const RETIRED_BEFORE = new Set(['instead of', 'rather than', 'in place of', 'rep
 const ON_THE_WAY = new Set(['a', 'an', 'the', 'old', 'older', 'bare', 'plain', 'our', 'any'])
 
 /**
- * The things a text names — its tools, the paths and commands it quotes, and the names it writes as
+ * The things a text names — its tools, the paths and commands it quotes, a quoted command's program, and the names it writes as
  * names (a capital inside a sentence, or an identifier: "Distillery", "DocSearch", values.ts) —
  * lowercased, each with how the text writes it (once per shape).
  */
 const thingsNamed: (shape: FactShape) => ReadonlyMap<string, string> = oncePer((shape: FactShape) => {
   const tools = [...toolsIn(shape.sequence).values()].flatMap((byKey) => [...byKey.values()])
   const quoted = shape.values.filter((v) => v.startsWith('q:') || v.startsWith('p:')).map((v) => v.slice(2))
+  // the program a quoted command runs: "`openocd -f board.cfg`" names openocd
+  const programs = quoted.map((q) => /^([a-z][\w.-]*) \S/i.exec(q)?.[1]).filter((p): p is string => p !== undefined)
   // a runtime at a version, as the text writes it: "Java 11", "Kotlin 1.8"
   const versions = versionsIn(shape.sequence).map(({at, end}) => shape.sequence.slice(at, end).join(' '))
   // last: the thing found gone is the first that matches ("Kotlin 1.9", not the name "Kotlin")
   const names = shape.values.filter((v) => v.startsWith('w:') || v.startsWith('i:')).map((v) => shape.shown.get(v) ?? v.slice(2))
   const out = new Map<string, string>()
-  for (const t of [...tools, ...quoted, ...versions, ...names]) if (t.length > 1 && !out.has(t.toLowerCase())) out.set(t.toLowerCase(), t)
+  for (const t of [...tools, ...quoted, ...versions, ...names, ...programs]) if (t.length > 1 && !out.has(t.toLowerCase())) out.set(t.toLowerCase(), t)
   return out
 })
 
@@ -375,6 +377,14 @@ function addsNoMore(clause: readonly string[], i: number): boolean {
   return i > 0 && clause[i - 1] === 'add' && clause[i] === 'new' && clause.slice(Math.max(0, i - 3), i - 1).some((w) => w === 'not' || w === 'never' || w === "don't")
 }
 
+/** Words before "replaced" that make it passive: "Jest was replaced by Vitest" (the thing before it is gone). */
+const PASSIVE = new Set(['was', 'were', 'is', 'are', 'be', 'been', 'being', 'got', 'gets', 'get'])
+
+/** Whether `i` is an active "replaced", whose thing gone comes after it: "`mix release`, which replaced Distillery", "Vitest replaced Jest". */
+function replacedActive(clause: readonly string[], i: number): boolean {
+  return clause[i] === 'replaced' && i > 0 && !PASSIVE.has(clause[i - 1])
+}
+
 /** Which of `things` a clause says is gone: named before a word of RETIRED_WORDS, or right after a cue of RETIRED_BEFORE. */
 function retiredIn(clause: readonly string[], things: readonly string[]): string | undefined {
   for (let i = 0; i < clause.length; i++) {
@@ -386,7 +396,7 @@ function retiredIn(clause: readonly string[], things: readonly string[]): string
       if (gone) return gone
     }
     const cue = i > 0 ? `${clause[i - 1]} ${clause[i]}` : ''
-    if (RETIRED_BEFORE.has(cue) || RETIRED_BEFORE.has(clause[i]) || addsNoMore(clause, i)) {
+    if (RETIRED_BEFORE.has(cue) || RETIRED_BEFORE.has(clause[i]) || addsNoMore(clause, i) || replacedActive(clause, i)) {
       let at = i + 1
       while (at < clause.length && ON_THE_WAY.has(clause[at])) at++
       const gone = things.find((t) => placeIn(clause, t, at) === at)
@@ -398,9 +408,9 @@ function retiredIn(clause: readonly string[], things: readonly string[]): string
 
 /**
  * retired: the newer text says a thing the older names is gone — its tool, a path or a command it
- * quotes, a name ("Distillery"), a runtime at a version ("Java 11"): named before "removed", "dropped", "deprecated", "no
+ * quotes (or the program such a command runs), a name ("Distillery"), a runtime at a version ("Java 11"): named before "removed", "dropped", "deprecated", "no
  * longer", "legacy", "decommissioned", "anymore", or right after
- * "instead of", "rather than", "replaces", "no new", "moved off", a negated "add new" — and states something the older does not: "The ORM
+ * "instead of", "rather than", "replaces", an active "replaced", "no new", "moved off", a negated "add new" — and states something the older does not: "The ORM
  * is TypeORM" → "Database access goes through Drizzle; … TypeORM has been removed", "Use Black for
  * formatting" → "Python formatting is `ruff format`; Black is no longer installed", "Put new modules
  * under `app/old/`" → "… under `app/core/`; `app/old/` is legacy and frozen". A text that retires

@@ -142,6 +142,10 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Local secrets live in `.env.local`.', 'Local secrets come from Doppler via `doppler run`; there is no `.env.local` anymore.', '.env.local → Doppler'],
     // a name no list holds, written as a name (a capital inside the sentence), is a thing too
     ['Release notes are compiled by Chronicle from the merged pull requests.', 'Release notes now come from the `changeset version` step; Chronicle was retired.', 'Chronicle → changeset version'],
+    // so is the program a quoted command runs
+    ['Run the smoke suite with `mage smoke`.', 'Smoke tests now live behind a pytest marker: run them with `pytest -m smoke`, the mage recipe is gone.', 'mage → pytest'],
+    // an active "replaced" names what is gone after it
+    ['Package the desktop app with Squirrel.', 'Desktop installers are built by `electron-builder`, which replaced Squirrel last year.', 'Squirrel → electron-builder'],
   ],
 }
 
