@@ -9,8 +9,8 @@
 import {spawnSync} from 'node:child_process'
 import {readFileSync, rmSync} from 'node:fs'
 import {cpus, loadavg} from 'node:os'
-import {realisticStore, rng} from './lib/corpus.mjs'
-import {seedMemories} from './lib/seed.mjs'
+import {realisticStore} from './lib/corpus.mjs'
+import {seedMemories, seedVectors} from './lib/seed.mjs'
 import {fmt, tempRepo} from './lib/util.mjs'
 
 const NOW = '2026-03-01T12:00:00.000Z'
@@ -51,36 +51,13 @@ function peakRssBytes() {
   return process.resourceUsage().maxRSS * 1024
 }
 
-/** A random unit vector of 512 numbers under the built-in model's id for every live memory, through the journal. */
-async function seedVectors(root, home) {
-  const {openMem} = await import('../../dist/src/runtime/open-mem.js')
-  const {BUILTIN_ID} = await import('../../dist/src/engines/meaning/builtin.js')
-  const {liveWithoutVectorFrom, vectorBytes} = await import('../../dist/src/storage/vectors.js')
-  const ctx = openMem({home, cwd: root, meaning: {model: 'off'}})
-  const handle = await ctx.repo(root, 'write')
-  const rand = rng(7)
-  for (;;) {
-    const batch = handle.store.read((db) => liveWithoutVectorFrom(db, BUILTIN_ID, 0, 2_000))
-    if (batch.length === 0) break
-    await handle.store.write(() => ({
-      ops: batch.map((m) => {
-        const v = new Float32Array(512).map(() => rand() - 0.5)
-        const n = Math.hypot(...v)
-        return {op: 'vector', id: m.id, model: BUILTIN_ID, dims: 512, vector: Buffer.from(vectorBytes(v.map((x) => x / n))).toString('base64'), at: NOW}
-      }),
-      result: null,
-    }))
-  }
-  await ctx.close()
-}
-
 export async function benchMaintenance(sizes = [10_000, 100_000]) {
   console.log('\n== maintenance pipeline (issue 6) ==')
   for (const size of sizes) {
     const {base, root, home} = tempRepo(`maintenance-${size}`)
     const t = performance.now()
     await seedMemories(root, realisticStore(size, {now: Date.parse(NOW)}))
-    if (process.env.MEM_BENCH_VECTORS === '1') await seedVectors(root, home)
+    if (process.env.MEM_BENCH_VECTORS === '1') await seedVectors(root, home, {at: NOW})
     const seedMs = performance.now() - t
     const r = spawnSync(process.execPath, ['--expose-gc', import.meta.filename, '--child', root, home], {encoding: 'utf8', maxBuffer: 1 << 24})
     rmSync(base, {recursive: true, force: true}) // ~150 MB at 100k

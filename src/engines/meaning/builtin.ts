@@ -54,14 +54,27 @@ function builtinAbout(): MeaningModel['about'] {
 }
 
 /**
+ * The compiled worker (builtin-worker.ts) for a module at `from`: beside it (tsc's dist/src), or one
+ * folder up (the CLI's bundle: a chunk in dist/cli/chunks/ starts dist/cli/builtin-worker.js); null
+ * where there is none (the tests run the TypeScript sources).
+ */
+export function builtinWorkerFile(from: string = import.meta.url): URL | null {
+  for (const candidate of ['./builtin-worker.js', '../builtin-worker.js']) {
+    const file = new URL(candidate, from)
+    if (file.protocol === 'file:' && existsSync(fileURLToPath(file))) return file
+  }
+  return null
+}
+
+/**
  * The built-in model in a worker thread (builtin-worker.ts), for a long-lived process: the main
  * thread stays free to answer while the model embeds (a question, or the drain's batch of memories
- * written since). The thread does not keep the process alive. Where the compiled worker is not
- * beside this file (the tests run the TypeScript sources), the model runs in this thread instead.
+ * written since). The thread does not keep the process alive. Where there is no compiled worker
+ * (builtinWorkerFile), the model runs in this thread instead.
  */
 export async function loadBuiltinInWorker(): Promise<MeaningModel> {
-  const file = new URL('./builtin-worker.js', import.meta.url)
-  if (file.protocol !== 'file:' || !existsSync(fileURLToPath(file))) return loadBuiltin()
+  const file = builtinWorkerFile()
+  if (!file) return loadBuiltin()
   // referenced while it loads (a caller waits for it), then only while a call waits for an answer
   // none of this process's node flags (--input-type, a test runner's loaders) apply to the worker's file
   const worker = new Worker(file, {execArgv: []})

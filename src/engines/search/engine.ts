@@ -207,7 +207,7 @@ export interface SearchSource {
   newestVersions(memories: RecallFields[]): ReadonlyMap<string, RecallFields>
   db?: Db
   /** The cosine of the question's vector with every live memory's vector from its model, by seq (else read from `db`). */
-  cosines?(embedding: {model: string; vector: Float32Array}): Map<number, number>
+  cosines?(embedding: {model: string; vector: Float32Array}): Cosines
 }
 
 /** searchMemories over any source (made only once the query has terms). */
@@ -330,11 +330,7 @@ export function searchIn(open: () => SearchSource, q: string, opts: SearchOption
     // the nearest memories by meaning, above the floor (the model's floor for a hit by meaning alone), join the text candidates
     const onlyFloor = Math.max(fusion.meaningFloor, opts.embedding?.onlyFloor ?? 0)
     const words = new Set(scored.slice(0, take).map((c) => c.seq))
-    near = [...cosines]
-      .filter(([seq, cos]) => cos > onlyFloor && !words.has(seq))
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, Math.max(fusion.neighbors, opts.limit))
-      .map(([seq]) => ({seq, text: 0}))
+    near = cosines.nearest(onlyFloor, words, Math.max(fusion.neighbors, opts.limit)).map((seq) => ({seq, text: 0}))
     const needCover = fusion.wordCoverPower !== 0 || fusion.adaptive
     const cover = needCover ? wordCover(source, original, scored.slice(0, take).map((c) => c.seq)) : new Map<number, number>()
     const weight = fusion.adaptive ? fusion.meaningWeight * (1 - (scored.length > 0 ? (cover.get(scored[0].seq) ?? 0) : 0)) : fusion.meaningWeight
@@ -470,22 +466,70 @@ function wordCover(source: SearchSource, terms: string[], seqs: number[]): Map<n
 }
 
 /** Cosine similarity of the query to every live memory's vector from the same model (brute force; the matrix is kept up to date by storage/vectors.ts). */
-function cosineBySeq(db: Db, q: {model: string; vector: Float32Array}): Map<number, number> {
+function cosineBySeq(db: Db, q: {model: string; vector: Float32Array}): Cosines {
   const {seqs, matrix} = liveVectors(db, q.model, q.vector.length)
   return cosinesOf(seqs, matrix, q.vector)
 }
 
-/** The dot product (the cosine: both unit length) of `v` with each row of `matrix`, by the row's seq. */
-export function cosinesOf(seqs: ArrayLike<number>, matrix: Float32Array, v: Float32Array): Map<number, number> {
-  const dims = v.length
-  const out = new Map<number, number>()
-  for (let r = 0; r < seqs.length; r++) {
-    let dot = 0
-    const base = r * dims
-    for (let i = 0; i < dims; i++) dot += matrix[base + i] * v[i]
-    out.set(seqs[r], dot)
+/**
+ * A question's cosine with each live memory's vector, by the memory's seq (the rows' seqs ascend,
+ * as storage/vectors.ts and the recall index keep them): looked up for the few candidates a recall
+ * blends, and scanned once for the nearest. No map of every memory is made (at 10,000 memories it
+ * cost about as much as the products).
+ */
+export class Cosines {
+  constructor(
+    private readonly seqs: ArrayLike<number>,
+    private readonly values: Float64Array,
+  ) {}
+
+  /** The cosine of the memory of `seq`; undefined when it has no vector of this model. */
+  get(seq: number): number | undefined {
+    let lo = 0
+    let hi = this.seqs.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      const at = this.seqs[mid]
+      if (at === seq) return this.values[mid]
+      if (at < seq) lo = mid + 1
+      else hi = mid - 1
+    }
+    return undefined
   }
-  return out
+
+  /** The seqs of the `k` memories nearest the question above `floor`, `skip` left out: by cosine, then seq. */
+  nearest(floor: number, skip: ReadonlySet<number>, k: number): number[] {
+    const above: number[] = []
+    for (let r = 0; r < this.values.length; r++) if (this.values[r] > floor && !skip.has(this.seqs[r])) above.push(r)
+    return above
+      .sort((a, b) => this.values[b] - this.values[a] || this.seqs[a] - this.seqs[b])
+      .slice(0, k)
+      .map((r) => this.seqs[r])
+  }
+}
+
+/** The dot product (the cosine: both unit length) of `v` with each row of `matrix`, whose seqs are `seqs` (ascending). */
+export function cosinesOf(seqs: ArrayLike<number>, matrix: Float32Array, v: Float32Array): Cosines {
+  const dims = v.length
+  const four = dims - (dims % 4)
+  const values = new Float64Array(seqs.length)
+  for (let r = 0, base = 0; r < seqs.length; r++, base += dims) {
+    // four sums at once: a quarter of the additions wait for the one before (a quarter less time at 512 dims)
+    let a = 0
+    let b = 0
+    let c = 0
+    let d = 0
+    let i = 0
+    for (; i < four; i += 4) {
+      a += matrix[base + i] * v[i]
+      b += matrix[base + i + 1] * v[i + 1]
+      c += matrix[base + i + 2] * v[i + 2]
+      d += matrix[base + i + 3] * v[i + 3]
+    }
+    for (; i < dims; i++) a += matrix[base + i] * v[i]
+    values[r] = a + b + (c + d)
+  }
+  return new Cosines(seqs, values)
 }
 
 /**

@@ -12,6 +12,7 @@
  * other commands and a server nobody asks over MCP never load it.
  */
 import {REQUEST_ID_HEADER, requestIdOf, withRequestId} from '../../storage/request-ids.js'
+import type {InFlight} from '../server/in-flight.js'
 import type {FastifyInstance, FastifyReply, FastifyRequest} from 'fastify'
 import type {Server} from '@modelcontextprotocol/sdk/server/index.js'
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -29,6 +30,8 @@ export interface McpRouteOptions {
   tools?: 'lean' | 'all'
   /** Called with every internal error (a tool's bug, a transport failure); the client never sees its details. */
   onInternalError?: (err: unknown, req: FastifyRequest) => void
+  /** Where each tool call is counted while it runs (a closing server waits for them). */
+  inFlight?: InFlight
 }
 
 type Sdk = {
@@ -135,6 +138,7 @@ function serverPool(options: McpRouteOptions, report: (err: unknown, req: Fastif
         version: options.version,
         tools,
         onInternalError: (err) => report(err, pooled.req as FastifyRequest),
+        ...(options.inFlight ? {track: (call: Promise<unknown>) => void options.inFlight!.track(call)} : {}),
       })
       return pooled
     },

@@ -12,6 +12,7 @@ import {MaintenanceRuns, type RunRegistry} from './maintenance-runs.js'
 import type {TaskScheduler} from './scheduler.js'
 import {maintenanceRoutes} from './routes/maintenance.js'
 import {operationRoutes} from './routes/operations.js'
+import type {InFlight} from './in-flight.js'
 import {enrichmentStatus} from '../../operations/enrich.js'
 import {systemRoutes} from './routes/system.js'
 import {uiRoutes} from './ui.js'
@@ -53,6 +54,8 @@ export interface BuildServerOptions {
   privatePaths?: PrivatePath[]
   /** Team mode (docs/team.md): every request needs a team key and runs as its team; `keys` is then unused. */
   team?: TeamAuth
+  /** Where every operation a request runs (a route's, an MCP tool's) is counted until it settles. */
+  inFlight?: InFlight
 }
 
 /**
@@ -138,9 +141,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
     enrichment: () => enrichmentStatus(options.ctx),
   })
-  operationRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? [], currentRepo: options.currentRepo})
+  operationRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? [], currentRepo: options.currentRepo, inFlight: options.inFlight})
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
-  mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, tools: options.mcpTools, onInternalError: options.onInternalError})
+  mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, tools: options.mcpTools, onInternalError: options.onInternalError, inFlight: options.inFlight})
   void app.register(async (scope) => uiRoutes(scope, {dir: options.uiDir}))
 
   let document: Record<string, unknown> | undefined

@@ -1,4 +1,5 @@
 import {join} from 'node:path'
+import {InFlight} from './in-flight.js'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Socket} from 'node:net'
 import type {FastifyInstance, FastifyRequest} from 'fastify'
@@ -61,7 +62,9 @@ export interface RunningServer {
   host: string
   port: number
   authEnabled: boolean
-  /** Stops accepting requests, lets those in flight finish, and checkpoints every open store. */
+  /** Operations running now (a route's, an MCP tool's), whether or not their client is still there. */
+  running(): number
+  /** Stops accepting requests, lets those in flight finish (their operations too, a client gone or not), and checkpoints every open store. */
   close(): Promise<void>
 }
 
@@ -114,7 +117,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       onError: options.onBackgroundError,
     })
 
+  // every operation a request runs: stopping waits for them (a client that has gone leaves its request's work running)
+  const inFlight = new InFlight()
   const app = buildServer({
+    inFlight,
     maintenance: runs,
     scheduler,
     ctx: runtime,
@@ -162,6 +168,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     host,
     port: actualPort,
     authEnabled: keys ? keys.enabled : true,
+    running: () => inFlight.size,
     close: () =>
       (closing ??= (async () => {
         idle.stop()
@@ -172,6 +179,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         const closed = app.close()
         connections.closing()
         await closed
+        await inFlight.settled()
         await idle.drain()
         await vectors.drain()
         await maintenanceStopped

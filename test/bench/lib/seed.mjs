@@ -4,7 +4,7 @@ import {createHash} from 'node:crypto'
 import {RepoStore} from '../../../dist/src/storage/repo-store.js'
 import {heuristicOneLiner} from '../../../dist/src/engines/enrichment/heuristic.js'
 import {normalizeRepoId} from '../../../dist/src/config/paths.js'
-import {syntheticMemories} from './corpus.mjs'
+import {rng, syntheticMemories} from './corpus.mjs'
 
 export async function seedRepo(root, count, {start = Date.parse('2025-06-01T00:00:00Z'), batch = 2000} = {}) {
   const repoId = normalizeRepoId(root)
@@ -57,4 +57,34 @@ export async function seedMemories(root, memories, {batch = 2000} = {}) {
   await store.checkpoint()
   await store.close()
   return repoId
+}
+
+/**
+ * A random unit vector of 512 numbers under the built-in model's id for every live memory, through
+ * the journal, as a store with meaning on (the default) holds them once its drain has run: what a
+ * vector costs to keep and to rank does not depend on its numbers. `at`: the vectors' time.
+ */
+export async function seedVectors(root, home, {at = new Date().toISOString(), seed = 7} = {}) {
+  const {openMem} = await import('../../../dist/src/runtime/open-mem.js')
+  const {BUILTIN_ID} = await import('../../../dist/src/engines/meaning/builtin.js')
+  const {liveWithoutVectorFrom, vectorBytes} = await import('../../../dist/src/storage/vectors.js')
+  const ctx = openMem({home, cwd: root, meaning: {model: 'off'}})
+  const handle = await ctx.repo(root, 'write')
+  const rand = rng(seed)
+  let count = 0
+  for (;;) {
+    const batch = handle.store.read((db) => liveWithoutVectorFrom(db, BUILTIN_ID, 0, 2_000))
+    if (batch.length === 0) break
+    await handle.store.write(() => ({
+      ops: batch.map((m) => {
+        const v = new Float32Array(512).map(() => rand() - 0.5)
+        const n = Math.hypot(...v)
+        return {op: 'vector', id: m.id, model: BUILTIN_ID, dims: 512, vector: Buffer.from(vectorBytes(v.map((x) => x / n))).toString('base64'), at}
+      }),
+      result: null,
+    }))
+    count += batch.length
+  }
+  await ctx.close()
+  return count
 }

@@ -4,6 +4,7 @@
 import {spawnSync} from 'node:child_process'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
+import {Worker} from 'node:worker_threads'
 import {describe, expect, it} from 'vitest'
 
 const dist = (p: string) => pathToFileURL(join(process.cwd(), 'dist', 'src', p)).href
@@ -24,7 +25,38 @@ describe('the built-in model in a worker thread', () => {
     // calls in flight at once each get their own answer
     const many = await Promise.all(texts.map((t) => inWorker.embed([t])))
     for (const [i, [v]] of many.entries()) expect(Math.abs(v[0] - b[i][0])).toBeLessThan(1e-5)
+    // questions asked at once (a server's connections) go into the model together: each still gets its own
+    const questions = await Promise.all(texts.map((t) => inWorker.embed([t], {query: true})))
+    for (const [i, [v]] of questions.entries()) for (let k = 0; k < 512; k++) expect(Math.abs(v[k] - b[i][k])).toBeLessThan(1e-5)
+    // and a question asked while the drain's batches wait
+    const [drain, question] = await Promise.all([inWorker.embed([...texts, ...texts]), inWorker.embed([texts[1]], {query: true})])
+    expect(drain).toHaveLength(6)
+    expect(Math.abs(question[0][0] - b[1][0])).toBeLessThan(1e-5)
     expect(await inWorker.embed([])).toEqual([])
+  })
+
+  it("is found beside the module (tsc's output) and one folder up from a chunk of the CLI's bundle, whose worker answers", async () => {
+    const {builtinWorkerFile} = (await import(dist('engines/meaning/builtin.js'))) as typeof import('../../../src/engines/meaning/builtin.js')
+    const cli = (p: string) => pathToFileURL(join(process.cwd(), 'dist', 'cli', p)).href
+    expect(builtinWorkerFile(dist('engines/meaning/builtin.js'))?.href).toBe(dist('engines/meaning/builtin-worker.js'))
+    // `mem serve` and `mem mcp` start it from a chunk in dist/cli/chunks/ (it ran the model in their main thread before)
+    expect(builtinWorkerFile(cli('chunks/any-chunk.js'))?.href).toBe(cli('builtin-worker.js'))
+    expect(builtinWorkerFile(pathToFileURL(join(process.cwd(), 'src', 'engines', 'meaning', 'builtin.ts')).href)).toBeNull()
+    const worker = new Worker(new URL(cli('builtin-worker.js')), {execArgv: []})
+    try {
+      const answer = await new Promise<{id?: number; vectors?: Float32Array[]; failed?: string}>((resolve, reject) => {
+        worker.on('error', reject)
+        worker.on('message', (msg: {ready?: true; failed?: string; id?: number}) => {
+          if (msg.ready) worker.postMessage({id: 7, texts: ['how do I install dependencies'], query: true})
+          else resolve(msg)
+        })
+      })
+      expect(answer.failed).toBeUndefined()
+      expect(answer.id).toBe(7)
+      expect(answer.vectors?.[0]).toHaveLength(512)
+    } finally {
+      await worker.terminate()
+    }
   })
 
   it('loads when its WebAssembly backend starts after the weights are read (as on a loaded machine)', () => {

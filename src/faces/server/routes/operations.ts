@@ -5,6 +5,7 @@ import {ErrorResponse} from '../../../model/shapes/common.js'
 import type {ScheduledTask} from '../../../model/shapes/operations.js'
 import {OPERATIONS} from '../../../operations/catalog/index.js'
 import {invoke, type OpDef, outcomeOf} from '../../../operations/define.js'
+import type {InFlight} from '../in-flight.js'
 import type {RouteResponse, RouteTable} from '../route.js'
 import {REQUEST_ID_HEADER, requestIdOf, withRequestId} from '../../../storage/request-ids.js'
 
@@ -12,6 +13,8 @@ export interface OperationRouteOptions {
   tasks: () => ScheduledTask[]
   /** The repository the service was started in (GET /api/mem/repos answers it as `current`). */
   currentRepo?: string
+  /** Where each request's operation is counted while it runs (a closing server waits for them). */
+  inFlight?: InFlight
 }
 
 /**
@@ -58,7 +61,8 @@ function addOperation(app: FastifyInstance, routes: RouteTable, ctx: MemContext,
         const parts = {query: (req.query ?? {}) as Record<string, unknown>, params: (req.params ?? {}) as Record<string, unknown>, body: req.body as unknown}
         const input = http.input ? http.input(parts) : defaultInput(parts, query !== undefined && body === undefined)
         // a write's request id (Idempotency-Key): on a team server the same write sent again is written once
-        const result = await withRequestId(op.access === 'write' ? requestIdOf(req.headers[REQUEST_ID_HEADER]) : undefined, () => invoke(ctx, op, input, runOptions))
+        const run = () => invoke(ctx, op, input, runOptions)
+        const result = await withRequestId(op.access === 'write' ? requestIdOf(req.headers[REQUEST_ID_HEADER]) : undefined, () => (options.inFlight ? options.inFlight.track(run()) : run()))
         const {status} = outcomeOf(op, result)
         if (http.reply) {
           const headers = http.reply.headers?.(result) ?? {}
