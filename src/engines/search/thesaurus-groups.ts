@@ -116,6 +116,21 @@ export const GROUPS: readonly string[] = [
   'stop shutdown terminate kill',
   'fast quick speed',
   'big huge large',
+  // written 2026-11-28 from the trade's vocabulary (not from any set's questions)
+  'repo repository repositories codebase',
+  'owner owners ownership maintainer maintainers',
+  'port ports listen listens listening',
+  'rollback rollbacks roll-back revert reverts',
+  'hotfix hotfixes patch-release',
+  'limit limits quota quotas cap',
+  'retention retain retained expire expires expiry ttl',
+  'import imports',
+  'mobile ios android',
+  'iac infrastructure-as-code terraform pulumi',
+  'serverless lambda lambdas',
+  'websocket websockets realtime real-time',
+  'gpu gpus cuda',
+  'wrap wrapping line-length',
 ]
 
 /**
