@@ -62,7 +62,7 @@ export function searchIndexed(index: RecallIndexFile, q: string, opts: Omit<Sear
         if (!v) throw new Error('the recall index holds no vectors of this model')
         return cosinesOf(v.seqs, v.matrix, e.vector)
       },
-      // the index answers only when current, so its counts are the memory's (prompt hook: engines/agents)
+      // the index answers only when current, so its counts are the memory's (the prompt hook reads them: operations/agent-hooks.ts)
       recallFields: (seqs) => new Map([...retriever.records(seqs)].map(([seq, m]) => [seq, Number.isInteger(m.rank.unusedCount) && m.rank.unusedCount >= 0 ? {...m.recall, unusedCount: m.rank.unusedCount} : m.recall])),
       newestVersions: (memories: RecallFields[]) => {
         const out = new Map<string, RecallFields>()
