@@ -1,6 +1,6 @@
 // Meaning (issue 30): lexical-only, then model-alone and fused rows for USE-lite (meaning.model: builtin)
 // and for the static table distilled from it (meaning.model: static), side by side, for the own recall set
-// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase to paraphrase9, each written by a colleague
+// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase to paraphrase10, each written by a colleague
 // before any tuning) and the LoCoMo dev split — recall@5, recall@10, MRR@10, overall and by kind —
 // then what meaning costs a cold command: `mem recall` at 10k memories against `node -e 0`, the
 // prompt hook and the session-start hook.
@@ -202,6 +202,8 @@ export async function benchMeaning() {
   const para8 = loadSet('paraphrase8')
   // and a ninth from 11 more, written blind on 2026-11-27 late (its author saw two entries of set 8's file for its layout), measured before the guards of that night
   const para9 = loadSet('paraphrase9')
+  // and a tenth from 11 more, written blind on 2026-11-28 afternoon to check that day's thesaurus groups
+  const para10 = loadSet('paraphrase10')
   const sets = [
     ['own recall set', own, 'own'],
     ['paraphrase set', para, 'para'],
@@ -213,6 +215,7 @@ export async function benchMeaning() {
     ['paraphrase set 7 (real projects\' rules, written blind)', para7, 'para7'],
     ['paraphrase set 8 (real projects\' rules, written blind)', para8, 'para8'],
     ['paraphrase set 9 (real projects\' rules, written blind)', para9, 'para9'],
+    ['paraphrase set 10 (real projects\' rules, written blind)', para10, 'para10'],
   ]
   for (const [title, set, name] of sets) {
     if (!set) {
