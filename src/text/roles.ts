@@ -8,7 +8,7 @@
  * one of each), and a tool may fill more than one role (Biome lints and formats).
  * Query builders and micro-ORMs often used beside an ORM (Dapper, sqlx, sqlc) are not listed.
  * Tools whose name is also a common word are left out (Standard, Solid, Segment, Agenda, Rollup, …),
- * or read only when written as a name (WORD_NAMES: Black, Render, Express, Temporal, Requests, Linear).
+ * or read only when written as a name (WORD_NAMES: Black, Render, Express, Temporal, Requests, Linear, Spring).
  * Names are matched as the text writes them, lowercased, without dots, dashes or spaces: "pg-boss",
  * "Node.js", "GitHub Actions" are `pgboss`, `nodejs`, `githubactions` (two consecutive words are
  * tried joined).
@@ -138,7 +138,7 @@ export const ROLES: readonly string[] = [
  * inside a sentence ("formatted with Black", "runs on Render"), never as the word ("render the
  * page", "express the total in cents", "a black border").
  */
-const WORD_NAMES = new Set(['black', 'render', 'express', 'temporal', 'requests', 'linear', 'sharp', 'remark', 'goose', 'mirage', 'pillow', 'quill'])
+const WORD_NAMES = new Set(['black', 'render', 'express', 'temporal', 'requests', 'linear', 'sharp', 'remark', 'goose', 'mirage', 'pillow', 'quill', 'spring'])
 
 /** The ROLES table read once: role → its tools, and tool → the roles it fills. */
 let table: {toolsOf: Map<string, string[]>; rolesOf: Map<string, string[]>} | undefined

@@ -25,6 +25,9 @@ describe('roles: the tools a text names', () => {
     expect(tools('We render the invoice page on the server')).toEqual({})
     expect(tools('Python code is formatted with Black')).toEqual({'python-formatter': ['Black']})
     expect(tools('Use a black border around the avatar')).toEqual({})
+    // a season is not the Java framework (2026-11-28: "which replaced Squirrel in the spring" read Spring as the new tool)
+    expect(tools('The services run on Spring')).toEqual({'jvm-web-framework': ['Spring']})
+    expect(tools('The installers moved to a new builder in the spring')).toEqual({})
   })
   it('reads the package a package path names last, not the file at the end of a path of folders', () => {
     expect(tools('Structured logging uses log/slog')).toEqual({'go-logger': ['log/slog']})
