@@ -197,7 +197,7 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
   const out: HookAnswer = {text: '', ids: []}
   if (prompt.split(/\s+/).filter((w) => w.length > 2).length >= 2) {
     const upcoming = state.contextAt ? [] : (await sessionContext(ctx, input.repo, root, dir, now)).context.ids
-    const [{recallHits}, {analyze}] = await Promise.all([import('./recall.js'), import('../text/tokenize.js')])
+    const [{recallHits, shownScore}, {analyze}] = await Promise.all([import('./recall.js'), import('../text/tokenize.js')])
     const promptTerms = new Set(analyze(prompt))
     // words only: what is injected must share words with the prompt (below), so the meaning model would cost and add nothing
     const {hits, store} = await recallHits(ctx, {repo: input.repo, q: prompt.slice(0, 2_000), limit: 8}, {meaning: false})
@@ -208,8 +208,7 @@ export async function hookPrompt(ctx: MemContext, input: HookPromptInput): Promi
     let chars = 0
     for (const hit of hits) {
       const id = hit.memory.id
-      // as recall's result rounds it
-      if (picked.length >= INJECT_MAX || Math.round(hit.score * 10_000) / 10_000 < INJECT_MIN_SCORE) break
+      if (picked.length >= INJECT_MAX || shownScore(hit.score) < INJECT_MIN_SCORE) break
       if (shown.has(id) || id.startsWith('memories/layer-')) continue
       const m = await injectable(store, hit.memory)
       if (!m || heldBack(m)) continue

@@ -177,6 +177,11 @@ function touchHits(store: RepoStore, hits: SearchHit[], touch: boolean | undefin
   if (hits.length > 0 && touch !== false) store.writeInBackground([{op: 'touch', ids: hits.map((h) => h.memory.id), at: now.toISOString()}])
 }
 
+/** A score as recall's result shows it (and the prompt hook compares it): four decimals. */
+export function shownScore(score: number): number {
+  return Math.round(score * 10_000) / 10_000
+}
+
 /** The result of the ranked hits. */
 function recallResult(hits: SearchHit[], now: Date): RecallResult {
   return {
@@ -188,7 +193,7 @@ function recallResult(hits: SearchHit[], now: Date): RecallResult {
       oneLiner: m.oneLiner,
       tags: m.tags,
       importance: m.importance,
-      score: Math.round(score * 10_000) / 10_000,
+      score: shownScore(score),
       createdAt: m.createdAt,
       ageDays: ageDays(m.createdAt, now),
       stalenessWarning: newer ? outdatedWarning(newer) : stalenessWarning(m, now),

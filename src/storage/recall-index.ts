@@ -11,7 +11,7 @@ import {readRange} from './journal.js'
 import {listLayers} from './layers.js'
 import {liveRepoLinks} from './links.js'
 import type {RankFields, RecallFields} from './memories.js'
-import {shortRef} from './refs.js'
+import {isShortRefOf, shortRef} from './refs.js'
 
 /**
  * `.mem/recall.idx`: a compact, read-only copy of what a one-shot `mem recall` reads, so that it can
@@ -89,9 +89,8 @@ function verifyIndexed(keys: OriginKeys | undefined, f: RecallFields): void {
   const recorded = typeof f.origin === 'string' && f.origin !== '' ? f.origin : OWN_ORIGIN
   f.origin = keys ? keys.verify(f.id, recorded, f.content, typeof f.originMac === 'string' ? f.originMac : null) : recorded
   delete f.originMac
-  // a ref is shown to the agent: only a prefix of the memory's own key, as shortRef() gives, is taken
-  const key = f.id.slice(f.id.lastIndexOf('/') + 1)
-  if (f.ref !== undefined && !(typeof f.ref === 'string' && key.startsWith(f.ref) && (f.ref.length >= 8 || f.ref === key))) delete f.ref
+  // a ref is shown to the agent: only one shortRef() could give for the memory's own id is taken
+  if (f.ref !== undefined && !(typeof f.ref === 'string' && isShortRefOf(f.id, f.ref))) delete f.ref
 }
 
 /** The index file cannot answer (missing, damaged, truncated, another format): use the database. */

@@ -63,12 +63,27 @@ function commonPrefix(a: string, b: string): number {
   return n
 }
 
+/** The fewest characters of a key a short ref has (unless the key is shorter). */
+const SHORT_REF_MIN = 8
+
+/** An id's key: its last segment. */
+const keyOf = (id: string) => id.slice(id.lastIndexOf('/') + 1)
+
+/**
+ * Whether `ref` is what shortRef() can give for `id`, whatever the store: a prefix of its key of
+ * SHORT_REF_MIN characters or more, or the whole key (a ref read from a file is checked so).
+ */
+export function isShortRefOf(id: string, ref: string): boolean {
+  const key = keyOf(id)
+  return key.startsWith(ref) && (ref.length >= SHORT_REF_MIN || ref === key)
+}
+
 /**
  * The shortest prefix of `id`'s key, at least `min` characters, that names no other memory of the
  * store (the whole key when even that is shared). For the session context's refs.
  */
-export function shortRef(db: Db, id: string, min = 8): string {
-  const key = id.slice(id.lastIndexOf('/') + 1)
+export function shortRef(db: Db, id: string, min = SHORT_REF_MIN): string {
+  const key = keyOf(id)
   const {entries} = keyIndex(db)
   // the keys next to this one in sorted order share the longest prefixes with it
   let shared = 0

@@ -138,7 +138,7 @@ function serverPool(options: McpRouteOptions, report: (err: unknown, req: Fastif
         version: options.version,
         tools,
         onInternalError: (err) => report(err, pooled.req as FastifyRequest),
-        ...(options.inFlight ? {track: (call: Promise<unknown>) => void options.inFlight!.track(call)} : {}),
+        track: options.inFlight ? (call) => void options.inFlight!.track(call) : undefined,
       })
       return pooled
     },

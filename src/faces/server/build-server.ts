@@ -12,7 +12,7 @@ import {MaintenanceRuns, type RunRegistry} from './maintenance-runs.js'
 import type {TaskScheduler} from './scheduler.js'
 import {maintenanceRoutes} from './routes/maintenance.js'
 import {operationRoutes} from './routes/operations.js'
-import type {InFlight} from './in-flight.js'
+import {InFlight} from './in-flight.js'
 import {enrichmentStatus} from '../../operations/enrich.js'
 import {systemRoutes} from './routes/system.js'
 import {uiRoutes} from './ui.js'
@@ -54,7 +54,7 @@ export interface BuildServerOptions {
   privatePaths?: PrivatePath[]
   /** Team mode (docs/team.md): every request needs a team key and runs as its team; `keys` is then unused. */
   team?: TeamAuth
-  /** Where every operation a request runs (a route's, an MCP tool's) is counted until it settles. */
+  /** Where every operation a request runs (a route's, an MCP tool's) is counted until it settles; by default a count of this server's own. */
   inFlight?: InFlight
 }
 
@@ -141,9 +141,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     updates: options.updates ?? (() => ({latestVersion: null, updateAvailable: false})),
     enrichment: () => enrichmentStatus(options.ctx),
   })
-  operationRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? [], currentRepo: options.currentRepo, inFlight: options.inFlight})
+  const inFlight = options.inFlight ?? new InFlight()
+  operationRoutes(app, routes, options.ctx, {tasks: () => options.scheduler?.list().tasks ?? [], currentRepo: options.currentRepo, inFlight})
   maintenanceRoutes(app, routes, options.ctx, options.maintenance ?? new MaintenanceRuns({ctx: options.ctx}), options.scheduler)
-  mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, tools: options.mcpTools, onInternalError: options.onInternalError, inFlight: options.inFlight})
+  mcpRoutes(app, {ctx: options.ctx, version, defaultRepo: options.mcpRepo, tools: options.mcpTools, onInternalError: options.onInternalError, inFlight})
   void app.register(async (scope) => uiRoutes(scope, {dir: options.uiDir}))
 
   let document: Record<string, unknown> | undefined

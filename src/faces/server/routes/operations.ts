@@ -14,7 +14,7 @@ export interface OperationRouteOptions {
   /** The repository the service was started in (GET /api/mem/repos answers it as `current`). */
   currentRepo?: string
   /** Where each request's operation is counted while it runs (a closing server waits for them). */
-  inFlight?: InFlight
+  inFlight: InFlight
 }
 
 /**
@@ -61,8 +61,7 @@ function addOperation(app: FastifyInstance, routes: RouteTable, ctx: MemContext,
         const parts = {query: (req.query ?? {}) as Record<string, unknown>, params: (req.params ?? {}) as Record<string, unknown>, body: req.body as unknown}
         const input = http.input ? http.input(parts) : defaultInput(parts, query !== undefined && body === undefined)
         // a write's request id (Idempotency-Key): on a team server the same write sent again is written once
-        const run = () => invoke(ctx, op, input, runOptions)
-        const result = await withRequestId(op.access === 'write' ? requestIdOf(req.headers[REQUEST_ID_HEADER]) : undefined, () => (options.inFlight ? options.inFlight.track(run()) : run()))
+        const result = await withRequestId(op.access === 'write' ? requestIdOf(req.headers[REQUEST_ID_HEADER]) : undefined, () => options.inFlight.track(invoke(ctx, op, input, runOptions)))
         const {status} = outcomeOf(op, result)
         if (http.reply) {
           const headers = http.reply.headers?.(result) ?? {}
