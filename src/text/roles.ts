@@ -158,6 +158,15 @@ function rolesTable(): NonNullable<typeof table> {
 /** tool → the roles it fills */
 const rolesOf = (): Map<string, string[]> => rolesTable().rolesOf
 
+/**
+ * Whether `word` is the name of a role `tool` fills ("database" for postgres, "linter" for eslint):
+ * such a word names the tool's kind, not another thing beside it.
+ */
+export function namesRoleOf(word: string, tool: string): boolean {
+  const w = word.toLowerCase()
+  return (rolesOf().get(toolKey(tool)) ?? []).some((role) => role === w || role.endsWith(`-${w}`))
+}
+
 /** A word as tools are matched: lowercased, without dots, dashes, underscores or slashes. */
 export const toolKey = (word: string): string => word.toLowerCase().replace(/[._/-]/g, '')
 

@@ -8,7 +8,7 @@ import {STOP_WORDS} from '../../text/stopwords.js'
 import {NEGATIONS} from '../../text/tokenize.js'
 import {INSTRUCTION_WORDS, isHard, kindOf, stem, STRONG_KINDS, type FactShape} from '../../text/values.js'
 import {thesaurusExpansions} from '../search/thesaurus.js'
-import {roleWordsInBoth, scopesIn, toolKey, toolKeysIn, toolsIn} from '../../text/roles.js'
+import {namesRoleOf, roleWordsInBoth, scopesIn, toolKey, toolKeysIn, toolsIn} from '../../text/roles.js'
 import {NUMBER_WORD_SET, quantitiesIn, UNIT_WORDS} from '../../text/quantities.js'
 import {versionsIn} from '../../text/versions.js'
 import {commandParts, commandsIn, commandTasks, ecosystemOf, tasksOfCommandWord} from '../../text/commands.js'
@@ -682,6 +682,8 @@ export const ownSubjects: Guard = {
       return shape.sequence.some((w, i) => {
         const word = w.toLowerCase()
         if (mentions.some((m) => i >= m.at && i < m.end) || aside.has(i) || !contentWord(word)) return false
+        // the runtime's own kind ("The database is Postgres 15"): not a thing of its own
+        if (mentions.some((m) => namesRoleOf(word, m.runtime))) return false
         const s = stem(word)
         return !theirs.has(s) && !REQUIREMENT_WORDS.has(s) && !VERBS_OF_USE.has(s) && !INSTRUCTION_WORDS.has(s)
       })

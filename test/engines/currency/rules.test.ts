@@ -76,6 +76,8 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['We target Python 3.9', 'The codebase needs CPython 3.12 or later', 'Python 3.9 → CPython 3.12'],
     // words after the version that say how it is had or where it is written are no subject of its own (ownSubjects)
     ['Ruby 3.1 is required, see `.ruby-version`', 'We run Ruby 3.3 with YJIT enabled for every app', 'Ruby 3.1 → Ruby 3.3'],
+    // a word naming the runtime's own kind is no subject of its own either (ownSubjects: namesRoleOf)
+    ['The database is Postgres 15', 'Production runs Postgres 16', 'Postgres 15 → Postgres 16'],
     // words of a requirement between the runtime and its version, and a version joined to its runtime (text/versions.ts)
     ['The Ruby toolchain is pinned at 3.1', 'Build with Ruby 3.3', 'Ruby 3.1 → Ruby 3.3'],
     ['Functions use the nodejs18.x runtime', 'Functions are deployed on nodejs22.x', 'nodejs18.x → nodejs22.x'],
