@@ -5,6 +5,7 @@
 //   updates lost          — update texts answered `duplicate` (or not stored), of all update texts;
 //   current above outdated — facts with ≥ 2 versions whose current version is in the top 10 and
 //                            above every outdated version there;
+//   of found              — the same, of the facts recall found at all (a version of it in the top 10);
 //   current@1             — the current version ranks first;
 //   context current / outdated — share of current versions (facts with ≥ 2 versions) and of
 //                            outdated versions whose line is in the session context (600 tokens);
@@ -19,6 +20,7 @@
 // model brings candidates; the rules of words decide, so the pair sets (and the meaning set,
 // meaning-pairs.mjs) are scored by the rules alone. A build from before 2026-11-28 had a rule that
 // took the model's cosine: MEM_BENCH_BEFORE scores such a build's pair sets with the cosines too.
+// MEM_BENCH_CURRENCY_SUBJECTS=fresh replays histories of subjects-fresh.mjs (written blind, never tuned on) instead.
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
 // commit before a change), in the same run.
 import {existsSync, readFileSync} from 'node:fs'
@@ -155,7 +157,7 @@ function bm25System() {
 }
 
 function score(histories, runs, only = () => true) {
-  const s = {updates: 0, lost: 0, factUpdates: 0, factLost: 0, facts: 0, above: 0, at1: 0, ctxCurrent: 0, ctxOutdated: 0, outdated: 0, tokens: 0, contexts: 0}
+  const s = {updates: 0, lost: 0, factUpdates: 0, factLost: 0, facts: 0, found: 0, above: 0, at1: 0, ctxCurrent: 0, ctxOutdated: 0, outdated: 0, tokens: 0, contexts: 0}
   histories.forEach((h, k) => {
     const run = runs[k]
     s.updates += h.items.filter((it) => it.version > 0).length
@@ -175,6 +177,8 @@ function score(histories, runs, only = () => true) {
       const outdated = f.versions.slice(0, -1).map((v) => run.ids[v]).filter(Boolean)
       const list = run.ranked[i]
       const at = current ? list.indexOf(current) : -1
+      // recall found the fact at all: some version of it in the top 10
+      if (at >= 0 || outdated.some((o) => list.includes(o))) s.found++
       if (at >= 0 && outdated.every((o) => !list.slice(0, at).includes(o))) s.above++
       if (at === 0) s.at1++
       if (lines) {
@@ -194,7 +198,7 @@ function score(histories, runs, only = () => true) {
 
 function row(name, s) {
   const pct = (a, b) => (b ? `${fmt((100 * a) / b, 1)}%` : '—')
-  return `${name.padEnd(26).slice(0, 40)} | ${String(s.lost).padStart(4)} / ${String(s.updates).padEnd(3)} | ${pct(s.above, s.facts).padStart(7)} | ${pct(s.at1, s.facts).padStart(7)} | ${(s.contexts ? pct(s.ctxCurrent, s.facts) : '—').padStart(7)} | ${(s.contexts ? pct(s.ctxOutdated, s.outdated) : '—').padStart(7)} | ${s.contexts ? fmt(s.tokens / s.contexts, 0) : '—'}`
+  return `${name.padEnd(26).slice(0, 40)} | ${String(s.lost).padStart(4)} / ${String(s.updates).padEnd(3)} | ${pct(s.above, s.facts).padStart(7)} | ${pct(s.above, s.found).padStart(8)} | ${pct(s.at1, s.facts).padStart(7)} | ${(s.contexts ? pct(s.ctxCurrent, s.facts) : '—').padStart(7)} | ${(s.contexts ? pct(s.ctxOutdated, s.outdated) : '—').padStart(7)} | ${s.contexts ? fmt(s.tokens / s.contexts, 0) : '—'}`
 }
 
 /**
@@ -230,7 +234,10 @@ async function storeSideBySide(roots, batches) {
 }
 
 export async function benchCurrency({quiet = false} = {}) {
-  const histories = currencySet()
+  // MEM_BENCH_CURRENCY_SUBJECTS=fresh: the same histories of subjects-fresh.mjs (written blind, not tuned on) instead of set.mjs's
+  const fresh = process.env.MEM_BENCH_CURRENCY_SUBJECTS === 'fresh'
+  const histories = currencySet(fresh ? (await import('./subjects-fresh.mjs')).SUBJECTS_FRESH : undefined)
+  if (fresh) console.log('(subjects: subjects-fresh.mjs)')
   // the word rows name meaning off: the built-in model is the default since 2026-11-27, and these rows
   // keep measuring the words (and compare with builds from before, whose default was off)
   const words = {model: 'off'}
@@ -266,7 +273,7 @@ export async function benchCurrency({quiet = false} = {}) {
     const memories = histories.reduce((n, h) => n + h.items.length, 0)
     const updated = histories.reduce((n, h) => n + h.facts.filter((f) => f.versions.length > 1).length, 0)
     console.log(`\n== Currency: ${histories.length} histories, ${memories} memories, ${updated} facts updated at least once ==`)
-    console.log(`${'system'.padEnd(26)} | updates lost | cur>old | cur@1   | ctx cur | ctx old | ctx tokens`)
+    console.log(`${'system'.padEnd(26)} | updates lost | cur>old | of found | cur@1   | ctx cur | ctx old | ctx tokens`)
     for (const [name, s] of Object.entries(results)) console.log(row(name, s))
     for (const [name, {alike, reworded}] of Object.entries(split)) {
       console.log(row(`${name}: worded alike (${alike.facts})`, {...alike, lost: alike.factLost, updates: alike.factUpdates}))

@@ -65,7 +65,7 @@ const DAY = 86_400_000
  * The histories: per repository, its memories in the order they were noted (each with its time,
  * and for facts the subject and version), and one question per subject.
  */
-export function currencySet() {
+export function currencySet(subjects = SUBJECTS) {
   const distractors = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'recall', 'data', 'memories.json'), 'utf8'))
   const rand = rng(20261124)
   const pick = (list) => list[Math.floor(rand() * list.length)]
@@ -76,7 +76,7 @@ export function currencySet() {
     const facts = []
     // subjects of this history: a window over the list (each subject in two or three histories)
     for (let s = 0; s < SUBJECTS_PER_HISTORY; s++) {
-      const subject = SUBJECTS[(h * 5 + s) % SUBJECTS.length]
+      const subject = subjects[(h * 5 + s) % subjects.length]
       const sid = `h${h}s${s}`
       // 1 to 5 versions (most facts change at least once), values in an order of this history
       const versions = 1 + Math.min(4, Math.floor(rand() * 5) + (rand() < 0.9 ? 1 : 0))
