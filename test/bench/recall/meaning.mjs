@@ -1,6 +1,6 @@
 // Meaning (issue 30): lexical-only, then model-alone and fused rows for USE-lite (meaning.model: builtin)
 // and for the static table distilled from it (meaning.model: static), side by side, for the own recall set
-// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase to paraphrase10, each written by a colleague
+// (test/bench/recall/data), the paraphrase sets (test/bench/recall/paraphrase to paraphrase11, each written by a colleague
 // before any tuning) and the LoCoMo dev split — recall@5, recall@10, MRR@10, overall and by kind —
 // then what meaning costs a cold command: `mem recall` at 10k memories against `node -e 0`, the
 // prompt hook and the session-start hook.
@@ -204,6 +204,8 @@ export async function benchMeaning() {
   const para9 = loadSet('paraphrase9')
   // and a tenth from 11 more, written blind on 2026-11-28 afternoon to check that day's thesaurus groups
   const para10 = loadSet('paraphrase10')
+  // and an eleventh from 11 more (AGENTS.md of Go, Python, TypeScript and Rust projects), written blind on 2026-11-28 to check that day's rule changes
+  const para11 = loadSet('paraphrase11')
   const sets = [
     ['own recall set', own, 'own'],
     ['paraphrase set', para, 'para'],
@@ -216,6 +218,7 @@ export async function benchMeaning() {
     ['paraphrase set 8 (real projects\' rules, written blind)', para8, 'para8'],
     ['paraphrase set 9 (real projects\' rules, written blind)', para9, 'para9'],
     ['paraphrase set 10 (real projects\' rules, written blind)', para10, 'para10'],
+    ['paraphrase set 11 (real projects\' rules, written blind)', para11, 'para11'],
   ]
   for (const [title, set, name] of sets) {
     if (!set) {

@@ -51,7 +51,7 @@ const byKey = new Map()
 for (const m of memories) {
   if (byKey.has(m.key)) fail(`duplicate key ${m.key}`)
   byKey.set(m.key, m)
-  if (!/^[prstuvwz]\d{3}$/.test(m.key)) fail(`${m.key}: key is not p001-, r001-, s001-, t001-, u001-, v001-, w001- or z001-style`)
+  if (!/^[prstuvwyz]\d{3}$/.test(m.key)) fail(`${m.key}: key is not p001-, r001-, s001-, t001-, u001-, v001-, w001-, y001- or z001-style`)
   if (!TYPES.has(m.type)) fail(`${m.key}: unknown type ${m.type}`)
   if (typeof m.content !== 'string' || ((m.content.length < 40 || m.content.length > 220) && !(first && ISSUE_NOTES.includes(m.content)))) fail(`${m.key}: content is ${m.content.length} characters (40-220)`)
   if (!Array.isArray(m.tags) || m.tags.length > 4 || m.tags.some((t) => t !== t.toLowerCase())) fail(`${m.key}: tags must be 0-4 lowercase strings`)
