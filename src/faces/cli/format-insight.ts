@@ -127,5 +127,5 @@ function meaningLine(m: MeaningStatus, style: Style): string {
   if (m.setting === 'off') return 'off: recall and update detection by words alone (meaning.model: off)'
   if (!m.on) return `${m.setting}: ${paint(style, '31', 'not available')} (${m.error}); recall answers by words alone`
   const size = m.sizeBytes === null ? '' : `, ${(m.sizeBytes / 1_048_576).toFixed(1)} MiB`
-  return `${m.name}${size}, ${m.licence}, from ${m.source}; loads in ${m.loadMs} ms, embeds a note in ${m.embedMs} ms`
+  return `${m.name}${size}, ${m.licence}, from ${m.source}; loads in ${m.loadMs} ms, embeds its first note in ${m.embedMs} ms and each next in ${m.embedNextMs} ms`
 }
