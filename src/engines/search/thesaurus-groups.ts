@@ -131,6 +131,17 @@ export const GROUPS: readonly string[] = [
   'websocket websockets realtime real-time',
   'gpu gpus cuda',
   'wrap wrapping line-length',
+  // written 2026-11-28 afternoon from the trade's vocabulary (not from any set's questions)
+  'static-analysis lint linter linting',
+  'gc garbage-collection garbage-collector',
+  'vendor vendored vendoring third-party',
+  'suppress suppression nolint noqa eslint-disable ts-ignore',
+  'protobuf proto protos grpc',
+  'benchmark benchmarks bench benchmarking',
+  'license licence licenses licensing spdx',
+  'telemetry analytics tracking',
+  'parallel parallelism concurrency concurrent threads',
+  'wasm webassembly',
 ]
 
 /**
@@ -149,4 +160,26 @@ export function stemGroups(groups: readonly string[]): string[][] {
     }
     return [...terms]
   })
+}
+
+/**
+ * The two-word entries whose words analyze to other terms (`feature-flags` → featur, flag): the
+ * joined terms a question's two consecutive words probe (`featurflag`), each with the joined form
+ * the group holds (`featureflags`). Without them "feature flags" or "garbage collection", written
+ * as two words, never met their group. A probe stands for its entry; it is no term of the group (a
+ * group's size weighs its synonyms).
+ */
+export function phraseProbes(groups: readonly string[]): Array<[string, string]> {
+  const out = new Map<string, string>()
+  for (const group of groups) {
+    for (const entry of group.split(/\s+/)) {
+      const words = entry.split('-')
+      if (words.length !== 2) continue
+      const stems = words.map((w) => analyze(w))
+      if (!stems.every((t) => t.length === 1)) continue
+      const [probe, joined] = [stems.join(''), words.join('').toLowerCase()]
+      if (probe !== joined) out.set(probe, joined)
+    }
+  }
+  return [...out]
 }

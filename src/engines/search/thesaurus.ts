@@ -1,6 +1,6 @@
 import {rolesNamedBy, toolsIn} from '../../text/roles.js'
 import {analyze} from '../../text/tokenize.js'
-import {STEMMED_GROUPS} from './thesaurus-stems.js'
+import {PHRASE_PROBES, STEMMED_GROUPS} from './thesaurus-stems.js'
 
 /**
  * A developer thesaurus: groups of words that name the same thing in software projects (written
@@ -21,6 +21,11 @@ function expansionMap(): Map<string, Set<string>> {
       if (!set) map.set(t, (set = new Set()))
       for (const u of terms) if (u !== t) set.add(u)
     }
+  }
+  // "feature flags" probes featur + flag: it stands for the group's feature-flags
+  for (const [probe, joined] of PHRASE_PROBES) {
+    const of = map.get(joined)
+    if (of && !map.has(probe)) map.set(probe, new Set([joined, ...of]))
   }
   return (expansions = map)
 }

@@ -9,8 +9,8 @@ import {MemError} from '../../../src/model/errors.js'
 import {openMem} from '../../../src/runtime/open-mem.js'
 import {searchMemories, type Tuning} from '../../../src/engines/search/engine.js'
 import {loadTokenCounter} from '../../../src/engines/search/tokens.js'
-import {GROUPS, stemGroups} from '../../../src/engines/search/thesaurus-groups.js'
-import {STEMMED_GROUPS} from '../../../src/engines/search/thesaurus-stems.js'
+import {GROUPS, phraseProbes, stemGroups} from '../../../src/engines/search/thesaurus-groups.js'
+import {PHRASE_PROBES, STEMMED_GROUPS} from '../../../src/engines/search/thesaurus-stems.js'
 import {roleExpansionsBySource, thesaurusExpansions} from '../../../src/engines/search/thesaurus.js'
 import {queryTerms} from '../../../src/engines/search/query.js'
 import {memRepo, tempDir} from '../../helpers/mem.js'
@@ -76,6 +76,9 @@ describe('recall ranking', () => {
 
   it('keeps the stemmed thesaurus in step with the written one (else: npm run build && node scripts/gen-thesaurus.mjs)', () => {
     expect(STEMMED_GROUPS).toEqual(stemGroups(GROUPS))
+    expect(PHRASE_PROBES).toEqual(phraseProbes(GROUPS))
+    // two words that analyze apart probe the phrase: "feature flags" → featur + flag → feature-flags
+    expect(thesaurusExpansions(['featur', 'flag'])).toEqual(expect.arrayContaining(['featureflags', 'toggl']))
     expect(thesaurusExpansions(['databas'])).toEqual(expect.arrayContaining(['postgr', 'sqlite']))
     // a hyphenated entry is also known joined: "end-to-end" → endtoend
     expect(thesaurusExpansions(['e2e'])).toContain('endtoend')
@@ -86,6 +89,20 @@ describe('recall ranking', () => {
     const {ctx, repo} = memRepo()
     const ids = await seed(ctx, repo, CORPUS)
     expect((await recall(ctx, {repo, q: 'how do I get the database running locally?'})).results[0].id).toBe(ids[6])
+  })
+
+  it("bridges the trade's names for one thing in other words (static analysis ↔ lint, a suppression ↔ nolint, garbage collection ↔ gc), a phrase too when its words stem apart", async () => {
+    const {ctx, repo} = memRepo()
+    const [lint, nolint, gc] = await seed(ctx, repo, [
+      {content: 'Lint with golangci-lint before pushing; CI fails on any finding.', type: 'procedure'},
+      {content: 'Never add //nolint comments to get CI green: fix the finding at its cause.', type: 'heuristic'},
+      {content: 'The GC of the content store reclaims unreferenced blobs every night.', type: 'observation'},
+      {content: 'Deploy to staging from the main branch with the release workflow.', type: 'procedure'},
+    ])
+    expect((await recall(ctx, {repo, q: 'which static analysis tool do we use?'})).results[0]?.id).toBe(lint)
+    expect((await recall(ctx, {repo, q: 'may I suppress a warning?'})).results[0]?.id).toBe(nolint)
+    // "garbage collection" is probed as garbag + collect, the group's entry written garbage-collection
+    expect((await recall(ctx, {repo, q: 'when does garbage collection happen?'})).results[0]?.id).toBe(gc)
   })
 
   it('with conceptMax a synonym stands in for its word and does not add to it; off, they sum', async () => {
