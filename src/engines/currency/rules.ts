@@ -64,6 +64,7 @@ import {
   otherTaskOfProgram,
   type Guard,
   type Match,
+  otherThingNamedByConvention,
 } from './guards.js'
 import {Pair, placeIn, shownList, slotOf, withNames} from './pair.js'
 import {oncePer} from '../../text/once.js'
@@ -326,7 +327,7 @@ export const sameChoice: Rule = {
     const changed = changedChoice(newer, older)
     return changed ? {gained: [changed.mine.shown], lost: [changed.theirs.shown]} : null
   },
-  guards: [namedInPassing, otherPartOfMessage, noSharedSubjectOfChoice, exceptionToBan, otherUse, otherPlaces, otherBranches, carvedOut, otherThingNamed],
+  guards: [namedInPassing, otherPartOfMessage, noSharedSubjectOfChoice, exceptionToBan, otherUse, otherPlaces, otherBranches, carvedOut, otherThingNamed, otherThingNamedByConvention],
   reason: swapped,
 }
 

@@ -339,6 +339,8 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
   },
   // same-choice finds each of these
   noSharedSubjectOfChoice: {updates: [['Name variables in camelCase', 'Database tables use snake_case']]},
+  // same-choice finds it: the convention of another thing named (tables, columns)
+  otherThingNamedByConvention: {updates: [['Database table names use PascalCase', 'Write database column names in snake_case']]},
   exceptionToBan: {
     updates: [
       ['Never use default exports', 'Storybook stories keep a default export'],
