@@ -511,23 +511,37 @@ export class Cosines {
 /** The dot product (the cosine: both unit length) of `v` with each row of `matrix`, whose seqs are `seqs` (ascending). */
 export function cosinesOf(seqs: ArrayLike<number>, matrix: Float32Array, v: Float32Array): Cosines {
   const dims = v.length
-  const four = dims - (dims % 4)
-  const values = new Float64Array(seqs.length)
-  for (let r = 0, base = 0; r < seqs.length; r++, base += dims) {
-    // four sums at once: a quarter of the additions wait for the one before (a quarter less time at 512 dims)
+  const rows = seqs.length
+  const values = new Float64Array(rows)
+  let r = 0
+  // four rows at once, each element of the question read once for the four: 2.5x faster than a row
+  // at a time at 10,000 x 512 (3.8 vs 9.8 ms on this machine; ~1.8x at 100,000, where memory bounds it)
+  for (; r + 4 <= rows; r += 4) {
+    const b0 = r * dims
+    const b1 = b0 + dims
+    const b2 = b1 + dims
+    const b3 = b2 + dims
     let a = 0
     let b = 0
     let c = 0
     let d = 0
-    let i = 0
-    for (; i < four; i += 4) {
-      a += matrix[base + i] * v[i]
-      b += matrix[base + i + 1] * v[i + 1]
-      c += matrix[base + i + 2] * v[i + 2]
-      d += matrix[base + i + 3] * v[i + 3]
+    for (let i = 0; i < dims; i++) {
+      const x = v[i]
+      a += matrix[b0 + i] * x
+      b += matrix[b1 + i] * x
+      c += matrix[b2 + i] * x
+      d += matrix[b3 + i] * x
     }
-    for (; i < dims; i++) a += matrix[base + i] * v[i]
-    values[r] = a + b + (c + d)
+    values[r] = a
+    values[r + 1] = b
+    values[r + 2] = c
+    values[r + 3] = d
+  }
+  for (; r < rows; r++) {
+    const base = r * dims
+    let a = 0
+    for (let i = 0; i < dims; i++) a += matrix[base + i] * v[i]
+    values[r] = a
   }
   return new Cosines(seqs, values)
 }
