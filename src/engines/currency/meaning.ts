@@ -10,6 +10,7 @@ import type {MemContext} from '../context.js'
 import {meaningModel} from '../meaning/use.js'
 import {duplicateCandidatesBySeq, type DuplicateCandidate} from '../../storage/memories.js'
 import {liveVectors} from '../../storage/vectors.js'
+import {dotProducts} from '../search/engine.js'
 import {SAME_SUBJECT_COSINE} from './rules.js'
 
 /** At most this many nearest memories are looked at for a store. */
@@ -28,13 +29,9 @@ export type MeaningCandidate = DuplicateCandidate & {similarity: number}
 export function nearestByMeaning(db: Db, q: MeaningVector, {min = SAME_SUBJECT_COSINE, limit = MEANING_CANDIDATES, exclude}: {min?: number; limit?: number; exclude?: string | null} = {}): MeaningCandidate[] {
   const dims = q.vector.length
   const {seqs, matrix} = liveVectors(db, q.model, dims)
+  const dots = dotProducts(matrix, q.vector, seqs.length)
   const near: Array<{seq: number; similarity: number}> = []
-  for (let r = 0; r < seqs.length; r++) {
-    let dot = 0
-    const base = r * dims
-    for (let i = 0; i < dims; i++) dot += matrix[base + i] * q.vector[i]
-    if (dot >= min) near.push({seq: seqs[r], similarity: dot})
-  }
+  for (let r = 0; r < seqs.length; r++) if (dots[r] >= min) near.push({seq: seqs[r], similarity: dots[r]})
   near.sort((a, b) => b.similarity - a.similarity || b.seq - a.seq)
   const top = near.slice(0, limit + 1)
   const rows = new Map(duplicateCandidatesBySeq(db, top.map((n) => n.seq)).map((r) => [r.seq, r]))

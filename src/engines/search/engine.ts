@@ -510,8 +510,12 @@ export class Cosines {
 
 /** The dot product (the cosine: both unit length) of `v` with each row of `matrix`, whose seqs are `seqs` (ascending). */
 export function cosinesOf(seqs: ArrayLike<number>, matrix: Float32Array, v: Float32Array): Cosines {
+  return new Cosines(seqs, dotProducts(matrix, v, seqs.length))
+}
+
+/** The dot product of `v` with each of the first `rows` rows of `matrix` (rows of `v.length`), each summed in order. */
+export function dotProducts(matrix: Float32Array, v: Float32Array, rows: number): Float64Array {
   const dims = v.length
-  const rows = seqs.length
   const values = new Float64Array(rows)
   let r = 0
   // four rows at once, each element of the question read once for the four: 2.5x faster than a row
@@ -543,7 +547,7 @@ export function cosinesOf(seqs: ArrayLike<number>, matrix: Float32Array, v: Floa
     for (let i = 0; i < dims; i++) a += matrix[base + i] * v[i]
     values[r] = a
   }
-  return new Cosines(seqs, values)
+  return values
 }
 
 /**
