@@ -1233,23 +1233,19 @@ export const otherDimension: Guard = {
   },
 }
 
+/** The stem of "names" / "name", as the own-places of a pair hold it. */
+const NAMES = stem('names')
+
 /**
- * same-choice: a naming convention of another thing — the word before "names" differs and the other
- * text does not hold it ("Database table names use PascalCase" / "Write database column names in
- * snake_case"): two conventions, both true at once.
+ * same-choice: a naming convention of another thing — each text has a word of its own right before
+ * "names" ("Database table names use PascalCase" / "Write database column names in snake_case"):
+ * two conventions, both true at once. ownWordBeforeShared narrowed to the naming word: on any shared
+ * word it refused right choices too (docs/currency.md).
  */
 export const otherThingNamedByConvention: Guard = {
   name: 'names of another thing',
-  refuses: ({newer, older}) => {
-    const thingsNamed = (shape: FactShape) => {
-      const out: string[] = []
-      const words = shape.sequence.map((w) => w.toLowerCase())
-      for (let i = 1; i < words.length; i++) if ((words[i] === 'names' || words[i] === 'name') && contentWord(words[i - 1])) out.push(stem(words[i - 1]))
-      return out
-    }
-    const [mine, theirs] = [thingsNamed(newer), thingsNamed(older)]
-    if (mine.length === 0 || theirs.length === 0) return false
-    const [inNewer, inOlder] = [new Set(newer.sequence.map((w) => stem(w.toLowerCase()))), new Set(older.sequence.map((w) => stem(w.toLowerCase())))]
-    return mine.some((t) => !inOlder.has(t)) && theirs.some((t) => !inNewer.has(t))
+  refuses: (pair, m) => {
+    const {mine, theirs} = placesOf(pair, m)
+    return mine.adjacent.has(NAMES) && theirs.adjacent.has(NAMES)
   },
 }

@@ -9,8 +9,7 @@ import type {Db} from '../../storage/db.js'
 import type {MemContext} from '../context.js'
 import {meaningModel} from '../meaning/use.js'
 import {duplicateCandidatesBySeq, type DuplicateCandidate} from '../../storage/memories.js'
-import {liveVectors} from '../../storage/vectors.js'
-import {dotProducts} from '../search/engine.js'
+import {dotProducts, liveVectors} from '../../storage/vectors.js'
 import {SAME_SUBJECT_COSINE} from './rules.js'
 
 /** At most this many nearest memories are looked at for a store. */
