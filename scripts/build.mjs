@@ -23,7 +23,8 @@ const shared = {
   // sql.js finds its .wasm beside itself; typescript is an optional peer oclif never needs here.
   // pg (the team store's driver) loads from node_modules when a command opens a team store.
   // the meaning model's packages find their weights and WebAssembly beside themselves in node_modules
-  external: ['sql.js', 'typescript', '@energetic-ai/*', 'pg',
+  // (onnxruntime-web, for an ONNX model a user brings, is not a dependency: resolved at run time, engines/meaning/onnx.ts)
+  external: ['sql.js', 'typescript', '@energetic-ai/*', 'pg', 'onnxruntime-web',
     // ink imports React's devtools only when DEV=true (not a dependency of mem)
     'react-devtools-core'],
   // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow: bundle its ES modules

@@ -7,6 +7,7 @@
  */
 import type {Db} from '../../storage/db.js'
 import type {MemContext} from '../context.js'
+import {embedsSlowly} from '../meaning/load.js'
 import {meaningModel} from '../meaning/use.js'
 import {duplicateCandidatesBySeq, type DuplicateCandidate} from '../../storage/memories.js'
 import {dotProducts, liveVectors} from '../../storage/vectors.js'
@@ -47,16 +48,16 @@ export function nearestByMeaning(db: Db, q: MeaningVector, {min = SAME_SUBJECT_C
  * A new text's vector from the context's meaning model (loaded on first use), to store with it and
  * to find its candidates by; null when meaning is off or the model cannot load or answer (then the
  * store is the words' alone, as with meaning off; a model that fails is told once, through ctx.notice).
- * Only a model in process (built in, or a local directory) is asked: the enrichment runtime's is a
+ * Only a cheap model in process (the static table, a local one) is asked: the enrichment runtime's is a
  * request to another server, which a store does not wait for — its vectors come as before (`mem
  * enrich`, the next recall, the server's drain), and its stores compare words alone. Nor is the
- * built-in model: it takes about 25 ms a text (and half a second to load in a one-shot command),
+ * built-in model (nor an ONNX model the user brings, embedsSlowly): it takes about 25 ms a text (and half a second to load in a one-shot command),
  * several times a whole store, so the memory waits in the queue (engines/meaning/pending.ts) and
  * gets its vector, and the update links meaning finds for it (gates/admit.ts planMeaningLinks),
  * from the next recall that asks the model or a long-lived process's drain when it is idle.
  */
 export async function vectorOfNewText(ctx: MemContext, content: string): Promise<MeaningVector | null> {
-  if (await builtinSetting(ctx)) return null
+  if (await slowSetting(ctx)) return null
   const model = await meaningModel(ctx)
   if (!model || model.about.kind === 'runtime') return null
   try {
@@ -68,10 +69,14 @@ export async function vectorOfNewText(ctx: MemContext, content: string): Promise
   }
 }
 
-/** Whether the context's meaning setting is the built-in model (false when it cannot be read: the model step says why). */
-async function builtinSetting(ctx: MemContext): Promise<boolean> {
+/**
+ * Whether the context's meaning model is one a store does not wait for: the built-in model, or a
+ * sentence-transformer the user brings as ONNX (a network as costly as it, or more). False when the
+ * setting cannot be read: the model step says why.
+ */
+async function slowSetting(ctx: MemContext): Promise<boolean> {
   try {
-    return ctx.meaning !== undefined && (await ctx.meaning()).setting.model === 'builtin'
+    return ctx.meaning !== undefined && embedsSlowly((await ctx.meaning()).setting)
   } catch {
     return false
   }

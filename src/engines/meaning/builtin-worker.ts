@@ -1,14 +1,16 @@
 /**
- * The built-in model in a worker thread of its own (builtin.ts `loadBuiltinInWorker`): a
- * long-lived process (`mem serve`, `mem mcp`) embeds here, so the ~25 ms a text the model takes,
+ * The built-in model in a worker thread of its own (builtin.ts `loadBuiltinInWorker`), or an ONNX
+ * model the user brings (`loadInWorker` with workerData `{kind: 'onnx', dir}`): a long-lived process
+ * (`mem serve`, `mem mcp`) embeds here, so the ~25 ms a text the model takes,
  * and the background drain's batches, do not hold up the requests its main thread answers.
- * Messages: in `{id, texts, query}`, out `{ready}` once loaded, `{id, vectors}` (transferred) or
+ * Messages: in `{id, texts, query}`, out `{ready}` once loaded (the model's id, dims, about and
+ * floor), `{id, vectors}` (transferred) or
  * `{id, error}`; a model that cannot load answers `{failed}` and the thread ends. One call runs at
  * a time, a recall's question (`query`) before the drain's batches that wait, and the questions
  * that wait together in one call (QUESTIONS_TOGETHER).
  */
-import {parentPort} from 'node:worker_threads'
-import {loadBuiltin} from './builtin.js'
+import {parentPort, workerData} from 'node:worker_threads'
+import {loadBuiltin, type WorkerModel, type WorkerReady} from './builtin.js'
 
 interface Call {
   id: number
@@ -34,7 +36,8 @@ function questionsTogether(waiting: readonly Call[]): number {
 const port = parentPort
 if (port) {
   try {
-    const model = await loadBuiltin()
+    const spec = (workerData ?? {kind: 'builtin'}) as WorkerModel
+    const model = spec.kind === 'onnx' ? await (await import('./onnx.js')).loadOnnxModel(spec.dir) : await loadBuiltin()
     const questions: Call[] = []
     const batches: Call[] = []
     let busy = false
@@ -64,7 +67,8 @@ if (port) {
       ;(call.query ? questions : batches).push(call)
       void next()
     })
-    port.postMessage({ready: true})
+    const ready: WorkerReady = {id: model.id, dims: model.dims, about: model.about, ...(model.onlyFloor === undefined ? {} : {onlyFloor: model.onlyFloor})}
+    port.postMessage({ready})
   } catch (err) {
     port.postMessage({failed: err instanceof Error ? err.message.split('\n')[0] : String(err)})
   }

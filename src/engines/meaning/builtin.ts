@@ -67,17 +67,31 @@ export function builtinWorkerFile(from: string = import.meta.url): URL | null {
 }
 
 /**
+ * What a model worker (builtin-worker.ts) loads: the built-in model, or an ONNX sentence-transformer
+ * the user brings (onnx.ts), both tens of milliseconds a text.
+ */
+export type WorkerModel = {kind: 'builtin'} | {kind: 'onnx'; dir: string}
+
+/** What a worker says of its model once loaded (the model's own fields but `embed`). */
+export type WorkerReady = Pick<MeaningModel, 'id' | 'dims' | 'about' | 'onlyFloor'>
+
+/**
  * The built-in model in a worker thread (builtin-worker.ts), for a long-lived process: the main
  * thread stays free to answer while the model embeds (a question, or the drain's batch of memories
  * written since). The thread does not keep the process alive. Where there is no compiled worker
  * (builtinWorkerFile), the model runs in this thread instead.
  */
-export async function loadBuiltinInWorker(): Promise<MeaningModel> {
+export function loadBuiltinInWorker(): Promise<MeaningModel> {
+  return loadInWorker({kind: 'builtin'}, loadBuiltin)
+}
+
+/** A model (WorkerModel) in a worker thread of its own, or, where there is no compiled worker, `here()` in this thread. */
+export async function loadInWorker(spec: WorkerModel, here: () => Promise<MeaningModel>): Promise<MeaningModel> {
   const file = builtinWorkerFile()
-  if (!file) return loadBuiltin()
+  if (!file) return here()
   // referenced while it loads (a caller waits for it), then only while a call waits for an answer
   // none of this process's node flags (--input-type, a test runner's loaders) apply to the worker's file
-  const worker = new Worker(file, {execArgv: []})
+  const worker = new Worker(file, {execArgv: [], workerData: spec})
   const waiting = new Map<number, {resolve: (v: Float32Array[]) => void; reject: (e: Error) => void}>()
   let next = 0
   let broken: Error | null = null
@@ -86,9 +100,9 @@ export async function loadBuiltinInWorker(): Promise<MeaningModel> {
     for (const w of waiting.values()) w.reject(broken)
     waiting.clear()
   }
-  await new Promise<void>((resolve, reject) => {
-    worker.on('message', (msg: {ready?: true; failed?: string; id?: number; vectors?: Float32Array[]; error?: string}) => {
-      if (msg.ready) return resolve()
+  const ready = await new Promise<WorkerReady>((resolve, reject) => {
+    worker.on('message', (msg: {ready?: WorkerReady; failed?: string; id?: number; vectors?: Float32Array[]; error?: string}) => {
+      if (msg.ready) return resolve(msg.ready)
       if (msg.failed !== undefined) return reject(new Error(msg.failed))
       const w = waiting.get(msg.id!)
       if (!w) return
@@ -108,10 +122,10 @@ export async function loadBuiltinInWorker(): Promise<MeaningModel> {
   })
   worker.unref()
   return {
-    id: BUILTIN_ID,
-    dims: 512,
-    onlyFloor: BUILTIN_ONLY_FLOOR,
-    about: builtinAbout(),
+    id: ready.id,
+    dims: ready.dims,
+    ...(ready.onlyFloor === undefined ? {} : {onlyFloor: ready.onlyFloor}),
+    about: ready.about,
     embed(texts, options) {
       if (broken) return Promise.reject(broken)
       if (texts.length === 0) return Promise.resolve([])

@@ -1,5 +1,7 @@
 import type {EnrichmentConfig, MeaningSetting} from '../../config/user-config.js'
+import {holdsStaticTable} from './local-table.js'
 import type {MeaningModel} from './model.js'
+import {onnxFileIn} from './onnx.js'
 
 /**
  * The model a setting names, loaded once per process (every context of the process shares it), or
@@ -10,7 +12,7 @@ export type Loaded = {model: MeaningModel; error?: undefined} | {model?: undefin
 const loaded = new Map<string, Promise<Loaded>>()
 
 function keyOf(setting: MeaningSetting, runtime: EnrichmentConfig | null, longLived: boolean): string {
-  if (setting.model === 'local') return `local\0${setting.dir}`
+  if (setting.model === 'local') return `local\0${setting.dir}${longLived ? '\0worker' : ''}`
   if (setting.model === 'runtime') return `runtime\0${JSON.stringify(runtime)}`
   if (setting.model === 'builtin' && longLived) return 'builtin\0worker'
   return setting.model
@@ -41,8 +43,14 @@ async function load(setting: MeaningSetting, runtime: EnrichmentConfig | null, l
       return (await import('./static-table.js')).loadStaticTable()
     case 'builtin':
       return longLived ? (await import('./builtin.js')).loadBuiltinInWorker() : (await import('./builtin.js')).loadBuiltin()
-    case 'local':
-      return (await import('./local-table.js')).loadLocalTable(setting.dir)
+    case 'local': {
+      // a static table when the directory holds one, else its ONNX sentence-transformer, if any
+      const {loadLocalTable} = await import('./local-table.js')
+      if (holdsStaticTable(setting.dir) || !onnxFileIn(setting.dir)) return loadLocalTable(setting.dir)
+      const {loadOnnxModel} = await import('./onnx.js')
+      // a long-lived process runs it in a worker thread, as the built-in model (a one-shot command in its own)
+      return longLived ? (await import('./builtin.js')).loadInWorker({kind: 'onnx', dir: setting.dir}, () => loadOnnxModel(setting.dir)) : loadOnnxModel(setting.dir)
+    }
     case 'runtime': {
       if (!runtime?.embeddings) throw new Error('meaning.model is runtime, but enrichment.embeddings is not enabled in config.yaml')
       return (await import('./runtime.js')).runtimeModel(runtime)
@@ -50,6 +58,16 @@ async function load(setting: MeaningSetting, runtime: EnrichmentConfig | null, l
     default:
       throw new Error('no model')
   }
+}
+
+/**
+ * Whether a setting's model costs a text tens of milliseconds (a network, not a table lookup): the
+ * built-in model, and a local directory holding an ONNX sentence-transformer rather than a static
+ * table. Such a model embeds a store's text later (the queue of engines/meaning/pending.ts), not inside the store.
+ */
+export function embedsSlowly(setting: MeaningSetting): boolean {
+  if (setting.model === 'builtin') return true
+  return setting.model === 'local' && !holdsStaticTable(setting.dir) && onnxFileIn(setting.dir) !== null
 }
 
 /** Forgets the loaded models (tests that load a broken model, then a mended one). */

@@ -1,4 +1,4 @@
-import {readFileSync, statSync} from 'node:fs'
+import {closeSync, openSync, readFileSync, readSync, statSync} from 'node:fs'
 import {basename, join} from 'node:path'
 import {unit, type MeaningModel} from './model.js'
 
@@ -82,13 +82,24 @@ export class WordPiece {
     return max + 1
   }
 
-  /** Token ids of the text's words and word pieces; unknown words are left out. */
-  ids(text: string): number[] {
+  /** The id of a token of the vocabulary ("[CLS]"), if it has it. */
+  idOf(token: string): number | undefined {
+    return this.vocab.get(token)
+  }
+
+  /**
+   * Token ids of the text's words and word pieces; unknown words are left out, or stand as
+   * `unknown` when given (a BERT-style encoder's [UNK]).
+   */
+  ids(text: string, {unknown}: {unknown?: number} = {}): number[] {
     let t = text.normalize('NFD').replace(/\p{Mn}/gu, '')
     if (this.lowercase) t = t.toLowerCase()
     const out: number[] = []
     for (const word of t.match(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu) ?? []) {
-      if (word.length > 100) continue
+      if (word.length > 100) {
+        if (unknown !== undefined) out.push(unknown)
+        continue
+      }
       const pieces: number[] = []
       let start = 0
       while (start < word.length) {
@@ -105,6 +116,7 @@ export class WordPiece {
         }
         if (found < 0) {
           pieces.length = 0
+          if (unknown !== undefined) pieces.push(unknown)
           break
         }
         pieces.push(found)
@@ -116,6 +128,32 @@ export class WordPiece {
   }
 }
 
+/**
+ * Whether a directory's model.safetensors is a static-embedding table (one 2-D tensor, or one named
+ * "embeddings"), read from its header alone: a sentence-transformer's directory also has a
+ * model.safetensors (the network's many tensors) beside its ONNX export.
+ */
+export function holdsStaticTable(dir: string): boolean {
+  let fd: number | null = null
+  try {
+    fd = openSync(join(dir, 'model.safetensors'), 'r')
+    const len = Buffer.alloc(8)
+    if (readSync(fd, len, 0, 8, 0) < 8) return false
+    const headerLength = Number(len.readBigUInt64LE(0))
+    if (headerLength <= 1 || headerLength > 100_000_000) return false
+    const header = Buffer.alloc(headerLength)
+    if (readSync(fd, header, 0, headerLength, 8) < headerLength) return false
+    const tensors = JSON.parse(header.toString('utf8')) as Record<string, {shape?: unknown}>
+    const names = Object.keys(tensors).filter((k) => k !== '__metadata__')
+    const name = names.includes('embeddings') ? 'embeddings' : names.length === 1 ? names[0] : null
+    return name !== null && Array.isArray(tensors[name].shape) && (tensors[name].shape as unknown[]).length === 2
+  } catch {
+    return false
+  } finally {
+    if (fd !== null) closeSync(fd)
+  }
+}
+
 /** Loads a static-embedding directory. Throws LocalModelError naming what is wrong. */
 export function loadLocalTable(dir: string): MeaningModel {
   const weights = join(dir, 'model.safetensors')
@@ -124,17 +162,8 @@ export function loadLocalTable(dir: string): MeaningModel {
     try {
       if (!statSync(f).isFile()) throw new Error()
     } catch {
-      const onnx = (() => {
-        try {
-          return statSync(join(dir, 'model.onnx')).isFile() || statSync(join(dir, 'onnx', 'model.onnx')).isFile()
-        } catch {
-          return false
-        }
-      })()
       throw new LocalModelError(
-        onnx
-          ? `${dir} holds an ONNX model; mem reads a static-embedding table (model.safetensors + tokenizer.json, e.g. a Model2Vec model) from a local directory`
-          : `${dir} has no ${basename(f)} (a static-embedding model directory holds model.safetensors and tokenizer.json)`,
+        `${dir} has no ${basename(f)} (a model directory holds model.safetensors and tokenizer.json, a static-embedding table such as a Model2Vec model, or model.onnx and tokenizer.json, a sentence-transformer exported to ONNX)`,
       )
     }
   }

@@ -2,10 +2,13 @@
 // load it: the compiled worker runs from dist/ (the TypeScript sources the other tests run load the
 // model in their own thread), so this test loads dist's module, as the CLI does.
 import {spawnSync} from 'node:child_process'
+import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {Worker} from 'node:worker_threads'
 import {describe, expect, it} from 'vitest'
+import {tempDir} from '../../helpers/mem.js'
+import {writeTinyOnnxModel} from '../../helpers/tiny-onnx.js'
 
 const dist = (p: string) => pathToFileURL(join(process.cwd(), 'dist', 'src', p)).href
 
@@ -57,6 +60,26 @@ describe('the built-in model in a worker thread', () => {
     } finally {
       await worker.terminate()
     }
+  })
+
+  it('runs an ONNX model the user brings there too, with the vectors it gives in this thread', async () => {
+    const {loadInWorker} = (await import(dist('engines/meaning/builtin.js'))) as typeof import('../../../src/engines/meaning/builtin.js')
+    const {loadOnnxModel} = (await import(dist('engines/meaning/onnx.js'))) as typeof import('../../../src/engines/meaning/onnx.js')
+    const m = writeTinyOnnxModel(join(tempDir(), 'tiny-minilm'))
+    const here = await loadOnnxModel(m.dir)
+    let ranHere = false
+    const inWorker = await loadInWorker({kind: 'onnx', dir: m.dir}, async () => {
+      ranHere = true
+      return here
+    })
+    expect(ranHere).toBe(false)
+    expect({id: inWorker.id, dims: inWorker.dims, about: inWorker.about}).toEqual({id: here.id, dims: 5, about: here.about})
+    const texts = ['grandma bakes bread', 'esbuild bundle']
+    const [a, b] = await Promise.all([inWorker.embed(texts), here.embed(texts)])
+    for (const [i, v] of a.entries()) for (let k = 0; k < 5; k++) expect(Math.abs(v[k] - b[i][k])).toBeLessThan(1e-6)
+    // a damaged model fails its load with the reason, from the worker
+    writeFileSync(join(m.dir, 'model.onnx'), 'damaged')
+    await expect(loadInWorker({kind: 'onnx', dir: m.dir}, () => loadOnnxModel(m.dir))).rejects.toThrow(/model\.onnx cannot be read as an ONNX model/)
   })
 
   it('loads when its WebAssembly backend starts after the weights are read (as on a loaded machine)', () => {
