@@ -20,7 +20,8 @@
 // model brings candidates; the rules of words decide, so the pair sets (and the meaning set,
 // meaning-pairs.mjs) are scored by the rules alone. A build from before 2026-11-28 had a rule that
 // took the model's cosine: MEM_BENCH_BEFORE scores such a build's pair sets with the cosines too.
-// MEM_BENCH_CURRENCY_SUBJECTS=fresh replays histories of subjects-fresh.mjs (written blind, never tuned on) instead.
+// MEM_BENCH_CURRENCY_SUBJECTS=fresh replays histories of subjects-fresh.mjs (written blind; one guard was since tuned on it)
+// instead, and =fresh2 those of subjects-fresh2.mjs (a second blind set, 2026-11-28 evening).
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
 // commit before a change), in the same run.
 import {existsSync, readFileSync} from 'node:fs'
@@ -28,6 +29,7 @@ import {join} from 'node:path'
 import MiniSearch from 'minisearch'
 import {stemmer} from 'stemmer'
 import {STOP_WORDS} from '../../../dist/src/text/stopwords.js'
+import {heuristicOneLiner} from '../../../dist/src/engines/enrichment/heuristic.js'
 import {fmt, tempRepo} from '../lib/util.mjs'
 import {realisticStore} from '../lib/corpus.mjs'
 import {seedMemories} from '../lib/seed.mjs'
@@ -183,12 +185,14 @@ function score(histories, runs, only = () => true) {
       if (at === 0) s.at1++
       if (lines) {
         const text = (v) => h.items[v].content
-        if (lines.has(text(f.versions.at(-1)))) s.ctxCurrent++
+        // a line shows the memory's one-liner (its first sentence, the full stop dropped)
+        const shown = (v) => lines.has(text(v)) || lines.has(heuristicOneLiner(text(v)))
+        if (shown(f.versions.at(-1))) s.ctxCurrent++
         // an outdated version worded exactly as the current one is the current line
         for (const v of f.versions.slice(0, -1)) {
           if (text(v) === text(f.versions.at(-1))) continue
           s.outdated++
-          if (lines.has(text(v))) s.ctxOutdated++
+          if (shown(v)) s.ctxOutdated++
         }
       }
     })
@@ -235,9 +239,12 @@ async function storeSideBySide(roots, batches) {
 
 export async function benchCurrency({quiet = false} = {}) {
   // MEM_BENCH_CURRENCY_SUBJECTS=fresh: the same histories of subjects-fresh.mjs (written blind, not tuned on) instead of set.mjs's
-  const fresh = process.env.MEM_BENCH_CURRENCY_SUBJECTS === 'fresh'
-  const histories = currencySet(fresh ? (await import('./subjects-fresh.mjs')).SUBJECTS_FRESH : undefined)
-  if (fresh) console.log('(subjects: subjects-fresh.mjs)')
+  // MEM_BENCH_CURRENCY_SUBJECTS=fresh2: those of subjects-fresh2.mjs (a second blind set, written when the first had been tuned on)
+  const subjects = process.env.MEM_BENCH_CURRENCY_SUBJECTS
+  const histories = currencySet(
+    subjects === 'fresh' ? (await import('./subjects-fresh.mjs')).SUBJECTS_FRESH : subjects === 'fresh2' ? (await import('./subjects-fresh2.mjs')).SUBJECTS_FRESH2 : undefined,
+  )
+  if (subjects === 'fresh' || subjects === 'fresh2') console.log(`(subjects: subjects-${subjects}.mjs)`)
   // the word rows name meaning off: the built-in model is the default since 2026-11-27, and these rows
   // keep measuring the words (and compare with builds from before, whose default was off)
   const words = {model: 'off'}
