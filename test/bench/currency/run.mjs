@@ -21,7 +21,8 @@
 // meaning-pairs.mjs) are scored by the rules alone. A build from before 2026-11-28 had a rule that
 // took the model's cosine: MEM_BENCH_BEFORE scores such a build's pair sets with the cosines too.
 // MEM_BENCH_CURRENCY_SUBJECTS=fresh replays histories of subjects-fresh.mjs (written blind; one guard was since tuned on it)
-// instead, and =fresh2 those of subjects-fresh2.mjs (a second blind set, 2026-11-28 evening).
+// instead, =fresh2 those of subjects-fresh2.mjs (a second blind set, 2026-11-28 evening), =fresh3 those of
+// subjects-fresh3.mjs (a third, half of it coding conventions), =fresh4 subjects-fresh4.mjs (a fourth, the same kinds).
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
 // commit before a change), in the same run.
 import {existsSync, readFileSync} from 'node:fs'
@@ -239,12 +240,21 @@ async function storeSideBySide(roots, batches) {
 
 export async function benchCurrency({quiet = false} = {}) {
   // MEM_BENCH_CURRENCY_SUBJECTS=fresh: the same histories of subjects-fresh.mjs (written blind, not tuned on) instead of set.mjs's
-  // MEM_BENCH_CURRENCY_SUBJECTS=fresh2: those of subjects-fresh2.mjs (a second blind set, written when the first had been tuned on)
+  // MEM_BENCH_CURRENCY_SUBJECTS=fresh2: those of subjects-fresh2.mjs (a second blind set, written when the first had been tuned on);
+  // =fresh3: subjects-fresh3.mjs (a third, half of it coding conventions of the MemoryCode kind); =fresh4: a fourth of that kind
   const subjects = process.env.MEM_BENCH_CURRENCY_SUBJECTS
   const histories = currencySet(
-    subjects === 'fresh' ? (await import('./subjects-fresh.mjs')).SUBJECTS_FRESH : subjects === 'fresh2' ? (await import('./subjects-fresh2.mjs')).SUBJECTS_FRESH2 : undefined,
+    subjects === 'fresh'
+      ? (await import('./subjects-fresh.mjs')).SUBJECTS_FRESH
+      : subjects === 'fresh2'
+        ? (await import('./subjects-fresh2.mjs')).SUBJECTS_FRESH2
+        : subjects === 'fresh3'
+          ? (await import('./subjects-fresh3.mjs')).SUBJECTS_FRESH3
+          : subjects === 'fresh4'
+            ? (await import('./subjects-fresh4.mjs')).SUBJECTS_FRESH4
+            : undefined,
   )
-  if (subjects === 'fresh' || subjects === 'fresh2') console.log(`(subjects: subjects-${subjects}.mjs)`)
+  if (subjects?.startsWith('fresh')) console.log(`(subjects: subjects-${subjects}.mjs)`)
   // the word rows name meaning off: the built-in model is the default since 2026-11-27, and these rows
   // keep measuring the words (and compare with builds from before, whose default was off)
   const words = {model: 'off'}
