@@ -279,7 +279,8 @@ export function factShape(labelled: string): FactShape {
       value(`f:${t}`, t)
     } else if (/[/\\]/.test(t)) {
       value(`p:${t}`, t)
-    } else if (/^[_$]|_$|\p{L}[_.:@#=$-]+\p{L}|\p{Ll}\p{Lu}|^\p{Lu}\p{Ll}+\p{Lu}/u.test(t)) {
+    } else if (/^[_$]|_$|\p{L}[_.:@#=$-]+\p{L}|\p{Ll}\p{Lu}|^\p{Lu}\p{Ll}+\p{Lu}/u.test(t) || /^@\p{L}|[<>]/u.test(t)) {
+      // identifiers; a handle or a decorator (@dana, @retry); a pattern with placeholders (<domain>.<entity>, test_<unit>_<case>)
       value(`i:${t}`, t)
     } else if (/^\p{Lu}{2,}$/u.test(t) || CASE_STYLES.has(lower) || (!atStart && /^\p{Lu}\p{Ll}/u.test(t))) {
       // ALLCAPS, case styles and names: compared without case ("Alice", "ALICE")

@@ -167,7 +167,11 @@ export const negationInSlot: Guard = {
  */
 export const slotAfterContentWord: Guard = {
   name: 'a slot after a word of content',
-  refuses: (_pair, m) => m.slot!.p > 0 && !STOP_WORDS.has(m.slot!.a[m.slot!.p - 1]),
+  refuses: (_pair, m) => {
+    const before = m.slot!.p > 0 ? m.slot!.a[m.slot!.p - 1] : null
+    // a word of instruction is not one of content: "Money values in the ledger use integer cents"
+    return before !== null && !STOP_WORDS.has(before) && !INSTRUCTION_WORDS.has(stem(before.toLowerCase()))
+  },
 }
 
 /** same-frame: a value outside the slot makes the slot what the sentence is about ("'e_' for class names" / "… method names"). */

@@ -16,6 +16,13 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
     ['Indent with 2 spaces', 'Indent with tabs', '2, spaces → tabs'],
     // a bare "only" says "and nothing else": the rule changed, not an exception beside it (namedException)
     ['Releases are cut from main', 'Releases are cut only from release branches', 'main → branches'],
+    // a handle and a decorator are values (values.ts), and a handle never names what the sentence is about (nameOfSubject)
+    ['Release manager this quarter is @dana.', 'Release manager this quarter is @priya.', '@dana → @priya'],
+    ['Every function must carry the @retry decorator.', 'Every function must carry the @trace decorator.', '@retry → @trace'],
+    ['Code owners for `payments/` are the @billing team.', 'Code owners for `payments/` are the @checkout-platform team.', '@billing → @checkout-platform'],
+    // a pattern with placeholders is a value
+    ['Kafka topics are named <domain>.<entity>.<event>', 'Kafka topics are named <team>-<service>-<event>', 'domain>.<entity>.<event → team>-<service>-<event'],
+    ['Unit test functions are named like test_<unit>_<case>.', 'Unit test functions are named like given_<state>_when_<action>.', 'test_<unit>_<case → given_<state>_when_<action'],
   ],
   wider: [
     ['We use Jest for unit tests', 'Run unit tests with vitest', 'Jest → vitest'],
@@ -30,6 +37,9 @@ const RULE_CASES: Record<string, Array<[string, string, string]>> = {
   'same-frame': [
     ['Format the code with Biome on save', 'Format the code with dprint on save', 'Biome → dprint'],
     ['Write commit messages in gitmoji style', 'Write commit messages in the Linux kernel style', 'gitmoji → the Linux kernel'],
+    // a word of instruction before the slot is not one of content (slotAfterContentWord)
+    ['Money values in the ledger use integer cents.', 'Money values in the ledger use int64 micros.', 'integer cents → int64 micros'],
+    ['String literals use double quotes.', 'String literals use single quotes.', 'double → single'],
   ],
   // one tool of a role for another (roles.ts), in words that share little
   'same-role': [

@@ -49,6 +49,10 @@ describe('an update is not a duplicate', () => {
     ['Every pull request needs 2 approvals', 'Pull requests merge after 3 approvals', /2 → 3/],
     // what is said of the subject after "is" / "are" is not a word naming another subject
     ['Max line length is 100 characters', 'Lines are wrapped at 120 characters', /100 → 120/],
+    // a handle, a decorator and a pattern with placeholders are values: their change was a duplicate once (the update lost)
+    ['Release manager this quarter is @dana.', 'Release manager this quarter is @priya.', /@dana → @priya/],
+    ['Put @trace directly above each def.', 'Put @retry directly above each def.', /@trace → @retry/],
+    ['Hotfix branches are named hotfix/<ticket>.', 'Hotfix branches are named hotfix-<version>.', /hotfix\/<ticket → hotfix-<version/],
   ]
   for (const [older, newer, reason] of UPDATES) {
     it(`stores "${newer}" after "${older}" and names the update`, async () => {
