@@ -2,6 +2,8 @@
 // update rules were last changed, without reading the rules, their tests, the docs or the tuned
 // set's subjects (only the format of three of its lines). Not to be tuned on: if a rule or threshold
 // is ever changed because of a miss here, say so and stop calling it fresh.
+// Tuned on since 2026-11-28: misses read here drove the handle, placeholder and instruction-word changes
+// of values.ts and guards.ts (the 'Handles, decorators and patterns' commit). subjects-fresh4.mjs was the check.
 
 export const SUBJECTS_FRESH = [
   {say: ['GOPROXY is set to {v} in CI', 'Go dependencies are downloaded through {v}; do not bypass it with direct fetches'], ask: ['Where does the build pull Go packages from?', 'which module mirror do we use'], values: ['https://proxy.golang.org', 'https://goproxy.internal.acme.io', 'https://athens.corp.example', 'https://goproxy.cn']},

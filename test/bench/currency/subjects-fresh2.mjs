@@ -1,4 +1,6 @@
 // Fresh currency subjects, set 2 (issue 30): written blind on 2026-11-28 by a helper session, without reading mem's rules, tests, docs or other subject files. Not to be tuned on.
+// Tuned on since 2026-11-28: misses read here drove the handle, placeholder and instruction-word changes
+// of values.ts and guards.ts (the 'Handles, decorators and patterns' commit). subjects-fresh4.mjs was the check.
 
 export const SUBJECTS_FRESH2 = [
   {say: ['Frontend builds run on Node {v} now.', 'The .nvmrc pins the JavaScript runtime to {v}.'], ask: ['Which Node release compiles the web client?', 'what runtime for the UI build?'], values: ['16.20', '18.19', '20.11', '22.3']},

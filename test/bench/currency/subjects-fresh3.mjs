@@ -1,4 +1,6 @@
 // Fresh currency subjects, set 3 (issue 30): written blind on 2026-11-28 by a helper session, without reading mem's rules, tests, docs or other subject files. Not to be tuned on.
+// Tuned on since 2026-11-28: misses read here drove the handle, placeholder and instruction-word changes
+// of values.ts and guards.ts (the 'Handles, decorators and patterns' commit). subjects-fresh4.mjs was the check.
 
 export const SUBJECTS_FRESH3 = [
   {say: ['All function names must start with {v}.', 'Prefix every def you write with {v}.'], ask: ['How do our callable identifiers begin?', 'func prefix?'], values: ['f_', 'fn_', 'y_', 'd_']},
