@@ -20,7 +20,8 @@ export interface TinyOnnx {
 // protobuf's wire format: varints (wire type 0) and length-delimited fields (2)
 function varint(n: number | bigint): Buffer {
   const out: number[] = []
-  let v = BigInt(n)
+  // a negative int64 (an axis of -1) is its two's complement: ten bytes
+  let v = BigInt.asUintN(64, BigInt(n))
   do {
     let b = Number(v & 0x7fn)
     v >>= 7n
@@ -109,4 +110,101 @@ export function writeTinyOnnxModel(
   mkdirSync(folder, {recursive: true})
   writeFileSync(join(folder, 'model.onnx'), model)
   return {dir, vocab, rows: table.map((r) => r.map(Math.tanh))}
+}
+
+/** TensorProto of int64s (shapes, axes): dims, data_type, name, raw_data. */
+function int64s(name: string, values: number[]): Buffer {
+  const raw = Buffer.alloc(values.length * 8)
+  values.forEach((v, i) => raw.writeBigInt64LE(BigInt(v), i * 8))
+  return msg(int(1, values.length), int(2, INT64), bytes(8, name), bytes(9, raw))
+}
+/** A scalar float TensorProto (no dims). */
+function scalar(name: string, value: number): Buffer {
+  return msg(int(2, FLOAT), bytes(8, name), bytes(9, Buffer.from(new Float32Array([value]).buffer)))
+}
+/** A float attribute (f = 2, type FLOAT = 1). */
+const floatAttribute = (name: string, value: number): Buffer => {
+  const f = Buffer.alloc(4)
+  f.writeFloatLE(value)
+  return bytes(5, msg(bytes(1, name), Buffer.concat([varint((2 << 3) | 5), f]), int(20, 1)))
+}
+
+/**
+ * A BERT-shaped sentence encoder (the architecture of all-MiniLM-L6-v2 and bge-small: word,
+ * position and type embeddings, `layers` blocks of multi-head self-attention masked by
+ * attention_mask, layer norms and a GELU feed-forward) with random weights, written as ONNX: what
+ * mem feeds and pools runs through a real transformer's graph. With MiniLM's shape (6 layers, 384
+ * wide, 12 heads, 1,536 inner, 30,522 tokens) it costs what such a model costs to load and run
+ * (test/bench/recall/onnx-cost.mjs); its vectors mean nothing.
+ */
+export function writeBertShapedOnnxModel(
+  dir: string,
+  shape: {layers: number; hidden: number; heads: number; inner: number; vocab: number; positions?: number; words?: string[]; seed?: number},
+): {dir: string; vocab: Record<string, number>} {
+  mkdirSync(dir, {recursive: true})
+  const {layers, hidden: h, heads, inner, vocab: size} = shape
+  const positions = shape.positions ?? 512
+  const dh = h / heads
+  let state = shape.seed ?? 7
+  const random = (n: number, scale = 0.05): number[] =>
+    Array.from({length: n}, () => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+      return ((state / 2 ** 32) * 2 - 1) * scale
+    })
+  const vocab: Record<string, number> = {'[PAD]': 0, '[UNK]': 1, '[CLS]': 2, '[SEP]': 3}
+  for (const w of shape.words ?? []) if (vocab[w] === undefined && Object.keys(vocab).length < size) vocab[w] = Object.keys(vocab).length
+  for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789') for (const t of [c, `##${c}`]) if (vocab[t] === undefined && Object.keys(vocab).length < size) vocab[t] = Object.keys(vocab).length
+  for (let i = Object.keys(vocab).length; i < size; i++) vocab[`[unused${i}]`] = i
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify({version: '1.0', truncation: null, normalizer: {type: 'BertNormalizer', lowercase: true}, model: {type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', vocab}}))
+
+  const inits: Buffer[] = []
+  const nodes: Buffer[] = []
+  const weight = (name: string, dims: number[], values?: number[]) => {
+    inits.push(floats(name, dims, values ?? random(dims.reduce((a, b) => a * b, 1))))
+    return name
+  }
+  const ones = (n: number) => new Array(n).fill(1)
+  const zeros = (n: number) => new Array(n).fill(0)
+  let k = 0
+  const op = (type: string, inputs: string[], attributes: Buffer[] = []): string => {
+    const out = `${type.toLowerCase()}_${k++}`
+    nodes.push(msg(...inputs.map((i) => bytes(1, i)), bytes(2, out), bytes(3, out), bytes(4, type), ...attributes))
+    return out
+  }
+  const ints = (name: string, values: number[]) => bytes(5, msg(bytes(1, name), ...values.map((n) => int(8, n)), int(20, 7)))
+  const one = (name: string, value: number) => bytes(5, msg(bytes(1, name), int(3, value), int(20, 2)))
+  const layerNorm = (x: string, name: string) => op('LayerNormalization', [x, weight(`${name}.g`, [h], ones(h)), weight(`${name}.b`, [h], zeros(h))], [one('axis', -1), floatAttribute('epsilon', 1e-12)])
+  const dense = (x: string, name: string, from: number, to: number) => op('Add', [op('MatMul', [x, weight(`${name}.w`, [from, to])]), weight(`${name}.b`, [to], zeros(to))])
+  inits.push(int64s('heads_shape', [0, 0, heads, dh]), int64s('hidden_shape', [0, 0, h]), int64s('axes_12', [1, 2]), int64s('axes_0', [0]))
+  inits.push(scalar('one', 1), scalar('neg', -10000), scalar('scale', 1 / Math.sqrt(dh)), scalar('sqrt2', Math.SQRT2), scalar('half', 0.5))
+  inits.push(msg(int(2, INT64), bytes(8, 'i0'), bytes(9, Buffer.alloc(8))), msg(int(2, INT64), bytes(8, 'i1'), bytes(9, Buffer.from([1, 0, 0, 0, 0, 0, 0, 0]))))
+  // embeddings: word + position (0 .. length-1) + type, normalised
+  const length = op('Gather', [op('Shape', ['input_ids']), 'i1'], [one('axis', 0)])
+  const positionIds = op('Unsqueeze', [op('Range', ['i0', length, 'i1']), 'axes_0'])
+  const embedded = op('Add', [op('Add', [op('Gather', [weight('word', [size, h]), 'input_ids']), op('Gather', [weight('position', [positions, h]), positionIds])]), op('Gather', [weight('type', [2, h]), 'token_type_ids'])])
+  let x = layerNorm(embedded, 'embeddings.norm')
+  // the attention mask as an additive bias: 0 where a token is, -10000 where padding is
+  const bias = op('Unsqueeze', [op('Mul', [op('Sub', ['one', op('Cast', ['attention_mask'], [one('to', FLOAT)])]), 'neg']), 'axes_12'])
+  for (let l = 0; l < layers; l++) {
+    const split = (t: string, perm: number[]) => op('Transpose', [op('Reshape', [t, 'heads_shape'])], [ints('perm', perm)])
+    const q = split(dense(x, `l${l}.q`, h, h), [0, 2, 1, 3])
+    const kT = split(dense(x, `l${l}.k`, h, h), [0, 2, 3, 1])
+    const v = split(dense(x, `l${l}.v`, h, h), [0, 2, 1, 3])
+    const probabilities = op('Softmax', [op('Add', [op('Mul', [op('MatMul', [q, kT]), 'scale']), bias])], [one('axis', -1)])
+    const context = op('Reshape', [op('Transpose', [op('MatMul', [probabilities, v])], [ints('perm', [0, 2, 1, 3])]), 'hidden_shape'])
+    x = layerNorm(op('Add', [x, dense(context, `l${l}.o`, h, h)]), `l${l}.norm1`)
+    const up = dense(x, `l${l}.up`, h, inner)
+    const gelu = op('Mul', [op('Mul', [up, 'half']), op('Add', ['one', op('Erf', [op('Div', [up, 'sqrt2'])])])])
+    x = layerNorm(op('Add', [x, dense(gelu, `l${l}.down`, inner, h)]), `l${l}.norm2`)
+  }
+  nodes.push(msg(bytes(1, x), bytes(2, 'last_hidden_state'), bytes(3, 'output'), bytes(4, 'Identity')))
+  const graph = msg(
+    ...nodes.map((n) => bytes(1, n)),
+    bytes(2, 'bert-shaped-encoder'),
+    ...inits.map((t) => bytes(5, t)),
+    ...['input_ids', 'attention_mask', 'token_type_ids'].map((name) => bytes(11, valueInfo(name, INT64, ['batch', 'sequence']))),
+    bytes(12, valueInfo('last_hidden_state', FLOAT, ['batch', 'sequence', h])),
+  )
+  writeFileSync(join(dir, 'model.onnx'), msg(int(1, 8), bytes(7, graph), bytes(8, msg(bytes(1, ''), int(2, 17)))))
+  return {dir, vocab}
 }

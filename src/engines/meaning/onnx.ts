@@ -152,7 +152,8 @@ export async function loadOnnxModel(dir: string, runtime: () => {ort: Ort; versi
   ort.env.logLevel = 'error'
   let session: OrtSession
   try {
-    session = await ort.InferenceSession.create(readFileSync(file), {executionProviders: ['wasm']})
+    // errors only: the runtime's own warnings (an unused initializer, …) are not the user's business
+    session = await ort.InferenceSession.create(readFileSync(file), {executionProviders: ['wasm'], logSeverityLevel: 3})
   } catch (err) {
     throw new LocalModelError(`${file} cannot be read as an ONNX model (${(err as Error).message.split('\n')[0]})`)
   }

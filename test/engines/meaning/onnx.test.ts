@@ -12,7 +12,7 @@ import {unit} from '../../../src/engines/meaning/model.js'
 import {countWithoutVectorFrom} from '../../../src/storage/vectors.js'
 import {memRepo, storedId, tempDir} from '../../helpers/mem.js'
 import {writeTinyModel} from '../../helpers/tiny-model.js'
-import {writeTinyOnnxModel, type TinyOnnx} from '../../helpers/tiny-onnx.js'
+import {writeBertShapedOnnxModel, writeTinyOnnxModel, type TinyOnnx} from '../../helpers/tiny-onnx.js'
 
 /** What the tiny encoder should give for these tokens, pooled as `pooling` says. */
 function expected(m: TinyOnnx, tokens: string[], pooling: 'mean' | 'cls' | 'max' = 'mean'): Float32Array {
@@ -69,6 +69,19 @@ describe('an ONNX sentence-transformer the user brings (run by onnxruntime-web)'
     // max_seq_length 4: [CLS], two pieces, [SEP]
     writeFileSync(join(plain.dir, 'sentence_bert_config.json'), JSON.stringify({max_seq_length: 4, do_lower_case: false}))
     close((await (await loadOnnxModel(plain.dir)).embed(['grandma bakes bread sourdough']))[0], expected(plain, ['grandma', 'bakes']))
+  })
+
+  it('runs a BERT-shaped encoder (masked self-attention, layer norms, GELU): a text padded in a batch gets the vector it gets alone', async () => {
+    const words = ['grandma', 'bakes', 'sourdough', 'loaves', 'every', 'sunday', 'esbuild', 'bundle']
+    const m = writeBertShapedOnnxModel(join(tempDir(), 'bert-shaped'), {layers: 2, hidden: 16, heads: 4, inner: 32, vocab: 120, words})
+    const model = await loadOnnxModel(m.dir)
+    expect(model.dims).toBe(16)
+    const texts = ['grandma', 'grandma bakes sourdough loaves every sunday', 'esbuild bundle']
+    const together = await model.embed(texts)
+    for (const [i, t] of texts.entries()) close(together[i], (await model.embed([t]))[0])
+    // the network mixes the tokens (not a mean of rows): the order of the words counts
+    const [ab, ba] = await model.embed(['grandma bakes', 'bakes grandma'])
+    expect(Math.abs(ab[0] - ba[0]) + Math.abs(ab[1] - ba[1])).toBeGreaterThan(1e-4)
   })
 
   it('finds a paraphrase by meaning through recall: a store does not wait for the model, the next recall embeds what waits', async () => {
