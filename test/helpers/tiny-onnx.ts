@@ -39,6 +39,7 @@ const msg = (...parts: Buffer[]): Buffer => Buffer.concat(parts)
 
 const FLOAT = 1
 const INT64 = 7
+const FLOAT16 = 10
 /** ValueInfoProto: a name and a tensor type (elem_type, shape of named or fixed dimensions). */
 function valueInfo(name: string, elem: number, dims: Array<number | string>): Buffer {
   const shape = msg(...dims.map((d) => bytes(1, typeof d === 'number' ? int(1, d) : bytes(2, d))))
@@ -62,7 +63,7 @@ function floats(name: string, dims: number[], values: number[]): Buffer {
 
 export function writeTinyOnnxModel(
   dir: string,
-  options: {pooling?: 'mean' | 'cls' | 'max' | 'none'; sentenceOutput?: boolean; inOnnxFolder?: boolean; inputs?: string[]} = {},
+  options: {pooling?: 'mean' | 'cls' | 'max' | 'none'; sentenceOutput?: boolean; inOnnxFolder?: boolean; inputs?: string[]; float16?: boolean} = {},
 ): TinyOnnx {
   mkdirSync(dir, {recursive: true})
   const subjects = Object.keys(TINY_SUBJECTS)
@@ -90,8 +91,10 @@ export function writeTinyOnnxModel(
     )
   }
   const inputs = options.inputs ?? ['input_ids', 'attention_mask', 'token_type_ids']
-  const nodes = [node('Gather', ['embeddings', inputs[0]], ['gathered']), node('Tanh', ['gathered'], ['last_hidden_state'])]
-  const outputs = [valueInfo('last_hidden_state', FLOAT, ['batch', 'sequence', d])]
+  const nodes = options.float16
+    ? [node('Gather', ['embeddings', inputs[0]], ['gathered']), node('Tanh', ['gathered'], ['tanh']), node('Cast', ['tanh'], ['last_hidden_state'], [{name: 'to', int: FLOAT16}])]
+    : [node('Gather', ['embeddings', inputs[0]], ['gathered']), node('Tanh', ['gathered'], ['last_hidden_state'])]
+  const outputs = [valueInfo('last_hidden_state', options.float16 ? FLOAT16 : FLOAT, ['batch', 'sequence', d])]
   if (options.sentenceOutput) {
     // a model with its pooling inside: the mean over every position (its own, not mem's)
     nodes.push(node('ReduceMean', ['last_hidden_state'], ['sentence_embedding'], [{name: 'axes', ints: [1]}, {name: 'keepdims', int: 0}]))

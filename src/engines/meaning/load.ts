@@ -67,10 +67,16 @@ async function load(setting: MeaningSetting, runtime: EnrichmentConfig | null, l
  */
 export function embedsSlowly(setting: MeaningSetting): boolean {
   if (setting.model === 'builtin') return true
-  return setting.model === 'local' && !holdsStaticTable(setting.dir) && onnxFileIn(setting.dir) !== null
+  if (setting.model !== 'local') return false
+  // read once per directory and process (every store asks), as the model itself is loaded once
+  let slow = slowDirs.get(setting.dir)
+  if (slow === undefined) slowDirs.set(setting.dir, (slow = !holdsStaticTable(setting.dir) && onnxFileIn(setting.dir) !== null))
+  return slow
 }
+const slowDirs = new Map<string, boolean>()
 
 /** Forgets the loaded models (tests that load a broken model, then a mended one). */
 export function forgetLoadedModels(): void {
   loaded.clear()
+  slowDirs.clear()
 }

@@ -49,6 +49,7 @@ function isFile(f: string): boolean {
 export interface OrtTensor {
   dims: readonly number[]
   data: unknown
+  type?: string
 }
 export interface OrtSession {
   inputNames: readonly string[]
@@ -179,6 +180,8 @@ export async function loadOnnxModel(dir: string, runtime: () => {ort: Ort; versi
     if (session.inputNames.includes('attention_mask')) feeds.attention_mask = new ort.Tensor('int64', mask, dims)
     if (session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(texts.length * width), dims)
     const out = await session.run(feeds)
+    const read = out[pooled ?? tokensOut]
+    if (read && read.type !== undefined && read.type !== 'float32') throw new Error(`the model's ${pooled ?? tokensOut} is ${read.type}; mem reads float32 (a model.onnx, not a float16 export)`)
     if (pooled) {
       const t = out[pooled]
       const d = t.dims[1]

@@ -134,6 +134,9 @@ describe('an ONNX sentence-transformer the user brings (run by onnxruntime-web)'
     await expect(loadOnnxModel(garbage.dir)).rejects.toThrow(`${join(garbage.dir, 'model.onnx')} cannot be read as an ONNX model`)
     const odd = writeTinyOnnxModel(join(tempDir(), 'odd'), {inputs: ['input_ids', 'pixel_values']})
     await expect(loadOnnxModel(odd.dir)).rejects.toThrow(/takes an input mem does not know \(pixel_values\)/)
+    // a float16 export's outputs are not read as float32 numbers
+    const half = writeTinyOnnxModel(join(tempDir(), 'fp16'), {float16: true})
+    await expect(loadOnnxModel(half.dir)).rejects.toThrow(/did not run \(the model's last_hidden_state is float16; mem reads float32/)
     const noTokenizer = join(tempDir(), 'no-tokenizer')
     mkdirSync(noTokenizer)
     writeFileSync(join(noTokenizer, 'model.onnx'), 'x')
