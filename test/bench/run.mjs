@@ -24,6 +24,12 @@ console.log(`mem benchmarks — node ${process.version}, ${(await import('node:o
 await benchRecallQuality()
 await benchLocomo()
 await benchMeaning()
+// an ONNX model of MiniLM's shape beside the built-in one: its encoder is written by a TypeScript test helper (tsx)
+{
+  const {spawnSync} = await import('node:child_process')
+  const r = spawnSync(process.execPath, ['--import', 'tsx', new URL('./recall/onnx-cost.mjs', import.meta.url).pathname], {stdio: 'inherit'})
+  if (r.status !== 0) throw new Error(`test/bench/recall/onnx-cost.mjs failed (exit ${r.status})`)
+}
 await ablation()
 await benchCurrency()
 await benchIntakeReplay()

@@ -5,7 +5,7 @@
 // vectors mean nothing, its costs are a MiniLM's. In this process: load (runtime and weights), the
 // first note, each next note (median over the own set's notes), a batch of 8. Then cold one-shot
 // `mem recall` of a question the words do not answer (the model is loaded and asked) against
-// `node -e 0`, side by side. Run: `npm run build && node --import tsx test/bench/recall/onnx-cost.mjs`.
+// `node -e 0`, side by side. Run: `npm run build && node --import tsx test/bench/recall/onnx-cost.mjs` (npm run bench runs it).
 import {spawnSync} from 'node:child_process'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
