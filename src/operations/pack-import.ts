@@ -18,7 +18,8 @@ export const PackImportInput = z.object({
     .union([z.string(), z.instanceof(Uint8Array)], {error: 'data (the pack file, base64) is required'})
     .describe('The .mem pack file, base64-encoded.'),
 })
-export type PackImportInput = z.input<typeof PackImportInput>
+// the bytes of any Uint8Array (a pack export's too: TypeScript types z.instanceof's as ArrayBuffer-backed only)
+export type PackImportInput = Omit<z.input<typeof PackImportInput>, 'data'> & {data: string | Uint8Array}
 
 /** What one pack entry must be; a pack with any other entry is refused whole. */
 const EntrySchema = z.object({

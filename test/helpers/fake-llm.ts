@@ -48,7 +48,7 @@ export function fakeVector(text: string, dims = 64): number[] {
     for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619) >>> 0
     v[h % dims] += h & 0x80000000 ? -1 : 1
   }
-  if (v.every((x) => x === 0)) v[0] = 1
+  if (!v.some((x) => x !== 0)) v[0] = 1
   return v
 }
 

@@ -94,11 +94,14 @@ export async function fakeRegistry(version: string, delayMs = 0, packageName = P
 }
 
 /** Polls until `check` is truthy (or fails after `timeoutMs`). */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
+/** What a check answers once it holds: its value, not the false, 0, '' or nothing it answers until then. */
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>
+
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await check()
-    if (value) return value
+    if (value) return value as Truthy<T>
     if (Date.now() > deadline) throw new Error('condition not met in time')
     await new Promise((r) => setTimeout(r, 25))
   }

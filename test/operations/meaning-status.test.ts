@@ -10,7 +10,8 @@ function steppingClock(): () => number {
   return () => (t += 7)
 }
 
-const enrichment = {enabled: false, provider: null, model: null, reachable: null}
+// what mem status says of enrichment when it is off (the heuristic answers)
+const enrichment = {enabled: false, provider: 'heuristic' as const, model: null, reachable: false}
 
 describe('what mem status says of the meaning model', () => {
   it('off: no model, no figures', async () => {

@@ -125,10 +125,10 @@ describe('migrating stores and a registry written when ids were lossy', () => {
     const u = mk('old-u')
     const first = storedId(await store(u, {repo: underscore, content: 'the api listens on port 8080', type: 'observation', tags: ['api']}))
     clock.advance(60_000)
-    const edited = await edit(u, {id: first, content: 'the api listens on port 9090'})
+    const edited = storedId(await edit(u, {id: first, content: 'the api listens on port 9090'}))
     clock.advance(60_000)
     const other = storedId(await store(u, {repo: underscore, content: 'deploys go through the staging cluster first', type: 'procedure'}))
-    await linkMemory(u, {id: edited.id, targetId: other, relation: 'see-also'})
+    await linkMemory(u, {id: edited, targetId: other, relation: 'see-also'})
     await u.close()
     const d = mk('old-d')
     const dotted = storedId(await store(d, {repo: dot, content: 'the dotted app uses sqlite for tests', type: 'insight'}))
@@ -137,8 +137,8 @@ describe('migrating stores and a registry written when ids were lossy', () => {
     const home = join(base, 'home')
     mkdirSync(home, {recursive: true})
     writeFileSync(join(home, 'repos.yaml'), `# mem: repositories this user has stored memories for (repo id: path)\n${JSON.stringify(shared)}: ${JSON.stringify(dot)}\n`)
-    for (const id of [first, edited.id, other, dotted]) expect(id.split('/')[1]).toBe(shared)
-    return {base, home, underscore, dot, shared, first, edited: edited.id, other, dotted, clock}
+    for (const id of [first, edited, other, dotted]) expect(id.split('/')[1]).toBe(shared)
+    return {base, home, underscore, dot, shared, first, edited, other, dotted, clock}
   }
 
   it('the folder the registry named keeps the id; the other takes one of its own and every old memory id still resolves', async () => {
@@ -167,9 +167,9 @@ describe('migrating stores and a registry written when ids were lossy', () => {
       // recall shows the memories under the folder's id now, and edits keep the chain going
       const hits = await recall(ctx, {repo: w.underscore, q: 'which port does the api listen on'})
       expect(hits.results[0]).toMatchObject({id: w.edited, repoId: ownId})
-      const next = await edit(ctx, {id: w.edited, content: 'the api listens on port 7070'})
-      expect(next.id.split('/')[1]).toBe(ownId)
-      expect((await history(ctx, {id: next.id})).chain.map((c) => c.id)).toEqual([next.id, w.edited, w.first])
+      const next = storedId(await edit(ctx, {id: w.edited, content: 'the api listens on port 7070'}))
+      expect(next.split('/')[1]).toBe(ownId)
+      expect((await history(ctx, {id: next})).chain.map((c) => c.id)).toEqual([next, w.edited, w.first])
       // the dotted folder's memory is not confused with them
       await refused(get(ctx, {id: w.dotted, repo: w.underscore}), 'not_found')
       const repos = (await listReposOp(ctx)).repos

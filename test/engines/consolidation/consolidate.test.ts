@@ -1,3 +1,4 @@
+import type {Op} from '../../../src/storage/memories.js'
 import {describe, expect, it} from 'vitest'
 import {browse} from '../../../src/operations/browse.js'
 import {consolidate} from '../../../src/operations/consolidate.js'
@@ -203,7 +204,7 @@ describe('consolidate', () => {
     const topics = ['kafka consumer lag', 'redis eviction policy', 'terraform state lock', 'webpack chunk hash', 'grpc deadline exceeded']
     const fillers = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima']
     // 2,000 unrelated observations (boilerplate words shared with the topics, a serial word each) and 5 topics with 4 related observations each
-    const ops = []
+    const ops: Op[] = []
     const now = Date.parse('2026-03-01T00:00:00Z')
     const contents: string[] = []
     for (let i = 0; i < 2000; i++) contents.push(`Seen note ${i} again in service ${fillers[i % 12]} after deploy w${i}x${i * 7} for ${fillers[(i * 5) % 12]}${i}`)

@@ -129,7 +129,7 @@ describe.each(['ollama', 'openai'] as const)('embeddings through a %s runtime', 
 
     // another process sees them through the journal
     const other = plain()
-    const handle = await other.repo(repo)
+    const handle = await other.repo(repo, 'read')
     const v = handle.store.read((db) => getVector(db, grandma))!
     expect(v).toMatchObject({model: 'tiny-embed', dims: 64})
     // the store keeps binary16: the runtime's unit vector, each number to its nearest half

@@ -4,7 +4,7 @@ import {get} from '../../../src/operations/get.js'
 import {maintain, type MaintenanceProgress} from '../../../src/operations/maintain.js'
 import {stats} from '../../../src/operations/stats.js'
 import {MemError} from '../../../src/model/errors.js'
-import type {Memory} from '../../../src/model/memory.js'
+import {OWN_ORIGIN, type Memory} from '../../../src/model/memory.js'
 import {heuristicOneLiner} from '../../../src/engines/enrichment/heuristic.js'
 import {decayed} from '../../../src/engines/maintenance/decay.js'
 import {acquireMaintenanceLock} from '../../../src/engines/maintenance/lock.js'
@@ -299,7 +299,7 @@ describe('the pipeline', () => {
         id: `memories/${handle.id}/observation/bulk${i.toString(16).padStart(8, '0')}`, repoId: handle.id, type: 'observation',
         content: `expired note ${i}`, oneLiner: 'x', summary: null, tags: [], importance: 0.5, source: 'test', sessionId: null,
         supersedes: null, supersededBy: null, createdAt: NOW, updatedAt: NOW, forgottenAt: null, forgetReason: null, expiresAt: daysAgo(1),
-        accessCount: 0, lastAccessedAt: null, usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [],
+        accessCount: 0, lastAccessedAt: null, usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [], origin: OWN_ORIGIN,
       }
       return {op: 'insert' as const, memory}
     })

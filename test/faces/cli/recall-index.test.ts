@@ -7,8 +7,9 @@ import {RECALL_INDEX_FILE, RecallIndexFile} from '../../../src/storage/recall-in
 import {BACKGROUND_INDEX_BYTES} from '../../../src/operations/recall.js'
 import {heuristicOneLiner} from '../../../src/engines/enrichment/heuristic.js'
 import {normalizeRepoId} from '../../../src/config/paths.js'
-import {MEMORY_TYPES} from '../../../src/model/memory.js'
+import {MEMORY_TYPES, OWN_ORIGIN} from '../../../src/model/memory.js'
 import type {Memory} from '../../../src/model/memory.js'
+import type {Op} from '../../../src/storage/memories.js'
 import {memRepo} from '../../helpers/mem.js'
 import {runCli} from '../../helpers/cli.js'
 
@@ -20,7 +21,7 @@ async function seedLarge(root: string, count: number): Promise<void> {
   const store = await RepoStore.open(root, {checkpointBytes: Number.MAX_SAFE_INTEGER})
   const start = Date.parse('2026-01-01T00:00:00Z')
   for (let i = 0; i < count; i += 1000) {
-    const ops = []
+    const ops: Op[] = []
     for (let j = i; j < Math.min(count, i + 1000); j++) {
       const words = Array.from({length: 24}, (_, k) => WORDS[(j * 7 + k * k * 13 + k) % WORDS.length])
       const content = `Note ${j}: the ${words.join(' ')} (case ${j % 97})`
@@ -29,7 +30,7 @@ async function seedLarge(root: string, count: number): Promise<void> {
         id: `memories/${repoId}/observation/${j.toString(16).padStart(12, '0')}`, repoId, type: MEMORY_TYPES[j % 4], content,
         oneLiner: heuristicOneLiner(content), summary: null, tags: [words[0], words[1]], importance: 0.5, source: 'test', sessionId: null,
         supersedes: null, supersededBy: null, createdAt, updatedAt: createdAt, forgottenAt: null, forgetReason: null, expiresAt: null,
-        accessCount: 0, lastAccessedAt: null, usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [],
+        accessCount: 0, lastAccessedAt: null, usedCount: 0, unusedCount: 0, lastUsedAt: null, derivedFrom: [], links: [], origin: OWN_ORIGIN,
       }
       ops.push({op: 'insert' as const, memory})
     }

@@ -5,11 +5,15 @@ import {existsSync, mkdirSync, readdirSync, statSync} from 'node:fs'
 import {homedir, tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import fc from 'fast-check'
+import type {InjectOptions} from 'light-my-request'
 import {describe, expect, it} from 'vitest'
 import {store} from '../../../src/operations/store.js'
 import {openMem} from '../../../src/runtime/open-mem.js'
 import {buildServer} from '../../../src/faces/server/build-server.js'
 import {fixedClock, storedId, tempDir} from '../../helpers/mem.js'
+
+/** A method as the server's inject takes it. */
+type HTTPMethods = NonNullable<InjectOptions['method']>
 
 /** Every file and folder under `dir`, except the subtrees `skip` (mem's own places). */
 function tree(dir: string, skip: string[]): string[] {
@@ -27,7 +31,7 @@ function tree(dir: string, skip: string[]): string[] {
 }
 
 interface Route {
-  method: string
+  method: HTTPMethods
   path: string
   params: Array<{name: string; in: 'path' | 'query'; type: string}>
   body: string[]
@@ -58,7 +62,7 @@ describe('fuzzing every route', () => {
       for (const [path, methods] of Object.entries<Record<string, any>>(doc.paths)) {
         for (const [method, op] of Object.entries<any>(methods)) {
           routes.push({
-            method: method.toUpperCase(),
+            method: method.toUpperCase() as HTTPMethods,
             path,
             params: (op.parameters ?? []).map((p: any) => ({name: p.name, in: p.in, type: p.schema?.type ?? 'string'})),
             body: op.requestBody ? Object.keys(op.requestBody.content['application/json'].schema.properties ?? {}) : [],

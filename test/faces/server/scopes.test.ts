@@ -1,11 +1,15 @@
 // Scopes are decided on the route the router matched, never on the raw URL: every route of the
 // service, spelled literally, percent-encoded and case-varied, at every scope.
+import type {InjectOptions} from 'light-my-request'
 import {describe, expect, it} from 'vitest'
 import {createKey, KeyRing} from '../../../src/config/api-keys.js'
 import {openMem} from '../../../src/runtime/open-mem.js'
 import {buildServer} from '../../../src/faces/server/build-server.js'
 import {requiredAccess} from '../../../src/faces/server/route.js'
 import {memRepo} from '../../helpers/mem.js'
+
+/** A method as the server's inject takes it. */
+type HTTPMethods = NonNullable<InjectOptions['method']>
 
 type Scope = 'read' | 'write' | 'admin'
 const RANK: Record<Scope | 'none', number> = {none: 0, read: 1, write: 2, admin: 3}
@@ -72,13 +76,13 @@ describe('scopes on the routed path', () => {
     const s = await setup()
     try {
       const doc = (await s.app.inject({method: 'GET', url: '/api/openapi.json', headers: {authorization: `Bearer ${s.keys.read}`}})).json()
-      const routes: Array<{method: string; path: string; pattern: string}> = []
+      const routes: Array<{method: HTTPMethods; path: string; pattern: string}> = []
       for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
         const pattern = path.replace(/\{(\w+)\}/g, ':$1')
         const concrete = path
           .replace('{id}', encodeURIComponent(`memories/x/insight/abcdefabcdef`))
           .replace(/\{(\w+)\}/g, 'zz')
-        for (const method of Object.keys(methods)) routes.push({method: method.toUpperCase(), path: concrete, pattern})
+        for (const method of Object.keys(methods)) routes.push({method: method.toUpperCase() as HTTPMethods, path: concrete, pattern})
       }
       // and the routes outside the OpenAPI document
       routes.push({method: 'POST', path: '/mcp', pattern: '/mcp'}, {method: 'GET', path: '/ui', pattern: '/ui'})

@@ -80,7 +80,9 @@ describe("a replica's write transaction, pipelined", () => {
     for (let round = 0; round < 8; round++) {
       const repo = `github.com/acme/app${round}`
       const [a, b] = await Promise.all(['a', 'b'].map(async (name) => RepoStore.open(tempDir(), {replica: db.replica('acme', repo, {actor: name})})))
-      onTestFinished(() => Promise.all([a.close(), b.close()]))
+      onTestFinished(async () => {
+        await Promise.all([a.close(), b.close()])
+      })
       await Promise.all([a.sync(), b.sync()])
       const seg = repo.replaceAll('/', '~')
       const op = (): Op[] => [{op: 'insert', memory: memory({id: `memories/${seg}/insight/00000000000${round}`, content: `First fact of ${repo}`})}]

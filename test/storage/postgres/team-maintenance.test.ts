@@ -71,7 +71,8 @@ describe('maintenance runs in the team store', () => {
       expect(done?.status).toBe('completed')
       expect(done?.completedAt).toBe(clock().toISOString())
       expect(done?.report?.stages.length).toBeGreaterThan(0)
-      expect(done?.report?.repo).toBe(started.outcome().report?.repo)
+      expect(done?.report?.repoId).toBe('github.com~acme~app')
+      expect(done?.report?.repoId).toBe(started.outcome().report?.repoId)
     }
 
     // the same through HTTP on B (the route's own runs registry reads the same table)
