@@ -7,7 +7,7 @@
 // `mem recall` of a question the words do not answer (the model is loaded and asked) against
 // `node -e 0`, side by side. Run: `npm run build && node --import tsx test/bench/recall/onnx-cost.mjs` (npm run bench runs it).
 import {spawnSync} from 'node:child_process'
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadOnnxModel} from '../../../dist/src/engines/meaning/onnx.js'
 import {loadBuiltin} from '../../../dist/src/engines/meaning/builtin.js'
@@ -65,6 +65,8 @@ export async function benchOnnxCost() {
   }
   const [node, onnx, builtin] = wallTimesSideBySide([{args: ['-e', '0']}, ...stores], {runs: 7})
   console.log(`cold mem recall (20 notes, the model asked), median of 7 side by side: node -e 0 ${fmt(node, 0)} ms; MiniLM-shaped ONNX ${fmt(onnx, 0)} ms (${fmt(onnx / node, 1)}×); built-in ${fmt(builtin, 0)} ms (${fmt(builtin / node, 1)}×)`)
+  // the model is ~90 MB: not left behind in the temp folder
+  rmSync(base, {recursive: true, force: true})
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchOnnxCost()
