@@ -81,9 +81,9 @@ const hook = await esbuild.build({
   plugins: coldOnlyPlugins,
 })
 writeFileSync('dist/cli/hook-meta.json', JSON.stringify(hook.metafile))
-// the built-in meaning model's worker thread (`mem serve`, `mem mcp`: src/engines/meaning/builtin.ts
+// the meaning model's worker thread (`mem serve`, `mem mcp`: src/engines/meaning/in-worker.ts
 // looks for it beside the chunk that starts it, or one folder up), one file
-await esbuild.build({...shared, entryPoints: {'builtin-worker': 'src/engines/meaning/builtin-worker.ts'}, outdir: 'dist/cli'})
+await esbuild.build({...shared, entryPoints: {'model-worker': 'src/engines/meaning/model-worker.ts'}, outdir: 'dist/cli'})
 // which chunks each command loads (test/faces/cli/bundle.test.ts checks ink stays out of the others)
 writeFileSync('dist/cli/meta.json', JSON.stringify(bundle.metafile))
 run(require.resolve('oclif/bin/run.js'), ['manifest'])

@@ -11,7 +11,7 @@
  * The faces read the environment and pass it in; nothing here reads `process`.
  */
 import {checkoutTeamRepoId as teamRepoIdOf} from '../config/team-repo-id.js'
-import {chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, readFileSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {MemError} from '../model/errors.js'
 import {checkRepoId} from '../model/team-names.js'
@@ -200,11 +200,3 @@ export function remoteTarget(root: string, env: {MEM_SERVER?: string; MEM_KEY?: 
   return {server: mapping.server, key, repo: mapping.repo, root, from: 'config', keyFrom: envKey ? 'env' : key ? 'home' : 'none'}
 }
 
-/** True when `path` is a regular file (a cheap check the router makes before reading the outbox). */
-export function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile()
-  } catch {
-    return false
-  }
-}

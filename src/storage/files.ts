@@ -1,5 +1,5 @@
 import {nodeCrypto} from '../model/lazy-require.js'
-import {closeSync, fsyncSync, openSync, renameSync, writeSync} from 'node:fs'
+import {closeSync, fsyncSync, openSync, renameSync, statSync, writeSync} from 'node:fs'
 import {openInMem} from './mem-dir.js'
 import {join} from 'node:path'
 import {MemError, systemReason} from '../model/errors.js'
@@ -23,6 +23,15 @@ export function writeAtomic(path: string, bytes: Uint8Array): void {
     fsyncSync(dirFd)
   } finally {
     closeSync(dirFd)
+  }
+}
+
+/** True when `path` is a regular file (a missing path, a folder or one that cannot be read: false). */
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
   }
 }
 

@@ -124,6 +124,8 @@ const INSTRUMENTS = new Set(['with', 'via', 'through', 'using', 'by'])
  * Fly CLI").
  */
 export function headOf(shape: FactShape, key: string): string | null {
+  // a handle says who ("the @billing team"): it never names the word after it
+  if (key.startsWith('i:@')) return null
   const at = valueAt(shape, key)
   if (at < 0) return null
   const next = shape.sequence[at + key.slice(2).split(/\s+/).length]?.toLowerCase()
@@ -141,15 +143,15 @@ export function headOf(shape: FactShape, key: string): string | null {
  * about, the other value what it states ("Install Python packages with uv" / "Install JavaScript
  * packages with uv", "The Redis container listens on port 6379" / "The Postgres container …
  * 5432"). A name that is the sentence's only value is what it states: "Use the Jest runner" →
- * "Use the Vitest runner" is an update; so is a handle ("the @billing team" → "the @payments team").
+ * "Use the Vitest runner" is an update; so is a handle, which heads nothing ("the @billing team" →
+ * "the @payments team").
  */
 export function modifierChanged(newer: FactShape, gained: readonly string[], older: FactShape, lost: readonly string[]): boolean {
   const another = (shape: FactShape, key: string, head: string) => shape.values.some((v) => v !== key && v.slice(2).toLowerCase() !== head)
   // the heads of the older text's names, each read once (not once per name of the newer)
   let heads: Set<string> | undefined
   for (const g of gained) {
-    // a handle (@billing team) says who, never what the sentence is about
-    if (kindOf(g) !== 'name' || g.startsWith('i:@')) continue
+    if (kindOf(g) !== 'name') continue
     const head = headOf(newer, g)
     if (head === null || !another(newer, g, head)) continue
     if (heads === undefined) {

@@ -1,7 +1,6 @@
 import type {EnrichmentConfig, MeaningSetting} from '../../config/user-config.js'
-import {holdsStaticTable} from './local-table.js'
+import {holdsOnnxModel} from './model-dir.js'
 import type {MeaningModel} from './model.js'
-import {onnxFileIn} from './onnx.js'
 
 /**
  * The model a setting names, loaded once per process (every context of the process shares it), or
@@ -45,11 +44,10 @@ async function load(setting: MeaningSetting, runtime: EnrichmentConfig | null, l
       return longLived ? (await import('./builtin.js')).loadBuiltinInWorker() : (await import('./builtin.js')).loadBuiltin()
     case 'local': {
       // a static table when the directory holds one, else its ONNX sentence-transformer, if any
-      const {loadLocalTable} = await import('./local-table.js')
-      if (holdsStaticTable(setting.dir) || !onnxFileIn(setting.dir)) return loadLocalTable(setting.dir)
+      if (!holdsOnnxModel(setting.dir)) return (await import('./local-table.js')).loadLocalTable(setting.dir)
       const {loadOnnxModel} = await import('./onnx.js')
       // a long-lived process runs it in a worker thread, as the built-in model (a one-shot command in its own)
-      return longLived ? (await import('./builtin.js')).loadInWorker({kind: 'onnx', dir: setting.dir}, () => loadOnnxModel(setting.dir)) : loadOnnxModel(setting.dir)
+      return longLived ? (await import('./in-worker.js')).loadInWorker({kind: 'onnx', dir: setting.dir}, () => loadOnnxModel(setting.dir)) : loadOnnxModel(setting.dir)
     }
     case 'runtime': {
       if (!runtime?.embeddings) throw new Error('meaning.model is runtime, but enrichment.embeddings is not enabled in config.yaml')
@@ -70,7 +68,7 @@ export function embedsSlowly(setting: MeaningSetting): boolean {
   if (setting.model !== 'local') return false
   // read once per directory and process (every store asks), as the model itself is loaded once
   let slow = slowDirs.get(setting.dir)
-  if (slow === undefined) slowDirs.set(setting.dir, (slow = !holdsStaticTable(setting.dir) && onnxFileIn(setting.dir) !== null))
+  if (slow === undefined) slowDirs.set(setting.dir, (slow = holdsOnnxModel(setting.dir)))
   return slow
 }
 const slowDirs = new Map<string, boolean>()

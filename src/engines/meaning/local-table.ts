@@ -1,5 +1,6 @@
-import {closeSync, openSync, readFileSync, readSync, statSync} from 'node:fs'
+import {readFileSync, statSync} from 'node:fs'
 import {basename, join} from 'node:path'
+import {tableTensorName} from './model-dir.js'
 import {unit, type MeaningModel} from './model.js'
 
 /**
@@ -28,9 +29,8 @@ export function readSafetensors(file: string): {rows: number; dims: number; tabl
   } catch {
     throw new LocalModelError(`${file} has a header that is not JSON`)
   }
-  const names = Object.keys(header).filter((k) => k !== '__metadata__')
-  const name = names.includes('embeddings') ? 'embeddings' : names.length === 1 ? names[0] : null
-  if (!name) throw new LocalModelError(`${file} holds ${names.length} tensors and none is named "embeddings"`)
+  const name = tableTensorName(header)
+  if (!name) throw new LocalModelError(`${file} holds ${Object.keys(header).filter((k) => k !== '__metadata__').length} tensors and none is named "embeddings"`)
   const t = header[name]
   if (!Array.isArray(t.shape) || t.shape.length !== 2 || !t.shape.every((n) => Number.isInteger(n) && n > 0)) throw new LocalModelError(`${file}: tensor "${name}" is not a 2-D table`)
   const [rows, dims] = t.shape
@@ -125,32 +125,6 @@ export class WordPiece {
       out.push(...pieces)
     }
     return out
-  }
-}
-
-/**
- * Whether a directory's model.safetensors is a static-embedding table (one 2-D tensor, or one named
- * "embeddings"), read from its header alone: a sentence-transformer's directory also has a
- * model.safetensors (the network's many tensors) beside its ONNX export.
- */
-export function holdsStaticTable(dir: string): boolean {
-  let fd: number | null = null
-  try {
-    fd = openSync(join(dir, 'model.safetensors'), 'r')
-    const len = Buffer.alloc(8)
-    if (readSync(fd, len, 0, 8, 0) < 8) return false
-    const headerLength = Number(len.readBigUInt64LE(0))
-    if (headerLength <= 1 || headerLength > 100_000_000) return false
-    const header = Buffer.alloc(headerLength)
-    if (readSync(fd, header, 0, headerLength, 8) < headerLength) return false
-    const tensors = JSON.parse(header.toString('utf8')) as Record<string, {shape?: unknown}>
-    const names = Object.keys(tensors).filter((k) => k !== '__metadata__')
-    const name = names.includes('embeddings') ? 'embeddings' : names.length === 1 ? names[0] : null
-    return name !== null && Array.isArray(tensors[name].shape) && (tensors[name].shape as unknown[]).length === 2
-  } catch {
-    return false
-  } finally {
-    if (fd !== null) closeSync(fd)
   }
 }
 

@@ -1,7 +1,9 @@
-import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs'
+import {existsSync, readFileSync, statSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {basename, dirname, join} from 'node:path'
+import {isFile} from '../../storage/files.js'
 import {LocalModelError, WordPiece} from './local-table.js'
+import {onnxFileIn} from './model-dir.js'
 import {unit, type MeaningModel} from './model.js'
 
 /**
@@ -20,30 +22,6 @@ export const ONNX_RUNTIME_PACKAGE = 'onnxruntime-web'
 const BATCH = 8
 /** The longest input, in tokens, when the model's files do not say (BERT's own limit). */
 const DEFAULT_MAX_TOKENS = 512
-
-/** The ONNX file of a model directory, or null when it holds none. */
-export function onnxFileIn(dir: string): string | null {
-  for (const f of [join(dir, 'model.onnx'), join(dir, 'onnx', 'model.onnx')]) if (isFile(f)) return f
-  // a directory with a single ONNX file of another name (model_quantized.onnx, …)
-  for (const d of [dir, join(dir, 'onnx')]) {
-    let names: string[] = []
-    try {
-      names = readdirSync(d).filter((n) => n.endsWith('.onnx'))
-    } catch {
-      continue
-    }
-    if (names.length === 1) return join(d, names[0])
-  }
-  return null
-}
-
-function isFile(f: string): boolean {
-  try {
-    return statSync(f).isFile()
-  } catch {
-    return false
-  }
-}
 
 /** The parts of onnxruntime-web mem uses. */
 export interface OrtTensor {

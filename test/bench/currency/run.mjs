@@ -243,18 +243,10 @@ export async function benchCurrency({quiet = false} = {}) {
   // MEM_BENCH_CURRENCY_SUBJECTS=fresh2: those of subjects-fresh2.mjs (a second blind set, written when the first had been tuned on);
   // =fresh3: subjects-fresh3.mjs (a third, half of it coding conventions of the MemoryCode kind); =fresh4: a fourth of that kind
   const subjects = process.env.MEM_BENCH_CURRENCY_SUBJECTS
-  const histories = currencySet(
-    subjects === 'fresh'
-      ? (await import('./subjects-fresh.mjs')).SUBJECTS_FRESH
-      : subjects === 'fresh2'
-        ? (await import('./subjects-fresh2.mjs')).SUBJECTS_FRESH2
-        : subjects === 'fresh3'
-          ? (await import('./subjects-fresh3.mjs')).SUBJECTS_FRESH3
-          : subjects === 'fresh4'
-            ? (await import('./subjects-fresh4.mjs')).SUBJECTS_FRESH4
-            : undefined,
-  )
-  if (subjects?.startsWith('fresh')) console.log(`(subjects: subjects-${subjects}.mjs)`)
+  const fresh = ['fresh', 'fresh2', 'fresh3', 'fresh4'].includes(subjects)
+  // each subjects-<name>.mjs exports one list (SUBJECTS_FRESH, SUBJECTS_FRESH2, …)
+  const histories = currencySet(fresh ? Object.values(await import(`./subjects-${subjects}.mjs`))[0] : undefined)
+  if (fresh) console.log(`(subjects: subjects-${subjects}.mjs)`)
   // the word rows name meaning off: the built-in model is the default since 2026-11-27, and these rows
   // keep measuring the words (and compare with builds from before, whose default was off)
   const words = {model: 'off'}

@@ -1,4 +1,4 @@
-// The built-in model in a worker thread (engines/meaning/builtin-worker.ts), as `mem serve` and `mem mcp`
+// The meaning model in a worker thread (engines/meaning/model-worker.ts, started by in-worker.ts), as `mem serve` and `mem mcp`
 // load it: the compiled worker runs from dist/ (the TypeScript sources the other tests run load the
 // model in their own thread), so this test loads dist's module, as the CLI does.
 import {spawnSync} from 'node:child_process'
@@ -39,13 +39,13 @@ describe('the built-in model in a worker thread', () => {
   })
 
   it("is found beside the module (tsc's output) and one folder up from a chunk of the CLI's bundle, whose worker answers", async () => {
-    const {builtinWorkerFile} = (await import(dist('engines/meaning/builtin.js'))) as typeof import('../../../src/engines/meaning/builtin.js')
+    const {modelWorkerFile} = (await import(dist('engines/meaning/in-worker.js'))) as typeof import('../../../src/engines/meaning/in-worker.js')
     const cli = (p: string) => pathToFileURL(join(process.cwd(), 'dist', 'cli', p)).href
-    expect(builtinWorkerFile(dist('engines/meaning/builtin.js'))?.href).toBe(dist('engines/meaning/builtin-worker.js'))
+    expect(modelWorkerFile(dist('engines/meaning/in-worker.js'))?.href).toBe(dist('engines/meaning/model-worker.js'))
     // `mem serve` and `mem mcp` start it from a chunk in dist/cli/chunks/ (it ran the model in their main thread before)
-    expect(builtinWorkerFile(cli('chunks/any-chunk.js'))?.href).toBe(cli('builtin-worker.js'))
-    expect(builtinWorkerFile(pathToFileURL(join(process.cwd(), 'src', 'engines', 'meaning', 'builtin.ts')).href)).toBeNull()
-    const worker = new Worker(new URL(cli('builtin-worker.js')), {execArgv: []})
+    expect(modelWorkerFile(cli('chunks/any-chunk.js'))?.href).toBe(cli('model-worker.js'))
+    expect(modelWorkerFile(pathToFileURL(join(process.cwd(), 'src', 'engines', 'meaning', 'in-worker.ts')).href)).toBeNull()
+    const worker = new Worker(new URL(cli('model-worker.js')), {execArgv: []})
     try {
       const answer = await new Promise<{id?: number; vectors?: Float32Array[]; failed?: string}>((resolve, reject) => {
         worker.on('error', reject)
@@ -63,7 +63,7 @@ describe('the built-in model in a worker thread', () => {
   })
 
   it('runs an ONNX model the user brings there too, with the vectors it gives in this thread', async () => {
-    const {loadInWorker} = (await import(dist('engines/meaning/builtin.js'))) as typeof import('../../../src/engines/meaning/builtin.js')
+    const {loadInWorker} = (await import(dist('engines/meaning/in-worker.js'))) as typeof import('../../../src/engines/meaning/in-worker.js')
     const {loadOnnxModel} = (await import(dist('engines/meaning/onnx.js'))) as typeof import('../../../src/engines/meaning/onnx.js')
     const m = writeTinyOnnxModel(join(tempDir(), 'tiny-minilm'))
     const here = await loadOnnxModel(m.dir)

@@ -1,6 +1,6 @@
 /**
- * The built-in model in a worker thread of its own (builtin.ts `loadBuiltinInWorker`), or an ONNX
- * model the user brings (`loadInWorker` with workerData `{kind: 'onnx', dir}`): a long-lived process
+ * The meaning model in a worker thread of its own (in-worker.ts `loadInWorker`): the built-in model
+ * (workerData `{kind: 'builtin'}`), or an ONNX model the user brings (`{kind: 'onnx', dir}`): a long-lived process
  * (`mem serve`, `mem mcp`) embeds here, so the ~25 ms a text the model takes,
  * and the background drain's batches, do not hold up the requests its main thread answers.
  * Messages: in `{id, texts, query}`, out `{ready}` once loaded (the model's id, dims, about and
@@ -10,7 +10,8 @@
  * that wait together in one call (QUESTIONS_TOGETHER).
  */
 import {parentPort, workerData} from 'node:worker_threads'
-import {loadBuiltin, type WorkerModel, type WorkerReady} from './builtin.js'
+import {loadBuiltin} from './builtin.js'
+import type {WorkerModel, WorkerReady} from './in-worker.js'
 
 interface Call {
   id: number
