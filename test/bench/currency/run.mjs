@@ -125,7 +125,11 @@ async function memSystem(root, {maintainFirst = false, padding = 0, meaning} = {
       const r = await store(ctx, {repo, content: it.content, type: it.type, tags: it.tags ?? [], ...(it.importance === undefined ? {} : {importance: it.importance})})
       storeMs.push(performance.now() - began)
       ids.push(r.success ? r.id : null)
-      if (!r.success && it.version > 0) lost++
+      if (!r.success && it.version > 0) {
+        lost++
+        // MEM_BENCH_CURRENCY_SHOW=lost: each lost update, and what it was answered with
+        if (process.env.MEM_BENCH_CURRENCY_SHOW === 'lost') console.error(`LOST  ${it.content}\n   <- ${JSON.stringify({...r, content: undefined, existing: r.existingId ? history.items[ids.indexOf(r.existingId)]?.content ?? r.existingId : undefined})}`)
+      }
       if (r.success) itemOf.set(r.id, it)
       for (const u of (r.success && r.updates) || []) grouped(it, itemOf.get(u.id))
       // a long-lived process's drain between two stores: the vector, and the links meaning finds
@@ -241,9 +245,10 @@ async function storeSideBySide(roots, batches) {
 export async function benchCurrency({quiet = false} = {}) {
   // MEM_BENCH_CURRENCY_SUBJECTS=fresh: the same histories of subjects-fresh.mjs (written blind, not tuned on) instead of set.mjs's
   // MEM_BENCH_CURRENCY_SUBJECTS=fresh2: those of subjects-fresh2.mjs (a second blind set, written when the first had been tuned on);
-  // =fresh3: subjects-fresh3.mjs (a third, half of it coding conventions of the MemoryCode kind); =fresh4: a fourth of that kind
+  // =fresh3: subjects-fresh3.mjs (a third, half of it coding conventions of the MemoryCode kind); =fresh4: a fourth of that kind;
+  // =fresh5: a fifth (2026-11-28, the check of that day's change)
   const subjects = process.env.MEM_BENCH_CURRENCY_SUBJECTS
-  const fresh = ['fresh', 'fresh2', 'fresh3', 'fresh4'].includes(subjects)
+  const fresh = ['fresh', 'fresh2', 'fresh3', 'fresh4', 'fresh5'].includes(subjects)
   // each subjects-<name>.mjs exports one list (SUBJECTS_FRESH, SUBJECTS_FRESH2, …)
   const histories = currencySet(fresh ? Object.values(await import(`./subjects-${subjects}.mjs`))[0] : undefined)
   if (fresh) console.log(`(subjects: subjects-${subjects}.mjs)`)
