@@ -110,7 +110,7 @@ export abstract class MemCommand extends Command {
       // a file whose name starts with "-" reads as a flag: say how to name it
       const flag = /Nonexistent flags?: (-[^\s,]+)/.exec(err.message)?.[1]
       const isFile = flag !== undefined && existsSync(flag)
-      error = new MemError('invalid_input', err.message.replace(/(?<!\n)\n\s*See more help with --help$/, ''), {
+      error = new MemError('invalid_input', plainParseMessage(err.message), {
         hint: isFile
           ? `${flag} is a file here; a name that starts with "-" reads as a flag: write ./${flag} (or put -- before it).`
           : `Run \`mem ${this.id?.replace(/:/g, ' ') ?? ''} --help\` for usage.`,
@@ -142,6 +142,45 @@ export abstract class MemCommand extends Command {
  * Milliseconds of a monotonic clock for the usage statistics: process.hrtime, not performance.now,
  * since the first use of the global performance loads perf_hooks, which a short command notices.
  */
+/**
+ * oclif's parse errors in one plain line, as mem words its own: "Parsing --limit \n\tExpected an
+ * integer but received: abc" is "Invalid --limit: expected an integer but received: abc", "The
+ * following error occurred:\n  Missing required flag type" is "Missing required flag --type", and
+ * "Missing 1 required arg:\nq  The question or keywords." is "Missing the argument q (the question
+ * or keywords)". A message of another shape keeps its words, its lines joined.
+ */
+export function plainParseMessage(message: string): string {
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && l !== 'See more help with --help')
+  const lower = (t: string) => t.charAt(0).toLowerCase() + t.slice(1)
+  const parts: string[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]
+    if (/^The following errors? occurred:?$/.test(line)) continue
+    const parsing = /^Parsing (--?[\w-]+)$/.exec(line)
+    if (parsing && i + 1 < lines.length) {
+      parts.push(`Invalid ${parsing[1]}: ${lower(lines[++i])}`)
+      continue
+    }
+    const missingArgs = /^Missing (\d+) required args?:$/.exec(line)
+    if (missingArgs) {
+      const args = lines.slice(i + 1, i + 1 + Number(missingArgs[1])).map((l) => {
+        const space = l.search(/\s/)
+        if (space < 0) return l
+        const what = l.slice(space).trim()
+        return `${l.slice(0, space)} (${lower(what.endsWith('.') ? what.slice(0, -1) : what)})`
+      })
+      i += args.length
+      parts.push(args.length === 1 ? `Missing the argument ${args[0]}` : `Missing the arguments ${args.join(', ')}`)
+      continue
+    }
+    parts.push(line.replace(/^Missing required flag ([\w-]+)$/, 'Missing required flag --$1'))
+  }
+  return parts.join('; ') || message
+}
+
 export function hrtimeMs(): number {
   return Number(process.hrtime.bigint()) / 1e6
 }

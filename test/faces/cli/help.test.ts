@@ -151,3 +151,31 @@ describe('mem keys auth', () => {
     expect(bad.stderr).toMatch(/Expected maybe to be one of: on, off/)
   })
 })
+
+describe("oclif's parse errors, worded as mem words its own", () => {
+  it('one plain line each, with the flag or argument named, exit 2, and the same in --json', async () => {
+    const {mem} = setup()
+    const cases: Array<[string[], string]> = [
+      [['recall', 'pnpm', '--limit', 'abc'], 'Invalid --limit: expected an integer but received: abc'],
+      [['store', 'some text'], 'Missing required flag --type'],
+      [['recall'], 'Missing the argument q (the question or keywords)'],
+      [['links', 'attach'], 'Missing the arguments id (the memory to link from), targetId (the memory to link to)'],
+      [['recall', 'a', 'b', 'c'], 'Unexpected arguments: b, c'],
+    ]
+    for (const [args, message] of cases) {
+      const r = await mem(args)
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.stderr.split('\n')[0], args.join(' ')).toBe(`Error: ${message}`)
+      const json = await mem([...args, '--json'])
+      expect(json.code).toBe(2)
+      expect(JSON.parse(json.stdout)).toMatchObject({error: message, code: 'invalid_input'})
+    }
+  })
+
+  it('keeps the words of a message of another shape, its lines joined', async () => {
+    const {plainParseMessage} = await import('../../../src/faces/cli/mem-command.js')
+    expect(plainParseMessage('Nonexistent flag: --bogus\nSee more help with --help')).toBe('Nonexistent flag: --bogus')
+    expect(plainParseMessage('The following errors occurred:\n  Missing required flag type\n  Missing required flag repo')).toBe('Missing required flag --type; Missing required flag --repo')
+    expect(plainParseMessage('Something new\n  on two lines')).toBe('Something new; on two lines')
+  })
+})
