@@ -347,6 +347,47 @@ const NOT_IN_QUESTIONS = new Set([
   'hook', 'plot', 'image', 'rout', 'proxy', 'gateway', 'changelog', 'packag', 'screen',
 ])
 
+/**
+ * Two-word names of a role that a question uses for it, though one of its words alone names no role
+ * in a question (NOT_IN_QUESTIONS, or no cue at all): "which package manager do we use" asks about
+ * the package managers, where "package" alone does not. The second word may be plural. Written from
+ * the trade's vocabulary, not from any set's questions.
+ */
+const ROLE_PHRASES: Readonly<Record<string, readonly string[]>> = {
+  'package manager': ['js-package-manager', 'python-package-manager'],
+  'type checker': ['python-type-checker'],
+  'error tracker': ['error-tracking'],
+  'error tracking': ['error-tracking'],
+  'error reporting': ['error-tracking'],
+  'crash reporting': ['error-tracking'],
+  'feature flag': ['feature-flags'],
+  'search engine': ['search-engine'],
+  'state management': ['state-management'],
+  'state manager': ['state-management'],
+  'http client': ['js-http-client', 'python-http-client'],
+  'http library': ['js-http-client', 'python-http-client'],
+  'web framework': ['node-web-framework', 'python-web-framework', 'go-web-framework'],
+  'message broker': ['message-broker'],
+  'message queue': ['message-broker'],
+  'event bus': ['message-broker'],
+  'object storage': ['object-storage'],
+  'file storage': ['object-storage'],
+  'image processing': ['image-processing'],
+  'reverse proxy': ['api-gateway'],
+  'api gateway': ['api-gateway'],
+}
+
+/**
+ * The roles two consecutive words of a question name together (ROLE_PHRASES: "package manager"),
+ * each with its tools bar those named like words (WORD_NAMES); none when they name none.
+ */
+export function rolesNamedByPhrase(word: string, next: string | undefined): ReadonlyArray<{role: string; tools: readonly string[]}> {
+  if (!next) return []
+  const second = next.toLowerCase()
+  const roles = ROLE_PHRASES[`${word.toLowerCase()} ${second}`] ?? (second.endsWith('s') ? ROLE_PHRASES[`${word.toLowerCase()} ${second.slice(0, -1)}`] : undefined)
+  return (roles ?? []).map((role) => ({role, tools: (rolesTable().toolsOf.get(role) ?? []).filter((t) => !WORD_NAMES.has(t))}))
+}
+
 /** Whether both texts hold a word of what the role does (ROLE_WORDS). */
 export function roleWordsInBoth(role: string, a: readonly string[], b: readonly string[]): boolean {
   const cues = ROLE_WORDS[role]

@@ -1,4 +1,4 @@
-import {rolesNamedBy, toolsIn} from '../../text/roles.js'
+import {rolesNamedBy, rolesNamedByPhrase, toolsIn} from '../../text/roles.js'
 import {analyze} from '../../text/tokenize.js'
 import {PHRASE_PROBES, STEMMED_GROUPS} from './thesaurus-stems.js'
 
@@ -106,12 +106,16 @@ function readRoleTools(q: string, terms: string[]): Array<{source: string; tools
   const have = new Set(terms)
   const named = toolsIn(q.split(/\s+/).map((w) => w.replace(/^\W+|(?<!\W)\W+$/g, '')).filter((w) => w.length > 0))
   const out: Array<{source: string; tools: Set<string>}> = []
-  for (const word of q.split(/[^A-Za-z]+/)) {
+  const words = q.split(/[^A-Za-z]+/)
+  for (const [i, word] of words.entries()) {
     if (word.length < 3) continue
     const source = analyze(word)[0]
     if (source === undefined || !have.has(source)) continue
     const tools = new Set<string>()
-    for (const {role, tools: ofRole} of rolesNamedBy(word)) for (const tool of named.has(role) ? [] : ofRole) if (!indexTermsOfTool(tool).some((t) => have.has(t))) tools.add(tool)
+    // the roles the word names, and those it names with the next word ("package manager")
+    for (const {role, tools: ofRole} of [...rolesNamedBy(word), ...rolesNamedByPhrase(word, words[i + 1])]) {
+      for (const tool of named.has(role) ? [] : ofRole) if (!indexTermsOfTool(tool).some((t) => have.has(t))) tools.add(tool)
+    }
     if (tools.size > 0) out.push({source, tools})
   }
   return out

@@ -170,6 +170,29 @@ describe('recall ranking', () => {
     expect([...roleExpansionsBySource(page, queryTerms(page)).keys()]).toEqual([])
   })
 
+  it('reads two words that name a role together, though one alone names none in a question: "package manager", "error tracker"', async () => {
+    const r = await seededRanker([
+      {content: 'Use pnpm, never npm, in this repo', type: 'heuristic'},
+      {content: 'Production errors go to Sentry with the release tag', type: 'procedure'},
+      {content: 'Each package publishes its own changelog', type: 'procedure'},
+      {content: 'The state of a build is shown on its page', type: 'observation'},
+    ])
+    const [pnpm, sentry, changelog] = r.ids
+    const rank = (q: string, roleWeight?: number) => r.rank(q, roleWeight === undefined ? {} : {roleWeight}).map((m) => m.id)
+    // found after the note that holds the question's own word, as the role words are (above)
+    expect(rank('what is the package manager')).toEqual([changelog, pnpm])
+    expect(rank('package managers')).toEqual([changelog, pnpm])
+    expect(rank('what is the package manager', 0)).toEqual([changelog])
+    expect(rank('what is our error tracker')[0]).toBe(sentry)
+    // the word alone still names no role: a package of the repo is not the package manager
+    const alone = 'which package publishes a changelog'
+    expect([...roleExpansionsBySource(alone, queryTerms(alone)).keys()]).toEqual([])
+    // nor does a phrase it does not hold: "state management" names a role, "state of" does not
+    const state = 'what state is the build in'
+    expect([...roleExpansionsBySource(state, queryTerms(state)).keys()]).toEqual([])
+    expect([...roleExpansionsBySource('state management library', queryTerms('state management library')).keys()]).toEqual(expect.arrayContaining(['redux', 'zustand']))
+  })
+
   it('corrects typos against the index vocabulary', async () => {
     const {ctx, repo} = memRepo()
     const ids = await seed(ctx, repo, CORPUS)
