@@ -16,11 +16,15 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.outp
   }
   throw new MemError('invalid_input', `Invalid ${first.path || 'input'}: ${first.message}`, {
     details: issues,
-    hint: hintFor(first.path),
+    hint: hintFor(first.path, first.message),
   })
 }
 
-function hintFor(path: string): string | undefined {
+/** An edit that changes nothing (EditInput's check) is named as such, not as bad content. */
+export const NOTHING_TO_EDIT = 'give at least one of content, tags, importance'
+
+function hintFor(path: string, message: string): string | undefined {
+  if (message === NOTHING_TO_EDIT) return 'Send what changes: new content (a new version), tags or importance, at least one.'
   switch (path) {
     case 'type':
       return 'Use one of: observation, insight, procedure, heuristic.'

@@ -3,6 +3,7 @@ import {z} from 'zod'
 import {DEFAULT_IMPORTANCE, DEFAULT_SOURCE, MEMORY_TYPES, type Memory} from '../memory.js'
 import {Content, Importance, MemoryRef, MemoryTypeSchema, RepoRef, Tags} from '../schemas.js'
 import {Iso} from './common.js'
+import {NOTHING_TO_EDIT} from '../validate.js'
 
 /** A store request (spec section 2). */
 export const StoreInput = z.object({
@@ -27,7 +28,7 @@ export const EditInput = z
     importance: Importance.optional(),
   })
   .refine((v) => v.content !== undefined || v.tags !== undefined || v.importance !== undefined, {
-    message: 'give at least one of content, tags, importance',
+    message: NOTHING_TO_EDIT,
     path: ['content'],
   })
 export type EditInput = z.input<typeof EditInput>
