@@ -84,6 +84,18 @@ describe('mem setup', () => {
     })
   }
 
+  it('takes the names the hosts go by: claude-code is claude, gemini-cli is gemini; another name is refused, naming the hosts', async () => {
+    const {root, mem} = repo()
+    await mem(['setup', 'claude-code'])
+    const viaAlias = snapshot(root)
+    expect(JSON.parse(viaAlias['.claude/settings.json']).hooks.SessionStart[0].hooks[0].command).toBe('mem hook session-start --host claude')
+    await mem(['setup', 'gemini-cli'])
+    expect(readFileSync(join(root, '.gemini/settings.json'), 'utf8')).toContain('mem hook session-start --host gemini')
+    const wrong = await mem(['setup', 'claude-desktop'])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toMatch(/Expected claude-desktop to be one of: claude, codex, cursor, gemini, opencode/)
+  })
+
   it('claude: the hooks, the MCP server and the instructions land where Claude Code reads them', async () => {
     const {root, mem} = repo()
     await mem(['setup', 'claude'])

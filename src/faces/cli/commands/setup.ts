@@ -2,6 +2,9 @@ import {Args, Flags} from '@oclif/core'
 import {MemCommand} from '../mem-command.js'
 import {MemError} from '../../../model/errors.js'
 
+/** The names the hosts go by (their packages and docs), read as mem's name for the host. */
+const HOST_ALIASES: Readonly<Record<string, string>> = {'claude-code': 'claude', 'gemini-cli': 'gemini'}
+
 export default class Setup extends MemCommand {
   static summary = "Connect an agent host to this repository's memory: hooks, MCP server, instructions."
   static description = `Writes the host's project-level configuration into the repository: hook entries that run \`mem hook <event>\` (the session context at session start, relevant memories at prompt time, a reminder to store what was learned at stop or before a compaction, where the host has such a hook), the MCP server entry (\`mem mcp\`), and the agent-instructions block in the host's instructions file.
@@ -15,7 +18,12 @@ Files already there are merged into, never replaced; running it again changes no
     `<%= config.bin %> setup codex`,
     `<%= config.bin %> setup cursor --uninstall`,
   ]
-  static args = {host: Args.string({description: 'claude, codex, cursor, gemini or opencode.', options: ['claude', 'codex', 'cursor', 'gemini', 'opencode']})}
+  static args = {
+    host: Args.string({
+      description: 'claude, codex, cursor, gemini or opencode (claude-code and gemini-cli, the names the hosts go by, are read as claude and gemini).',
+      options: ['claude', 'codex', 'cursor', 'gemini', 'opencode', ...Object.keys(HOST_ALIASES)],
+    }),
+  }
   static flags = {
     list: Flags.boolean({summary: 'Show what each host gets, and the events it has no hook for.'}),
     'dry-run': Flags.boolean({summary: 'Print the changes as a diff; write nothing.'}),
@@ -37,7 +45,7 @@ Files already there are merged into, never replaced; running it again changes no
     const {readTemplate} = await import('../../mcp/client-config.js')
     const result = await this.runOp(agentOps.setup, {
       repo: this.repoRef(flags),
-      host: args.host as (typeof HOSTS)[number],
+      host: (HOST_ALIASES[args.host] ?? args.host) as (typeof HOSTS)[number],
       uninstall: flags.uninstall,
       dryRun: flags['dry-run'],
       templates: {instructions: readTemplate('agent-instructions.md'), opencodePlugin: readTemplate('opencode-plugin.js')},
