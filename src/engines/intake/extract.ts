@@ -235,6 +235,11 @@ function packageManager(ctx: ExtractContext, declared?: string): 'npm' | 'pnpm' 
   return 'npm'
 }
 
+/** Whether the repository holds a JavaScript package manager's lock file (scan.ts MARKERS). */
+function hasLockFile(ctx: ExtractContext): boolean {
+  return ['pnpm-lock.yaml', 'yarn.lock', 'bun.lockb', 'bun.lock', 'package-lock.json'].some((f) => ctx.has(f))
+}
+
 const LIFECYCLE = new Set([
   'prepare', 'prepublish', 'prepublishOnly', 'prepack', 'postpack', 'preinstall', 'install', 'postinstall',
   'preuninstall', 'uninstall', 'postuninstall', 'preversion', 'version', 'postversion', 'dependencies',
@@ -277,7 +282,10 @@ export const packageJson: Extractor = (path, text, ctx) => {
   if (typeof pkg.name === 'string') facts.push(`package ${pkg.name}${typeof pkg.version === 'string' ? ` ${pkg.version}` : ''}`)
   if (pkg.type === 'module') facts.push('ES modules ("type": "module")')
   if (pkg.workspaces) facts.push(`workspaces ${JSON.stringify(pkg.workspaces)}`)
-  facts.push(`package manager ${declaredPm ?? pm}`)
+  // said only on evidence (packageManager, or the manager's lock file): npm is only the guess the
+  // script commands below fall back to, not a fact of the project ("package manager npm" in a repo
+  // whose lock file is not committed contradicts a user's "Use bun, never npm")
+  if (declaredPm || hasLockFile(ctx)) facts.push(`package manager ${declaredPm ?? pm}`)
   if (facts.length > 1) seeds.push({type: 'observation', content: clip(`${path}: ${facts.join(', ')}.`, 300), key: 'package', tags: ['project', 'node'], importance: 0.5})
 
   if (pkg.engines && typeof pkg.engines === 'object') {

@@ -104,6 +104,16 @@ describe('intake extractors', () => {
     expect(packageJson('package.json', '{not json', {has: () => false})).toEqual([])
   })
 
+  it('package.json: names the package manager on evidence only (packageManager, a lock file), never npm as a guess', () => {
+    const fact = (text: string, has: (p: string) => boolean) => packageJson('package.json', text, {has}).find((s) => s.key === 'package')?.content
+    expect(fact(PKG, (p) => p === 'pnpm-lock.yaml')).toMatch(/package manager pnpm/)
+    expect(fact(PKG, (p) => p === 'package-lock.json')).toMatch(/package manager npm/)
+    expect(fact('{"name":"shop","packageManager":"yarn@4.1.0"}', () => false)).toMatch(/package manager yarn@4\.1\.0/)
+    expect(fact(PKG, () => false)).not.toMatch(/package manager/)
+    // the commands still fall back to npm: npm runs a package.json script whatever installed it
+    expect(packageJson('package.json', PKG, {has: () => false}).find((s) => s.key === 'script:lint')!.content).toMatch(/`npm run lint`/)
+  })
+
   it('config files: editorconfig, tsconfig with comments, Makefile targets, pyproject, Cargo, go.mod', () => {
     expect(editorconfig('.editorconfig', PROJECT['.editorconfig'], {has: () => false})[0].content).toBe(
       'Formatting for * files (.editorconfig): indent with 2 spaces, LF line endings, end files with a newline.',

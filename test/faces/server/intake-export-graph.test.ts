@@ -14,6 +14,8 @@ import {memServer, rawRequest} from '../../helpers/server.js'
 const FILES = {
   'AGENTS.md': '# Agents\n\n## Tests\n\n- Always run `npm test` before pushing.\n- Never edit generated files under dist/.\n',
   'package.json': JSON.stringify({name: 'shop', engines: {node: '>=20'}, scripts: {test: 'vitest run', build: 'tsc'}}),
+  // npm's lock file: what says the package manager is npm (intake names it on evidence only)
+  'package-lock.json': JSON.stringify({name: 'shop', lockfileVersion: 3, requires: true, packages: {}}),
   'go.mod': 'module example.com/shop\n\ngo 1.22\n',
 }
 
