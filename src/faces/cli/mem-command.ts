@@ -139,10 +139,6 @@ export abstract class MemCommand extends Command {
 }
 
 /**
- * Milliseconds of a monotonic clock for the usage statistics: process.hrtime, not performance.now,
- * since the first use of the global performance loads perf_hooks, which a short command notices.
- */
-/**
  * oclif's parse errors in one plain line, as mem words its own: "Parsing --limit \n\tExpected an
  * integer but received: abc" is "Invalid --limit: expected an integer but received: abc", "The
  * following error occurred:\n  Missing required flag type" is "Missing required flag --type", and
@@ -181,6 +177,10 @@ export function plainParseMessage(message: string): string {
   return parts.join('; ') || message
 }
 
+/**
+ * Milliseconds of a monotonic clock for the usage statistics: process.hrtime, not performance.now,
+ * since the first use of the global performance loads perf_hooks, which a short command notices.
+ */
 export function hrtimeMs(): number {
   return Number(process.hrtime.bigint()) / 1e6
 }
