@@ -7,6 +7,7 @@ import {fakeRuntime} from '../../helpers/fake-llm.js'
 
 describe('mem usage, quality, enrich, status', () => {
   it('counts what separate CLI runs did, and charts it', async () => {
+    const firstDay = new Date().toISOString().slice(0, 10)
     const {mem} = cliRepo()
     const stored = (await mem(['store', 'The e2e suite needs PLAYWRIGHT_BROWSERS_PATH set.', '--type', 'procedure', '--json'])).json()
     await mem(['store', 'Release tags are cut from main on Mondays.', '--type', 'heuristic'])
@@ -21,6 +22,18 @@ describe('mem usage, quality, enrich, status', () => {
 
     const human = await mem(['usage'])
     expect(human.stdout).toMatch(/calls in the last 30 days/)
+    // the chart reads the same calls as the summary above it (all made today): one command, one call
+    // counted, and never the chart's own reading (the peak showed one call more than the total)
+    const total = Number(/: (\d+) calls in the last/.exec(human.stdout)?.[1])
+    const again = await mem(['usage', '--daily'])
+    expect(again.stdout).toContain(`: ${total + 1} calls in the last`)
+    // (unless the calls straddle midnight UTC, when the peak is one day's share)
+    const lastDay = /(\d{4}-\d\d-\d\d)\s+peak/.exec(human.stdout)?.[1]
+    expect(lastDay).toBeDefined()
+    if (lastDay === firstDay) {
+      expect(human.stdout).toContain(`peak ${total}/day`)
+      expect(again.stdout).toContain(`peak ${total + 1}/day`)
+    }
     expect(human.stdout).toMatch(/store\s+\d+\s+█+/)
     expect(human.stdout).toMatch(/[▁▂▃▄▅▆▇█]/)
     expect(human.stdout).not.toMatch(/\x1b\[/) // NO_COLOR

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {MemCommand} from '../mem-command.js'
+import type {OpDef} from '../../../operations/define.js'
 
 export default class Usage extends MemCommand {
   static summary = 'Show how this repository\'s memories are used: calls per operation, per day or per hour.'
@@ -26,14 +27,20 @@ export default class Usage extends MemCommand {
       this.log(fmt.formatHourly(hourly, style))
       return hourly
     }
+    // The page a person reads shows the summary and the daily chart, read by two operations: the
+    // one the command answers with is counted as a call, the other only draws the page, so it is
+    // read first and not counted (counted, the chart showed one call more than the summary above it)
+    const uncounted = <I, O, P>(op: OpDef<I, O, P>): OpDef<I, O, P> => ({...op, track: false})
     if (flags.daily) {
+      const summary = this.jsonEnabled() ? undefined : await this.runOp(uncounted(ops.usage), {repo, days: flags.days})
       const series = await this.runOp(ops.usageTimeseries, {repo, days: flags.days})
-      if (!this.jsonEnabled()) this.log(fmt.formatUsage(await this.runOp(ops.usage, {repo, days: flags.days}), series.buckets, style))
+      if (summary) this.log(fmt.formatUsage(summary, series.buckets, style))
       return series
     }
-    const result = await this.runOp(ops.usage, {repo, days: flags.days})
     // the chart's daily buckets only when a person reads it (--json prints the usage body alone)
-    if (!this.jsonEnabled()) this.log(fmt.formatUsage(result, (await this.runOp(ops.usageTimeseries, {repo, days: flags.days})).buckets, style))
+    const chart = this.jsonEnabled() ? undefined : await this.runOp(uncounted(ops.usageTimeseries), {repo, days: flags.days})
+    const result = await this.runOp(ops.usage, {repo, days: flags.days})
+    if (chart) this.log(fmt.formatUsage(result, chart.buckets, style))
     return result
   }
 }
