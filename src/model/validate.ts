@@ -14,7 +14,8 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.outp
       hint: 'Send a JSON object with the operation\'s fields (GET /api/openapi.json describes each).',
     })
   }
-  throw new MemError('invalid_input', `Invalid ${first.path || 'input'}: ${first.message}`, {
+  const message = first.message === NOTHING_TO_EDIT ? `Nothing to edit: ${NOTHING_TO_EDIT}.` : `Invalid ${first.path || 'input'}: ${first.message}`
+  throw new MemError('invalid_input', message, {
     details: issues,
     hint: hintFor(first.path, first.message),
   })

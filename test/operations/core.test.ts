@@ -190,7 +190,7 @@ describe('edit', () => {
   it('needs at least one field, a known id, and rejects secrets in new content', async () => {
     const {ctx, repo} = memRepo()
     const id = storedId(await store(ctx, {repo, content: 'Staging runs on fly.io', type: 'observation'}))
-    const nothing = await rejects(edit(ctx, {id}), 'invalid_input', /at least one/)
+    const nothing = await rejects(edit(ctx, {id}), 'invalid_input', /^Nothing to edit: give at least one of content, tags, importance\.$/)
     // the hint says what an edit needs, not how long a memory's text may be
     expect(nothing.hint).toBe('Send what changes: new content (a new version), tags or importance, at least one.')
     await rejects(edit(ctx, {id: 'memories/x/insight/abcdefabcdef', importance: 0.2}), 'not_found')
