@@ -103,10 +103,21 @@ async function oneWriteCommitted() {
   return {db, url, store}
 }
 
+/**
+ * A write the test awaits only later, after a step (a released lock) that may answer it first: its
+ * rejection is handled from the start, so it is never an unhandled rejection in between (which
+ * kills the test worker once the meaning model's WebAssembly glue has set its process handlers);
+ * awaiting the returned promise still sees the rejection.
+ */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined)
+  return p
+}
+
 /** The replica's next write (insert 2, answering `result`), waiting for the repo's head row, which a test connection holds. */
 async function secondWriteWaiting(url: string, store: RepoStore, result: unknown) {
   const head = await holdHead(url, REPO)
-  const first = store.write(() => ({ops: [insert(2)], result}))
+  const first = handled(store.write(() => ({ops: [insert(2)], result})))
   await until(async () => (await head.waiting()) === 1, 'the first write waits for the head row')
   return {head, first}
 }
@@ -145,12 +156,14 @@ describe('group commit on a replica: the writes queued while its transaction wai
   it('a write the rules refuse (its plan throws) and a record Postgres cannot hold (a NUL) fail alone; the writes beside them commit in the same transaction', async () => {
     const {url, store} = await oneWriteCommitted()
     const {head, first} = await secondWriteWaiting(url, store, 2)
-    const refused = store.write(() => {
-      throw new MemError('conflict', 'Refused by the rules.')
-    })
-    const nul = store.write(() => ({ops: [insert(3, 'Holds a NUL \u0000 here')], result: 3}))
-    const escaped = store.write(() => ({ops: [insert(4, 'A backslash then u0000 is text: \\u0000')], result: 4}))
-    const last = store.write(() => ({ops: [insert(5)], result: 5}))
+    const refused = handled(
+      store.write(() => {
+        throw new MemError('conflict', 'Refused by the rules.')
+      }),
+    )
+    const nul = handled(store.write(() => ({ops: [insert(3, 'Holds a NUL \u0000 here')], result: 3})))
+    const escaped = handled(store.write(() => ({ops: [insert(4, 'A backslash then u0000 is text: \\u0000')], result: 4})))
+    const last = handled(store.write(() => ({ops: [insert(5)], result: 5})))
     await until(() => store.queuedWrites === 4, 'four writes queued')
     await head.release()
     await expect(refused).rejects.toMatchObject({code: 'conflict'})
@@ -173,7 +186,7 @@ describe('group commit on a replica: the writes queued while its transaction wai
     await s.query(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.record::text LIKE '%poison%' THEN RAISE EXCEPTION 'poisoned row'; END IF; RETURN NEW; END $$`)
     await s.query('CREATE TRIGGER refuse_poison BEFORE INSERT ON ops FOR EACH ROW EXECUTE FUNCTION refuse_poison()')
     const {head, first} = await secondWriteWaiting(url, store, 2)
-    const rest = [store.write(() => ({ops: [insert(3, 'A poison pill')], result: 3})), store.write(() => ({ops: [insert(4)], result: 4}))]
+    const rest = [handled(store.write(() => ({ops: [insert(3, 'A poison pill')], result: 3}))), handled(store.write(() => ({ops: [insert(4)], result: 4})))]
     await until(() => store.queuedWrites === 2, 'two writes queued')
     await head.release()
     const outcomes = await Promise.allSettled([first, ...rest])
