@@ -202,9 +202,17 @@ describe('two mem serve --store processes on one database', () => {
       {timeout: 20_000, interval: 100},
     )
     await lock.release()
-    const run = await api(survivor.url, key, 'GET', `/api/maintenance/runs/${runId}`)
-    expect(run.status).toBe(200)
-    expect(run.body.status).toBe('failed')
+    // the pass's own lock was on another of the dead replica's connections, which Postgres may drop
+    // a moment after the first: the survivor reads the run as abandoned once that one is gone too
+    const run = await vi.waitFor(
+      async () => {
+        const r = await api(survivor.url, key, 'GET', `/api/maintenance/runs/${runId}`)
+        expect(r.status).toBe(200)
+        expect(r.body.status).toBe('failed')
+        return r
+      },
+      {timeout: 20_000, interval: 100},
+    )
     expect(run.body.error).toMatch(/^abandoned: the replica running it \(.+\) stopped/)
 
     // the blocked transaction of the dead replica never commits; a new pass runs on the survivor
