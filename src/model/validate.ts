@@ -7,6 +7,9 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.outp
   if (result.success) return result.data
   const issues = result.error.issues.map((i) => ({path: i.path.join('.'), message: i.message}))
   const first = issues[0]
+  // a check of the whole input words its own message and hint (WholeInputCheck)
+  const own = (result.error.issues[0] as {params?: Partial<WholeInputCheck>}).params
+  if (own?.whole) throw new MemError('invalid_input', own.message ?? first.message, {details: issues, hint: own.hint})
   if (first.path === '' && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
     const got = raw === undefined ? 'nothing (an empty body)' : raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`
     throw new MemError('invalid_input', `Invalid input: expected a JSON object, got ${got}.`, {
@@ -14,18 +17,23 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.outp
       hint: 'Send a JSON object with the operation\'s fields (GET /api/openapi.json describes each).',
     })
   }
-  const message = first.message === NOTHING_TO_EDIT ? `Nothing to edit: ${NOTHING_TO_EDIT}.` : `Invalid ${first.path || 'input'}: ${first.message}`
-  throw new MemError('invalid_input', message, {
+  throw new MemError('invalid_input', `Invalid ${first.path || 'input'}: ${first.message}`, {
     details: issues,
-    hint: hintFor(first.path, first.message),
+    hint: hintFor(first.path),
   })
 }
 
-/** An edit that changes nothing (EditInput's check) is named as such, not as bad content. */
-export const NOTHING_TO_EDIT = 'give at least one of content, tags, importance'
+/**
+ * The `params` of a schema's check of the whole input (a refine, such as "an edit changes
+ * something"): the error says `message`, not "Invalid <field>: …", with this hint.
+ */
+export interface WholeInputCheck {
+  whole: true
+  message: string
+  hint: string
+}
 
-function hintFor(path: string, message: string): string | undefined {
-  if (message === NOTHING_TO_EDIT) return 'Send what changes: new content (a new version), tags or importance, at least one.'
+function hintFor(path: string): string | undefined {
   switch (path) {
     case 'type':
       return 'Use one of: observation, insight, procedure, heuristic.'

@@ -14,6 +14,9 @@ export type HookEvent = (typeof HOOK_EVENTS)[number]
 export const HOSTS = ['claude', 'codex', 'cursor', 'gemini', 'opencode'] as const
 export type HostId = (typeof HOSTS)[number]
 
+/** The names the hosts go by (their packages and docs) that `mem setup` also takes for mem's own. */
+export const HOST_ALIASES: Readonly<Record<string, HostId>> = {'claude-code': 'claude', 'gemini-cli': 'gemini'}
+
 /** What a hook read from the host's JSON on stdin. */
 export interface HookInput {
   sessionId: string

@@ -226,18 +226,22 @@ export const editorconfig: Extractor = (path, text) => {
   return seeds
 }
 
-function packageManager(ctx: ExtractContext, declared?: string): 'npm' | 'pnpm' | 'yarn' | 'bun' {
+type PackageManager = 'npm' | 'pnpm' | 'yarn' | 'bun'
+
+/** The package manager named by `packageManager`, else by the lock file it wrote, else npm (the commands' guess). */
+function packageManager(ctx: ExtractContext, declared?: string): PackageManager {
   const named = declared?.split('@')[0]
   if (named === 'pnpm' || named === 'yarn' || named === 'bun' || named === 'npm') return named
+  return lockedManager(ctx) ?? 'npm'
+}
+
+/** The package manager whose lock file the repository holds (scan.ts MARKERS), if any. */
+function lockedManager(ctx: ExtractContext): PackageManager | undefined {
   if (ctx.has('pnpm-lock.yaml')) return 'pnpm'
   if (ctx.has('yarn.lock')) return 'yarn'
   if (ctx.has('bun.lockb') || ctx.has('bun.lock')) return 'bun'
-  return 'npm'
-}
-
-/** Whether the repository holds a JavaScript package manager's lock file (scan.ts MARKERS). */
-function hasLockFile(ctx: ExtractContext): boolean {
-  return ['pnpm-lock.yaml', 'yarn.lock', 'bun.lockb', 'bun.lock', 'package-lock.json'].some((f) => ctx.has(f))
+  if (ctx.has('package-lock.json')) return 'npm'
+  return undefined
 }
 
 const LIFECYCLE = new Set([
@@ -285,7 +289,7 @@ export const packageJson: Extractor = (path, text, ctx) => {
   // said only on evidence (packageManager, or the manager's lock file): npm is only the guess the
   // script commands below fall back to, not a fact of the project ("package manager npm" in a repo
   // whose lock file is not committed contradicts a user's "Use bun, never npm")
-  if (declaredPm || hasLockFile(ctx)) facts.push(`package manager ${declaredPm ?? pm}`)
+  if (declaredPm || lockedManager(ctx)) facts.push(`package manager ${declaredPm ?? pm}`)
   if (facts.length > 1) seeds.push({type: 'observation', content: clip(`${path}: ${facts.join(', ')}.`, 300), key: 'package', tags: ['project', 'node'], importance: 0.5})
 
   if (pkg.engines && typeof pkg.engines === 'object') {

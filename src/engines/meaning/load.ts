@@ -44,7 +44,7 @@ async function load(setting: MeaningSetting, runtime: EnrichmentConfig | null, l
       return longLived ? (await import('./builtin.js')).loadBuiltinInWorker() : (await import('./builtin.js')).loadBuiltin()
     case 'local': {
       // a static table when the directory holds one, else its ONNX sentence-transformer, if any
-      if (!holdsOnnxModel(setting.dir)) return (await import('./local-table.js')).loadLocalTable(setting.dir)
+      if (!embedsSlowly(setting)) return (await import('./local-table.js')).loadLocalTable(setting.dir)
       const {loadOnnxModel} = await import('./onnx.js')
       // a long-lived process runs it in a worker thread, as the built-in model (a one-shot command in its own)
       return longLived ? (await import('./in-worker.js')).loadInWorker({kind: 'onnx', dir: setting.dir}, () => loadOnnxModel(setting.dir)) : loadOnnxModel(setting.dir)

@@ -3,7 +3,7 @@ import {z} from 'zod'
 import {DEFAULT_IMPORTANCE, DEFAULT_SOURCE, MEMORY_TYPES, type Memory} from '../memory.js'
 import {Content, Importance, MemoryRef, MemoryTypeSchema, RepoRef, Tags} from '../schemas.js'
 import {Iso} from './common.js'
-import {NOTHING_TO_EDIT} from '../validate.js'
+import type {WholeInputCheck} from '../validate.js'
 
 /** A store request (spec section 2). */
 export const StoreInput = z.object({
@@ -28,8 +28,13 @@ export const EditInput = z
     importance: Importance.optional(),
   })
   .refine((v) => v.content !== undefined || v.tags !== undefined || v.importance !== undefined, {
-    message: NOTHING_TO_EDIT,
+    message: 'give at least one of content, tags, importance',
     path: ['content'],
+    params: {
+      whole: true,
+      message: 'Nothing to edit: give at least one of content, tags, importance.',
+      hint: 'Send what changes: new content (a new version), tags or importance, at least one.',
+    } satisfies WholeInputCheck,
   })
 export type EditInput = z.input<typeof EditInput>
 

@@ -20,9 +20,10 @@
 // model brings candidates; the rules of words decide, so the pair sets (and the meaning set,
 // meaning-pairs.mjs) are scored by the rules alone. A build from before 2026-11-28 had a rule that
 // took the model's cosine: MEM_BENCH_BEFORE scores such a build's pair sets with the cosines too.
-// MEM_BENCH_CURRENCY_SUBJECTS=fresh replays histories of subjects-fresh.mjs (written blind; one guard was since tuned on it)
-// instead, =fresh2 those of subjects-fresh2.mjs (a second blind set, 2026-11-28 evening), =fresh3 those of
-// subjects-fresh3.mjs (a third, half of it coding conventions), =fresh4 subjects-fresh4.mjs (a fourth, the same kinds).
+// MEM_BENCH_CURRENCY_SUBJECTS=<name> replays the same histories with the subjects of subjects-<name>.mjs
+// instead, each written blind by a helper (what of each was read since: docs/currency.md): fresh (one
+// guard since tuned on it), fresh2, fresh3 and fresh4 (half of them coding conventions of the MemoryCode
+// kind), fresh5 (the check of 2026-11-28's changes). MEM_BENCH_CURRENCY_SHOW=lost prints each lost update.
 // MEM_BENCH_BEFORE=<a checkout's root with dist/> adds that build of mem as another row (e.g. the
 // commit before a change), in the same run.
 import {existsSync, readFileSync} from 'node:fs'
@@ -129,7 +130,7 @@ async function memSystem(root, {maintainFirst = false, padding = 0, meaning} = {
       if (!r.success && it.version > 0) {
         lost++
         // MEM_BENCH_CURRENCY_SHOW=lost: each lost update, and what it was answered with
-        if (process.env.MEM_BENCH_CURRENCY_SHOW === 'lost') console.error(`LOST  ${it.content}\n   <- ${JSON.stringify({...r, content: undefined, existing: r.existingId ? history.items[ids.indexOf(r.existingId)]?.content ?? r.existingId : undefined})}`)
+        if (process.env.MEM_BENCH_CURRENCY_SHOW === 'lost') console.error(`LOST  ${it.content}\n   <- ${r.reason ?? 'refused'} of: ${itemOf.get(r.duplicateId)?.content ?? r.duplicateId ?? '-'}`)
       }
       if (r.success) itemOf.set(r.id, it)
       for (const u of (r.success && r.updates) || []) grouped(it, itemOf.get(u.id))
@@ -244,12 +245,10 @@ async function storeSideBySide(roots, batches) {
 }
 
 export async function benchCurrency({quiet = false} = {}) {
-  // MEM_BENCH_CURRENCY_SUBJECTS=fresh: the same histories of subjects-fresh.mjs (written blind, not tuned on) instead of set.mjs's
-  // MEM_BENCH_CURRENCY_SUBJECTS=fresh2: those of subjects-fresh2.mjs (a second blind set, written when the first had been tuned on);
-  // =fresh3: subjects-fresh3.mjs (a third, half of it coding conventions of the MemoryCode kind); =fresh4: a fourth of that kind;
-  // =fresh5: a fifth (2026-11-28, the check of that day's change)
+  // MEM_BENCH_CURRENCY_SUBJECTS (see the top of this file): another set's subjects than set.mjs's
   const subjects = process.env.MEM_BENCH_CURRENCY_SUBJECTS
-  const fresh = ['fresh', 'fresh2', 'fresh3', 'fresh4', 'fresh5'].includes(subjects)
+  const fresh = Boolean(subjects)
+  if (fresh && !existsSync(join(import.meta.dirname, `subjects-${subjects}.mjs`))) throw new Error(`MEM_BENCH_CURRENCY_SUBJECTS=${subjects}: there is no test/bench/currency/subjects-${subjects}.mjs`)
   // each subjects-<name>.mjs exports one list (SUBJECTS_FRESH, SUBJECTS_FRESH2, …)
   const histories = currencySet(fresh ? Object.values(await import(`./subjects-${subjects}.mjs`))[0] : undefined)
   if (fresh) console.log(`(subjects: subjects-${subjects}.mjs)`)

@@ -1,9 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {MemCommand} from '../mem-command.js'
 import {MemError} from '../../../model/errors.js'
-
-/** The names the hosts go by (their packages and docs), read as mem's name for the host. */
-const HOST_ALIASES: Readonly<Record<string, string>> = {'claude-code': 'claude', 'gemini-cli': 'gemini'}
+import {HOST_ALIASES, HOSTS, type HostId} from '../../../engines/agents/hosts.js'
 
 export default class Setup extends MemCommand {
   static summary = "Connect an agent host to this repository's memory: hooks, MCP server, instructions."
@@ -21,7 +19,7 @@ Files already there are merged into, never replaced; running it again changes no
   static args = {
     host: Args.string({
       description: 'claude, codex, cursor, gemini or opencode (claude-code and gemini-cli, the names the hosts go by, are read as claude and gemini).',
-      options: ['claude', 'codex', 'cursor', 'gemini', 'opencode', ...Object.keys(HOST_ALIASES)],
+      options: [...HOSTS, ...Object.keys(HOST_ALIASES)],
     }),
   }
   static flags = {
@@ -32,7 +30,7 @@ Files already there are merged into, never replaced; running it again changes no
 
   async run() {
     const {args, flags} = await this.parse(Setup)
-    const [{HOSTS}, {agentOps}, format] = await Promise.all([import('../../../engines/agents/hosts.js'), import('../../../operations/catalog/agents.js'), import('../format-agents.js')])
+    const [{agentOps}, format] = await Promise.all([import('../../../operations/catalog/agents.js'), import('../format-agents.js')])
     if (flags.list) {
       const {listHosts} = await import('../format-agents.js')
       const list = listHosts()
@@ -45,7 +43,7 @@ Files already there are merged into, never replaced; running it again changes no
     const {readTemplate} = await import('../../mcp/client-config.js')
     const result = await this.runOp(agentOps.setup, {
       repo: this.repoRef(flags),
-      host: (HOST_ALIASES[args.host] ?? args.host) as (typeof HOSTS)[number],
+      host: (HOST_ALIASES[args.host] ?? args.host) as HostId,
       uninstall: flags.uninstall,
       dryRun: flags['dry-run'],
       templates: {instructions: readTemplate('agent-instructions.md'), opencodePlugin: readTemplate('opencode-plugin.js')},
