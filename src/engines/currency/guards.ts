@@ -1253,3 +1253,30 @@ export const otherThingNamedByConvention: Guard = {
     return mine.adjacent.has(NAMES) && theirs.adjacent.has(NAMES)
   },
 }
+
+/**
+ * The newer gains only soft words (the plain words ending a clause), or words naming what a command
+ * both texts quote does, while both quote that thing — a command, a path, a flag: "Run `pnpm test`
+ * before pushing; CI runs the same" / "To run the tests, run `pnpm test`", "Always run `pnpm
+ * typecheck` after changing types" / "To type-check, run `pnpm typecheck`" say two things of one
+ * command, not a new value of one subject. An update states a new value; here the thing both quote
+ * stays. (A name both state is most often the subject itself: "Manage Python dependencies with
+ * Poetry" → "… with uv".)
+ */
+export const softBesideSameValue: Guard = {
+  name: 'only soft words gained beside a thing both quote',
+  refuses: ({newer, older}, m) => {
+    const quoted = (v: string) => QUOTED_KINDS.has(kindOf(v))
+    const theirs = new Set(older.values.filter(quoted).map(bodyOf))
+    const both = newer.values.filter((v) => quoted(v) && theirs.has(bodyOf(v)))
+    if (both.length === 0) return false
+    // what the commands both quote do ("pnpm typecheck": typecheck)
+    const tasks = new Set(commandsIn(newer).filter((c) => both.some((v) => bodyOf(v) === c.key.toLowerCase())).flatMap((c) => c.key.split(' ').slice(1).flatMap(commandParts).flatMap((w) => [...tasksOfCommandWord(w, c.program)])))
+    // a word, not a thing quoted: a flag added to the command is a new value ("`--prefer-offline`")
+    const namesTask = (v: string) => !quoted(v) && commandParts(bodyOf(v)).some((w) => [...tasksOfCommandWord(w)].some((t) => tasks.has(t)))
+    return m.gained.every((v) => !isHard(v) || namesTask(v))
+  },
+}
+
+/** Kinds of value a text quotes or writes as code: quoted text and commands, paths, flags. */
+const QUOTED_KINDS: ReadonlySet<string> = new Set(['q', 'p', 'f'])

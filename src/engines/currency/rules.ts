@@ -65,6 +65,7 @@ import {
   type Guard,
   type Match,
   otherThingNamedByConvention,
+  softBesideSameValue,
 } from './guards.js'
 import {Pair, placeIn, shownList, slotOf, withNames} from './pair.js'
 import {oncePer} from '../../text/once.js'
@@ -115,7 +116,7 @@ const changed = ({newer, older}: Pair, m: Match) => `${shownList(older, [...m.lo
 export const sameWords: Rule = {
   kind: 'same-words',
   find: (p) => (p.gained.length > 0 && p.shared >= 1 && p.shared === p.union ? {gained: p.gained, lost: p.lost} : null),
-  guards: [oneWordNoLikeValue, nameOfSubject, otherBound, namedException, otherThingNamed, addedObject],
+  guards: [oneWordNoLikeValue, nameOfSubject, otherBound, namedException, otherThingNamed, addedObject, softBesideSameValue],
   reason: changed,
 }
 
@@ -126,7 +127,7 @@ export const sameWords: Rule = {
 export const wider: Rule = {
   kind: 'wider',
   find: (p) => (p.gained.length === 1 && p.lost.length === 1 && p.shared >= 1 && p.shared === Math.min(p.a.size, p.b.size) ? {gained: p.gained, lost: p.lost} : null),
-  guards: [anotherKind, fewShared, nameOfSubject, otherBound, namedException, addedObject],
+  guards: [anotherKind, fewShared, nameOfSubject, otherBound, namedException, addedObject, softBesideSameValue],
   reason: changed,
 }
 
@@ -478,6 +479,9 @@ export const firstSentence: Rule = {
       const first = new Pair(lead, theirs)
       // a first sentence is short: an update of it changes one value, not a sentence of other values
       if (first.gained.filter(isHard).length > 1 || first.lost.filter(isHard).length > 1) continue
+      // the guards of every pair read the sentences compared too: "To build, run `pnpm build`" (of
+      // a text whose aside quotes the script) and "Run `pnpm test` before pushing" are two tasks
+      if (PAIR_GUARDS.some((g) => g.refuses(first, NOTHING))) continue
       for (const rule of SENTENCE_RULES) {
         const found = applyRule(rule, first)
         if (found) return {gained: [found.reason], lost: []}

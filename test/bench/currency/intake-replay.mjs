@@ -9,6 +9,9 @@
 //   as its update;
 // - wrong: a supersede or update link between any two texts that are not one update pair's;
 // - hidden: a side-by-side pair with a text no longer live (a valid rule off the context).
+// MEM_BENCH_PACKAGE=1 adds a package.json with the usual scripts at the root (intake seeds a
+// procedure a script from it, "To run the tests, run `pnpm test`"), so that links between the rules
+// and those are counted too (wrong, across files: no update pair is one of them).
 // MEM_BENCH_MAINTAIN=1 runs `mem maintain` after the last commit; SHOW=N prints the first N wrong
 // links (their texts: a set whose links are read is no longer held out).
 // Asserts nothing. Run: npm run build, then
@@ -32,6 +35,13 @@ const {getMemory} = await import(join(ROOT, 'dist', 'src', 'storage', 'memories.
 /** Names of the files' folders and sections: words, no numbers (a number in the label would read as a value each seed states). */
 const FOLDERS = ['web', 'api', 'worker', 'mobile', 'infra', 'docs', 'tools', 'shared']
 const SECTIONS = ['Setup', 'Code style', 'Testing', 'Git workflow']
+/** MEM_BENCH_PACKAGE=1: a project's package.json, its scripts as many projects name them. */
+const PACKAGE = {
+  name: 'app',
+  private: true,
+  packageManager: 'pnpm@9.12.0',
+  scripts: {dev: 'vite', build: 'tsc -b && vite build', test: 'vitest run', lint: 'eslint .', format: 'prettier --write .', typecheck: 'tsc --noEmit', e2e: 'playwright test'},
+}
 
 /** A seeded shuffle (mulberry32), so that every build replays the same history. */
 function shuffled(items, seed) {
@@ -83,6 +93,7 @@ async function replay(set) {
       .map((s, i) => `## ${SECTIONS[i]}\n\n${s.flatMap((slot) => [`- ${line(slot.now)}`, ...(slot.kind === 'pair' && slot.added ? [`- ${line(slot.b)}`] : [])]).join('\n')}\n`)
       .join('\n')}`
   const write = () => {
+    if (process.env.MEM_BENCH_PACKAGE === '1') writeFileSync(join(root, 'package.json'), JSON.stringify(PACKAGE, null, 2))
     for (const [i, sections] of files.entries()) {
       mkdirSync(join(root, FOLDERS[i]), {recursive: true})
       writeFileSync(join(root, FOLDERS[i], 'AGENTS.md'), render(sections))
@@ -151,7 +162,7 @@ async function replay(set) {
     const hiddenPairs = kept.filter(([a, b]) => !live.has(norm(a)) || !live.has(norm(b)))
     const hidden = hiddenPairs.length
     if (process.env.SHOW) for (const [a, b, how] of wrong.slice(0, Number(process.env.SHOW))) console.log('WRONG', how, JSON.stringify(a.content), '→', JSON.stringify(b.content))
-    const fileOf = (mem) => mem.content.slice(0, mem.content.indexOf('/'))
+    const fileOf = (mem) => (mem.source === 'intake:package.json' ? 'package.json' : mem.content.slice(0, mem.content.indexOf('/')))
     const across = wrong.filter(([a, b]) => fileOf(a) !== fileOf(b)).length
     return {set, updates: updates.length, pairs: kept.length, found, right: right.length, wrong: wrong.length, across, wrongBy: wrong.map((w) => w[2]), hidden, commits, ms}
   } finally {

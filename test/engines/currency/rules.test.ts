@@ -198,6 +198,15 @@ const GUARD_CASES: Record<string, {updates?: Array<[string, string]>; restates?:
     ],
   },
   fewShared: {updates: [['The linter is Biome', 'Run the linter with npm run lint']]},
+  // a rule of AGENTS.md and the procedure intake seeds from package.json: two things said of one command (first-sentence finds them by same-words)
+  softBesideSameValue: {
+    updates: [
+      ['Run `pnpm test` before pushing; CI runs the same.', 'To run the tests, run `pnpm test` (package.json script "test": vitest run)'],
+      ['Run `pnpm test` before pushing', 'To run the tests, run `pnpm test`'],
+      // the word gained names what the command both quote does
+      ['Always run `pnpm typecheck` after changing types.', 'To type-check, run `pnpm typecheck` (package.json script "typecheck": tsc --noEmit).'],
+    ],
+  },
   fewWordsShared: {
     updates: [
       ['Secrets are stored in Vault', 'Use the Jest runner'],
@@ -543,6 +552,15 @@ describe("intake's label (where a seed came from) is not read as its words", () 
 })
 
 describe('the first-sentence rule: one value of the first sentence changed', () => {
+  it("reads the guards of every pair on the sentences it compares: two tasks of one program (intake's package.json procedures quote the script in an aside)", () => {
+    expect(update('Run `pnpm test` before pushing; CI runs the same.', 'To build, run `pnpm build` (package.json script "build": tsc -b && vite build).')).toBeNull()
+    expect(update('To lint, run `pnpm lint` (package.json script "lint": eslint .).', 'Always run `pnpm typecheck` after changing types. CI fails otherwise.')).toBeNull()
+    // a command of one task changed in the first sentence is still linked
+    expect(update('Run `pnpm test` before pushing; CI runs the same.', 'Run `pnpm vitest run` before pushing; CI runs the same.')).not.toBeNull()
+  })
+  it('links a tool changed in a first sentence whose subject is a name both state (softBesideSameValue reads only what both quote)', () => {
+    expect(update('Install Ruby gems with Bundler.', 'Install Ruby gems with pixi (`pixi add`, `pixi install`).')).toMatchObject({kind: 'first-sentence', reason: 'Bundler → pixi'})
+  })
   it('does not link a first sentence that states other values than the older (a short sentence shares few words)', () => {
     // the older's first sentence and the newer's share only "sets": three values on each side differ
     expect(update('JDK 21 (Temurin) is required; set it with `sdk env` from `.sdkmanrc`.', 'Each DAG sets `catchup=False` and `max_active_runs=1`; backfills are run by hand with `airflow dags backfill`.')).toBeNull()

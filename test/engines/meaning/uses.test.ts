@@ -12,6 +12,8 @@ import {memRepo, storedId} from '../../helpers/mem.js'
 import {consolidate} from '../../../src/operations/consolidate.js'
 import {graph} from '../../../src/operations/graph.js'
 import {recall} from '../../../src/operations/recall.js'
+import {intake} from '../../../src/operations/intake.js'
+import {context} from '../../../src/operations/session-context.js'
 import {planMeaningLinks} from '../../../src/engines/gates/admit.js'
 import {embedPending} from '../../../src/engines/meaning/pending.js'
 import {meaningModel} from '../../../src/engines/meaning/use.js'
@@ -91,6 +93,22 @@ describe('update detection with the meaning model on', () => {
       if (i % 2 === 1) expect((await embedWaiting(on)).linked).toEqual([])
     }
     expect(await embedWaiting(on)).toMatchObject({left: 0, linked: []})
+  })
+
+  it("links no rule of AGENTS.md to package.json's procedure for the script it names, nor to another script's", async () => {
+    const on = memRepo(
+      {
+        'AGENTS.md': '# Agent guide\n\n- Run `pnpm test` before pushing; CI runs the same.\n- Always run `pnpm typecheck` after changing types.\n',
+        'package.json': JSON.stringify({name: 'shop', packageManager: 'pnpm@9.12.0', scripts: {test: 'vitest run', typecheck: 'tsc --noEmit', build: 'tsc -b && vite build', lint: 'eslint .'}}),
+      },
+      {meaning: {model: 'builtin'}, longLived: true},
+    )
+    expect((await intake(on.ctx, {repo: on.repo})).newCount).toBeGreaterThanOrEqual(6)
+    // the model brings the rule and the procedure together as candidates; the rules of words refuse them
+    expect(await embedWaiting(on)).toMatchObject({left: 0, linked: []})
+    const text = (await context(on.ctx, {repo: on.repo})).context
+    expect(text).toContain('Run `pnpm test` before pushing')
+    expect(text).toContain('Always run `pnpm typecheck` after changing types')
   })
 
   it('with meaning off, a store is the words\' store: no vector; with it on, the same outcomes and a vector each', async () => {
