@@ -19,6 +19,7 @@ import {vectorBytes} from '../../storage/vectors.js'
 import {nearestByMeaning, type MeaningCandidate, type MeaningVector} from '../currency/meaning.js'
 import {SAME_SUBJECT_COSINE} from '../currency/rules.js'
 import type {LateUpdate, LinkPlanner} from '../meaning/pending.js'
+import {bothInFiles} from './held.js'
 import type {Db} from '../../storage/db.js'
 import type {MemContext, RepoHandle} from '../context.js'
 import type {StoreResult} from '../../model/shapes/memories.js'
@@ -293,7 +294,8 @@ export const planMeaningLinks: LinkPlanner = (db, model, embedded) => {
       if (dot >= SAME_SUBJECT_COSINE) near.push({...other, similarity: dot})
     }
     const already = new Set(linksOf(e.id, self.links).map((l) => l.targetId))
-    const candidates = near.filter((n) => !already.has(n.id)).map((n) => ({...n, links: JSON.stringify(linksOf(n.id, n.links))}))
+    // two lines the project's files hold are both true, however close (intake versions a seed itself)
+    const candidates = near.filter((n) => !already.has(n.id) && !bothInFiles(db, e.id, n.id)).map((n) => ({...n, links: JSON.stringify(linksOf(n.id, n.links))}))
     if (candidates.length === 0) continue
     const found = findUpdateCandidates(db, self.content, self.type, e.id, none, candidates)
     for (const other of currentVersions(found, already)) {

@@ -2,8 +2,8 @@ import {shingleSet} from '../../text/shingles.js'
 import {LOOKUP_KEYS} from '../../text/minhash.js'
 import {jaccard} from '../../text/similarity.js'
 import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
-import {dupBandGroups, getExtra, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
-import type {Db} from '../../storage/db.js'
+import {bothInFiles} from '../gates/held.js'
+import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
 import {forgetOp, writeInChunks} from './chunks.js'
 import {factShape, sameValues, type FactShape} from '../../text/values.js'
 import {restates, sayTheSame, sureUpdate, updateRelation} from '../currency/rules.js'
@@ -220,12 +220,4 @@ function resolveSureUpdates(s: StageContext, updates: Versions[], shapeOf: (b: M
 
 const isLiveMemory = (m: Memory | undefined): boolean => !!m && isLive(m)
 
-/**
- * Whether two live memories are both intake seeds as intake wrote them (`extra.intake`; a person's
- * edit is a new version without it): lines the project's files hold now, as of the last intake run
- * (it forgets the seed of a line that is gone), so both true at once, whatever their words say.
- */
-function bothInFiles(db: Db, a: string, b: string): boolean {
-  return getExtra(db, a).intake !== undefined && getExtra(db, b).intake !== undefined
-}
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)

@@ -95,20 +95,30 @@ describe('update detection with the meaning model on', () => {
     expect(await embedWaiting(on)).toMatchObject({left: 0, linked: []})
   })
 
-  it("links no rule of AGENTS.md to package.json's procedure for the script it names, nor to another script's", async () => {
+  it("links no two lines the project's files hold, however close: a rule of AGENTS.md and package.json's procedure for its script, two scripts", async () => {
     const on = memRepo(
       {
         'AGENTS.md': '# Agent guide\n\n- Run `pnpm test` before pushing; CI runs the same.\n- Always run `pnpm typecheck` after changing types.\n',
-        'package.json': JSON.stringify({name: 'shop', packageManager: 'pnpm@9.12.0', scripts: {test: 'vitest run', typecheck: 'tsc --noEmit', build: 'tsc -b && vite build', lint: 'eslint .'}}),
+        'package.json': JSON.stringify({
+          name: 'shop',
+          packageManager: 'pnpm@9.12.0',
+          scripts: {test: 'vitest run', 'test:e2e': 'playwright test', typecheck: 'tsc --noEmit', build: 'tsc -b && vite build', format: 'prettier --write .', 'format:check': 'prettier --check .'},
+        }),
       },
       {meaning: {model: 'builtin'}, longLived: true},
     )
-    expect((await intake(on.ctx, {repo: on.repo})).newCount).toBeGreaterThanOrEqual(6)
-    // the model brings the rule and the procedure together as candidates; the rules of words refuse them
+    expect((await intake(on.ctx, {repo: on.repo})).newCount).toBeGreaterThanOrEqual(8)
+    // the model brings them together as candidates (scripts of one package.json are close); the
+    // rules of words read "`pnpm format` → `pnpm format:check`" as an update, but both lines are in
+    // the files, so both are true: intake versions a seed itself, when its line changes
     expect(await embedWaiting(on)).toMatchObject({left: 0, linked: []})
     const text = (await context(on.ctx, {repo: on.repo})).context
-    expect(text).toContain('Run `pnpm test` before pushing')
-    expect(text).toContain('Always run `pnpm typecheck` after changing types')
+    for (const line of ['Run `pnpm test` before pushing', 'Always run `pnpm typecheck` after changing types', 'run `pnpm format`', 'run `pnpm format:check`', 'run `pnpm test:e2e`']) expect(text).toContain(line)
+    // an agent's note is still compared with a seed: a note that retires the script's tool updates it
+    on.clock.advance(60_000)
+    const note = storedId(await store(on.ctx, {repo: on.repo, content: 'Format the code with `npx biome format --write` instead of prettier.', type: 'procedure'}))
+    const linked = [...(await get(on.ctx, {id: note})).links, ...(await embedWaiting(on)).linked.map((l) => ({targetId: l.older, relation: 'updates'}))]
+    expect(linked.filter((l) => l.relation === 'updates')).not.toEqual([])
   })
 
   it('with meaning off, a store is the words\' store: no vector; with it on, the same outcomes and a vector each', async () => {
