@@ -8,6 +8,7 @@
 import type {MemoryType} from '../../model/memory.js'
 import {commandsIn, inlineCommands, isCommand, parseMarkdown, type MdSection} from './markdown.js'
 import {SECTION_MARK} from '../../text/values.js'
+import {heuristicOneLiner} from '../enrichment/heuristic.js'
 
 export interface Seed {
   type: MemoryType
@@ -15,6 +16,12 @@ export interface Seed {
   key: string
   tags: string[]
   importance: number
+  /**
+   * The line the session context and recall show for it, when not the content's first sentence:
+   * the rule itself, not the label of where it came from. A label of headings ("AGENTS.md › Guide
+   * for AI Agents Working with … › Quick Start Commands: …") filled the line, and the rule was cut.
+   */
+  oneLiner?: string
 }
 
 /** What an extractor may know about the project besides its own file. */
@@ -36,6 +43,20 @@ export function clip(text: string, max = MAX_SEED_CHARS): string {
   const cut = t.slice(0, max - 1)
   const space = cut.lastIndexOf(' ')
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/(?<![\s.;:,])[\s.;:,]+$/, '')}…`
+}
+
+/** A heading longer than this does not lead a rule's line. */
+const HEADING_LEAD_MAX = 32
+
+/**
+ * A rule's line: the rule, after the heading of its section when that is short and not the
+ * document's title ("Testing: Run `pnpm test` before pushing"), never the file and the headings
+ * above it (the line says where it came from: "(from AGENTS.md)").
+ */
+function ruleLine(section: MdSection, said: string): string {
+  const heading = section.heading?.replace(/[:.]$/, '').trim()
+  const lead = heading && section.path.includes(SECTION_MARK) && heading.length <= HEADING_LEAD_MAX ? `${heading}: ` : ''
+  return heuristicOneLiner(`${lead}${said}`)
 }
 
 function sentence(text: string): string {
@@ -84,6 +105,7 @@ function commandSeed(path: string, section: MdSection, cmds: string[], importanc
     key: `section:${section.path}`,
     tags: ['commands', ...topics(`${what} ${cmds.join(' ')}`)],
     importance,
+    oneLiner: heuristicOneLiner(`${what}: ${list}`),
   }
 }
 
@@ -101,12 +123,14 @@ export const instructionFile: Extractor = (path, text) => {
       // a short line (a label, a title) says little on its own
       if (block.kind === 'paragraph' && block.text.length < 25) continue
       const type = classify(block.text)
+      const said = sentence(block.text)
       seeds.push({
         type,
-        content: clip(`${label(path, section)}: ${sentence(block.text)}`),
+        content: clip(`${label(path, section)}: ${said}`),
         key: `section:${section.path}`,
         tags: ['instructions', ...topics(`${section.heading} ${block.text}`)],
         importance: type === 'observation' ? 0.55 : 0.7,
+        oneLiner: ruleLine(section, said),
       })
     }
   }

@@ -291,6 +291,7 @@ async function writeAction(repo: RepoHandle, path: string, action: Action, rejec
       createdAt,
       origin: `intake:${path}`,
       updatesNone: current,
+      ...(seed.oneLiner ? {oneLiner: seed.oneLiner} : {}),
     })
     if (!plan.result.success) {
       // the new text repeats a live memory: the outdated seed it would have replaced goes

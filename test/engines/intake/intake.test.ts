@@ -186,6 +186,24 @@ describe('intake', () => {
     expect(await all(ctx, repo)).toHaveLength(first.newCount)
   })
 
+  it("a seed's line is the rule, after its section's short heading, not the file and the headings above it", async () => {
+    const deep = '# Guide for AI Agents Working with the Shop Monorepo\n\n## Quick Start Commands\n\n### Pull Requests and Commit Messages in the Whole Monorepo\n\n- Commit messages and PR titles must start with `[AI]`.\n\n## Testing\n\n- Always run `npm test` before pushing.\n\n## Setup\n\n```sh\nnpm ci\nnpm run dev\n```\n'
+    const {ctx, repo} = memRepo({'AGENTS.md': deep, 'package.json': PKG})
+    await intake(ctx, {repo})
+    const entries = await all(ctx, repo)
+    const line = (start: string) => entries.find((m) => m.oneLiner?.includes(start))
+    // the content keeps where it came from (recall reads it); the line leads with the rule
+    expect(line('Commit messages and PR titles')).toMatchObject({
+      content: 'AGENTS.md › Guide for AI Agents Working with the Shop Monorepo › Quick Start Commands › Pull Requests and Commit Messages in the Whole Monorepo: Commit messages and PR titles must start with `[AI]`.',
+      oneLiner: 'Commit messages and PR titles must start with `[AI]`',
+    })
+    expect(line('Always run')?.oneLiner).toBe('Testing: Always run `npm test` before pushing')
+    // a section's commands: its heading and the commands, not the label
+    expect(entries.find((m) => m.content.startsWith('Setup (AGENTS.md ›'))?.oneLiner).toBe('Setup: `npm ci`, then `npm run dev`')
+    const text = (await context(ctx, {repo})).context
+    expect(text).toContain('[H] Commit messages and PR titles must start with `[AI]` (from AGENTS.md)')
+  })
+
   it('a changed file supersedes its old seeds through the version chain; removed lines are forgotten', async () => {
     const {ctx, repo, root, clock} = memRepo(PROJECT)
     await intake(ctx, {repo})
