@@ -3,6 +3,7 @@ import {LOOKUP_KEYS} from '../../text/minhash.js'
 import {jaccard} from '../../text/similarity.js'
 import {NEAR_DUPLICATE_THRESHOLD} from '../gates/duplicates.js'
 import {bothInFiles} from '../gates/held.js'
+import {intakeRows} from '../../storage/intake.js'
 import {dupBandGroups, getMemory, liveBriefsBySeq, liveNormHashGroups, normHash, type MemoryBrief} from '../../storage/memories.js'
 import {forgetOp, writeInChunks} from './chunks.js'
 import {factShape, sameValues, type FactShape} from '../../text/values.js'
@@ -35,6 +36,7 @@ interface Versions {
 export const dedup: Stage = {
   name: 'dedup',
   async run(s) {
+    const unlinked = await unlinkHeldSeeds(s)
     const found = comparePairs(s)
     const {pairs, dropped} = duplicatesToForget(found.briefs, found.restatements)
     const at = s.now.toISOString()
@@ -43,8 +45,46 @@ export const dedup: Stage = {
     const updates = found.updates.filter(undropped)
     const linked = await linkUpdates(s, updates, found.reverts.filter(undropped), found.shapeOf)
     const resolved = await resolveSureUpdates(s, updates, found.shapeOf, at)
-    return forgotten + linked + resolved
+    return unlinked + forgotten + linked + resolved
   },
+}
+
+/**
+ * Update links between two lines the project's files hold (bothInFiles: both true at once), which
+ * the links meaning found after a store made until 2026-11-28 (gates/admit.ts planMeaningLinks):
+ * taken off both, so the rule a script's procedure or a neighbouring line outdated is current again.
+ */
+function unlinkHeldSeeds(s: StageContext): Promise<number> {
+  const pairs = s.repo.store.read((db) => {
+    const held = new Set(intakeRows(db).filter((r) => r.seed && !r.forgottenAt && !r.supersededBy).map((r) => r.id))
+    const out: Array<{a: string; b: string}> = []
+    for (const id of held) {
+      for (const l of getMemory(db, id)?.links ?? []) {
+        if ((l.relation === UPDATES || l.relation === UPDATED_BY) && held.has(l.targetId) && id < l.targetId) out.push({a: id, b: l.targetId})
+      }
+    }
+    return out
+  })
+  return writeInChunks(s, pairs, (db, chunk) => {
+    const ops: Op[] = []
+    const changed = new Map<string, Memory>()
+    const current = (id: string) => changed.get(id) ?? getMemory(db, id)
+    for (const {a, b} of chunk) {
+      const x = current(a)
+      const y = current(b)
+      if (!x || !y || !isLive(x) || !isLive(y) || !bothInFiles(db, a, b)) continue
+      const drop = (m: Memory, other: string) => {
+        const was = m.links.find((l) => l.targetId === other)
+        if (!was || (was.relation !== UPDATES && was.relation !== UPDATED_BY)) return
+        const next = {...m, links: setLink(m.links, other)}
+        changed.set(m.id, next)
+        ops.push({op: 'update', id: m.id, set: {links: next.links}})
+      }
+      drop(x, b)
+      drop(y, a)
+    }
+    return {ops, affected: new Set(ops.map((o) => (o.op === 'update' ? o.id : ''))).size}
+  })
 }
 
 /**

@@ -288,6 +288,39 @@ describe('intake', () => {
     expect((await all(notes, other)).flatMap((m) => m.links.map((l) => l.relation)).sort()).toEqual(['updated-by', 'updates'])
   })
 
+  it('maintenance takes off update links between two lines the files hold (made by meaning before 2026-11-28), and keeps a note\'s link to a seed', async () => {
+    const {ctx, repo, clock} = memRepo(PROJECT)
+    await intake(ctx, {repo})
+    const entries = await all(ctx, repo)
+    const seed = (part: string, path: string) => entries.find((m) => m.content.includes(part) && m.source === `intake:${path}`)!.id
+    const [rule, script, other] = [seed('Always run `npm test` before pushing', 'AGENTS.md'), seed('`npm test`', 'package.json'), seed('`npm run lint`', 'package.json')]
+    clock.advance(60_000)
+    const note = (await store(ctx, {repo, content: 'Lint with Biome now: `npx biome lint .` replaced `npm run lint`.', type: 'procedure'})) as {id: string}
+    // the links an older build's meaning drain made: the script outdated the rule, one script the other; and a note updating a seed
+    const handle = await ctx.repo(repo, 'write')
+    const link = (id: string, links: Array<{targetId: string; relation: string}>) => ({op: 'update' as const, id, set: {links}})
+    await handle.store.write(() => ({
+      ops: [
+        link(rule, [{targetId: script, relation: 'updated-by'}]),
+        link(script, [{targetId: rule, relation: 'updates'}, {targetId: other, relation: 'updated-by'}]),
+        link(other, [{targetId: script, relation: 'updates'}, {targetId: note.id, relation: 'updated-by'}]),
+        link(note.id, [{targetId: other, relation: 'updates'}]),
+      ],
+      result: null,
+    }))
+    const dry = await maintain(ctx, {repo, stages: ['dedup'], dryRun: true})
+    expect(dry.stages[0]).toMatchObject({name: 'dedup', affected: 3})
+    expect((await get(ctx, {id: rule})).links).toEqual([{targetId: script, relation: 'updated-by'}])
+    expect((await maintain(ctx, {repo, stages: ['dedup']})).stages[0]).toMatchObject({name: 'dedup', affected: 3})
+    expect((await get(ctx, {id: rule})).links).toEqual([])
+    expect((await get(ctx, {id: script})).links).toEqual([])
+    expect((await get(ctx, {id: other})).links).toEqual([{targetId: note.id, relation: 'updated-by'}])
+    expect((await get(ctx, {id: note.id})).links).toEqual([{targetId: other, relation: 'updates'}])
+    expect((await context(ctx, {repo})).context).toContain('Always run `npm test` before pushing')
+    // a second pass finds nothing more
+    expect((await maintain(ctx, {repo, stages: ['dedup']})).stages[0]).toMatchObject({affected: 0})
+  })
+
   it("a person's edit stands while the file is unchanged; a forgotten seed is not brought back; a removed file's seeds go", async () => {
     const {ctx, repo, root} = memRepo(PROJECT)
     await intake(ctx, {repo})
