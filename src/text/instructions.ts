@@ -17,8 +17,8 @@ const PATTERNS: RegExp[] = [
   // another role
   /\b(?:you are now|from now on,? you(?:'re| are| will| must)|act as (?:an?|the) (?:unrestricted|different|new)|pretend (?:to be|you are)|new (?:system )?instructions?\s*:)/i,
   /\b(?:jailbreak|DAN mode)\b|\b(?:reveal|print|show|repeat|output|leak)\s+(?:your|the)\s+(?:system prompt|hidden instructions|instructions above)\b/i,
-  // secrecy toward the user
-  /\b(?:do not|don't|never|without)\b[^.!?\n]{0,30}\b(?:tell(?:ing)?|mention(?:ing)?|reveal(?:ing)?|inform(?:ing)?|disclos(?:e|ing)|report(?:ing)?|notify(?:ing)?|ask(?:ing)?)\b[^.!?\n]{0,24}\b(?:the user|the human|anyone|them|it|this)\b/i,
+  // secrecy toward the user (not "don't tell the user to run them": that hands no task to the user)
+  /\b(?:do not|don't|never|without)\b[^.!?\n]{0,30}\b(?:tell(?:ing)?|mention(?:ing)?|reveal(?:ing)?|inform(?:ing)?|disclos(?:e|ing)|report(?:ing)?|notify(?:ing)?|ask(?:ing)?)\b(?!\s+(?:the user|the human|anyone|them)\s+to\s)[^.!?\n]{0,24}\b(?:the user|the human|anyone|them|it|this)\b/i,
   // a download piped into a shell
   /\b(?:curl|wget|iwr|Invoke-WebRequest|fetch)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/i,
   // banners that open a line: "IMPORTANT:" in capitals, "Note to the AI:"
