@@ -57,13 +57,16 @@ export const dedup: Stage = {
 function unlinkHeldSeeds(s: StageContext): Promise<number> {
   const pairs = s.repo.store.read((db) => {
     const held = new Set(intakeRows(db).filter((r) => r.seed && !r.forgottenAt && !r.supersededBy).map((r) => r.id))
-    const out: Array<{a: string; b: string}> = []
+    // each pair once, whichever side holds the link (a link is kept on both, but need not be)
+    const out = new Map<string, {a: string; b: string}>()
     for (const id of held) {
       for (const l of getMemory(db, id)?.links ?? []) {
-        if ((l.relation === UPDATES || l.relation === UPDATED_BY) && held.has(l.targetId) && id < l.targetId) out.push({a: id, b: l.targetId})
+        if ((l.relation !== UPDATES && l.relation !== UPDATED_BY) || !held.has(l.targetId)) continue
+        const [a, b] = id < l.targetId ? [id, l.targetId] : [l.targetId, id]
+        out.set(`${a}\u0000${b}`, {a, b})
       }
     }
-    return out
+    return [...out.values()]
   })
   return writeInChunks(s, pairs, (db, chunk) => {
     const ops: Op[] = []

@@ -293,7 +293,7 @@ describe('intake', () => {
     await intake(ctx, {repo})
     const entries = await all(ctx, repo)
     const seed = (part: string, path: string) => entries.find((m) => m.content.includes(part) && m.source === `intake:${path}`)!.id
-    const [rule, script, other] = [seed('Always run `npm test` before pushing', 'AGENTS.md'), seed('`npm test`', 'package.json'), seed('`npm run lint`', 'package.json')]
+    const [rule, script, other, build] = [seed('Always run `npm test` before pushing', 'AGENTS.md'), seed('`npm test`', 'package.json'), seed('`npm run lint`', 'package.json'), seed('`npm run build`', 'package.json')]
     clock.advance(60_000)
     const note = (await store(ctx, {repo, content: 'Lint with Biome now: `npx biome lint .` replaced `npm run lint`.', type: 'procedure'})) as {id: string}
     // the links an older build's meaning drain made: the script outdated the rule, one script the other; and a note updating a seed
@@ -305,15 +305,18 @@ describe('intake', () => {
         link(script, [{targetId: rule, relation: 'updates'}, {targetId: other, relation: 'updated-by'}]),
         link(other, [{targetId: script, relation: 'updates'}, {targetId: note.id, relation: 'updated-by'}]),
         link(note.id, [{targetId: other, relation: 'updates'}]),
+        // a link kept on one side only, from each end to another seed
+        link(build, [{targetId: rule, relation: 'updates'}, {targetId: script, relation: 'updated-by'}]),
       ],
       result: null,
     }))
     const dry = await maintain(ctx, {repo, stages: ['dedup'], dryRun: true})
-    expect(dry.stages[0]).toMatchObject({name: 'dedup', affected: 3})
+    expect(dry.stages[0]).toMatchObject({name: 'dedup', affected: 4})
     expect((await get(ctx, {id: rule})).links).toEqual([{targetId: script, relation: 'updated-by'}])
-    expect((await maintain(ctx, {repo, stages: ['dedup']})).stages[0]).toMatchObject({name: 'dedup', affected: 3})
+    expect((await maintain(ctx, {repo, stages: ['dedup']})).stages[0]).toMatchObject({name: 'dedup', affected: 4})
     expect((await get(ctx, {id: rule})).links).toEqual([])
     expect((await get(ctx, {id: script})).links).toEqual([])
+    expect((await get(ctx, {id: build})).links).toEqual([])
     expect((await get(ctx, {id: other})).links).toEqual([{targetId: note.id, relation: 'updated-by'}])
     expect((await get(ctx, {id: note.id})).links).toEqual([{targetId: other, relation: 'updates'}])
     expect((await context(ctx, {repo})).context).toContain('Always run `npm test` before pushing')
