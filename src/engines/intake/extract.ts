@@ -339,7 +339,6 @@ export const packageJson: Extractor = (path, text, ctx) => {
       tags: ['scripts', ...topics(`${name} ${purpose}`)],
       importance: /^(test|build|lint|typecheck|start|dev)$/.test(name) ? 0.65 : 0.55,
     })
-    if (seeds.length >= MAX_SEEDS_PER_FILE) break
   }
   return seeds
 }
@@ -433,7 +432,6 @@ export function targetsExtractor(tool: 'make' | 'just'): Extractor {
         }
       }
       for (const target of m[1].split(/\s+/)) {
-        if (seeds.length >= MAX_SEEDS_PER_FILE) break
         const what = [help && sentence(help).replace(/\.$/, ''), recipe && `runs \`${clip(recipe, 200)}\``].filter(Boolean).join('; ')
         seeds.push({
           type: 'procedure',

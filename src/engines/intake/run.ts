@@ -51,6 +51,8 @@ interface FilePlan {
   path: string
   seeds: number
   actions: Action[]
+  /** Seeds past the most a file gives, not read (scan.ts). */
+  leftOut?: number
 }
 
 function words(text: string): Set<string> {
@@ -203,7 +205,7 @@ export async function runIntake(ctx: MemContext, repo: RepoHandle, options: Inta
 
   const plans = repo.store.read((db) => {
     const {byId, byPath} = currentSeeds(intakeRows(db))
-    const out: FilePlan[] = scanned.map((f) => planFile(db, byId, f.path, f.seeds, byPath.get(f.path) ?? [], false))
+    const out: FilePlan[] = scanned.map((f) => ({...planFile(db, byId, f.path, f.seeds, byPath.get(f.path) ?? [], false), ...(f.leftOut ? {leftOut: f.leftOut} : {})}))
     const present = new Set(scanned.map((f) => f.path))
     for (const [path, old] of [...byPath].sort(([a], [b]) => a.localeCompare(b))) {
       if (!present.has(path)) out.push(planFile(db, byId, path, [], old, true))
@@ -235,7 +237,7 @@ export async function runIntake(ctx: MemContext, repo: RepoHandle, options: Inta
   const files: IntakeFileReport[] = []
   for (const plan of plans) {
     if (signal?.aborted) throw stopped()
-    const report: IntakeFileReport = {path: plan.path, seeds: plan.seeds, newCount: 0, skippedCount: 0, replacedCount: 0, removedCount: 0, rejectedCount: 0}
+    const report: IntakeFileReport = {path: plan.path, seeds: plan.seeds, newCount: 0, skippedCount: 0, replacedCount: 0, removedCount: 0, rejectedCount: 0, ...(plan.leftOut ? {leftOut: plan.leftOut} : {})}
     // queued together: the store applies them in order, each seeing the ones before, and syncs once
     const writes = plan.actions.map((action) => writeAction(repo, plan.path, action, rejections, createdAt, report, current))
     await Promise.all(writes)

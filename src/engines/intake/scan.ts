@@ -78,6 +78,8 @@ export interface ScannedFile {
   /** Repo-relative path with `/` separators. */
   path: string
   seeds: Seed[]
+  /** Seeds past MAX_SEEDS_PER_FILE, not read: present only when some were. */
+  leftOut?: number
 }
 
 /** A project file intake would read but refused to (docs/security.md): never read. */
@@ -191,7 +193,7 @@ export function scanProject(root: string, signal?: AbortSignal): {files: Scanned
     } catch {
       seeds = [] // a file the extractor cannot read is skipped, never fatal
     }
-    out.push({path, seeds: seeds.slice(0, MAX_SEEDS_PER_FILE)})
+    out.push({path, seeds: seeds.slice(0, MAX_SEEDS_PER_FILE), ...(seeds.length > MAX_SEEDS_PER_FILE ? {leftOut: seeds.length - MAX_SEEDS_PER_FILE} : {})})
   }
   for (const [path, extractor] of ROOT_FILES) {
     if (signal?.aborted) break

@@ -240,7 +240,7 @@ export const TOOLS: ToolDef[] = [
     annotations: {readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false},
     render: (r) =>
       `Intake: ${r.newCount} new (${r.replacedCount} replacing changed seeds), ${r.skippedCount} skipped.` +
-      r.files.map((f) => `\n- ${f.path}: ${f.seeds} seeds, ${f.newCount} new, ${f.skippedCount} skipped${f.removedCount ? `, ${f.removedCount} removed` : ''}`).join(''),
+      r.files.map((f) => `\n- ${f.path}: ${f.seeds} seeds, ${f.newCount} new, ${f.skippedCount} skipped${f.removedCount ? `, ${f.removedCount} removed` : ''}${f.leftOut ? `, ${f.leftOut} more not read (the most a file gives)` : ''}`).join(''),
   }),
   tool({
     name: 'memory_graph',

@@ -8,6 +8,7 @@ import {forget} from '../../../src/operations/forget.js'
 import {get} from '../../../src/operations/get.js'
 import {history} from '../../../src/operations/history.js'
 import {intake} from '../../../src/operations/intake.js'
+import {formatIntake} from '../../../src/faces/cli/format-intake.js'
 import {store} from '../../../src/operations/store.js'
 import {maintain} from '../../../src/operations/maintain.js'
 import {context} from '../../../src/operations/session-context.js'
@@ -202,6 +203,21 @@ describe('intake', () => {
     expect(entries.find((m) => m.content.startsWith('Setup (AGENTS.md ›'))?.oneLiner).toBe('Setup: `npm ci`, then `npm run dev`')
     const text = (await context(ctx, {repo})).context
     expect(text).toContain('[H] Commit messages and PR titles must start with `[AI]` (from AGENTS.md)')
+  })
+
+  it('takes at most 60 seeds a file and says how many more it did not read, in the report and in words', async () => {
+    const rules = Array.from({length: 75}, (_, i) => `- Rule number ${i + 1}: keep module m${i + 1} free of side effects.`).join('\n')
+    const scripts = Object.fromEntries(Array.from({length: 64}, (_, i) => [`task${i + 1}`, `node scripts/task${i + 1}.mjs`]))
+    const {ctx, repo} = memRepo({'AGENTS.md': `# Rules\n\n${rules}\n`, 'package.json': JSON.stringify({name: 'big', scripts})})
+    const r = await intake(ctx, {repo})
+    expect(r.files.find((f) => f.path === 'AGENTS.md')).toMatchObject({seeds: 60, leftOut: 15})
+    expect(r.files.find((f) => f.path === 'package.json')).toMatchObject({seeds: 60, leftOut: 4})
+    const text = formatIntake(repo, r)
+    expect(text).toContain('15 more not read: intake takes at most 60 seeds a file')
+    expect(text).toContain('4 more not read')
+    // a file within the limit says nothing of it
+    const small = memRepo(PROJECT)
+    expect((await intake(small.ctx, {repo: small.repo})).files.every((f) => f.leftOut === undefined)).toBe(true)
   })
 
   it('a changed file supersedes its old seeds through the version chain; removed lines are forgotten', async () => {
