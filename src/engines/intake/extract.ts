@@ -36,6 +36,17 @@ export type Extractor = (path: string, text: string, ctx: ExtractContext) => See
 export const MAX_SEED_CHARS = 600
 /** At most this many seeds per file: a huge file must not flood the store. */
 export const MAX_SEEDS_PER_FILE = 60
+/**
+ * An agent instruction file is written for the agent whole, and real ones are long: of 27 public
+ * projects' (2026-11-28), 5 files of 4 projects held more than 60 items (actualbudget/actual's
+ * AGENTS.md 195), whose rules past the 60th were never seeded. The most such a file gives.
+ */
+export const MAX_INSTRUCTION_SEEDS = 200
+
+/** The most seeds a file gives: an instruction file's own bound, else MAX_SEEDS_PER_FILE. */
+export function maxSeedsOf(extractor: Extractor): number {
+  return extractor === instructionFile ? MAX_INSTRUCTION_SEEDS : MAX_SEEDS_PER_FILE
+}
 
 export function clip(text: string, max = MAX_SEED_CHARS): string {
   const t = text.replace(/\s+/g, ' ').trim()

@@ -17,7 +17,7 @@ import {
   goMod,
   instructionFile,
   stripEnvLines,
-  MAX_SEEDS_PER_FILE,
+  maxSeedsOf,
   packageJson,
   pyproject,
   readme,
@@ -78,7 +78,7 @@ export interface ScannedFile {
   /** Repo-relative path with `/` separators. */
   path: string
   seeds: Seed[]
-  /** Seeds past MAX_SEEDS_PER_FILE, not read: present only when some were. */
+  /** Seeds past the most a file gives (maxSeedsOf), not read: present only when some were. */
   leftOut?: number
 }
 
@@ -153,7 +153,7 @@ function nestedInstructionFiles(root: string, signal?: AbortSignal): string[] {
 }
 
 /**
- * Every known project file under `root` and its seeds (at most MAX_SEEDS_PER_FILE each), and the
+ * Every known project file under `root` and its seeds (at most maxSeedsOf its extractor), and the
  * known files that were not read because their real path leaves the repository.
  */
 export function scanProject(root: string, signal?: AbortSignal): {files: ScannedFile[]; refused: RefusedFile[]} {
@@ -193,7 +193,8 @@ export function scanProject(root: string, signal?: AbortSignal): {files: Scanned
     } catch {
       seeds = [] // a file the extractor cannot read is skipped, never fatal
     }
-    out.push({path, seeds: seeds.slice(0, MAX_SEEDS_PER_FILE), ...(seeds.length > MAX_SEEDS_PER_FILE ? {leftOut: seeds.length - MAX_SEEDS_PER_FILE} : {})})
+    const most = maxSeedsOf(extractor)
+    out.push({path, seeds: seeds.slice(0, most), ...(seeds.length > most ? {leftOut: seeds.length - most} : {})})
   }
   for (const [path, extractor] of ROOT_FILES) {
     if (signal?.aborted) break

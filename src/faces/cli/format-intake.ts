@@ -1,5 +1,4 @@
 import type {IntakeProgress, IntakeResult} from '../../engines/intake/run.js'
-import {MAX_SEEDS_PER_FILE} from '../../engines/intake/extract.js'
 
 /** Human renderings of intake and the hooks commands (pure: commands print them). */
 
@@ -20,7 +19,7 @@ export function formatIntake(repo: string, r: IntakeResult): string {
     if (f.removedCount) bits.push(`${f.removedCount} removed`)
     if (f.rejectedCount) bits.push(`${f.rejectedCount} rejected`)
     lines.push(`  ${f.path.padEnd(width)}  ${bits.join(', ')}`)
-    if (f.leftOut) lines.push(`  ${''.padEnd(width)}  ${f.leftOut} more not read: intake takes at most ${MAX_SEEDS_PER_FILE} seeds a file (split it, or store what matters with \`mem store\`)`)
+    if (f.leftOut) lines.push(`  ${''.padEnd(width)}  ${f.leftOut} more not read: intake takes at most ${f.seeds} seeds of this file (split it, or store what matters with \`mem store\`)`)
   }
   for (const f of r.refused) lines.push(`  ${f.path.padEnd(width)}  not read: ${f.reason}`)
   return lines.join('\n')

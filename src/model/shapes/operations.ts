@@ -12,7 +12,7 @@ export const IntakeFile = z.strictObject({
   replacedCount: z.number().int(),
   removedCount: z.number().int().describe('Seeds of lines (or files) that are gone, forgotten'),
   rejectedCount: z.number().int().describe('Seeds the secret scanner or content gate refused (also in skippedCount)'),
-  leftOut: z.number().int().optional().describe('Seeds past the most a file gives (60), not read: present only when some were'),
+  leftOut: z.number().int().optional().describe('Seeds past the most a file gives (200 of an agent instruction file, 60 of another), not read: present only when some were'),
 })
 export type IntakeFileReport = z.output<typeof IntakeFile>
 export const IntakeResult = z.strictObject({

@@ -205,17 +205,20 @@ describe('intake', () => {
     expect(text).toContain('[H] Commit messages and PR titles must start with `[AI]` (from AGENTS.md)')
   })
 
-  it('takes at most 60 seeds a file and says how many more it did not read, in the report and in words', async () => {
-    const rules = Array.from({length: 75}, (_, i) => `- Rule number ${i + 1}: keep module m${i + 1} free of side effects.`).join('\n')
+  it('takes at most 200 seeds of an instruction file and 60 of another, and says how many more it did not read', async () => {
+    const rules = (n: number) => Array.from({length: n}, (_, i) => `- Rule number ${i + 1}: keep module m${i + 1} free of side effects.`).join('\n')
     const scripts = Object.fromEntries(Array.from({length: 64}, (_, i) => [`task${i + 1}`, `node scripts/task${i + 1}.mjs`]))
-    const {ctx, repo} = memRepo({'AGENTS.md': `# Rules\n\n${rules}\n`, 'package.json': JSON.stringify({name: 'big', scripts})})
+    const {ctx, repo} = memRepo({'AGENTS.md': `# Rules\n\n${rules(210)}\n`, 'CLAUDE.md': `# Rules\n\n${rules(75).replaceAll('Rule number', 'Claude rule')}\n`, 'package.json': JSON.stringify({name: 'big', scripts})})
     const r = await intake(ctx, {repo})
-    expect(r.files.find((f) => f.path === 'AGENTS.md')).toMatchObject({seeds: 60, leftOut: 15})
+    // a real instruction file is long: 75 items are all read
+    expect(r.files.find((f) => f.path === 'CLAUDE.md')).toEqual(expect.objectContaining({seeds: 75}))
+    expect(r.files.find((f) => f.path === 'CLAUDE.md')).not.toHaveProperty('leftOut')
+    expect(r.files.find((f) => f.path === 'AGENTS.md')).toMatchObject({seeds: 200, leftOut: 10})
     expect(r.files.find((f) => f.path === 'package.json')).toMatchObject({seeds: 60, leftOut: 4})
     const text = formatIntake(repo, r)
-    expect(text).toContain('15 more not read: intake takes at most 60 seeds a file')
-    expect(text).toContain('4 more not read')
-    // a file within the limit says nothing of it
+    expect(text).toContain('10 more not read: intake takes at most 200 seeds of this file')
+    expect(text).toContain('4 more not read: intake takes at most 60 seeds of this file')
+    // a file within its bound says nothing of it
     const small = memRepo(PROJECT)
     expect((await intake(small.ctx, {repo: small.repo})).files.every((f) => f.leftOut === undefined)).toBe(true)
   })
