@@ -8,6 +8,7 @@ import type {MemContext, RepoHandle} from '../context.js'
 import {planStore} from '../gates/admit.js'
 import {closePairs, vectorsBySeq, vectorsInUse} from '../meaning/related.js'
 import {analyze, normalizeForDuplicate} from '../../text/tokenize.js'
+import {withoutSectionLabel} from '../../text/values.js'
 import type {Db} from '../../storage/db.js'
 import {releaseBuffer} from '../../storage/files.js'
 import {eachLiveBriefOfType, getExtra, getMemory, liveBriefsById, liveBriefsBySeq, liveBriefsOfType, liveDerivedFromIds, originsById, type MemoryBrief, type Op} from '../../storage/memories.js'
@@ -508,7 +509,9 @@ interface Summary {
 function extractiveSummary(planned: Planned, vocab: TermTable): Summary {
   const bySentence = new Map<string, {text: string; vec: Vec; owners: Set<string>}>()
   for (const m of planned.members) {
-    for (const text of sentencesOf(m.content)) {
+    // a seed's sentences without intake's label of where it came from ("AGENTS.md › Guide … ›
+    // Testing: "): the insight says what the members say, not their file and headings
+    for (const text of sentencesOf(withoutSectionLabel(m.content))) {
       const key = normalizeForDuplicate(text)
       let entry = bySentence.get(key)
       if (!entry) bySentence.set(key, (entry = {text, vec: vocab.vector(vocab.termIds(text)), owners: new Set()}))

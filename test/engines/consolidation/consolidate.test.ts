@@ -2,6 +2,7 @@ import type {Op} from '../../../src/storage/memories.js'
 import {describe, expect, it} from 'vitest'
 import {browse} from '../../../src/operations/browse.js'
 import {consolidate} from '../../../src/operations/consolidate.js'
+import {intake} from '../../../src/operations/intake.js'
 import {forget} from '../../../src/operations/forget.js'
 import {get} from '../../../src/operations/get.js'
 import {stats} from '../../../src/operations/stats.js'
@@ -129,6 +130,23 @@ describe('consolidate', () => {
     // b is applied: its id is stale now; a still waits
     await refused(consolidate(ctx, {repo, clusters: [b.id]}), 'not_found')
     expect((await consolidate(ctx, {repo, dryRun: true})).clusters!.map((c) => c.id)).toEqual([a.id])
+  })
+
+  it("an insight of intake's seeds says what they say, without the label of their file and headings", async () => {
+    const lage = [
+      'The project uses lage, a task runner for JavaScript monorepos, to run tests across workspaces.',
+      'Lage runs the tests of the workspaces in parallel for faster feedback.',
+      'Lage reads its configuration from lage.config.js at the project root.',
+      'Lage understands the workspace dependencies and runs the tests in their order.',
+    ]
+    const {ctx, repo} = memRepo({'AGENTS.md': `# Guide for AI Agents Working with the Shop Monorepo\n\n## Task Orchestration with Lage\n\n${lage.map((l) => `- ${l}`).join('\n')}\n`})
+    await intake(ctx, {repo})
+    expect(await consolidate(ctx, {repo})).toMatchObject({insightsCreated: 1})
+    const insight = (await browse(ctx, {repo, type: 'insight'})).entries[0]
+    expect(insight.content).not.toContain('AGENTS.md ›')
+    expect(insight.content).not.toContain('Guide for AI Agents')
+    expect(insight.content).toMatch(/[Ll]age/)
+    expect(insight.oneLiner).not.toContain('›')
   })
 
   it('clusters mutually similar observations without shared tags', async () => {
