@@ -328,7 +328,7 @@ let byQuestionCue: Array<{role: string; cues: readonly string[]; tools: readonly
 /** Each role with the words of it a question may name it by (NOT_IN_QUESTIONS left out), and its tools bar those named like words (WORD_NAMES). */
 function questionCues(): NonNullable<typeof byQuestionCue> {
   byQuestionCue ??= Object.entries(ROLE_WORDS)
-    .map(([role, cues]) => ({role, cues: cues.filter((cue) => !NOT_IN_QUESTIONS.has(cue)), tools: (rolesTable().toolsOf.get(role) ?? []).filter((t) => !WORD_NAMES.has(t))}))
+    .map(([role, cues]) => ({role, cues: cues.filter((cue) => !NOT_IN_QUESTIONS.has(cue)), tools: toolsAskedFor(role)}))
     .filter(({cues}) => cues.length > 0)
   return byQuestionCue
 }
@@ -385,7 +385,12 @@ export function rolesNamedByPhrase(word: string, next: string | undefined): Read
   if (!next) return []
   const second = next.toLowerCase()
   const roles = ROLE_PHRASES[`${word.toLowerCase()} ${second}`] ?? (second.endsWith('s') ? ROLE_PHRASES[`${word.toLowerCase()} ${second.slice(0, -1)}`] : undefined)
-  return (roles ?? []).map((role) => ({role, tools: (rolesTable().toolsOf.get(role) ?? []).filter((t) => !WORD_NAMES.has(t))}))
+  return (roles ?? []).map((role) => ({role, tools: toolsAskedFor(role)}))
+}
+
+/** The tools a question naming `role` stands for: its tools bar those named like words (WORD_NAMES). */
+function toolsAskedFor(role: string): readonly string[] {
+  return (rolesTable().toolsOf.get(role) ?? []).filter((t) => !WORD_NAMES.has(t))
 }
 
 /** Whether both texts hold a word of what the role does (ROLE_WORDS). */

@@ -34,7 +34,9 @@ async function seededRanker(items: Seed[]) {
   const ids = await seed(ctx, repo, items, clock)
   const handle = await ctx.repo(repo, 'read')
   const rank = (q: string, tuning: Partial<Tuning> = {}) => handle.store.read((db) => searchMemories(db, q, {limit: 10, now: clock(), index: 'memory', tuning})).map((h) => h.memory)
-  return {ids, ctx, repo, clock, rank}
+  /** The ids ranked for `q`, with another weight of the roles' tools when given. */
+  const rankIds = (q: string, roleWeight?: number) => rank(q, roleWeight === undefined ? {} : {roleWeight}).map((m) => m.id)
+  return {ids, ctx, repo, clock, rank, rankIds}
 }
 
 const CORPUS: Seed[] = [
@@ -134,7 +136,7 @@ describe('recall ranking', () => {
       {content: 'Lint with eslint before every commit', type: 'procedure'},
     ])
     const [pnpm, make, railway] = first.ids
-    const rank = (q: string, roleWeight?: number) => first.rank(q, roleWeight === undefined ? {} : {roleWeight}).map((m) => m.id)
+    const rank = first.rankIds
     expect(rank('how do I install dependencies')).toEqual([make, pnpm])
     expect(rank('how do I install dependencies', 0)).toEqual([make])
     expect(rank('where is production hosted')).toEqual([railway])
@@ -178,7 +180,7 @@ describe('recall ranking', () => {
       {content: 'The state of a build is shown on its page', type: 'observation'},
     ])
     const [pnpm, sentry, changelog] = r.ids
-    const rank = (q: string, roleWeight?: number) => r.rank(q, roleWeight === undefined ? {} : {roleWeight}).map((m) => m.id)
+    const rank = r.rankIds
     // found after the note that holds the question's own word, as the role words are (above)
     expect(rank('what is the package manager')).toEqual([changelog, pnpm])
     expect(rank('package managers')).toEqual([changelog, pnpm])
